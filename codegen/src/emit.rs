@@ -381,9 +381,17 @@ fn and(a: &Cond, b: &Cond) -> Cond {
     }
 }
 
-/// `call` (which returns a `Result`) with its error's field path renamed where `x` holds a
-/// shared struct away from its canonical site.
+/// `call` (a read, which returns a `Result` with the error recorded in the cursor `c`) with its
+/// error's field path renamed where `x` holds a shared struct away from its canonical site.
 fn renamed(x: &F, call: String) -> String {
+    match &x.alias {
+        Some(a) => format!("{call}.map_err(|e| c.renamed(e, {a}.paths))"),
+        None => call,
+    }
+}
+
+/// [`renamed`] for a size: the error is an `EncodeError` value.
+fn size_renamed(x: &F, call: String) -> String {
     match &x.alias {
         Some(a) => format!("{call}.map_err(|e| e.renamed({a}.paths))"),
         None => call,
@@ -1483,7 +1491,7 @@ fn emit_read(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: boo
         o,
         inline,
         &format!("fn read({sig_c}: &mut rt::Cursor<{lifetime}>, {sig_v}: i16)"),
-        "Result<Self, rt::DecodeError>",
+        "Result<Self, rt::Fail>",
         pin_path(owned),
     );
     o.push_str(&body);
@@ -1576,7 +1584,7 @@ fn emit_check(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: bo
         );
     }
     let v = if uses_v { "v" } else { "_v" };
-    let ret = "Result<(), rt::DecodeError>";
+    let ret = "Result<(), rt::Fail>";
     if body.is_empty() {
         // No field at any version and no tag section: nothing to read.
         open_fn(
@@ -1598,10 +1606,10 @@ fn emit_check(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: bo
         ret,
         pin_path(false),
     );
-    // A local copy of the cursor, kept in registers; handed back once every read succeeded.
-    o.push_str("        let mut local = cur.fork();\n        let c = &mut local;\n");
+    // On a local copy of the cursor, kept in registers; handed back once every read succeeded.
+    o.push_str("        cur.forked(|c| {\n");
     o.push_str(&body);
-    o.push_str("        cur.join(local);\n        Ok(())\n");
+    o.push_str("        Ok(())\n        })\n");
     close_fn(o, inline);
 }
 
@@ -1755,15 +1763,15 @@ fn emit_visit(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: bo
     let v = if uses_v { "v" } else { "_v" };
     if body.is_empty() {
         // No field at any version and no tag section: nothing to visit.
-        let _ = writeln!(o, "    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(_cur: &mut rt::Cursor<'a>, {v}: i16, _vis: &mut V) -> Result<(), rt::DecodeError> {{\n        Ok(())\n    }}\n");
+        let _ = writeln!(o, "    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(_cur: &mut rt::Cursor<'a>, {v}: i16, _vis: &mut V) -> Result<(), rt::Fail> {{\n        Ok(())\n    }}\n");
         return;
     }
-    let _ = writeln!(o, "    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(cur: &mut rt::Cursor<'a>, {v}: i16, vis: &mut V) -> Result<(), rt::DecodeError> {{");
+    let _ = writeln!(o, "    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(cur: &mut rt::Cursor<'a>, {v}: i16, vis: &mut V) -> Result<(), rt::Fail> {{");
     pin_v(o, &format!(" {v}: i16"), pin_path(false));
-    // A local copy of the cursor, kept in registers; handed back once every read succeeded.
-    o.push_str("        let mut local = cur.fork();\n        let c = &mut local;\n");
+    // On a local copy of the cursor, kept in registers; handed back once every read succeeded.
+    o.push_str("        cur.forked(|c| {\n");
     o.push_str(&body);
-    o.push_str("        cur.join(local);\n        Ok(())\n    }\n\n");
+    o.push_str("        Ok(())\n        })\n    }\n\n");
 }
 
 /// One field's visit: read with the parse's reader, then the visitor call.
@@ -2117,7 +2125,7 @@ fn read_expr(m: &Message, x: &F, tagged: bool) -> String {
 /// fields, the constant width instead.
 fn size_expr(m: &Message, x: &F, tagged: bool) -> (String, Option<usize>) {
     let (call, width) = size_call(m, x, tagged);
-    (renamed(x, call), width)
+    (size_renamed(x, call), width)
 }
 
 /// [`size_expr`] at a struct's canonical site.

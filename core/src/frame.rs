@@ -150,7 +150,7 @@ fn tagged_fields(i: &[u8]) -> PResult<'_, TaggedFields<'_>> {
     let mut c = Cursor::new(i);
     match unknown_tags_only(&mut c, "_tagged_fields") {
         Ok(t) => Ok((c.rest(), t)),
-        Err(e) => Err(Err::Error(e)),
+        Err(e) => Err(Err::Error(c.error(e))),
     }
 }
 

@@ -4,7 +4,7 @@
 //! Layer 6: uses error, the wire primitives (`read`, `write`), `visit`, `reflect`, `structs`
 //! and `compound`; the generated code, dispatch and frames use it.
 
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Fail};
 use crate::read::Cursor;
 pub use crate::structs::Struct;
 use crate::visit::Visitor;
@@ -101,7 +101,7 @@ pub trait Message<'a>: Struct<'a> {
         }
         let mut c = Cursor::new(bytes);
         if let Err(e) = Self::visit_fields(&mut c, version, vis) {
-            return Err(e.finish(bytes.len(), Self::INFO.name, version));
+            return Err(c.error(e).finish(bytes.len(), Self::INFO.name, version));
         }
         let rest = c.rest();
         if !rest.is_empty() {
@@ -387,7 +387,7 @@ pub fn read_message<'a, T>(
     info: &MessageInfo,
     bytes: &'a [u8],
     version: i16,
-    read: impl FnOnce(&mut Cursor<'a>) -> Result<T, DecodeError>,
+    read: impl FnOnce(&mut Cursor<'a>) -> Result<T, Fail>,
 ) -> Result<(T, &'a [u8]), DecodeError> {
     if !info.is_valid(version) {
         return Err(DecodeError::new_at(
@@ -403,7 +403,7 @@ pub fn read_message<'a, T>(
     let mut c = Cursor::new(bytes);
     match read(&mut c) {
         Ok(m) => Ok((m, c.rest())),
-        Err(e) => Err(e.finish(bytes.len(), info.name, version)),
+        Err(e) => Err(c.error(e).finish(bytes.len(), info.name, version)),
     }
 }
 

@@ -9,7 +9,7 @@
 //!
 //! Layer 5: uses error, the wire primitives (`read`, `write`), `visit`, `types` and `structs`.
 
-use crate::error::{DecodeError, EncodeError};
+use crate::error::{EncodeError, Fail};
 use crate::read::Cursor;
 use crate::structs::Struct;
 use crate::types::Elem;
@@ -19,11 +19,11 @@ use crate::write::Writer;
 /// A generated struct is an array element: its element functions are its struct functions.
 impl<'a, T: Struct<'a>> Elem<'a> for T {
     #[inline]
-    fn read_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<Self, DecodeError> {
+    fn read_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<Self, Fail> {
         T::read(c, version)
     }
     #[inline]
-    fn check_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<(), DecodeError> {
+    fn check_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<(), Fail> {
         T::check(c, version)
     }
     #[inline]
@@ -38,7 +38,7 @@ impl<'a, T: Struct<'a>> Elem<'a> for T {
         id: FieldId,
         vis: &mut V,
         _: &'static str,
-    ) -> Result<(), DecodeError> {
+    ) -> Result<(), Fail> {
         visit::struct_field::<T, V>(c, true, version, id, vis)
     }
     #[inline]
@@ -53,7 +53,7 @@ impl<'a, T: Struct<'a>> Elem<'a> for T {
 
 /// Arrays, structs and tag sections read from a cursor.
 pub mod read {
-    use crate::error::{DecodeError, DecodeErrorKind as K};
+    use crate::error::{DecodeErrorKind as K, Fail};
     use crate::read::*;
     use crate::structs::Struct;
     use crate::types::{Array, Elem, TaggedFields};
@@ -68,7 +68,7 @@ pub mod read {
             match if $compact { small_compact_len($c) } else { None } {
                 // One byte: a non-null count below 127.
                 Some(n) if n <= $c.len() => n,
-                Some(n) => return Err(err(at, K::LengthExceedsInput { length: n as i64 }, $f)),
+                Some(n) => return Err(fail($c, at.len(), K::LengthExceedsInput { length: n as i64 }, $f)),
                 None => {
                     let len = len_prefix($c, $compact, false, $f)?;
                     if len < 0 {
@@ -76,14 +76,14 @@ pub mod read {
                         return if $nullable {
                             $null
                         } else {
-                            Err(err(at, K::NullNotAllowed, $f))
+                            Err(fail($c, at.len(), K::NullNotAllowed, $f))
                         };
                     }
                     if len > $c.len() as i64 {
-                        return Err(err(at, K::LengthExceedsInput { length: len }, $f));
+                        return Err(fail($c, at.len(), K::LengthExceedsInput { length: len }, $f));
                     }
                     if len > MAX_ELEMENTS {
-                        return Err(too_many_elements(at, len, $f));
+                        return Err(too_many_elements($c, at.len(), len, $f));
                     }
                     len as usize
                 }
@@ -99,7 +99,7 @@ pub mod read {
         compact: bool,
         nullable: bool,
         f: &'static str,
-    ) -> Result<Option<usize>, DecodeError> {
+    ) -> Result<Option<usize>, Fail> {
         Ok(Some(array_count!(c, compact, nullable, f, Ok(None))))
     }
 
@@ -114,7 +114,7 @@ pub mod read {
         nullable: bool,
         version: i16,
         f: &'static str,
-    ) -> Result<Option<Array<'a, T>>, DecodeError> {
+    ) -> Result<Option<Array<'a, T>>, Fail> {
         let n = array_count!(c, compact, nullable, f, Ok(None));
         let start: &'a [u8] = c.rest();
         if let Some(w) = T::WIDTH {
@@ -137,7 +137,9 @@ pub mod read {
         } else {
             let mut l = c.fork();
             for _ in 0..n {
-                T::check_elem(&mut l, version, compact, f)?;
+                if T::check_elem(&mut l, version, compact, f).is_err() {
+                    return Err(c.failed(l));
+                }
             }
             c.join(l);
         }
@@ -162,7 +164,7 @@ pub mod read {
         nullable: bool,
         version: i16,
         f: &'static str,
-    ) -> Result<Option<Array<'a, T>>, DecodeError> {
+    ) -> Result<Option<Array<'a, T>>, Fail> {
         let r = opt_array_dyn(c, compact, nullable, version, f, ElemFns::of::<T>())?;
         Ok(r.map(|(bytes, n, canonical)| Array::wire(bytes, n, version, compact, canonical)))
     }
@@ -176,7 +178,7 @@ pub mod read {
     struct ElemFns<'a> {
         width: Option<usize>,
         copy_wire: bool,
-        check: fn(&mut Cursor<'a>, i16, bool, &'static str) -> Result<(), DecodeError>,
+        check: fn(&mut Cursor<'a>, i16, bool, &'static str) -> Result<(), Fail>,
         skip: fn(&mut Cursor<'a>, i16, bool) -> Option<()>,
     }
 
@@ -207,7 +209,7 @@ pub mod read {
         version: i16,
         f: &'static str,
         e: ElemFns<'a>,
-    ) -> Result<Option<WireArray<'a>>, DecodeError> {
+    ) -> Result<Option<WireArray<'a>>, Fail> {
         let n = array_count!(c, compact, nullable, f, Ok(None));
         let start: &'a [u8] = c.rest();
         if let Some(w) = e.width {
@@ -226,7 +228,9 @@ pub mod read {
         } else {
             let mut l = c.fork();
             for _ in 0..n {
-                (e.check)(&mut l, version, compact, f)?;
+                if (e.check)(&mut l, version, compact, f).is_err() {
+                    return Err(c.failed(l));
+                }
             }
             c.join(l);
         }
@@ -248,7 +252,7 @@ pub mod read {
         nullable: bool,
         version: i16,
         f: &'static str,
-    ) -> Result<(), DecodeError> {
+    ) -> Result<(), Fail> {
         let n = array_count!(c, compact, nullable, f, Ok(()));
         // The same fixed-width branch as `opt_array`'s, written out: a shared helper costs the parse
         // more instructions, even `#[inline(always)]`.
@@ -261,7 +265,9 @@ pub mod read {
         }
         let mut l = c.fork();
         for _ in 0..n {
-            T::check_elem(&mut l, version, compact, f)?;
+            if T::check_elem(&mut l, version, compact, f).is_err() {
+                return Err(c.failed(l));
+            }
         }
         c.join(l);
         Ok(())
@@ -277,7 +283,7 @@ pub mod read {
         nullable: bool,
         version: i16,
         f: &'static str,
-    ) -> Result<(), DecodeError> {
+    ) -> Result<(), Fail> {
         opt_array_dyn(c, compact, nullable, version, f, ElemFns::of::<T>()).map(|_| ())
     }
 
@@ -289,10 +295,13 @@ pub mod read {
         compact: bool,
         version: i16,
         f: &'static str,
-    ) -> Result<Array<'a, T>, DecodeError> {
+    ) -> Result<Array<'a, T>, Fail> {
         match opt_array(c, compact, false, version, f)? {
             Some(a) => Ok(a),
-            None => Err(err(c, K::NullNotAllowed, f)),
+            None => {
+                let rem = c.rest.len();
+                Err(fail(c, rem, K::NullNotAllowed, f))
+            }
         }
     }
 
@@ -307,7 +316,7 @@ pub mod read {
         nullable: bool,
         version: i16,
         f: &'static str,
-    ) -> Result<Option<T>, DecodeError> {
+    ) -> Result<Option<T>, Fail> {
         if !tagged_present(c, nullable, f)? {
             return Ok(None);
         }
@@ -331,7 +340,7 @@ pub mod read {
     #[cfg_attr(not(feature = "small-code"), inline(always))]
     #[cfg_attr(feature = "small-code", inline(never))]
     #[doc(hidden)]
-    pub fn unknown_tags_only<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<TaggedFields<'a>, DecodeError> {
+    pub fn unknown_tags_only<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<TaggedFields<'a>, Fail> {
         let (n, section) = tag_section(c, f)?;
         if n == 0 {
             return Ok(TaggedFields::EMPTY);
@@ -354,7 +363,7 @@ pub mod read {
         nullable: bool,
         version: i16,
         f: &'static str,
-    ) -> Result<Option<T>, DecodeError> {
+    ) -> Result<Option<T>, Fail> {
         if !present(c, nullable, f)? {
             return Ok(None);
         }
@@ -415,20 +424,22 @@ pub mod read {
     /// can stay in registers).
     #[inline(always)]
     #[doc(hidden)]
-    pub fn check_tags(c: &mut Cursor<'_>, f: &'static str) -> Result<(), DecodeError> {
+    pub fn check_tags(c: &mut Cursor<'_>, f: &'static str) -> Result<(), Fail> {
         if let Some((0, t)) = c.rest.split_first() {
             c.rest = t;
             return Ok(());
         }
         let mut l = Cursor::new(c.rest);
-        check_tags_slow(&mut l, f)?;
+        if check_tags_slow(&mut l, f).is_err() {
+            return Err(c.failed(l));
+        }
         c.join_at(l);
         Ok(())
     }
 
     #[inline(never)]
     #[doc(hidden)]
-    pub fn check_tags_slow(c: &mut Cursor<'_>, f: &'static str) -> Result<(), DecodeError> {
+    pub fn check_tags_slow(c: &mut Cursor<'_>, f: &'static str) -> Result<(), Fail> {
         unknown_tags_only(c, f).map(|_| ())
     }
 }
@@ -611,7 +622,7 @@ pub mod write {
 
 /// Arrays, structs and tag sections handed to a visitor.
 pub mod visit {
-    use crate::error::DecodeError;
+    use crate::error::Fail;
     use crate::read::{self, Cursor};
     use crate::structs::Struct;
     use crate::types::Elem;
@@ -630,7 +641,7 @@ pub mod visit {
         id: FieldId,
         vis: &mut V,
         f: &'static str,
-    ) -> Result<(), DecodeError> {
+    ) -> Result<(), Fail> {
         let Some(n) = super::read::array_count(c, compact, nullable, f)? else {
             vis.null(id);
             return Ok(());
@@ -641,13 +652,17 @@ pub mod visit {
             let bytes = read::take(c, n.saturating_mul(w), f)?;
             let mut e = Cursor::new(bytes);
             for _ in 0..n {
-                T::visit_elem(&mut e, version, compact, id, vis, f)?;
+                if T::visit_elem(&mut e, version, compact, id, vis, f).is_err() {
+                    return Err(c.failed(e));
+                }
             }
         } else {
             // On a local copy of the cursor, which the optimiser can keep in registers.
             let mut l = c.fork();
             for _ in 0..n {
-                T::visit_elem(&mut l, version, compact, id, vis, f)?;
+                if T::visit_elem(&mut l, version, compact, id, vis, f).is_err() {
+                    return Err(c.failed(l));
+                }
             }
             c.join(l);
         }
@@ -664,7 +679,7 @@ pub mod visit {
         version: i16,
         id: FieldId,
         vis: &mut V,
-    ) -> Result<(), DecodeError> {
+    ) -> Result<(), Fail> {
         if !present {
             vis.null(id);
             return Ok(());
@@ -683,14 +698,16 @@ pub mod visit {
         id: FieldId,
         vis: &mut V,
         f: &'static str,
-    ) -> Result<(), DecodeError> {
+    ) -> Result<(), Fail> {
         if let Some((0, t)) = c.rest().split_first() {
             *c.deref_mut() = t;
             return Ok(());
         }
         // Out of line, on a cursor of its own: the caller's stays in registers.
         let mut l = Cursor::new(c.rest());
-        tags_slow(&mut l, id, vis, f)?;
+        if tags_slow(&mut l, id, vis, f).is_err() {
+            return Err(c.failed(l));
+        }
         c.join_at(l);
         Ok(())
     }
@@ -701,7 +718,7 @@ pub mod visit {
         id: FieldId,
         vis: &mut V,
         f: &'static str,
-    ) -> Result<(), DecodeError> {
+    ) -> Result<(), Fail> {
         let n = read::tag_count(c, f)?;
         let mut next = 0u64;
         for _ in 0..n {
@@ -721,7 +738,7 @@ pub mod visit {
         id: FieldId,
         vis: &mut V,
         f: &'static str,
-    ) -> Result<(), DecodeError> {
+    ) -> Result<(), Fail> {
         let data = read::skip_tag(c, size, f)?;
         vis.unknown_tag(id, tag, data);
         Ok(())

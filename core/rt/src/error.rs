@@ -85,6 +85,12 @@ pub enum DecodeErrorKind {
     },
 }
 
+/// A failed read inside the codec: the [`DecodeError`] itself waits in the cursor that was
+/// read (`Cursor::error` takes it), so the readers return nothing bigger than this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
+pub struct Fail;
+
 /// A decoding failure: its kind, the byte offset where it was found, and its context.
 ///
 /// `Display` reads like

@@ -61,7 +61,7 @@ pub use bytes;
 pub use codec::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Mode, Struct};
 #[cfg(feature = "defmt")]
 pub use defmt_impls::FormatElem;
-pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, UnknownKey};
+pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Fail, UnknownKey};
 #[cfg(feature = "alloc")]
 pub use owned::{
     owned_transcode, CompactString, OwnedBytes, OwnedElem, OwnedMessage, OwnedRawTaggedField, OwnedStr, OwnedStruct,
@@ -84,7 +84,7 @@ pub mod rt {
     };
     #[cfg(feature = "defmt")]
     pub use crate::defmt_impls as defmt_fmt;
-    pub use crate::error::{DecodeError, EncodeError, UnknownKey};
+    pub use crate::error::{DecodeError, EncodeError, Fail, UnknownKey};
     #[cfg(feature = "alloc")]
     pub use crate::owned::{
         self, owned_transcode, OwnedBytes, OwnedMessage, OwnedStr, OwnedStruct, OwnedTaggedFields, SmallVec,

@@ -39,7 +39,7 @@ pub use smallvec::SmallVec;
 
 use crate::codec::{self, Message, MessageInfo};
 use crate::compound::read::array_count;
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Fail};
 use crate::read::{self, Cursor};
 use crate::sealed::Sealed;
 use crate::types::{RawTaggedField, TaggedFields};
@@ -165,7 +165,7 @@ pub trait OwnedStruct: Sealed {
     /// Reads at `version` straight from the wire, with the checks and errors of the view's
     /// `read`.
     #[doc(hidden)]
-    fn read(c: &mut Cursor<'_>, version: i16) -> Result<Self, DecodeError>
+    fn read(c: &mut Cursor<'_>, version: i16) -> Result<Self, Fail>
     where
         Self: Sized;
     /// For a struct of fixed-width fields only, at a version where they are all present and it
@@ -201,7 +201,7 @@ pub trait OwnedElem: Sealed {
     fn write_elem(&self, w: &mut Writer<'_>, version: i16, compact: bool, f: &'static str);
     /// Reads one element.
     #[doc(hidden)]
-    fn read_elem(c: &mut Cursor<'_>, version: i16, compact: bool, f: &'static str) -> Result<Self, DecodeError>
+    fn read_elem(c: &mut Cursor<'_>, version: i16, compact: bool, f: &'static str) -> Result<Self, Fail>
     where
         Self: Sized;
     /// See [`OwnedStruct::tagged_width`].
@@ -241,7 +241,7 @@ macro_rules! fixed_owned {
                 w.$wr(*self, f)
             }
             #[inline(always)]
-            fn read_elem(c: &mut Cursor<'_>, _: i16, _: bool, f: &'static str) -> Result<Self, DecodeError> {
+            fn read_elem(c: &mut Cursor<'_>, _: i16, _: bool, f: &'static str) -> Result<Self, Fail> {
                 read::$wr(c, f)
             }
             #[inline(always)]
@@ -305,7 +305,7 @@ impl OwnedElem for OwnedStr {
         w.str(self, compact, f)
     }
     #[inline]
-    fn read_elem(c: &mut Cursor<'_>, _: i16, compact: bool, f: &'static str) -> Result<Self, DecodeError> {
+    fn read_elem(c: &mut Cursor<'_>, _: i16, compact: bool, f: &'static str) -> Result<Self, Fail> {
         read_str(c, compact, f)
     }
 }
@@ -320,7 +320,7 @@ impl<T: OwnedStruct> OwnedElem for T {
         self.write(w, version)
     }
     #[inline(always)]
-    fn read_elem(c: &mut Cursor<'_>, version: i16, _: bool, _: &'static str) -> Result<Self, DecodeError> {
+    fn read_elem(c: &mut Cursor<'_>, version: i16, _: bool, _: &'static str) -> Result<Self, Fail> {
         T::read(c, version)
     }
     #[inline(always)]
@@ -430,13 +430,13 @@ pub fn read_opt_bytes(
     compact: bool,
     nullable: bool,
     f: &'static str,
-) -> Result<Option<OwnedBytes>, DecodeError> {
+) -> Result<Option<OwnedBytes>, Fail> {
     Ok(read::opt_bytes(c, compact, nullable, f)?.map(|b| OwnedBytes::from_wire(c, b)))
 }
 
 /// Reads owned bytes (or records) that are never null.
 #[inline(always)]
-pub fn read_bytes(c: &mut Cursor<'_>, compact: bool, f: &'static str) -> Result<OwnedBytes, DecodeError> {
+pub fn read_bytes(c: &mut Cursor<'_>, compact: bool, f: &'static str) -> Result<OwnedBytes, Fail> {
     let b = read::bytes(c, compact, f)?;
     Ok(OwnedBytes::from_wire(c, b))
 }
@@ -451,7 +451,7 @@ pub fn read_opt_array<T: OwnedElem, C: Coll<T>>(
     nullable: bool,
     version: i16,
     f: &'static str,
-) -> Result<Option<C>, DecodeError> {
+) -> Result<Option<C>, Fail> {
     let Some(n) = array_count(c, compact, nullable, f)? else {
         return Ok(None);
     };
@@ -465,7 +465,10 @@ pub fn read_opt_array<T: OwnedElem, C: Coll<T>>(
         let mut all = Cursor::new(all);
         let mut out = C::with_capacity(n);
         for _ in 0..n {
-            out.push(T::read_elem(&mut all, version, compact, f)?);
+            match T::read_elem(&mut all, version, compact, f) {
+                Ok(e) => out.push(e),
+                Err(_) => return Err(c.failed(all)),
+            }
         }
         return Ok(Some(out));
     }
@@ -503,10 +506,13 @@ pub fn read_array<T: OwnedElem, C: Coll<T>>(
     compact: bool,
     version: i16,
     f: &'static str,
-) -> Result<C, DecodeError> {
+) -> Result<C, Fail> {
     match read_opt_array::<T, C>(c, compact, false, version, f)? {
         Some(a) => Ok(a),
-        None => Err(read::err(c, DecodeErrorKind::NullNotAllowed, f)),
+        None => {
+            let rem = c.rest.len();
+            Err(read::fail(c, rem, DecodeErrorKind::NullNotAllowed, f))
+        }
     }
 }
 
@@ -517,7 +523,7 @@ pub fn read_opt_struct<T: OwnedStruct>(
     nullable: bool,
     version: i16,
     f: &'static str,
-) -> Result<Option<T>, DecodeError> {
+) -> Result<Option<T>, Fail> {
     if !read::present(c, nullable, f)? {
         return Ok(None);
     }
@@ -531,7 +537,7 @@ pub fn read_opt_struct_tagged<T: OwnedStruct>(
     nullable: bool,
     version: i16,
     f: &'static str,
-) -> Result<Option<T>, DecodeError> {
+) -> Result<Option<T>, Fail> {
     if !read::tagged_present(c, nullable, f)? {
         return Ok(None);
     }

@@ -18,7 +18,7 @@
 //!
 //! Layer 2, wire primitives: uses `error` only.
 
-use crate::error::{DecodeError, DecodeErrorKind as K};
+use crate::error::{DecodeError, DecodeErrorKind as K, Fail};
 
 /// The cursor type of the hand-written readers: the bytes that remain.
 pub type Cur<'a, 'c> = &'c mut &'a [u8];
@@ -43,6 +43,11 @@ pub struct Cursor<'a> {
     #[cfg(feature = "bytes")]
     #[doc(hidden)]
     pub shared: Option<&'a bytes::Bytes>,
+    /// The error of the last read that failed: the generated readers return a [`Fail`], and
+    /// the entry point takes the details from here ([`Cursor::error`]). A `Result` with a
+    /// zero-sized error is returned in registers; one carrying the whole [`DecodeError`] is
+    /// copied through memory at every `?`.
+    fault: Option<DecodeError>,
 }
 
 impl<'a> Cursor<'a> {
@@ -56,6 +61,7 @@ impl<'a> Cursor<'a> {
             validated: false,
             #[cfg(feature = "bytes")]
             shared: None,
+            fault: None,
         }
     }
     /// A cursor over bytes that a parse has validated; `canonical` is what that parse found
@@ -69,6 +75,7 @@ impl<'a> Cursor<'a> {
             validated: true,
             #[cfg(feature = "bytes")]
             shared: None,
+            fault: None,
         }
     }
     /// A copy to read with, in a local variable the optimiser can keep in registers; hand it
@@ -83,7 +90,57 @@ impl<'a> Cursor<'a> {
             validated: self.validated,
             #[cfg(feature = "bytes")]
             shared: self.shared,
+            fault: None,
         }
+    }
+    /// Runs `f` on a [`Cursor::fork`] of this cursor: on success this cursor takes its
+    /// position and flag, on failure its error.
+    #[inline(always)]
+    #[doc(hidden)]
+    pub fn forked<R>(&mut self, f: impl FnOnce(&mut Cursor<'a>) -> Result<R, Fail>) -> Result<R, Fail> {
+        let mut l = self.fork();
+        match f(&mut l) {
+            Ok(r) => {
+                self.join(l);
+                Ok(r)
+            }
+            Err(_) => Err(self.failed(l)),
+        }
+    }
+    /// Takes the error of a [`Cursor::fork`] that failed.
+    #[cold]
+    #[doc(hidden)]
+    pub fn failed(&mut self, f: Cursor<'a>) -> Fail {
+        self.fault = f.fault;
+        Fail
+    }
+    /// Records `e` as the error of the read that failed here.
+    #[inline(always)]
+    #[doc(hidden)]
+    pub fn put(&mut self, e: DecodeError) -> Fail {
+        self.fault = Some(e);
+        Fail
+    }
+    /// The error recorded by the read that returned `Fail`, with its position still as
+    /// bytes remaining (see [`DecodeError::finish`]).
+    #[cold]
+    #[inline(never)]
+    #[doc(hidden)]
+    pub fn error(&mut self, _: Fail) -> DecodeError {
+        // A `Fail` is only made with an error recorded; the fallback is never used.
+        self.fault
+            .take()
+            .unwrap_or(DecodeError::at(K::UnexpectedEof { needed: 1 }, self.rest.len(), ""))
+    }
+    /// Renames the field path of the recorded error (see [`DecodeError::renamed`]).
+    #[cold]
+    #[inline(never)]
+    #[doc(hidden)]
+    pub fn renamed(&mut self, e: Fail, paths: &[(&'static str, &'static str)]) -> Fail {
+        if let Some(f) = &mut self.fault {
+            *f = f.renamed(paths);
+        }
+        e
     }
     /// Takes the position and flag of a [`Cursor::fork`] back.
     #[inline(always)]
@@ -145,13 +202,23 @@ impl<'a> core::ops::DerefMut for Cursor<'a> {
 /// Either cursor: the generated readers' [`Cursor`], which notes non-canonical encodings, or a
 /// plain slice (hand-written readers), which ignores them.
 pub trait Src<'a> {
+    /// What a failed read returns: the [`DecodeError`] itself from a plain slice, a [`Fail`]
+    /// (the error recorded in the cursor) from a [`Cursor`].
+    type Err;
     /// The bytes that remain.
     fn cur(&mut self) -> &mut &'a [u8];
     /// Notes a non-canonical encoding.
     fn odd(&mut self);
+    /// Hands `e` back in this source's way.
+    fn put(&mut self, e: DecodeError) -> Self::Err;
 }
 
 impl<'a> Src<'a> for &'a [u8] {
+    type Err = DecodeError;
+    #[inline(always)]
+    fn put(&mut self, e: DecodeError) -> DecodeError {
+        e
+    }
     #[inline(always)]
     fn cur(&mut self) -> &mut &'a [u8] {
         self
@@ -161,6 +228,11 @@ impl<'a> Src<'a> for &'a [u8] {
 }
 
 impl<'a> Src<'a> for Cursor<'a> {
+    type Err = Fail;
+    #[inline(always)]
+    fn put(&mut self, e: DecodeError) -> Fail {
+        Cursor::put(self, e)
+    }
     #[inline(always)]
     fn cur(&mut self) -> &mut &'a [u8] {
         &mut self.rest
@@ -171,6 +243,7 @@ impl<'a> Src<'a> for Cursor<'a> {
     }
 }
 
+/// The error of an input that ends inside a field: `need` bytes were wanted where `c` remains.
 #[cold]
 #[inline(never)]
 pub fn eof(c: &[u8], need: usize, f: &'static str) -> DecodeError {
@@ -183,39 +256,73 @@ pub fn eof(c: &[u8], need: usize, f: &'static str) -> DecodeError {
     )
 }
 
+/// The error `kind`, found where `c` remains.
 #[cold]
 #[inline(never)]
 pub fn err(c: &[u8], kind: K, f: &'static str) -> DecodeError {
     DecodeError::at(kind, c.len(), f)
 }
 
+/// [`eof`], handed back through `c` (recorded in it when it is a [`Cursor`]); `rem` is the
+/// number of bytes that remained where the field starts. One function per kind of source, so
+/// the error is built and stored in one place.
+#[cold]
+#[inline(never)]
+pub fn fail_eof<'a, C: Src<'a>>(c: &mut C, rem: usize, need: usize, f: &'static str) -> C::Err {
+    let e = DecodeError::at(
+        K::UnexpectedEof {
+            needed: need.saturating_sub(rem),
+        },
+        rem,
+        f,
+    );
+    c.put(e)
+}
+
+/// [`err`], handed back through `c`; `rem` is the number of bytes that remained where it was
+/// found.
+#[cold]
+#[inline(never)]
+pub fn fail<'a, C: Src<'a>>(c: &mut C, rem: usize, kind: K, f: &'static str) -> C::Err {
+    let e = DecodeError::at(kind, rem, f);
+    c.put(e)
+}
+
 #[inline(always)]
-pub fn chunk<'a, const N: usize>(c: Cur<'a, '_>, f: &'static str) -> Result<[u8; N], DecodeError> {
-    match c.split_first_chunk::<N>() {
+pub fn chunk<'a, const N: usize, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<[u8; N], C::Err> {
+    let r = c.cur();
+    match r.split_first_chunk::<N>() {
         Some((h, t)) => {
-            *c = t;
+            *r = t;
             Ok(*h)
         }
-        None => Err(eof(c, N, f)),
+        None => {
+            let rem = r.len();
+            Err(fail_eof(c, rem, N, f))
+        }
     }
 }
 
 /// Reads `n` bytes.
 #[inline(always)]
-pub fn take<'a>(c: Cur<'a, '_>, n: usize, f: &'static str) -> Result<&'a [u8], DecodeError> {
-    match c.split_at_checked(n) {
+pub fn take<'a, C: Src<'a>>(c: &mut C, n: usize, f: &'static str) -> Result<&'a [u8], C::Err> {
+    let r = c.cur();
+    match r.split_at_checked(n) {
         Some((h, t)) => {
-            *c = t;
+            *r = t;
             Ok(h)
         }
-        None => Err(eof(c, n, f)),
+        None => {
+            let rem = r.len();
+            Err(fail_eof(c, rem, n, f))
+        }
     }
 }
 
 /// `bool`: one byte, non-zero is true.
 #[inline(always)]
-pub fn bool<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<bool, DecodeError> {
-    let b = chunk::<1>(c.cur(), f)?[0];
+pub fn bool<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<bool, C::Err> {
+    let b = chunk::<1, C>(c, f)?[0];
     Ok(canon_bool(c, b))
 }
 
@@ -230,74 +337,78 @@ pub fn canon_bool<'a, C: Src<'a>>(c: &mut C, b: u8) -> bool {
 }
 /// `int8`.
 #[inline(always)]
-pub fn i8(c: Cur<'_, '_>, f: &'static str) -> Result<i8, DecodeError> {
-    Ok(i8::from_be_bytes(chunk::<1>(c, f)?))
+pub fn i8<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i8, C::Err> {
+    Ok(i8::from_be_bytes(chunk::<1, C>(c, f)?))
 }
 /// `int16`.
 #[inline(always)]
-pub fn i16(c: Cur<'_, '_>, f: &'static str) -> Result<i16, DecodeError> {
+pub fn i16<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i16, C::Err> {
     #[cfg(feature = "small-code")]
     return be_shared(c, 2, f).map(|v| v as u16 as i16);
     #[cfg(not(feature = "small-code"))]
-    Ok(i16::from_be_bytes(chunk::<2>(c, f)?))
+    Ok(i16::from_be_bytes(chunk::<2, C>(c, f)?))
 }
 /// `uint16`.
 #[inline(always)]
-pub fn u16(c: Cur<'_, '_>, f: &'static str) -> Result<u16, DecodeError> {
+pub fn u16<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u16, C::Err> {
     #[cfg(feature = "small-code")]
     return be_shared(c, 2, f).map(|v| v as u16);
     #[cfg(not(feature = "small-code"))]
-    Ok(u16::from_be_bytes(chunk::<2>(c, f)?))
+    Ok(u16::from_be_bytes(chunk::<2, C>(c, f)?))
 }
 /// `int32`.
 #[inline(always)]
-pub fn i32(c: Cur<'_, '_>, f: &'static str) -> Result<i32, DecodeError> {
+pub fn i32<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i32, C::Err> {
     #[cfg(feature = "small-code")]
     return be_shared(c, 4, f).map(|v| v as u32 as i32);
     #[cfg(not(feature = "small-code"))]
-    Ok(i32::from_be_bytes(chunk::<4>(c, f)?))
+    Ok(i32::from_be_bytes(chunk::<4, C>(c, f)?))
 }
 /// `uint32`.
 #[inline(always)]
-pub fn u32(c: Cur<'_, '_>, f: &'static str) -> Result<u32, DecodeError> {
+pub fn u32<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, C::Err> {
     #[cfg(feature = "small-code")]
     return be_shared(c, 4, f).map(|v| v as u32);
     #[cfg(not(feature = "small-code"))]
-    Ok(u32::from_be_bytes(chunk::<4>(c, f)?))
+    Ok(u32::from_be_bytes(chunk::<4, C>(c, f)?))
 }
 /// `int64`.
 #[inline(always)]
-pub fn i64(c: Cur<'_, '_>, f: &'static str) -> Result<i64, DecodeError> {
+pub fn i64<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i64, C::Err> {
     #[cfg(feature = "small-code")]
     return be_shared(c, 8, f).map(|v| v as i64);
     #[cfg(not(feature = "small-code"))]
-    Ok(i64::from_be_bytes(chunk::<8>(c, f)?))
+    Ok(i64::from_be_bytes(chunk::<8, C>(c, f)?))
 }
 /// `float64`.
 #[inline(always)]
-pub fn f64(c: Cur<'_, '_>, f: &'static str) -> Result<f64, DecodeError> {
+pub fn f64<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<f64, C::Err> {
     #[cfg(feature = "small-code")]
     return be_shared(c, 8, f).map(f64::from_bits);
     #[cfg(not(feature = "small-code"))]
-    Ok(f64::from_be_bytes(chunk::<8>(c, f)?))
+    Ok(f64::from_be_bytes(chunk::<8, C>(c, f)?))
 }
 /// `uuid`: 16 bytes, most significant first.
 #[inline(always)]
-pub fn uuid(c: Cur<'_, '_>, f: &'static str) -> Result<uuid::Uuid, DecodeError> {
-    Ok(uuid::Uuid::from_bytes(chunk::<16>(c, f)?))
+pub fn uuid<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<uuid::Uuid, C::Err> {
+    Ok(uuid::Uuid::from_bytes(chunk::<16, C>(c, f)?))
 }
 
 /// A big-endian number of `n` bytes (at most 8): with `small-code`, every fixed-width field
-/// but `int8`, `bool` and `uuid` is read by this one function.
+/// but `int8`, `bool` and `uuid` is read by this one function (per kind of source).
 #[cfg(feature = "small-code")]
 #[inline(never)]
-fn be_shared(c: Cur<'_, '_>, n: usize, f: &'static str) -> Result<u64, DecodeError> {
-    match c.split_at_checked(n) {
+fn be_shared<'a, C: Src<'a>>(c: &mut C, n: usize, f: &'static str) -> Result<u64, C::Err> {
+    let r = c.cur();
+    match r.split_at_checked(n) {
         Some((h, t)) => {
-            *c = t;
+            *r = t;
             Ok(h.iter().fold(0u64, |v, b| v << 8 | u64::from(*b)))
         }
-        None => Err(eof(c, n, f)),
+        None => {
+            let rem = r.len();
+            Err(fail_eof(c, rem, n, f))
+        }
     }
 }
 
@@ -339,24 +450,26 @@ pub use crate::short_run;
 /// record batch header).
 #[cold]
 #[inline(never)]
-pub fn short_run_table(c: &[u8], fields: &'static [(&'static str, u8)]) -> DecodeError {
-    let mut rest = c.len();
+pub fn short_run_table<'a, C: Src<'a>>(c: &mut C, fields: &'static [(&'static str, u8)]) -> C::Err {
+    let mut rest = c.cur().len();
     for &(f, w) in fields {
         let w = usize::from(w);
         if rest < w {
-            return DecodeError::at(K::UnexpectedEof { needed: w - rest }, rest, f);
+            let e = DecodeError::at(K::UnexpectedEof { needed: w - rest }, rest, f);
+            return c.put(e);
         }
         rest -= w;
     }
     // Not reached when the run did not fit; reported as `short` reports it, past the run.
     let f = fields.first().map_or("", |&(f, _)| f);
-    DecodeError::at(K::UnexpectedEof { needed: 1 }, rest, f)
+    c.put(DecodeError::at(K::UnexpectedEof { needed: 1 }, rest, f))
 }
 
 /// The error for a run that the field-by-field cold path did not pin on one field.
 #[cold]
-pub fn short(c: &[u8], f: &'static str) -> DecodeError {
-    eof(c, c.len().saturating_add(1), f)
+pub fn short<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> C::Err {
+    let rem = c.cur().len();
+    fail_eof(c, rem, rem.saturating_add(1), f)
 }
 
 #[inline(always)]
@@ -395,7 +508,7 @@ at_fns! {
 
 /// Unsigned varint, at most five bytes, as Kafka reads it (the result is 32 bits).
 #[inline(always)]
-pub fn uvarint<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, DecodeError> {
+pub fn uvarint<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, C::Err> {
     let r = c.cur();
     if let Some((&b, t)) = r.split_first() {
         if b < 0x80 {
@@ -403,7 +516,10 @@ pub fn uvarint<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, Decode
             return Ok(u32::from(b));
         }
     }
-    let (value, used, odd) = uvarint_slow(r, f)?;
+    let Some((value, used, odd)) = uvarint_slow(r) else {
+        return Err(bad_uvarint(c, f));
+    };
+    let r = c.cur();
     *r = r.get(used..).unwrap_or_default();
     if odd {
         c.odd();
@@ -411,11 +527,12 @@ pub fn uvarint<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, Decode
     Ok(value)
 }
 
-/// The varint's value, its length, and whether it is non-canonical. Takes the bytes by value:
-/// a cursor passed by reference to a function that is not inlined lives in memory in the
+/// The varint's value, its length, and whether it is non-canonical; `None` when it is cut
+/// short or longer than five bytes ([`bad_uvarint`] tells which). Takes the bytes by value: a
+/// cursor passed by reference to a function that is not inlined lives in memory in the
 /// caller, and every field read would then store it back.
 #[inline(never)]
-pub fn uvarint_slow(start: &[u8], f: &'static str) -> Result<(u32, usize, bool), DecodeError> {
+pub fn uvarint_slow(start: &[u8]) -> Option<(u32, usize, bool)> {
     let mut value: u32 = 0;
     for (i, &b) in start.iter().take(5).enumerate() {
         value |= u32::from(b & 0x7f).wrapping_shl(7 * i as u32);
@@ -423,52 +540,60 @@ pub fn uvarint_slow(start: &[u8], f: &'static str) -> Result<(u32, usize, bool),
             // Non-minimal (a zero last byte after the first) or bits past 32 in the fifth
             // byte: valid, but not what the encoder writes.
             let odd = (i > 0 && b == 0) || (i == 4 && b > 0x0f);
-            return Ok((value, i + 1, odd));
+            return Some((value, i + 1, odd));
         }
     }
-    if start.len() < 5 {
-        return Err(eof(start, start.len().saturating_add(1), f));
+    None
+}
+
+/// The error of an unsigned varint that [`uvarint_slow`] could not read at the start of `c`.
+#[cold]
+#[inline(never)]
+pub fn bad_uvarint<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> C::Err {
+    let rem = c.cur().len();
+    if rem < 5 {
+        return fail_eof(c, rem, rem.saturating_add(1), f);
     }
-    Err(err(start, K::InvalidVarint, f))
+    fail(c, rem, K::InvalidVarint, f)
 }
 
 /// Signed (zig-zag) varint, at most five bytes.
-pub fn varint(c: Cur<'_, '_>, f: &'static str) -> Result<i32, DecodeError> {
+pub fn varint<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i32, C::Err> {
     let u = uvarint(c, f)?;
     Ok(((u >> 1) as i32) ^ -((u & 1) as i32))
 }
 
 /// Signed (zig-zag) varlong, at most ten bytes.
-pub fn varlong(c: Cur<'_, '_>, f: &'static str) -> Result<i64, DecodeError> {
-    let start: &[u8] = c;
+pub fn varlong<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i64, C::Err> {
+    let start: &'a [u8] = c.cur();
+    let mut r = start;
     let mut value: u64 = 0;
     for i in 0..10u32 {
-        let Some((&b, t)) = c.split_first() else {
-            *c = start;
-            return Err(eof(start, start.len().saturating_add(1), f));
+        let Some((&b, t)) = r.split_first() else {
+            return Err(fail_eof(c, start.len(), start.len().saturating_add(1), f));
         };
-        *c = t;
+        r = t;
         value |= u64::from(b & 0x7f).wrapping_shl(7 * i);
         if b < 0x80 {
+            *c.cur() = r;
             return Ok(((value >> 1) as i64) ^ -((value & 1) as i64));
         }
     }
-    *c = start;
-    Err(err(start, K::InvalidVarint, f))
+    Err(fail(c, start.len(), K::InvalidVarint, f))
 }
 
 /// A length prefix: `int16`/`int32` (classic) or unsigned varint minus one (compact).
 /// Negative means null.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline(never))]
-pub fn len_prefix<'a, C: Src<'a>>(c: &mut C, compact: bool, short: bool, f: &'static str) -> Result<i64, DecodeError> {
+pub fn len_prefix<'a, C: Src<'a>>(c: &mut C, compact: bool, short: bool, f: &'static str) -> Result<i64, C::Err> {
     if compact {
         // Java reads the varint as a signed 32-bit int and subtracts one.
         Ok(i64::from((uvarint(c, f)? as i32).wrapping_sub(1)))
     } else if short {
-        Ok(i64::from(i16(c.cur(), f)?))
+        Ok(i64::from(i16(c, f)?))
     } else {
-        Ok(i64::from(i32(c.cur(), f)?))
+        Ok(i64::from(i32(c, f)?))
     }
 }
 
@@ -493,11 +618,15 @@ pub fn small_compact_len(c: &mut &[u8]) -> Option<usize> {
     }
 }
 
+/// `bytes` as UTF-8; an error is reported where `start` remains (the string's first byte).
 #[inline(always)]
-pub fn utf8<'a>(c: &[u8], bytes: &'a [u8], f: &'static str) -> Result<&'a str, DecodeError> {
+pub fn utf8<'a, C: Src<'a>>(c: &mut C, start: &[u8], bytes: &'a [u8], f: &'static str) -> Result<&'a str, C::Err> {
     // `from_utf8` has its own word-at-a-time ASCII fast path; a second pre-scan here would only
     // add work, since safe code cannot skip the validation it does.
-    core::str::from_utf8(bytes).map_err(|_| err(c, K::InvalidUtf8, f))
+    match core::str::from_utf8(bytes) {
+        Ok(s) => Ok(s),
+        Err(_) => Err(fail(c, start.len(), K::InvalidUtf8, f)),
+    }
 }
 
 /// A string that may be null at this version (`nullable`); `None` is null.
@@ -508,9 +637,9 @@ pub fn opt_str<'a, C: Src<'a>>(
     compact: bool,
     nullable: bool,
     f: &'static str,
-) -> Result<Option<&'a str>, DecodeError> {
+) -> Result<Option<&'a str>, C::Err> {
     match opt_str_raw(c, compact, nullable, f)? {
-        Some((start, bytes)) => utf8(start, bytes, f).map(Some),
+        Some((start, bytes)) => utf8(c, start, bytes, f).map(Some),
         None => Ok(None),
     }
 }
@@ -528,12 +657,11 @@ pub fn opt_str_raw<'a, C: Src<'a>>(
     compact: bool,
     nullable: bool,
     f: &'static str,
-) -> Result<Option<RawStr<'a>>, DecodeError> {
+) -> Result<Option<RawStr<'a>>, C::Err> {
     let at: &'a [u8] = c.cur();
     if compact {
         if let Some(n) = small_compact_len(c.cur()) {
-            let c = c.cur();
-            let start: &'a [u8] = c;
+            let start: &'a [u8] = c.cur();
             let bytes = take(c, n, f)?;
             return Ok(Some((start, bytes)));
         }
@@ -544,14 +672,13 @@ pub fn opt_str_raw<'a, C: Src<'a>>(
         return if nullable {
             Ok(None)
         } else {
-            Err(err(at, K::NullNotAllowed, f))
+            Err(fail(c, at.len(), K::NullNotAllowed, f))
         };
     }
     if len > 0x7fff {
-        return Err(err(at, K::StringTooLong { length: len }, f));
+        return Err(fail(c, at.len(), K::StringTooLong { length: len }, f));
     }
-    let c = c.cur();
-    let start: &'a [u8] = c;
+    let start: &'a [u8] = c.cur();
     let bytes = take(c, len as usize, f)?;
     Ok(Some((start, bytes)))
 }
@@ -559,10 +686,13 @@ pub fn opt_str_raw<'a, C: Src<'a>>(
 /// A string that is never null.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline(never))]
-pub fn str<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a str, DecodeError> {
+pub fn str<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a str, C::Err> {
     match opt_str(c, compact, false, f)? {
         Some(s) => Ok(s),
-        None => Err(err(c.cur(), K::NullNotAllowed, f)),
+        None => {
+            let rem = c.cur().len();
+            Err(fail(c, rem, K::NullNotAllowed, f))
+        }
     }
 }
 
@@ -574,7 +704,7 @@ pub fn opt_bytes<'a, C: Src<'a>>(
     compact: bool,
     nullable: bool,
     f: &'static str,
-) -> Result<Option<&'a [u8]>, DecodeError> {
+) -> Result<Option<&'a [u8]>, C::Err> {
     let at: &'a [u8] = c.cur();
     let len = len_prefix(c, compact, false, f)?;
     if len < 0 {
@@ -582,12 +712,11 @@ pub fn opt_bytes<'a, C: Src<'a>>(
         return if nullable {
             Ok(None)
         } else {
-            Err(err(at, K::NullNotAllowed, f))
+            Err(fail(c, at.len(), K::NullNotAllowed, f))
         };
     }
-    let c = c.cur();
-    if len > c.len() as i64 {
-        return Err(err(at, K::LengthExceedsInput { length: len }, f));
+    if len > c.cur().len() as i64 {
+        return Err(fail(c, at.len(), K::LengthExceedsInput { length: len }, f));
     }
     take(c, len as usize, f).map(Some)
 }
@@ -595,17 +724,20 @@ pub fn opt_bytes<'a, C: Src<'a>>(
 /// Bytes that are never null.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline(never))]
-pub fn bytes<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a [u8], DecodeError> {
+pub fn bytes<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a [u8], C::Err> {
     match opt_bytes(c, compact, false, f)? {
         Some(b) => Ok(b),
-        None => Err(err(c.cur(), K::NullNotAllowed, f)),
+        None => {
+            let rem = c.cur().len();
+            Err(fail(c, rem, K::NullNotAllowed, f))
+        }
     }
 }
 
 /// The marker byte before an untagged nullable struct: negative means null.
 #[inline(always)]
-pub fn struct_present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Result<bool, DecodeError> {
-    let at: &[u8] = c;
+pub fn struct_present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Result<bool, Fail> {
+    let at = c.rest.len();
     let m = i8(c, f)?;
     if m != 1 && m != -1 {
         c.odd();
@@ -614,7 +746,7 @@ pub fn struct_present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Re
         if nullable {
             Ok(false)
         } else {
-            Err(err(at, K::NullNotAllowed, f))
+            Err(fail(c, at, K::NullNotAllowed, f))
         }
     } else {
         Ok(true)
@@ -630,32 +762,32 @@ pub const MAX_TAGGED_FIELDS: u32 = 10_000;
 
 #[cold]
 #[inline(never)]
-pub fn too_many_elements(at: &[u8], count: i64, f: &'static str) -> DecodeError {
-    err(at, K::TooManyElements { count }, f)
+pub fn too_many_elements<'a, C: Src<'a>>(c: &mut C, at: usize, count: i64, f: &'static str) -> C::Err {
+    fail(c, at, K::TooManyElements { count }, f)
 }
 
 #[cold]
 #[inline(never)]
-pub fn too_many_tagged_fields(at: &[u8], count: u32, f: &'static str) -> DecodeError {
-    err(at, K::TooManyTaggedFields { count }, f)
+pub fn too_many_tagged_fields<'a, C: Src<'a>>(c: &mut C, at: usize, count: u32, f: &'static str) -> C::Err {
+    fail(c, at, K::TooManyTaggedFields { count }, f)
 }
 
 /// Reads the header of a tagged-field section: the number of fields, at most
 /// [`MAX_TAGGED_FIELDS`] as in Kafka's reader (which also refuses a count that is negative as a
 /// 32-bit int, 2^31 or more).
 #[inline(always)]
-pub fn tag_count(c: &mut Cursor<'_>, f: &'static str) -> Result<u32, DecodeError> {
-    let at: &[u8] = c.rest();
+pub fn tag_count(c: &mut Cursor<'_>, f: &'static str) -> Result<u32, Fail> {
+    let at = c.rest.len();
     let n = uvarint(c, f)?;
     if n > MAX_TAGGED_FIELDS {
-        return Err(too_many_tagged_fields(at, n, f));
+        return Err(too_many_tagged_fields(c, at, n, f));
     }
     Ok(n)
 }
 
 /// Reads one tag header: `(tag, size)`. The size is checked where it is used.
 #[inline(always)]
-pub fn tag_header<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<(u32, u32), DecodeError> {
+pub fn tag_header<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<(u32, u32), C::Err> {
     let tag = uvarint(c, f)?;
     let size = uvarint(c, f)?;
     Ok((tag, size))
@@ -666,7 +798,7 @@ pub fn tag_header<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<(u32, u3
 /// non-canonical.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline(never))]
-pub fn next_tag(c: &mut Cursor<'_>, next: &mut u64, f: &'static str) -> Result<(u32, u32), DecodeError> {
+pub fn next_tag(c: &mut Cursor<'_>, next: &mut u64, f: &'static str) -> Result<(u32, u32), Fail> {
     let (tag, size) = tag_header(c, f)?;
     if u64::from(tag) < *next {
         c.odd();
@@ -686,10 +818,12 @@ pub fn tag_at_default(c: &mut Cursor<'_>, is_default: bool) {
 /// Skips an unknown tagged field's payload of `size` bytes.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline(never))]
-pub fn skip_tag<'a>(c: Cur<'a, '_>, size: u32, f: &'static str) -> Result<&'a [u8], DecodeError> {
-    if (size as i32) < 0 || size as usize > c.len() {
-        return Err(err(
+pub fn skip_tag<'a, C: Src<'a>>(c: &mut C, size: u32, f: &'static str) -> Result<&'a [u8], C::Err> {
+    let rem = c.cur().len();
+    if (size as i32) < 0 || size as usize > rem {
+        return Err(fail(
             c,
+            rem,
             K::LengthExceedsInput {
                 length: i64::from(size),
             },
@@ -703,18 +837,25 @@ pub fn skip_tag<'a>(c: Cur<'a, '_>, size: u32, f: &'static str) -> Result<&'a [u
 /// `before` is the number of bytes that remained when the value started.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline(never))]
-pub fn check_tag_size(c: &[u8], before: usize, size: u32, tag: u32, f: &'static str) -> Result<(), DecodeError> {
-    if before - c.len() == size as usize {
+pub fn check_tag_size<'a, C: Src<'a>>(
+    c: &mut C,
+    before: usize,
+    size: u32,
+    tag: u32,
+    f: &'static str,
+) -> Result<(), C::Err> {
+    let rem = c.cur().len();
+    if before - rem == size as usize {
         Ok(())
     } else {
-        Err(err(c, K::TaggedFieldSize { tag, size }, f))
+        Err(fail(c, rem, K::TaggedFieldSize { tag, size }, f))
     }
 }
 
 /// The presence marker of a struct inside a tagged field, where it is `nullable`: an unsigned
 /// varint, present when above zero as a 32-bit int.
 #[inline(always)]
-pub fn tagged_present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Result<bool, DecodeError> {
+pub fn tagged_present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Result<bool, Fail> {
     if !nullable {
         return Ok(true);
     }
@@ -727,7 +868,7 @@ pub fn tagged_present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Re
 
 /// The presence marker of an untagged struct, where it is `nullable`.
 #[inline(always)]
-pub fn present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Result<bool, DecodeError> {
+pub fn present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Result<bool, Fail> {
     if !nullable {
         return Ok(true);
     }
@@ -737,7 +878,7 @@ pub fn present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Result<bo
 /// Reads a tagged-field section's count and returns it with the section's start.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline(never))]
-pub fn tag_section<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<(u32, &'a [u8]), DecodeError> {
+pub fn tag_section<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<(u32, &'a [u8]), Fail> {
     let n = tag_count(c, f)?;
     Ok((n, c.rest()))
 }
@@ -745,8 +886,9 @@ pub fn tag_section<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<(u32, &'a 
 /// The error for a known tag sent at a version that does not have it.
 #[cold]
 #[inline(never)]
-pub fn tag_not_in_version(c: &[u8], tag: u32, f: &'static str) -> DecodeError {
-    err(c, K::TagNotInVersion { tag }, f)
+pub fn tag_not_in_version<'a, C: Src<'a>>(c: &mut C, tag: u32, f: &'static str) -> C::Err {
+    let rem = c.cur().len();
+    fail(c, rem, K::TagNotInVersion { tag }, f)
 }
 
 // ---- Stepping over validated bytes -------------------------------------------------------------

@@ -3,7 +3,7 @@
 //!
 //! Layer 4: uses error, `sealed`, the wire primitives (`read`, `write`) and `visit`.
 
-use crate::error::{DecodeError, EncodeError};
+use crate::error::{EncodeError, Fail};
 use crate::read::Cursor;
 use crate::sealed::Sealed;
 use crate::visit::Visitor;
@@ -15,12 +15,12 @@ use crate::write::Writer;
 pub trait Struct<'a>: Copy + Sized + Sealed {
     /// Reads the struct at `version` from the cursor, validating every byte it covers.
     #[doc(hidden)]
-    fn read(c: &mut Cursor<'a>, version: i16) -> Result<Self, DecodeError>;
+    fn read(c: &mut Cursor<'a>, version: i16) -> Result<Self, Fail>;
     /// Validates the struct at `version` as [`Struct::read`] does, building nothing: what the
     /// parse runs over the elements of an array, which it does not keep.
     #[doc(hidden)]
     #[inline]
-    fn check(c: &mut Cursor<'a>, version: i16) -> Result<(), DecodeError> {
+    fn check(c: &mut Cursor<'a>, version: i16) -> Result<(), Fail> {
         Self::read(c, version).map(|_| ())
     }
     /// Steps over the struct at `version` in bytes that a parse has already validated.
@@ -31,7 +31,7 @@ pub trait Struct<'a>: Copy + Sized + Sealed {
     }
     /// Reads the struct's fields at `version` and hands each to `vis` (see [`crate::visit`]).
     #[doc(hidden)]
-    fn visit_fields<V: Visitor<'a> + ?Sized>(c: &mut Cursor<'a>, version: i16, vis: &mut V) -> Result<(), DecodeError>;
+    fn visit_fields<V: Visitor<'a> + ?Sized>(c: &mut Cursor<'a>, version: i16, vis: &mut V) -> Result<(), Fail>;
     /// Exact encoded size at `version`; also checks that the value can be encoded there.
     #[doc(hidden)]
     #[cfg(not(feature = "small-code"))]

@@ -9,7 +9,7 @@
 
 use core::fmt;
 
-use crate::error::{DecodeError, EncodeError};
+use crate::error::{EncodeError, Fail};
 use crate::read::{self, Cursor};
 use crate::sealed::Sealed;
 use crate::visit::{FieldId, Visitor};
@@ -28,11 +28,11 @@ pub trait Elem<'a>: Copy + Sized + Sealed {
     #[doc(hidden)]
     const COPY_WIRE: bool = false;
     #[doc(hidden)]
-    fn read_elem(c: &mut Cursor<'a>, version: i16, compact: bool, f: &'static str) -> Result<Self, DecodeError>;
+    fn read_elem(c: &mut Cursor<'a>, version: i16, compact: bool, f: &'static str) -> Result<Self, Fail>;
     /// Validates one element as [`Elem::read_elem`] does, building nothing.
     #[doc(hidden)]
     #[inline]
-    fn check_elem(c: &mut Cursor<'a>, version: i16, compact: bool, f: &'static str) -> Result<(), DecodeError> {
+    fn check_elem(c: &mut Cursor<'a>, version: i16, compact: bool, f: &'static str) -> Result<(), Fail> {
         Self::read_elem(c, version, compact, f).map(|_| ())
     }
     /// Steps over one element of bytes that a parse has already validated.
@@ -50,7 +50,7 @@ pub trait Elem<'a>: Copy + Sized + Sealed {
         id: FieldId,
         vis: &mut V,
         f: &'static str,
-    ) -> Result<(), DecodeError>;
+    ) -> Result<(), Fail>;
     #[doc(hidden)]
     fn size_elem(&self, version: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError>;
     #[doc(hidden)]
@@ -63,7 +63,7 @@ macro_rules! fixed_elem {
             const WIDTH: Option<usize> = Some($w);
             const COPY_WIRE: bool = $copy;
             #[inline(always)]
-            fn read_elem(c: &mut Cursor<'a>, _: i16, _: bool, f: &'static str) -> Result<Self, DecodeError> {
+            fn read_elem(c: &mut Cursor<'a>, _: i16, _: bool, f: &'static str) -> Result<Self, Fail> {
                 read::$r(c, f)
             }
             #[inline(always)]
@@ -74,7 +74,7 @@ macro_rules! fixed_elem {
                 id: FieldId,
                 vis: &mut V,
                 f: &'static str,
-            ) -> Result<(), DecodeError> {
+            ) -> Result<(), Fail> {
                 vis.$r(id, read::$r(c, f)?);
                 Ok(())
             }
@@ -101,7 +101,7 @@ fixed_elem!(uuid::Uuid, 16, uuid, uuid, true);
 
 impl<'a> Elem<'a> for &'a str {
     #[inline]
-    fn read_elem(c: &mut Cursor<'a>, _: i16, compact: bool, f: &'static str) -> Result<Self, DecodeError> {
+    fn read_elem(c: &mut Cursor<'a>, _: i16, compact: bool, f: &'static str) -> Result<Self, Fail> {
         read::str(c, compact, f)
     }
     #[inline]
@@ -116,7 +116,7 @@ impl<'a> Elem<'a> for &'a str {
         id: FieldId,
         vis: &mut V,
         f: &'static str,
-    ) -> Result<(), DecodeError> {
+    ) -> Result<(), Fail> {
         vis.str(id, Some(read::str(c, compact, f)?));
         Ok(())
     }
@@ -270,8 +270,30 @@ impl<'a, T: Elem<'a>> Array<'a, T> {
         if let Some(b) = self.copyable(version, compact) {
             return w.put(b, f);
         }
-        for e in self.iter() {
-            e.write_elem(w, version, compact, f);
+        // Each element written where it is (a slice) or where it was read (validated bytes),
+        // rather than moved out of an iterator: an element view can be tens of bytes.
+        match self.repr {
+            Repr::Slice(s) => {
+                for e in s {
+                    e.write_elem(w, version, compact, f);
+                }
+            }
+            Repr::Wire {
+                bytes,
+                len,
+                version: wv,
+                compact: wc,
+                canonical,
+            } => {
+                let mut c = Cursor::validated(bytes, canonical);
+                for _ in 0..len {
+                    match read_validated::<T>(&mut c, wv, wc) {
+                        Ok(e) => e.write_elem(w, version, compact, f),
+                        // Unreachable for validated bytes; end rather than panic.
+                        Err(_) => break,
+                    }
+                }
+            }
         }
     }
 }
@@ -382,7 +404,7 @@ impl<'a, T: Elem<'a>> ExactSizeIterator for ArrayIter<'a, T> {}
 /// passes, comparisons, `Debug` and owned conversions, and an inlined reader would be copied
 /// into each of them (the validation loop in `read::opt_array` keeps its inlined copy).
 #[inline(never)]
-fn read_validated<'a, T: Elem<'a>>(c: &mut Cursor<'a>, version: i16, compact: bool) -> Result<T, DecodeError> {
+fn read_validated<'a, T: Elem<'a>>(c: &mut Cursor<'a>, version: i16, compact: bool) -> Result<T, Fail> {
     T::read_elem(c, version, compact, "")
 }
 

@@ -202,7 +202,7 @@ fn batch_header(b: &[u8]) -> Result<(Header, &[u8]), DecodeError> {
     use crate::read::{i16_at, i32_at, i64_at, i8_at, u32_at};
     const N: usize = RECORD_BATCH_OVERHEAD;
     let Some((h, records)) = b.split_first_chunk::<N>() else {
-        return Err(crate::read::short_run_table(b, HEADER_FIELDS));
+        return Err(crate::read::short_run_table(&mut { b }, HEADER_FIELDS));
     };
     let header = (
         i64_at::<N, 0>(h),

@@ -63,7 +63,7 @@ impl rt::Sealed for AbortedTxn<'_> {}
 
 impl<'a> rt::Struct<'a> for AbortedTxn<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 32] = match rt::read::run::<32>(c) {
             Some(r) => r,
             None => {
@@ -88,15 +88,14 @@ impl<'a> rt::Struct<'a> for AbortedTxn<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
-        vis.i64(fields::FIRST_OFFSET, rt::read::i64(c, "first_offset")?);
-        vis.i64(fields::LAST_OFFSET, rt::read::i64(c, "last_offset")?);
-        vis.i64(fields::LAST_STABLE_OFFSET, rt::read::i64(c, "last_stable_offset")?);
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
+            vis.i64(fields::FIRST_OFFSET, rt::read::i64(c, "first_offset")?);
+            vis.i64(fields::LAST_OFFSET, rt::read::i64(c, "last_offset")?);
+            vis.i64(fields::LAST_STABLE_OFFSET, rt::read::i64(c, "last_stable_offset")?);
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -285,7 +284,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AbortedTxn {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 32] = match rt::read::run::<32>(c) {
                 Some(r) => r,
                 None => {

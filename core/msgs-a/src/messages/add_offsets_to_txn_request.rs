@@ -64,7 +64,7 @@ impl rt::Sealed for AddOffsetsToTxnRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
         let r: [u8; 10] = match rt::read::run::<10>(c) {
@@ -95,22 +95,21 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TRANSACTIONAL_ID,
-            Some(rt::read::str(c, v >= 3, "transactional_id")?),
-        );
-        vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
-        vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 3, "group_id")?));
-        if v >= 3 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::TRANSACTIONAL_ID,
+                Some(rt::read::str(c, v >= 3, "transactional_id")?),
+            );
+            vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
+            vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 3, "group_id")?));
+            if v >= 3 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -313,7 +312,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AddOffsetsToTxnRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let transactional_id = rt::owned::read_str(c, v >= 3, "transactional_id")?;
             let r: [u8; 10] = match rt::read::run::<10>(c) {

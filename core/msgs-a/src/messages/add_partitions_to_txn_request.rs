@@ -67,8 +67,8 @@ impl rt::Sealed for AddPartitionsToTxnRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let transactions = if v >= 4 {
                 rt::read::array::<AddPartitionsToTxnTransaction<'a>>(c, v >= 3, v, "transactions")?
@@ -120,55 +120,54 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 4 {
-            rt::visit::array::<AddPartitionsToTxnTransaction<'a>, V>(
-                c,
-                v >= 3,
-                false,
-                v,
-                fields::TRANSACTIONS,
-                vis,
-                "transactions",
-            )?;
-        }
-        if v <= 3 {
-            vis.str(
-                fields::V3_AND_BELOW_TRANSACTIONAL_ID,
-                Some(rt::read::str(c, v >= 3, "v3_and_below_transactional_id")?),
-            );
-        }
-        if v <= 3 {
-            vis.i64(
-                fields::V3_AND_BELOW_PRODUCER_ID,
-                rt::read::i64(c, "v3_and_below_producer_id")?,
-            );
-        }
-        if v <= 3 {
-            vis.i16(
-                fields::V3_AND_BELOW_PRODUCER_EPOCH,
-                rt::read::i16(c, "v3_and_below_producer_epoch")?,
-            );
-        }
-        if v <= 3 {
-            rt::visit::array::<AddPartitionsToTxnTopic<'a>, V>(
-                c,
-                v >= 3,
-                false,
-                v,
-                fields::V3_AND_BELOW_TOPICS,
-                vis,
-                "v3_and_below_topics",
-            )?;
-        }
-        if v >= 3 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 4 {
+                rt::visit::array::<AddPartitionsToTxnTransaction<'a>, V>(
+                    c,
+                    v >= 3,
+                    false,
+                    v,
+                    fields::TRANSACTIONS,
+                    vis,
+                    "transactions",
+                )?;
+            }
+            if v <= 3 {
+                vis.str(
+                    fields::V3_AND_BELOW_TRANSACTIONAL_ID,
+                    Some(rt::read::str(c, v >= 3, "v3_and_below_transactional_id")?),
+                );
+            }
+            if v <= 3 {
+                vis.i64(
+                    fields::V3_AND_BELOW_PRODUCER_ID,
+                    rt::read::i64(c, "v3_and_below_producer_id")?,
+                );
+            }
+            if v <= 3 {
+                vis.i16(
+                    fields::V3_AND_BELOW_PRODUCER_EPOCH,
+                    rt::read::i16(c, "v3_and_below_producer_epoch")?,
+                );
+            }
+            if v <= 3 {
+                rt::visit::array::<AddPartitionsToTxnTopic<'a>, V>(
+                    c,
+                    v >= 3,
+                    false,
+                    v,
+                    fields::V3_AND_BELOW_TOPICS,
+                    vis,
+                    "v3_and_below_topics",
+                )?;
+            }
+            if v >= 3 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -323,7 +322,7 @@ impl rt::Sealed for AddPartitionsToTxnTransaction<'_> {}
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let transactional_id = if v >= 4 {
             rt::read::str(c, v >= 3, "transactions[].transactional_id")?
@@ -350,7 +349,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         }
         let topics = if v >= 4 {
             rt::read::array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, v, "transactions[].topics")
-                .map_err(|e| e.renamed(fields::ALIAS_TRANSACTIONS_TOPICS.paths))?
+                .map_err(|e| c.renamed(e, fields::ALIAS_TRANSACTIONS_TOPICS.paths))?
         } else {
             rt::Array::EMPTY
         };
@@ -371,32 +370,26 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v >= 4 {
-            rt::read::str(c, v >= 3, "transactions[].transactional_id")?;
+        rt::read::str(c, v >= 3, "transactions[].transactional_id")?;
         }
         if v >= 4 {
-            match rt::read::run::<11>(c) {
-                Some(_r) => {
-                    rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&_r));
-                }
-                None => {
-                    rt::read::short_run!(c; "transactions[].producer_id": i64 = 8, "transactions[].producer_epoch": i16 = 2, "transactions[].verify_only": bool = 1);
-                }
+        match rt::read::run::<11>(c) {
+            Some(_r) => { rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&_r)); }
+            None => {
+                rt::read::short_run!(c; "transactions[].producer_id": i64 = 8, "transactions[].producer_epoch": i16 = 2, "transactions[].verify_only": bool = 1);
             }
         }
+        }
         if v >= 4 {
-            rt::read::check_array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, false, v, "transactions[].topics")
-                .map_err(|e| e.renamed(fields::ALIAS_TRANSACTIONS_TOPICS.paths))?;
+        rt::read::check_array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, false, v, "transactions[].topics").map_err(|e| c.renamed(e, fields::ALIAS_TRANSACTIONS_TOPICS.paths))?;
         }
-        if v >= 3 {
-            rt::read::check_tags(c, "transactions[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 3 { rt::read::check_tags(c, "transactions[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -425,56 +418,55 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 4 {
-            vis.str(
-                fields::TRANSACTIONS_TRANSACTIONAL_ID,
-                Some(rt::read::str(c, v >= 3, "transactions[].transactional_id")?),
-            );
-        }
-        if v >= 4 {
-            vis.i64(
-                fields::TRANSACTIONS_PRODUCER_ID,
-                rt::read::i64(c, "transactions[].producer_id")?,
-            );
-        }
-        if v >= 4 {
-            vis.i16(
-                fields::TRANSACTIONS_PRODUCER_EPOCH,
-                rt::read::i16(c, "transactions[].producer_epoch")?,
-            );
-        }
-        if v >= 4 {
-            vis.bool(
-                fields::TRANSACTIONS_VERIFY_ONLY,
-                rt::read::bool(c, "transactions[].verify_only")?,
-            );
-        }
-        if v >= 4 {
-            rt::visit::array::<AddPartitionsToTxnTopic<'a>, _>(
-                c,
-                v >= 3,
-                false,
-                v,
-                fields::TRANSACTIONS_TOPICS,
-                &mut rt::Renumbered::new(vis, fields::ALIAS_TRANSACTIONS_TOPICS.ids),
-                "transactions[].topics",
-            )
-            .map_err(|e| e.renamed(fields::ALIAS_TRANSACTIONS_TOPICS.paths))?;
-        }
-        if v >= 3 {
-            rt::visit::tags_only(
-                c,
-                fields::TRANSACTIONS_TAGGED_FIELDS,
-                vis,
-                "transactions[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 4 {
+                vis.str(
+                    fields::TRANSACTIONS_TRANSACTIONAL_ID,
+                    Some(rt::read::str(c, v >= 3, "transactions[].transactional_id")?),
+                );
+            }
+            if v >= 4 {
+                vis.i64(
+                    fields::TRANSACTIONS_PRODUCER_ID,
+                    rt::read::i64(c, "transactions[].producer_id")?,
+                );
+            }
+            if v >= 4 {
+                vis.i16(
+                    fields::TRANSACTIONS_PRODUCER_EPOCH,
+                    rt::read::i16(c, "transactions[].producer_epoch")?,
+                );
+            }
+            if v >= 4 {
+                vis.bool(
+                    fields::TRANSACTIONS_VERIFY_ONLY,
+                    rt::read::bool(c, "transactions[].verify_only")?,
+                );
+            }
+            if v >= 4 {
+                rt::visit::array::<AddPartitionsToTxnTopic<'a>, _>(
+                    c,
+                    v >= 3,
+                    false,
+                    v,
+                    fields::TRANSACTIONS_TOPICS,
+                    &mut rt::Renumbered::new(vis, fields::ALIAS_TRANSACTIONS_TOPICS.ids),
+                    "transactions[].topics",
+                )
+                .map_err(|e| c.renamed(e, fields::ALIAS_TRANSACTIONS_TOPICS.paths))?;
+            }
+            if v >= 3 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TRANSACTIONS_TAGGED_FIELDS,
+                    vis,
+                    "transactions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -621,7 +613,7 @@ impl rt::Sealed for AddPartitionsToTxnTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?;
         let partitions = rt::read::array::<i32>(c, v >= 3, v, "v3_and_below_topics[].partitions")?;
@@ -639,17 +631,16 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?;
-        rt::read::check_array::<i32>(c, v >= 3, false, v, "v3_and_below_topics[].partitions")?;
-        if v >= 3 {
-            rt::read::check_tags(c, "v3_and_below_topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?;
+            rt::read::check_array::<i32>(c, v >= 3, false, v, "v3_and_below_topics[].partitions")?;
+            if v >= 3 {
+                rt::read::check_tags(c, "v3_and_below_topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -671,33 +662,32 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::V3_AND_BELOW_TOPICS_NAME,
-            Some(rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?),
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            v >= 3,
-            false,
-            v,
-            fields::V3_AND_BELOW_TOPICS_PARTITIONS,
-            vis,
-            "v3_and_below_topics[].partitions",
-        )?;
-        if v >= 3 {
-            rt::visit::tags_only(
+        cur.forked(|c| {
+            vis.str(
+                fields::V3_AND_BELOW_TOPICS_NAME,
+                Some(rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?),
+            );
+            rt::visit::array::<i32, V>(
                 c,
-                fields::V3_AND_BELOW_TOPICS_TAGGED_FIELDS,
+                v >= 3,
+                false,
+                v,
+                fields::V3_AND_BELOW_TOPICS_PARTITIONS,
                 vis,
-                "v3_and_below_topics[]._tagged_fields",
+                "v3_and_below_topics[].partitions",
             )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 3 {
+                rt::visit::tags_only(
+                    c,
+                    fields::V3_AND_BELOW_TOPICS_TAGGED_FIELDS,
+                    vis,
+                    "v3_and_below_topics[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1122,8 +1112,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for AddPartitionsToTxnRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let transactions = if v >= 4 {
                     rt::owned::read_array::<AddPartitionsToTxnTransaction, _>(c, v >= 3, v, "transactions")?
@@ -1321,7 +1311,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AddPartitionsToTxnTransaction {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let transactional_id = if v >= 4 {
                 rt::owned::read_str(c, v >= 3, "transactions[].transactional_id")?
@@ -1348,7 +1338,7 @@ pub mod owned {
             }
             let topics = if v >= 4 {
                 rt::owned::read_array::<AddPartitionsToTxnTopic, _>(c, v >= 3, v, "transactions[].topics")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_TRANSACTIONS_TOPICS.paths))?
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_TRANSACTIONS_TOPICS.paths))?
             } else {
                 Vec::new()
             };
@@ -1498,7 +1488,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AddPartitionsToTxnTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 3, "v3_and_below_topics[].name")?;
             let partitions = rt::owned::read_array::<i32, _>(c, v >= 3, v, "v3_and_below_topics[].partitions")?;

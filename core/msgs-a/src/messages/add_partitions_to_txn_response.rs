@@ -63,8 +63,8 @@ impl rt::Sealed for AddPartitionsToTxnResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let error_code = if v >= 4 { rt::read::i16(c, "error_code")? } else { 0_i16 };
@@ -97,41 +97,40 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        if v >= 4 {
-            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        }
-        if v >= 4 {
-            rt::visit::array::<AddPartitionsToTxnResult<'a>, V>(
-                c,
-                v >= 3,
-                false,
-                v,
-                fields::RESULTS_BY_TRANSACTION,
-                vis,
-                "results_by_transaction",
-            )?;
-        }
-        if v <= 3 {
-            rt::visit::array::<AddPartitionsToTxnTopicResult<'a>, V>(
-                c,
-                v >= 3,
-                false,
-                v,
-                fields::RESULTS_BY_TOPIC_V3_AND_BELOW,
-                vis,
-                "results_by_topic_v3_and_below",
-            )?;
-        }
-        if v >= 3 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            if v >= 4 {
+                vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            }
+            if v >= 4 {
+                rt::visit::array::<AddPartitionsToTxnResult<'a>, V>(
+                    c,
+                    v >= 3,
+                    false,
+                    v,
+                    fields::RESULTS_BY_TRANSACTION,
+                    vis,
+                    "results_by_transaction",
+                )?;
+            }
+            if v <= 3 {
+                rt::visit::array::<AddPartitionsToTxnTopicResult<'a>, V>(
+                    c,
+                    v >= 3,
+                    false,
+                    v,
+                    fields::RESULTS_BY_TOPIC_V3_AND_BELOW,
+                    vis,
+                    "results_by_topic_v3_and_below",
+                )?;
+            }
+            if v >= 3 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -250,8 +249,8 @@ impl rt::Sealed for AddPartitionsToTxnResult<'_> {}
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let transactional_id = if v >= 4 {
                 rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?
@@ -265,7 +264,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
                     v,
                     "results_by_transaction[].topic_results",
                 )
-                .map_err(|e| e.renamed(fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?
+                .map_err(|e| c.renamed(e, fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?
             } else {
                 rt::Array::EMPTY
             };
@@ -284,29 +283,28 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            if v >= 4 {
-                rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?;
-            }
-            if v >= 4 {
-                rt::read::check_array::<AddPartitionsToTxnTopicResult<'a>>(
-                    c,
-                    v >= 3,
-                    false,
-                    v,
-                    "results_by_transaction[].topic_results",
-                )
-                .map_err(|e| e.renamed(fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?;
-            }
-            if v >= 3 {
-                rt::read::check_tags(c, "results_by_transaction[]._tagged_fields")?;
-            }
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                if v >= 4 {
+                    rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?;
+                }
+                if v >= 4 {
+                    rt::read::check_array::<AddPartitionsToTxnTopicResult<'a>>(
+                        c,
+                        v >= 3,
+                        false,
+                        v,
+                        "results_by_transaction[].topic_results",
+                    )
+                    .map_err(|e| c.renamed(e, fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?;
+                }
+                if v >= 3 {
+                    rt::read::check_tags(c, "results_by_transaction[]._tagged_fields")?;
+                }
+                Ok(())
+            })
         })
     }
 
@@ -332,38 +330,37 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 4 {
-            vis.str(
-                fields::RESULTS_BY_TRANSACTION_TRANSACTIONAL_ID,
-                Some(rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?),
-            );
-        }
-        if v >= 4 {
-            rt::visit::array::<AddPartitionsToTxnTopicResult<'a>, _>(
-                c,
-                v >= 3,
-                false,
-                v,
-                fields::RESULTS_BY_TRANSACTION_TOPIC_RESULTS,
-                &mut rt::Renumbered::new(vis, fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.ids),
-                "results_by_transaction[].topic_results",
-            )
-            .map_err(|e| e.renamed(fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?;
-        }
-        if v >= 3 {
-            rt::visit::tags_only(
-                c,
-                fields::RESULTS_BY_TRANSACTION_TAGGED_FIELDS,
-                vis,
-                "results_by_transaction[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 4 {
+                vis.str(
+                    fields::RESULTS_BY_TRANSACTION_TRANSACTIONAL_ID,
+                    Some(rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?),
+                );
+            }
+            if v >= 4 {
+                rt::visit::array::<AddPartitionsToTxnTopicResult<'a>, _>(
+                    c,
+                    v >= 3,
+                    false,
+                    v,
+                    fields::RESULTS_BY_TRANSACTION_TOPIC_RESULTS,
+                    &mut rt::Renumbered::new(vis, fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.ids),
+                    "results_by_transaction[].topic_results",
+                )
+                .map_err(|e| c.renamed(e, fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?;
+            }
+            if v >= 3 {
+                rt::visit::tags_only(
+                    c,
+                    fields::RESULTS_BY_TRANSACTION_TAGGED_FIELDS,
+                    vis,
+                    "results_by_transaction[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -481,7 +478,7 @@ impl rt::Sealed for AddPartitionsToTxnTopicResult<'_> {}
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 3, "results_by_topic_v3_and_below[].name")?;
         let results_by_partition = rt::read::array::<AddPartitionsToTxnPartitionResult<'a>>(
@@ -504,23 +501,22 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 3, "results_by_topic_v3_and_below[].name")?;
-        rt::read::check_array::<AddPartitionsToTxnPartitionResult<'a>>(
-            c,
-            v >= 3,
-            false,
-            v,
-            "results_by_topic_v3_and_below[].results_by_partition",
-        )?;
-        if v >= 3 {
-            rt::read::check_tags(c, "results_by_topic_v3_and_below[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 3, "results_by_topic_v3_and_below[].name")?;
+            rt::read::check_array::<AddPartitionsToTxnPartitionResult<'a>>(
+                c,
+                v >= 3,
+                false,
+                v,
+                "results_by_topic_v3_and_below[].results_by_partition",
+            )?;
+            if v >= 3 {
+                rt::read::check_tags(c, "results_by_topic_v3_and_below[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -542,33 +538,32 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::RESULTS_BY_TOPIC_V3_AND_BELOW_NAME,
-            Some(rt::read::str(c, v >= 3, "results_by_topic_v3_and_below[].name")?),
-        );
-        rt::visit::array::<AddPartitionsToTxnPartitionResult<'a>, V>(
-            c,
-            v >= 3,
-            false,
-            v,
-            fields::RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION,
-            vis,
-            "results_by_topic_v3_and_below[].results_by_partition",
-        )?;
-        if v >= 3 {
-            rt::visit::tags_only(
+        cur.forked(|c| {
+            vis.str(
+                fields::RESULTS_BY_TOPIC_V3_AND_BELOW_NAME,
+                Some(rt::read::str(c, v >= 3, "results_by_topic_v3_and_below[].name")?),
+            );
+            rt::visit::array::<AddPartitionsToTxnPartitionResult<'a>, V>(
                 c,
-                fields::RESULTS_BY_TOPIC_V3_AND_BELOW_TAGGED_FIELDS,
+                v >= 3,
+                false,
+                v,
+                fields::RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION,
                 vis,
-                "results_by_topic_v3_and_below[]._tagged_fields",
+                "results_by_topic_v3_and_below[].results_by_partition",
             )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 3 {
+                rt::visit::tags_only(
+                    c,
+                    fields::RESULTS_BY_TOPIC_V3_AND_BELOW_TAGGED_FIELDS,
+                    vis,
+                    "results_by_topic_v3_and_below[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -665,7 +660,7 @@ impl rt::Sealed for AddPartitionsToTxnPartitionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -692,24 +687,18 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "results_by_topic_v3_and_below[].results_by_partition[].partition_index": i32 = 4, "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code": i16 = 2);
             }
         }
-        if v >= 3 {
-            rt::read::check_tags(
-                c,
-                "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
+        if v >= 3 { rt::read::check_tags(c, "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -730,34 +719,33 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_PARTITION_INDEX,
-            rt::read::i32(
-                c,
-                "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
-            )?,
-        );
-        vis.i16(
-            fields::RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_PARTITION_ERROR_CODE,
-            rt::read::i16(
-                c,
-                "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
-            )?,
-        );
-        if v >= 3 {
-            rt::visit::tags_only(
-                c,
-                fields::RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_TAGGED_FIELDS,
-                vis,
-                "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(
+                fields::RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_PARTITION_INDEX,
+                rt::read::i32(
+                    c,
+                    "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
+                )?,
+            );
+            vis.i16(
+                fields::RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_PARTITION_ERROR_CODE,
+                rt::read::i16(
+                    c,
+                    "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
+                )?,
+            );
+            if v >= 3 {
+                rt::visit::tags_only(
+                    c,
+                    fields::RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_TAGGED_FIELDS,
+                    vis,
+                    "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1208,8 +1196,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for AddPartitionsToTxnResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let error_code = if v >= 4 { rt::read::i16(c, "error_code")? } else { 0_i16 };
@@ -1355,8 +1343,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for AddPartitionsToTxnResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let transactional_id = if v >= 4 {
                     rt::owned::read_str(c, v >= 3, "results_by_transaction[].transactional_id")?
@@ -1370,7 +1358,7 @@ pub mod owned {
                         v,
                         "results_by_transaction[].topic_results",
                     )
-                    .map_err(|e| e.renamed(super::fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?
                 } else {
                     Vec::new()
                 };
@@ -1506,7 +1494,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AddPartitionsToTxnTopicResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 3, "results_by_topic_v3_and_below[].name")?;
             let results_by_partition = rt::owned::read_array::<AddPartitionsToTxnPartitionResult, _>(
@@ -1620,7 +1608,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AddPartitionsToTxnPartitionResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,

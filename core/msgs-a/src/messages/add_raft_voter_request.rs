@@ -70,7 +70,7 @@ impl rt::Sealed for AddRaftVoterRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
         let r: [u8; 24] = match rt::read::run::<24>(c) {
@@ -105,21 +105,20 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
-        vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
-        vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
-        vis.uuid(fields::VOTER_DIRECTORY_ID, rt::read::uuid(c, "voter_directory_id")?);
-        rt::visit::array::<Listener<'a>, V>(c, true, false, v, fields::LISTENERS, vis, "listeners")?;
-        if v >= 1 {
-            vis.bool(fields::ACK_WHEN_COMMITTED, rt::read::bool(c, "ack_when_committed")?);
-        }
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
+            vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+            vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
+            vis.uuid(fields::VOTER_DIRECTORY_ID, rt::read::uuid(c, "voter_directory_id")?);
+            rt::visit::array::<Listener<'a>, V>(c, true, false, v, fields::LISTENERS, vis, "listeners")?;
+            if v >= 1 {
+                vis.bool(fields::ACK_WHEN_COMMITTED, rt::read::bool(c, "ack_when_committed")?);
+            }
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -218,7 +217,7 @@ impl rt::Sealed for Listener<'_> {}
 
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "listeners[].name")?;
         let host = rt::read::str(c, true, "listeners[].host")?;
         let port = rt::read::u16(c, "listeners[].port")?;
@@ -233,15 +232,14 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "listeners[].name")?;
-        rt::read::str(c, true, "listeners[].host")?;
-        rt::read::u16(c, "listeners[].port")?;
-        rt::read::check_tags(c, "listeners[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "listeners[].name")?;
+            rt::read::str(c, true, "listeners[].host")?;
+            rt::read::u16(c, "listeners[].port")?;
+            rt::read::check_tags(c, "listeners[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -261,21 +259,20 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::LISTENERS_NAME,
-            Some(rt::read::str(c, true, "listeners[].name")?),
-        );
-        vis.str(
-            fields::LISTENERS_HOST,
-            Some(rt::read::str(c, true, "listeners[].host")?),
-        );
-        vis.u16(fields::LISTENERS_PORT, rt::read::u16(c, "listeners[].port")?);
-        rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::LISTENERS_NAME,
+                Some(rt::read::str(c, true, "listeners[].name")?),
+            );
+            vis.str(
+                fields::LISTENERS_HOST,
+                Some(rt::read::str(c, true, "listeners[].host")?),
+            );
+            vis.u16(fields::LISTENERS_PORT, rt::read::u16(c, "listeners[].port")?);
+            rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -573,7 +570,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AddRaftVoterRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let cluster_id = rt::owned::read_opt_str(c, true, true, "cluster_id")?;
             let r: [u8; 24] = match rt::read::run::<24>(c) {
@@ -697,7 +694,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Listener {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "listeners[].name")?;
             let host = rt::owned::read_str(c, true, "listeners[].host")?;
             let port = rt::read::u16(c, "listeners[].port")?;

@@ -63,7 +63,7 @@ impl rt::Sealed for AllocateProducerIdsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 18] = match rt::read::run::<18>(c) {
             Some(r) => r,
             None => {
@@ -89,16 +89,15 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.i64(fields::PRODUCER_ID_START, rt::read::i64(c, "producer_id_start")?);
-        vis.i32(fields::PRODUCER_ID_LEN, rt::read::i32(c, "producer_id_len")?);
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            vis.i64(fields::PRODUCER_ID_START, rt::read::i64(c, "producer_id_start")?);
+            vis.i32(fields::PRODUCER_ID_LEN, rt::read::i32(c, "producer_id_len")?);
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -289,7 +288,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AllocateProducerIdsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 18] = match rt::read::run::<18>(c) {
                 Some(r) => r,
                 None => {

@@ -64,8 +64,8 @@ impl rt::Sealed for AlterClientQuotasRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let entries = rt::read::array::<EntryData<'a>>(c, v >= 1, v, "entries")?;
             let validate_only = rt::read::bool(c, "validate_only")?;
@@ -86,17 +86,16 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<EntryData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES, vis, "entries")?;
-        vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<EntryData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES, vis, "entries")?;
+            vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -183,7 +182,7 @@ impl rt::Sealed for EntryData<'_> {}
 
 impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let entity = rt::read::array::<EntityData<'a>>(c, v >= 1, v, "entries[].entity")?;
         let ops = rt::read::array::<OpData<'a>>(c, v >= 1, v, "entries[].ops")?;
@@ -201,17 +200,16 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::check_array::<EntityData<'a>>(c, v >= 1, false, v, "entries[].entity")?;
-        rt::read::check_array::<OpData<'a>>(c, v >= 1, false, v, "entries[].ops")?;
-        if v >= 1 {
-            rt::read::check_tags(c, "entries[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::check_array::<EntityData<'a>>(c, v >= 1, false, v, "entries[].entity")?;
+            rt::read::check_array::<OpData<'a>>(c, v >= 1, false, v, "entries[].ops")?;
+            if v >= 1 {
+                rt::read::check_tags(c, "entries[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -233,17 +231,24 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<EntityData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_ENTITY, vis, "entries[].entity")?;
-        rt::visit::array::<OpData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_OPS, vis, "entries[].ops")?;
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::ENTRIES_TAGGED_FIELDS, vis, "entries[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<EntityData<'a>, V>(
+                c,
+                v >= 1,
+                false,
+                v,
+                fields::ENTRIES_ENTITY,
+                vis,
+                "entries[].entity",
+            )?;
+            rt::visit::array::<OpData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_OPS, vis, "entries[].ops")?;
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::ENTRIES_TAGGED_FIELDS, vis, "entries[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -331,7 +336,7 @@ impl rt::Sealed for EntityData<'_> {}
 
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
         let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
@@ -349,17 +354,16 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
-        rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
-        if v >= 1 {
-            rt::read::check_tags(c, "entries[].entity[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
+            rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
+            if v >= 1 {
+                rt::read::check_tags(c, "entries[].entity[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -381,28 +385,27 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::ENTRIES_ENTITY_ENTITY_TYPE,
-            Some(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?),
-        );
-        vis.str(
-            fields::ENTRIES_ENTITY_ENTITY_NAME,
-            rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?,
-        );
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::ENTRIES_ENTITY_TAGGED_FIELDS,
-                vis,
-                "entries[].entity[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::ENTRIES_ENTITY_ENTITY_TYPE,
+                Some(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?),
+            );
+            vis.str(
+                fields::ENTRIES_ENTITY_ENTITY_NAME,
+                rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?,
+            );
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::ENTRIES_ENTITY_TAGGED_FIELDS,
+                    vis,
+                    "entries[].entity[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -494,7 +497,7 @@ impl rt::Sealed for OpData<'_> {}
 
 impl<'a> rt::Struct<'a> for OpData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let key = rt::read::str(c, v >= 1, "entries[].ops[].key")?;
         let r: [u8; 9] = match rt::read::run::<9>(c) {
@@ -520,24 +523,23 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 1, "entries[].ops[].key")?;
-        match rt::read::run::<9>(c) {
-            Some(_r) => {
-                rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&_r));
+        cur.forked(|c| {
+            rt::read::str(c, v >= 1, "entries[].ops[].key")?;
+            match rt::read::run::<9>(c) {
+                Some(_r) => {
+                    rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&_r));
+                }
+                None => {
+                    rt::read::short_run!(c; "entries[].ops[].value": f64 = 8, "entries[].ops[].remove": bool = 1);
+                }
             }
-            None => {
-                rt::read::short_run!(c; "entries[].ops[].value": f64 = 8, "entries[].ops[].remove": bool = 1);
+            if v >= 1 {
+                rt::read::check_tags(c, "entries[].ops[]._tagged_fields")?;
             }
-        }
-        if v >= 1 {
-            rt::read::check_tags(c, "entries[].ops[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -559,26 +561,25 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::ENTRIES_OPS_KEY,
-            Some(rt::read::str(c, v >= 1, "entries[].ops[].key")?),
-        );
-        vis.f64(fields::ENTRIES_OPS_VALUE, rt::read::f64(c, "entries[].ops[].value")?);
-        vis.bool(fields::ENTRIES_OPS_REMOVE, rt::read::bool(c, "entries[].ops[].remove")?);
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::ENTRIES_OPS_TAGGED_FIELDS,
-                vis,
-                "entries[].ops[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::ENTRIES_OPS_KEY,
+                Some(rt::read::str(c, v >= 1, "entries[].ops[].key")?),
+            );
+            vis.f64(fields::ENTRIES_OPS_VALUE, rt::read::f64(c, "entries[].ops[].value")?);
+            vis.bool(fields::ENTRIES_OPS_REMOVE, rt::read::bool(c, "entries[].ops[].remove")?);
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::ENTRIES_OPS_TAGGED_FIELDS,
+                    vis,
+                    "entries[].ops[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -893,8 +894,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterClientQuotasRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let entries = rt::owned::read_array::<EntryData, _>(c, v >= 1, v, "entries")?;
                 let validate_only = rt::read::bool(c, "validate_only")?;
@@ -991,7 +992,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for EntryData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let entity = rt::owned::read_array::<EntityData, _>(c, v >= 1, v, "entries[].entity")?;
             let ops = rt::owned::read_array::<OpData, _>(c, v >= 1, v, "entries[].ops")?;
@@ -1081,7 +1082,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for EntityData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let entity_type = rt::owned::read_str(c, v >= 1, "entries[].entity[].entity_type")?;
             let entity_name = rt::owned::read_opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
@@ -1185,7 +1186,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OpData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let key = rt::owned::read_str(c, v >= 1, "entries[].ops[].key")?;
             let r: [u8; 9] = match rt::read::run::<9>(c) {

@@ -63,8 +63,8 @@ impl rt::Sealed for AlterClientQuotasResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let entries = rt::read::array::<EntryData<'a>>(c, v >= 1, v, "entries")?;
@@ -85,17 +85,16 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        rt::visit::array::<EntryData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES, vis, "entries")?;
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            rt::visit::array::<EntryData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES, vis, "entries")?;
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -186,7 +185,7 @@ impl rt::Sealed for EntryData<'_> {}
 
 impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "entries[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 1, true, "entries[].error_message")?;
@@ -206,18 +205,17 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i16(c, "entries[].error_code")?;
-        rt::read::opt_str(c, v >= 1, true, "entries[].error_message")?;
-        rt::read::check_array::<EntityData<'a>>(c, v >= 1, false, v, "entries[].entity")?;
-        if v >= 1 {
-            rt::read::check_tags(c, "entries[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i16(c, "entries[].error_code")?;
+            rt::read::opt_str(c, v >= 1, true, "entries[].error_message")?;
+            rt::read::check_array::<EntityData<'a>>(c, v >= 1, false, v, "entries[].entity")?;
+            if v >= 1 {
+                rt::read::check_tags(c, "entries[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -240,21 +238,28 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::ENTRIES_ERROR_CODE, rt::read::i16(c, "entries[].error_code")?);
-        vis.str(
-            fields::ENTRIES_ERROR_MESSAGE,
-            rt::read::opt_str(c, v >= 1, true, "entries[].error_message")?,
-        );
-        rt::visit::array::<EntityData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_ENTITY, vis, "entries[].entity")?;
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::ENTRIES_TAGGED_FIELDS, vis, "entries[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(fields::ENTRIES_ERROR_CODE, rt::read::i16(c, "entries[].error_code")?);
+            vis.str(
+                fields::ENTRIES_ERROR_MESSAGE,
+                rt::read::opt_str(c, v >= 1, true, "entries[].error_message")?,
+            );
+            rt::visit::array::<EntityData<'a>, V>(
+                c,
+                v >= 1,
+                false,
+                v,
+                fields::ENTRIES_ENTITY,
+                vis,
+                "entries[].entity",
+            )?;
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::ENTRIES_TAGGED_FIELDS, vis, "entries[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -343,7 +348,7 @@ impl rt::Sealed for EntityData<'_> {}
 
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
         let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
@@ -361,17 +366,16 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
-        rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
-        if v >= 1 {
-            rt::read::check_tags(c, "entries[].entity[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
+            rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
+            if v >= 1 {
+                rt::read::check_tags(c, "entries[].entity[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -393,28 +397,27 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::ENTRIES_ENTITY_ENTITY_TYPE,
-            Some(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?),
-        );
-        vis.str(
-            fields::ENTRIES_ENTITY_ENTITY_NAME,
-            rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?,
-        );
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::ENTRIES_ENTITY_TAGGED_FIELDS,
-                vis,
-                "entries[].entity[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::ENTRIES_ENTITY_ENTITY_TYPE,
+                Some(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?),
+            );
+            vis.str(
+                fields::ENTRIES_ENTITY_ENTITY_NAME,
+                rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?,
+            );
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::ENTRIES_ENTITY_TAGGED_FIELDS,
+                    vis,
+                    "entries[].entity[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -683,8 +686,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterClientQuotasResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let entries = rt::owned::read_array::<EntryData, _>(c, v >= 1, v, "entries")?;
@@ -778,7 +781,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for EntryData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "entries[].error_code")?;
             let error_message = rt::owned::read_opt_str(c, v >= 1, true, "entries[].error_message")?;
@@ -871,7 +874,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for EntityData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let entity_type = rt::owned::read_str(c, v >= 1, "entries[].entity[].entity_type")?;
             let entity_name = rt::owned::read_opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;

@@ -63,7 +63,7 @@ impl rt::Sealed for AlterConfigsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterConfigsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let responses = rt::read::array::<AlterConfigsResourceResponse<'a>>(c, v >= 2, v, "responses")?;
@@ -84,25 +84,24 @@ impl<'a> rt::Struct<'a> for AlterConfigsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        rt::visit::array::<AlterConfigsResourceResponse<'a>, V>(
-            c,
-            v >= 2,
-            false,
-            v,
-            fields::RESPONSES,
-            vis,
-            "responses",
-        )?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            rt::visit::array::<AlterConfigsResourceResponse<'a>, V>(
+                c,
+                v >= 2,
+                false,
+                v,
+                fields::RESPONSES,
+                vis,
+                "responses",
+            )?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -189,7 +188,7 @@ impl rt::Sealed for AlterConfigsResourceResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "responses[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 2, true, "responses[].error_message")?;
@@ -211,19 +210,18 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i16(c, "responses[].error_code")?;
-        rt::read::opt_str(c, v >= 2, true, "responses[].error_message")?;
-        rt::read::i8(c, "responses[].resource_type")?;
-        rt::read::str(c, v >= 2, "responses[].resource_name")?;
-        if v >= 2 {
-            rt::read::check_tags(c, "responses[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i16(c, "responses[].error_code")?;
+            rt::read::opt_str(c, v >= 2, true, "responses[].error_message")?;
+            rt::read::i8(c, "responses[].resource_type")?;
+            rt::read::str(c, v >= 2, "responses[].resource_name")?;
+            if v >= 2 {
+                rt::read::check_tags(c, "responses[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -247,31 +245,30 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(
-            fields::RESPONSES_ERROR_CODE,
-            rt::read::i16(c, "responses[].error_code")?,
-        );
-        vis.str(
-            fields::RESPONSES_ERROR_MESSAGE,
-            rt::read::opt_str(c, v >= 2, true, "responses[].error_message")?,
-        );
-        vis.i8(
-            fields::RESPONSES_RESOURCE_TYPE,
-            rt::read::i8(c, "responses[].resource_type")?,
-        );
-        vis.str(
-            fields::RESPONSES_RESOURCE_NAME,
-            Some(rt::read::str(c, v >= 2, "responses[].resource_name")?),
-        );
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(
+                fields::RESPONSES_ERROR_CODE,
+                rt::read::i16(c, "responses[].error_code")?,
+            );
+            vis.str(
+                fields::RESPONSES_ERROR_MESSAGE,
+                rt::read::opt_str(c, v >= 2, true, "responses[].error_message")?,
+            );
+            vis.i8(
+                fields::RESPONSES_RESOURCE_TYPE,
+                rt::read::i8(c, "responses[].resource_type")?,
+            );
+            vis.str(
+                fields::RESPONSES_RESOURCE_NAME,
+                Some(rt::read::str(c, v >= 2, "responses[].resource_name")?),
+            );
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -513,7 +510,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterConfigsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let responses = rt::owned::read_array::<AlterConfigsResourceResponse, _>(c, v >= 2, v, "responses")?;
@@ -610,7 +607,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterConfigsResourceResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "responses[].error_code")?;
             let error_message = rt::owned::read_opt_str(c, v >= 2, true, "responses[].error_message")?;

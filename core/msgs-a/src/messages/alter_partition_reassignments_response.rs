@@ -66,8 +66,8 @@ impl rt::Sealed for AlterPartitionReassignmentsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let allow_replication_factor_change = if v >= 1 {
@@ -94,26 +94,33 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        if v >= 1 {
-            vis.bool(
-                fields::ALLOW_REPLICATION_FACTOR_CHANGE,
-                rt::read::bool(c, "allow_replication_factor_change")?,
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            if v >= 1 {
+                vis.bool(
+                    fields::ALLOW_REPLICATION_FACTOR_CHANGE,
+                    rt::read::bool(c, "allow_replication_factor_change")?,
+                );
+            }
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            vis.str(
+                fields::ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "error_message")?,
             );
-        }
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.str(
-            fields::ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "error_message")?,
-        );
-        rt::visit::array::<ReassignableTopicResponse<'a>, V>(c, true, false, v, fields::RESPONSES, vis, "responses")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            rt::visit::array::<ReassignableTopicResponse<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::RESPONSES,
+                vis,
+                "responses",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -201,7 +208,7 @@ impl rt::Sealed for ReassignableTopicResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, true, "responses[].name")?;
         let partitions = rt::read::array::<ReassignablePartitionResponse<'a>>(c, true, v, "responses[].partitions")?;
@@ -215,15 +222,14 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "responses[].name")?;
-        rt::read::check_array::<ReassignablePartitionResponse<'a>>(c, true, false, v, "responses[].partitions")?;
-        rt::read::check_tags(c, "responses[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "responses[].name")?;
+            rt::read::check_array::<ReassignablePartitionResponse<'a>>(c, true, false, v, "responses[].partitions")?;
+            rt::read::check_tags(c, "responses[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -243,26 +249,25 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::RESPONSES_NAME,
-            Some(rt::read::str(c, true, "responses[].name")?),
-        );
-        rt::visit::array::<ReassignablePartitionResponse<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::RESPONSES_PARTITIONS,
-            vis,
-            "responses[].partitions",
-        )?;
-        rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::RESPONSES_NAME,
+                Some(rt::read::str(c, true, "responses[].name")?),
+            );
+            rt::visit::array::<ReassignablePartitionResponse<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::RESPONSES_PARTITIONS,
+                vis,
+                "responses[].partitions",
+            )?;
+            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -339,7 +344,7 @@ impl rt::Sealed for ReassignablePartitionResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -360,19 +365,18 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
             }
         }
         rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
         rt::read::check_tags(c, "responses[].partitions[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -391,29 +395,28 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "responses[].partitions[].partition_index")?,
-        );
-        vis.i16(
-            fields::RESPONSES_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "responses[].partitions[].error_code")?,
-        );
-        vis.str(
-            fields::RESPONSES_PARTITIONS_ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "responses[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(
+                fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "responses[].partitions[].partition_index")?,
+            );
+            vis.i16(
+                fields::RESPONSES_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "responses[].partitions[].error_code")?,
+            );
+            vis.str(
+                fields::RESPONSES_PARTITIONS_ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "responses[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -735,8 +738,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterPartitionReassignmentsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let allow_replication_factor_change = if v >= 1 {
@@ -834,7 +837,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ReassignableTopicResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, true, "responses[].name")?;
             let partitions =
@@ -918,7 +921,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ReassignablePartitionResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {

@@ -62,8 +62,8 @@ impl rt::Sealed for AlterPartitionRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
@@ -88,16 +88,15 @@ impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
-        vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
-        rt::visit::array::<TopicData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+            vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+            rt::visit::array::<TopicData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -181,8 +180,8 @@ impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let topic_name = if v <= 1 {
                 rt::read::str(c, true, "topics[].topic_name")?
@@ -207,21 +206,20 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            if v <= 1 {
-                rt::read::str(c, true, "topics[].topic_name")?;
-            }
-            if v >= 2 {
-                rt::read::uuid(c, "topics[].topic_id")?;
-            }
-            rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                if v <= 1 {
+                    rt::read::str(c, true, "topics[].topic_name")?;
+                }
+                if v >= 2 {
+                    rt::read::uuid(c, "topics[].topic_id")?;
+                }
+                rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -246,31 +244,30 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 1 {
-            vis.str(
-                fields::TOPICS_TOPIC_NAME,
-                Some(rt::read::str(c, true, "topics[].topic_name")?),
-            );
-        }
-        if v >= 2 {
-            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
-        }
-        rt::visit::array::<PartitionData<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 1 {
+                vis.str(
+                    fields::TOPICS_TOPIC_NAME,
+                    Some(rt::read::str(c, true, "topics[].topic_name")?),
+                );
+            }
+            if v >= 2 {
+                vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+            }
+            rt::visit::array::<PartitionData<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -366,7 +363,7 @@ impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
@@ -406,29 +403,28 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<8>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
         }
         if v <= 2 {
-            rt::read::check_array::<i32>(c, true, false, v, "topics[].partitions[].new_isr")?;
+        rt::read::check_array::<i32>(c, true, false, v, "topics[].partitions[].new_isr")?;
         }
         if v >= 3 {
-            rt::read::check_array::<BrokerState<'a>>(c, true, false, v, "topics[].partitions[].new_isr_with_epochs")?;
+        rt::read::check_array::<BrokerState<'a>>(c, true, false, v, "topics[].partitions[].new_isr_with_epochs")?;
         }
         if v >= 1 {
-            rt::read::i8(c, "topics[].partitions[].leader_recovery_state")?;
+        rt::read::i8(c, "topics[].partitions[].leader_recovery_state")?;
         }
         rt::read::i32(c, "topics[].partitions[].partition_epoch")?;
         rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -457,58 +453,57 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].partitions[].partition_index")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_LEADER_EPOCH,
-            rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
-        );
-        if v <= 2 {
-            rt::visit::array::<i32, V>(
-                c,
-                true,
-                false,
-                v,
-                fields::TOPICS_PARTITIONS_NEW_ISR,
-                vis,
-                "topics[].partitions[].new_isr",
-            )?;
-        }
-        if v >= 3 {
-            rt::visit::array::<BrokerState<'a>, V>(
-                c,
-                true,
-                false,
-                v,
-                fields::TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS,
-                vis,
-                "topics[].partitions[].new_isr_with_epochs",
-            )?;
-        }
-        if v >= 1 {
-            vis.i8(
-                fields::TOPICS_PARTITIONS_LEADER_RECOVERY_STATE,
-                rt::read::i8(c, "topics[].partitions[].leader_recovery_state")?,
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
             );
-        }
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_EPOCH,
-            rt::read::i32(c, "topics[].partitions[].partition_epoch")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+            vis.i32(
+                fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+            );
+            if v <= 2 {
+                rt::visit::array::<i32, V>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    fields::TOPICS_PARTITIONS_NEW_ISR,
+                    vis,
+                    "topics[].partitions[].new_isr",
+                )?;
+            }
+            if v >= 3 {
+                rt::visit::array::<BrokerState<'a>, V>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    fields::TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS,
+                    vis,
+                    "topics[].partitions[].new_isr_with_epochs",
+                )?;
+            }
+            if v >= 1 {
+                vis.i8(
+                    fields::TOPICS_PARTITIONS_LEADER_RECOVERY_STATE,
+                    rt::read::i8(c, "topics[].partitions[].leader_recovery_state")?,
+                );
+            }
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].partition_epoch")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -636,7 +631,7 @@ impl rt::Sealed for BrokerState<'_> {}
 
 impl<'a> rt::Struct<'a> for BrokerState<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let broker_id;
         let broker_epoch;
@@ -664,21 +659,20 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v >= 3 {
-            match rt::read::run::<12>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "topics[].partitions[].new_isr_with_epochs[].broker_id": i32 = 4, "topics[].partitions[].new_isr_with_epochs[].broker_epoch": i64 = 8);
-                }
+        match rt::read::run::<12>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "topics[].partitions[].new_isr_with_epochs[].broker_id": i32 = 4, "topics[].partitions[].new_isr_with_epochs[].broker_epoch": i64 = 8);
             }
         }
+        }
         rt::read::check_tags(c, "topics[].partitions[].new_isr_with_epochs[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -699,30 +693,29 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 3 {
-            vis.i32(
-                fields::TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS_BROKER_ID,
-                rt::read::i32(c, "topics[].partitions[].new_isr_with_epochs[].broker_id")?,
-            );
-        }
-        if v >= 3 {
-            vis.i64(
-                fields::TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS_BROKER_EPOCH,
-                rt::read::i64(c, "topics[].partitions[].new_isr_with_epochs[].broker_epoch")?,
-            );
-        }
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[].new_isr_with_epochs[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 3 {
+                vis.i32(
+                    fields::TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS_BROKER_ID,
+                    rt::read::i32(c, "topics[].partitions[].new_isr_with_epochs[].broker_id")?,
+                );
+            }
+            if v >= 3 {
+                vis.i64(
+                    fields::TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS_BROKER_EPOCH,
+                    rt::read::i64(c, "topics[].partitions[].new_isr_with_epochs[].broker_epoch")?,
+                );
+            }
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].new_isr_with_epochs[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1149,8 +1142,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterPartitionRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let r: [u8; 12] = match rt::read::run::<12>(c) {
                     Some(r) => r,
@@ -1244,8 +1237,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let topic_name = if v <= 1 {
                     rt::owned::read_str(c, true, "topics[].topic_name")?
@@ -1361,7 +1354,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
@@ -1524,7 +1517,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for BrokerState {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let broker_id;
             let broker_epoch;

@@ -61,8 +61,8 @@ impl rt::Sealed for AlterReplicaLogDirsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let dirs = rt::read::array::<AlterReplicaLogDir<'a>>(c, v >= 2, v, "dirs")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -81,16 +81,15 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<AlterReplicaLogDir<'a>, V>(c, v >= 2, false, v, fields::DIRS, vis, "dirs")?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<AlterReplicaLogDir<'a>, V>(c, v >= 2, false, v, fields::DIRS, vis, "dirs")?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -176,7 +175,7 @@ impl rt::Sealed for AlterReplicaLogDir<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let path = rt::read::str(c, v >= 2, "dirs[].path")?;
         let topics = rt::read::array::<AlterReplicaLogDirTopic<'a>>(c, v >= 2, v, "dirs[].topics")?;
@@ -194,17 +193,16 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 2, "dirs[].path")?;
-        rt::read::check_array::<AlterReplicaLogDirTopic<'a>>(c, v >= 2, false, v, "dirs[].topics")?;
-        if v >= 2 {
-            rt::read::check_tags(c, "dirs[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 2, "dirs[].path")?;
+            rt::read::check_array::<AlterReplicaLogDirTopic<'a>>(c, v >= 2, false, v, "dirs[].topics")?;
+            if v >= 2 {
+                rt::read::check_tags(c, "dirs[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -226,25 +224,24 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::DIRS_PATH, Some(rt::read::str(c, v >= 2, "dirs[].path")?));
-        rt::visit::array::<AlterReplicaLogDirTopic<'a>, V>(
-            c,
-            v >= 2,
-            false,
-            v,
-            fields::DIRS_TOPICS,
-            vis,
-            "dirs[].topics",
-        )?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::DIRS_TAGGED_FIELDS, vis, "dirs[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::DIRS_PATH, Some(rt::read::str(c, v >= 2, "dirs[].path")?));
+            rt::visit::array::<AlterReplicaLogDirTopic<'a>, V>(
+                c,
+                v >= 2,
+                false,
+                v,
+                fields::DIRS_TOPICS,
+                vis,
+                "dirs[].topics",
+            )?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::DIRS_TAGGED_FIELDS, vis, "dirs[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -332,7 +329,7 @@ impl rt::Sealed for AlterReplicaLogDirTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 2, "dirs[].topics[].name")?;
         let partitions = rt::read::array::<i32>(c, v >= 2, v, "dirs[].topics[].partitions")?;
@@ -350,17 +347,16 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 2, "dirs[].topics[].name")?;
-        rt::read::check_array::<i32>(c, v >= 2, false, v, "dirs[].topics[].partitions")?;
-        if v >= 2 {
-            rt::read::check_tags(c, "dirs[].topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 2, "dirs[].topics[].name")?;
+            rt::read::check_array::<i32>(c, v >= 2, false, v, "dirs[].topics[].partitions")?;
+            if v >= 2 {
+                rt::read::check_tags(c, "dirs[].topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -382,33 +378,32 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::DIRS_TOPICS_NAME,
-            Some(rt::read::str(c, v >= 2, "dirs[].topics[].name")?),
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            v >= 2,
-            false,
-            v,
-            fields::DIRS_TOPICS_PARTITIONS,
-            vis,
-            "dirs[].topics[].partitions",
-        )?;
-        if v >= 2 {
-            rt::visit::tags_only(
+        cur.forked(|c| {
+            vis.str(
+                fields::DIRS_TOPICS_NAME,
+                Some(rt::read::str(c, v >= 2, "dirs[].topics[].name")?),
+            );
+            rt::visit::array::<i32, V>(
                 c,
-                fields::DIRS_TOPICS_TAGGED_FIELDS,
+                v >= 2,
+                false,
+                v,
+                fields::DIRS_TOPICS_PARTITIONS,
                 vis,
-                "dirs[].topics[]._tagged_fields",
+                "dirs[].topics[].partitions",
             )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 2 {
+                rt::visit::tags_only(
+                    c,
+                    fields::DIRS_TOPICS_TAGGED_FIELDS,
+                    vis,
+                    "dirs[].topics[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -637,8 +632,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterReplicaLogDirsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let dirs = rt::owned::read_array::<AlterReplicaLogDir, _>(c, v >= 2, v, "dirs")?;
                 let unknown_tagged_fields = if v >= 2 {
@@ -725,7 +720,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterReplicaLogDir {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let path = rt::owned::read_str(c, v >= 2, "dirs[].path")?;
             let topics = rt::owned::read_array::<AlterReplicaLogDirTopic, _>(c, v >= 2, v, "dirs[].topics")?;
@@ -815,7 +810,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterReplicaLogDirTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 2, "dirs[].topics[].name")?;
             let partitions = rt::owned::read_array::<i32, _>(c, v >= 2, v, "dirs[].topics[].partitions")?;

@@ -64,8 +64,8 @@ impl rt::Sealed for AlterReplicaLogDirsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let results = rt::read::array::<AlterReplicaLogDirTopicResult<'a>>(c, v >= 2, v, "results")?;
@@ -86,17 +86,24 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        rt::visit::array::<AlterReplicaLogDirTopicResult<'a>, V>(c, v >= 2, false, v, fields::RESULTS, vis, "results")?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            rt::visit::array::<AlterReplicaLogDirTopicResult<'a>, V>(
+                c,
+                v >= 2,
+                false,
+                v,
+                fields::RESULTS,
+                vis,
+                "results",
+            )?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -183,7 +190,7 @@ impl rt::Sealed for AlterReplicaLogDirTopicResult<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, v >= 2, "results[].topic_name")?;
         let partitions =
@@ -202,17 +209,22 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 2, "results[].topic_name")?;
-        rt::read::check_array::<AlterReplicaLogDirPartitionResult<'a>>(c, v >= 2, false, v, "results[].partitions")?;
-        if v >= 2 {
-            rt::read::check_tags(c, "results[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 2, "results[].topic_name")?;
+            rt::read::check_array::<AlterReplicaLogDirPartitionResult<'a>>(
+                c,
+                v >= 2,
+                false,
+                v,
+                "results[].partitions",
+            )?;
+            if v >= 2 {
+                rt::read::check_tags(c, "results[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -234,28 +246,27 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::RESULTS_TOPIC_NAME,
-            Some(rt::read::str(c, v >= 2, "results[].topic_name")?),
-        );
-        rt::visit::array::<AlterReplicaLogDirPartitionResult<'a>, V>(
-            c,
-            v >= 2,
-            false,
-            v,
-            fields::RESULTS_PARTITIONS,
-            vis,
-            "results[].partitions",
-        )?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::RESULTS_TOPIC_NAME,
+                Some(rt::read::str(c, v >= 2, "results[].topic_name")?),
+            );
+            rt::visit::array::<AlterReplicaLogDirPartitionResult<'a>, V>(
+                c,
+                v >= 2,
+                false,
+                v,
+                fields::RESULTS_PARTITIONS,
+                vis,
+                "results[].partitions",
+            )?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -337,7 +348,7 @@ impl rt::Sealed for AlterReplicaLogDirPartitionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -361,21 +372,18 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "results[].partitions[].partition_index": i32 = 4, "results[].partitions[].error_code": i16 = 2);
             }
         }
-        if v >= 2 {
-            rt::read::check_tags(c, "results[].partitions[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 2 { rt::read::check_tags(c, "results[].partitions[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -396,28 +404,27 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::RESULTS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "results[].partitions[].partition_index")?,
-        );
-        vis.i16(
-            fields::RESULTS_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "results[].partitions[].error_code")?,
-        );
-        if v >= 2 {
-            rt::visit::tags_only(
-                c,
-                fields::RESULTS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "results[].partitions[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(
+                fields::RESULTS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "results[].partitions[].partition_index")?,
+            );
+            vis.i16(
+                fields::RESULTS_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "results[].partitions[].error_code")?,
+            );
+            if v >= 2 {
+                rt::visit::tags_only(
+                    c,
+                    fields::RESULTS_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "results[].partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -670,8 +677,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterReplicaLogDirsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let results = rt::owned::read_array::<AlterReplicaLogDirTopicResult, _>(c, v >= 2, v, "results")?;
@@ -761,7 +768,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterReplicaLogDirTopicResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, v >= 2, "results[].topic_name")?;
             let partitions =
@@ -852,7 +859,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterReplicaLogDirPartitionResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,

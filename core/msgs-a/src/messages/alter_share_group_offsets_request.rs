@@ -64,8 +64,8 @@ impl rt::Sealed for AlterShareGroupOffsetsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let group_id = rt::read::str(c, true, "group_id")?;
             let topics = rt::read::array::<AlterShareGroupOffsetsRequestTopic<'a>>(c, true, v, "topics")?;
@@ -82,23 +82,22 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
-        rt::visit::array::<AlterShareGroupOffsetsRequestTopic<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS,
-            vis,
-            "topics",
-        )?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
+            rt::visit::array::<AlterShareGroupOffsetsRequestTopic<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS,
+                vis,
+                "topics",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -172,7 +171,7 @@ impl rt::Sealed for AlterShareGroupOffsetsRequestTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let partitions =
@@ -187,15 +186,20 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "topics[].topic_name")?;
-        rt::read::check_array::<AlterShareGroupOffsetsRequestPartition<'a>>(c, true, false, v, "topics[].partitions")?;
-        rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "topics[].topic_name")?;
+            rt::read::check_array::<AlterShareGroupOffsetsRequestPartition<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "topics[].partitions",
+            )?;
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -215,26 +219,25 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TOPICS_TOPIC_NAME,
-            Some(rt::read::str(c, true, "topics[].topic_name")?),
-        );
-        rt::visit::array::<AlterShareGroupOffsetsRequestPartition<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::TOPICS_TOPIC_NAME,
+                Some(rt::read::str(c, true, "topics[].topic_name")?),
+            );
+            rt::visit::array::<AlterShareGroupOffsetsRequestPartition<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -308,7 +311,7 @@ impl rt::Sealed for AlterShareGroupOffsetsRequestPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestPartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -327,18 +330,17 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestPartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<12>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].start_offset": i64 = 8);
             }
         }
         rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -356,25 +358,24 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestPartition<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].partitions[].partition_index")?,
-        );
-        vis.i64(
-            fields::TOPICS_PARTITIONS_START_OFFSET,
-            rt::read::i64(c, "topics[].partitions[].start_offset")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
+            );
+            vis.i64(
+                fields::TOPICS_PARTITIONS_START_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].start_offset")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -614,8 +615,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterShareGroupOffsetsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let group_id = rt::owned::read_str(c, true, "group_id")?;
                 let topics = rt::owned::read_array::<AlterShareGroupOffsetsRequestTopic, _>(c, true, v, "topics")?;
@@ -695,7 +696,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterShareGroupOffsetsRequestTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, true, "topics[].topic_name")?;
             let partitions =
@@ -775,7 +776,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterShareGroupOffsetsRequestPartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {

@@ -63,8 +63,8 @@ impl rt::Sealed for AlterShareGroupOffsetsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -91,28 +91,27 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.str(
-            fields::ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "error_message")?,
-        );
-        rt::visit::array::<AlterShareGroupOffsetsResponseTopic<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::RESPONSES,
-            vis,
-            "responses",
-        )?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            vis.str(
+                fields::ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "error_message")?,
+            );
+            rt::visit::array::<AlterShareGroupOffsetsResponseTopic<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::RESPONSES,
+                vis,
+                "responses",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -191,7 +190,7 @@ impl rt::Sealed for AlterShareGroupOffsetsResponseTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, true, "responses[].topic_name")?;
         let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
@@ -208,22 +207,21 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "responses[].topic_name")?;
-        rt::read::uuid(c, "responses[].topic_id")?;
-        rt::read::check_array::<AlterShareGroupOffsetsResponsePartition<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "responses[].partitions",
-        )?;
-        rt::read::check_tags(c, "responses[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "responses[].topic_name")?;
+            rt::read::uuid(c, "responses[].topic_id")?;
+            rt::read::check_array::<AlterShareGroupOffsetsResponsePartition<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "responses[].partitions",
+            )?;
+            rt::read::check_tags(c, "responses[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -244,27 +242,26 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::RESPONSES_TOPIC_NAME,
-            Some(rt::read::str(c, true, "responses[].topic_name")?),
-        );
-        vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
-        rt::visit::array::<AlterShareGroupOffsetsResponsePartition<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::RESPONSES_PARTITIONS,
-            vis,
-            "responses[].partitions",
-        )?;
-        rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::RESPONSES_TOPIC_NAME,
+                Some(rt::read::str(c, true, "responses[].topic_name")?),
+            );
+            vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
+            rt::visit::array::<AlterShareGroupOffsetsResponsePartition<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::RESPONSES_PARTITIONS,
+                vis,
+                "responses[].partitions",
+            )?;
+            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -342,7 +339,7 @@ impl rt::Sealed for AlterShareGroupOffsetsResponsePartition<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -363,19 +360,18 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
             }
         }
         rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
         rt::read::check_tags(c, "responses[].partitions[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -394,29 +390,28 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "responses[].partitions[].partition_index")?,
-        );
-        vis.i16(
-            fields::RESPONSES_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "responses[].partitions[].error_code")?,
-        );
-        vis.str(
-            fields::RESPONSES_PARTITIONS_ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "responses[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(
+                fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "responses[].partitions[].partition_index")?,
+            );
+            vis.i16(
+                fields::RESPONSES_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "responses[].partitions[].error_code")?,
+            );
+            vis.str(
+                fields::RESPONSES_PARTITIONS_ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "responses[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -734,8 +729,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterShareGroupOffsetsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -834,7 +829,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterShareGroupOffsetsResponseTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, true, "responses[].topic_name")?;
             let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
@@ -925,7 +920,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterShareGroupOffsetsResponsePartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {

@@ -64,7 +64,7 @@ impl rt::Sealed for AlterUserScramCredentialsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let deletions = rt::read::array::<ScramCredentialDeletion<'a>>(c, true, v, "deletions")?;
         let upsertions = rt::read::array::<ScramCredentialUpsertion<'a>>(c, true, v, "upsertions")?;
@@ -81,15 +81,22 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<ScramCredentialDeletion<'a>, V>(c, true, false, v, fields::DELETIONS, vis, "deletions")?;
-        rt::visit::array::<ScramCredentialUpsertion<'a>, V>(c, true, false, v, fields::UPSERTIONS, vis, "upsertions")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<ScramCredentialDeletion<'a>, V>(c, true, false, v, fields::DELETIONS, vis, "deletions")?;
+            rt::visit::array::<ScramCredentialUpsertion<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::UPSERTIONS,
+                vis,
+                "upsertions",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -169,7 +176,7 @@ impl rt::Sealed for ScramCredentialDeletion<'_> {}
 
 impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "deletions[].name")?;
         let mechanism = rt::read::i8(c, "deletions[].mechanism")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "deletions[]._tagged_fields")?;
@@ -182,14 +189,13 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "deletions[].name")?;
-        rt::read::i8(c, "deletions[].mechanism")?;
-        rt::read::check_tags(c, "deletions[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "deletions[].name")?;
+            rt::read::i8(c, "deletions[].mechanism")?;
+            rt::read::check_tags(c, "deletions[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -208,17 +214,16 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::DELETIONS_NAME,
-            Some(rt::read::str(c, true, "deletions[].name")?),
-        );
-        vis.i8(fields::DELETIONS_MECHANISM, rt::read::i8(c, "deletions[].mechanism")?);
-        rt::visit::tags_only(c, fields::DELETIONS_TAGGED_FIELDS, vis, "deletions[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::DELETIONS_NAME,
+                Some(rt::read::str(c, true, "deletions[].name")?),
+            );
+            vis.i8(fields::DELETIONS_MECHANISM, rt::read::i8(c, "deletions[].mechanism")?);
+            rt::visit::tags_only(c, fields::DELETIONS_TAGGED_FIELDS, vis, "deletions[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -298,7 +303,7 @@ impl rt::Sealed for ScramCredentialUpsertion<'_> {}
 
 impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "upsertions[].name")?;
         let r: [u8; 5] = match rt::read::run::<5>(c) {
             Some(r) => r,
@@ -323,21 +328,20 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "upsertions[].name")?;
-        match rt::read::run::<5>(c) {
-            Some(_r) => {}
-            None => {
-                rt::read::short_run!(c; "upsertions[].mechanism": i8 = 1, "upsertions[].iterations": i32 = 4);
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "upsertions[].name")?;
+            match rt::read::run::<5>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::short_run!(c; "upsertions[].mechanism": i8 = 1, "upsertions[].iterations": i32 = 4);
+                }
             }
-        }
-        rt::read::bytes(c, true, "upsertions[].salt")?;
-        rt::read::bytes(c, true, "upsertions[].salted_password")?;
-        rt::read::check_tags(c, "upsertions[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            rt::read::bytes(c, true, "upsertions[].salt")?;
+            rt::read::bytes(c, true, "upsertions[].salted_password")?;
+            rt::read::check_tags(c, "upsertions[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -358,29 +362,28 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::UPSERTIONS_NAME,
-            Some(rt::read::str(c, true, "upsertions[].name")?),
-        );
-        vis.i8(fields::UPSERTIONS_MECHANISM, rt::read::i8(c, "upsertions[].mechanism")?);
-        vis.i32(
-            fields::UPSERTIONS_ITERATIONS,
-            rt::read::i32(c, "upsertions[].iterations")?,
-        );
-        vis.bytes(
-            fields::UPSERTIONS_SALT,
-            Some(rt::read::bytes(c, true, "upsertions[].salt")?),
-        );
-        vis.bytes(
-            fields::UPSERTIONS_SALTED_PASSWORD,
-            Some(rt::read::bytes(c, true, "upsertions[].salted_password")?),
-        );
-        rt::visit::tags_only(c, fields::UPSERTIONS_TAGGED_FIELDS, vis, "upsertions[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::UPSERTIONS_NAME,
+                Some(rt::read::str(c, true, "upsertions[].name")?),
+            );
+            vis.i8(fields::UPSERTIONS_MECHANISM, rt::read::i8(c, "upsertions[].mechanism")?);
+            vis.i32(
+                fields::UPSERTIONS_ITERATIONS,
+                rt::read::i32(c, "upsertions[].iterations")?,
+            );
+            vis.bytes(
+                fields::UPSERTIONS_SALT,
+                Some(rt::read::bytes(c, true, "upsertions[].salt")?),
+            );
+            vis.bytes(
+                fields::UPSERTIONS_SALTED_PASSWORD,
+                Some(rt::read::bytes(c, true, "upsertions[].salted_password")?),
+            );
+            rt::visit::tags_only(c, fields::UPSERTIONS_TAGGED_FIELDS, vis, "upsertions[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -677,7 +680,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterUserScramCredentialsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let deletions = rt::owned::read_array::<ScramCredentialDeletion, _>(c, true, v, "deletions")?;
             let upsertions = rt::owned::read_array::<ScramCredentialUpsertion, _>(c, true, v, "upsertions")?;
@@ -755,7 +758,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ScramCredentialDeletion {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "deletions[].name")?;
             let mechanism = rt::read::i8(c, "deletions[].mechanism")?;
             let unknown_tagged_fields =
@@ -849,7 +852,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ScramCredentialUpsertion {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "upsertions[].name")?;
             let r: [u8; 5] = match rt::read::run::<5>(c) {
                 Some(r) => r,

@@ -57,7 +57,7 @@ impl rt::Sealed for AlterUserScramCredentialsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<AlterUserScramCredentialsResult<'a>>(c, true, v, "results")?;
@@ -74,15 +74,22 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        rt::visit::array::<AlterUserScramCredentialsResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            rt::visit::array::<AlterUserScramCredentialsResult<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::RESULTS,
+                vis,
+                "results",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -158,7 +165,7 @@ impl rt::Sealed for AlterUserScramCredentialsResult<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let user = rt::read::str(c, true, "results[].user")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let error_message = rt::read::opt_str(c, true, true, "results[].error_message")?;
@@ -173,15 +180,14 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "results[].user")?;
-        rt::read::i16(c, "results[].error_code")?;
-        rt::read::opt_str(c, true, true, "results[].error_message")?;
-        rt::read::check_tags(c, "results[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "results[].user")?;
+            rt::read::i16(c, "results[].error_code")?;
+            rt::read::opt_str(c, true, true, "results[].error_message")?;
+            rt::read::check_tags(c, "results[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -201,18 +207,17 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::RESULTS_USER, Some(rt::read::str(c, true, "results[].user")?));
-        vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
-        vis.str(
-            fields::RESULTS_ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "results[].error_message")?,
-        );
-        rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(fields::RESULTS_USER, Some(rt::read::str(c, true, "results[].user")?));
+            vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
+            vis.str(
+                fields::RESULTS_ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "results[].error_message")?,
+            );
+            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -426,7 +431,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterUserScramCredentialsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let results = rt::owned::read_array::<AlterUserScramCredentialsResult, _>(c, true, v, "results")?;
@@ -507,7 +512,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterUserScramCredentialsResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let user = rt::owned::read_str(c, true, "results[].user")?;
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let error_message = rt::owned::read_opt_str(c, true, true, "results[].error_message")?;

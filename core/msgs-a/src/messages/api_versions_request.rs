@@ -64,7 +64,7 @@ impl rt::Sealed for ApiVersionsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let client_software_name = if v >= 3 {
             rt::read::str(c, v >= 3, "client_software_name")?
@@ -101,33 +101,32 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 3 {
-            vis.str(
-                fields::CLIENT_SOFTWARE_NAME,
-                Some(rt::read::str(c, v >= 3, "client_software_name")?),
-            );
-        }
-        if v >= 3 {
-            vis.str(
-                fields::CLIENT_SOFTWARE_VERSION,
-                Some(rt::read::str(c, v >= 3, "client_software_version")?),
-            );
-        }
-        if v >= 5 {
-            vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 3, v >= 5, "cluster_id")?);
-        }
-        if v >= 5 {
-            vis.i32(fields::NODE_ID, rt::read::i32(c, "node_id")?);
-        }
-        if v >= 3 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 3 {
+                vis.str(
+                    fields::CLIENT_SOFTWARE_NAME,
+                    Some(rt::read::str(c, v >= 3, "client_software_name")?),
+                );
+            }
+            if v >= 3 {
+                vis.str(
+                    fields::CLIENT_SOFTWARE_VERSION,
+                    Some(rt::read::str(c, v >= 3, "client_software_version")?),
+                );
+            }
+            if v >= 5 {
+                vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 3, v >= 5, "cluster_id")?);
+            }
+            if v >= 5 {
+                vis.i32(fields::NODE_ID, rt::read::i32(c, "node_id")?);
+            }
+            if v >= 3 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -348,7 +347,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ApiVersionsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let client_software_name = if v >= 3 {
                 rt::owned::read_str(c, v >= 3, "client_software_name")?

@@ -72,7 +72,7 @@ impl rt::Sealed for ApiVersionsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "error_code")?;
         let api_keys = rt::read::array::<ApiVersion<'a>>(c, v >= 3, v, "api_keys")?;
@@ -142,63 +142,62 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        rt::visit::array::<ApiVersion<'a>, V>(c, v >= 3, false, v, fields::API_KEYS, vis, "api_keys")?;
-        if v >= 1 {
-            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        }
-        if v >= 3 {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        rt::visit::array::<SupportedFeatureKey<'a>, V>(
-                            c,
-                            true,
-                            false,
-                            v,
-                            fields::SUPPORTED_FEATURES,
-                            vis,
-                            "supported_features",
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "supported_features")?;
+        cur.forked(|c| {
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            rt::visit::array::<ApiVersion<'a>, V>(c, v >= 3, false, v, fields::API_KEYS, vis, "api_keys")?;
+            if v >= 1 {
+                vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            }
+            if v >= 3 {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            rt::visit::array::<SupportedFeatureKey<'a>, V>(
+                                c,
+                                true,
+                                false,
+                                v,
+                                fields::SUPPORTED_FEATURES,
+                                vis,
+                                "supported_features",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "supported_features")?;
+                        }
+                        1 => {
+                            vis.i64(
+                                fields::FINALIZED_FEATURES_EPOCH,
+                                rt::read::i64(c, "finalized_features_epoch")?,
+                            );
+                            rt::read::check_tag_size(c, before, size, tag, "finalized_features_epoch")?;
+                        }
+                        2 => {
+                            rt::visit::array::<FinalizedFeatureKey<'a>, V>(
+                                c,
+                                true,
+                                false,
+                                v,
+                                fields::FINALIZED_FEATURES,
+                                vis,
+                                "finalized_features",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "finalized_features")?;
+                        }
+                        3 => {
+                            vis.bool(fields::ZK_MIGRATION_READY, rt::read::bool(c, "zk_migration_ready")?);
+                            rt::read::check_tag_size(c, before, size, tag, "zk_migration_ready")?;
+                        }
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    1 => {
-                        vis.i64(
-                            fields::FINALIZED_FEATURES_EPOCH,
-                            rt::read::i64(c, "finalized_features_epoch")?,
-                        );
-                        rt::read::check_tag_size(c, before, size, tag, "finalized_features_epoch")?;
-                    }
-                    2 => {
-                        rt::visit::array::<FinalizedFeatureKey<'a>, V>(
-                            c,
-                            true,
-                            false,
-                            v,
-                            fields::FINALIZED_FEATURES,
-                            vis,
-                            "finalized_features",
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "finalized_features")?;
-                    }
-                    3 => {
-                        vis.bool(fields::ZK_MIGRATION_READY, rt::read::bool(c, "zk_migration_ready")?);
-                        rt::read::check_tag_size(c, before, size, tag, "zk_migration_ready")?;
-                    }
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -364,7 +363,7 @@ impl rt::Sealed for ApiVersion<'_> {}
 
 impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -390,21 +389,18 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "api_keys[].api_key": i16 = 2, "api_keys[].min_version": i16 = 2, "api_keys[].max_version": i16 = 2);
             }
         }
-        if v >= 3 {
-            rt::read::check_tags(c, "api_keys[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 3 { rt::read::check_tags(c, "api_keys[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -425,24 +421,23 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::API_KEYS_API_KEY, rt::read::i16(c, "api_keys[].api_key")?);
-        vis.i16(
-            fields::API_KEYS_MIN_VERSION,
-            rt::read::i16(c, "api_keys[].min_version")?,
-        );
-        vis.i16(
-            fields::API_KEYS_MAX_VERSION,
-            rt::read::i16(c, "api_keys[].max_version")?,
-        );
-        if v >= 3 {
-            rt::visit::tags_only(c, fields::API_KEYS_TAGGED_FIELDS, vis, "api_keys[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(fields::API_KEYS_API_KEY, rt::read::i16(c, "api_keys[].api_key")?);
+            vis.i16(
+                fields::API_KEYS_MIN_VERSION,
+                rt::read::i16(c, "api_keys[].min_version")?,
+            );
+            vis.i16(
+                fields::API_KEYS_MAX_VERSION,
+                rt::read::i16(c, "api_keys[].max_version")?,
+            );
+            if v >= 3 {
+                rt::visit::tags_only(c, fields::API_KEYS_TAGGED_FIELDS, vis, "api_keys[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -526,7 +521,7 @@ impl rt::Sealed for SupportedFeatureKey<'_> {}
 
 impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 3 {
             rt::read::str(c, v >= 3, "supported_features[].name")?
@@ -563,26 +558,23 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v >= 3 {
-            rt::read::str(c, v >= 3, "supported_features[].name")?;
+        rt::read::str(c, v >= 3, "supported_features[].name")?;
         }
         if v >= 3 {
-            match rt::read::run::<4>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "supported_features[].min_version": i16 = 2, "supported_features[].max_version": i16 = 2);
-                }
+        match rt::read::run::<4>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "supported_features[].min_version": i16 = 2, "supported_features[].max_version": i16 = 2);
             }
         }
-        if v >= 3 {
-            rt::read::check_tags(c, "supported_features[]._tagged_fields")?;
         }
-        cur.join(local);
+        if v >= 3 { rt::read::check_tags(c, "supported_features[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -608,38 +600,37 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 3 {
-            vis.str(
-                fields::SUPPORTED_FEATURES_NAME,
-                Some(rt::read::str(c, v >= 3, "supported_features[].name")?),
-            );
-        }
-        if v >= 3 {
-            vis.i16(
-                fields::SUPPORTED_FEATURES_MIN_VERSION,
-                rt::read::i16(c, "supported_features[].min_version")?,
-            );
-        }
-        if v >= 3 {
-            vis.i16(
-                fields::SUPPORTED_FEATURES_MAX_VERSION,
-                rt::read::i16(c, "supported_features[].max_version")?,
-            );
-        }
-        if v >= 3 {
-            rt::visit::tags_only(
-                c,
-                fields::SUPPORTED_FEATURES_TAGGED_FIELDS,
-                vis,
-                "supported_features[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 3 {
+                vis.str(
+                    fields::SUPPORTED_FEATURES_NAME,
+                    Some(rt::read::str(c, v >= 3, "supported_features[].name")?),
+                );
+            }
+            if v >= 3 {
+                vis.i16(
+                    fields::SUPPORTED_FEATURES_MIN_VERSION,
+                    rt::read::i16(c, "supported_features[].min_version")?,
+                );
+            }
+            if v >= 3 {
+                vis.i16(
+                    fields::SUPPORTED_FEATURES_MAX_VERSION,
+                    rt::read::i16(c, "supported_features[].max_version")?,
+                );
+            }
+            if v >= 3 {
+                rt::visit::tags_only(
+                    c,
+                    fields::SUPPORTED_FEATURES_TAGGED_FIELDS,
+                    vis,
+                    "supported_features[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -756,7 +747,7 @@ impl rt::Sealed for FinalizedFeatureKey<'_> {}
 
 impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 3 {
             rt::read::str(c, v >= 3, "finalized_features[].name")?
@@ -793,26 +784,23 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v >= 3 {
-            rt::read::str(c, v >= 3, "finalized_features[].name")?;
+        rt::read::str(c, v >= 3, "finalized_features[].name")?;
         }
         if v >= 3 {
-            match rt::read::run::<4>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "finalized_features[].max_version_level": i16 = 2, "finalized_features[].min_version_level": i16 = 2);
-                }
+        match rt::read::run::<4>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "finalized_features[].max_version_level": i16 = 2, "finalized_features[].min_version_level": i16 = 2);
             }
         }
-        if v >= 3 {
-            rt::read::check_tags(c, "finalized_features[]._tagged_fields")?;
         }
-        cur.join(local);
+        if v >= 3 { rt::read::check_tags(c, "finalized_features[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -838,38 +826,37 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 3 {
-            vis.str(
-                fields::FINALIZED_FEATURES_NAME,
-                Some(rt::read::str(c, v >= 3, "finalized_features[].name")?),
-            );
-        }
-        if v >= 3 {
-            vis.i16(
-                fields::FINALIZED_FEATURES_MAX_VERSION_LEVEL,
-                rt::read::i16(c, "finalized_features[].max_version_level")?,
-            );
-        }
-        if v >= 3 {
-            vis.i16(
-                fields::FINALIZED_FEATURES_MIN_VERSION_LEVEL,
-                rt::read::i16(c, "finalized_features[].min_version_level")?,
-            );
-        }
-        if v >= 3 {
-            rt::visit::tags_only(
-                c,
-                fields::FINALIZED_FEATURES_TAGGED_FIELDS,
-                vis,
-                "finalized_features[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 3 {
+                vis.str(
+                    fields::FINALIZED_FEATURES_NAME,
+                    Some(rt::read::str(c, v >= 3, "finalized_features[].name")?),
+                );
+            }
+            if v >= 3 {
+                vis.i16(
+                    fields::FINALIZED_FEATURES_MAX_VERSION_LEVEL,
+                    rt::read::i16(c, "finalized_features[].max_version_level")?,
+                );
+            }
+            if v >= 3 {
+                vis.i16(
+                    fields::FINALIZED_FEATURES_MIN_VERSION_LEVEL,
+                    rt::read::i16(c, "finalized_features[].min_version_level")?,
+                );
+            }
+            if v >= 3 {
+                rt::visit::tags_only(
+                    c,
+                    fields::FINALIZED_FEATURES_TAGGED_FIELDS,
+                    vis,
+                    "finalized_features[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1355,7 +1342,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ApiVersionsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let api_keys = rt::owned::read_array::<ApiVersion, _>(c, v >= 3, v, "api_keys")?;
@@ -1572,7 +1559,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ApiVersion {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -1703,7 +1690,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for SupportedFeatureKey {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 3 {
                 rt::owned::read_str(c, v >= 3, "supported_features[].name")?
@@ -1856,7 +1843,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for FinalizedFeatureKey {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 3 {
                 rt::owned::read_str(c, v >= 3, "finalized_features[].name")?

@@ -61,8 +61,8 @@ impl rt::Sealed for AssignReplicasToDirsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
@@ -87,16 +87,15 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
-        vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
-        rt::visit::array::<DirectoryData<'a>, V>(c, true, false, v, fields::DIRECTORIES, vis, "directories")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+            vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+            rt::visit::array::<DirectoryData<'a>, V>(c, true, false, v, fields::DIRECTORIES, vis, "directories")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -176,8 +175,8 @@ impl rt::Sealed for DirectoryData<'_> {}
 
 impl<'a> rt::Struct<'a> for DirectoryData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let id = rt::read::uuid(c, "directories[].id")?;
             let topics = rt::read::array::<TopicData<'a>>(c, true, v, "directories[].topics")?;
@@ -192,16 +191,15 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::uuid(c, "directories[].id")?;
-            rt::read::check_array::<TopicData<'a>>(c, true, false, v, "directories[].topics")?;
-            rt::read::check_tags(c, "directories[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::uuid(c, "directories[].id")?;
+                rt::read::check_array::<TopicData<'a>>(c, true, false, v, "directories[].topics")?;
+                rt::read::check_tags(c, "directories[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -221,28 +219,27 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(fields::DIRECTORIES_ID, rt::read::uuid(c, "directories[].id")?);
-        rt::visit::array::<TopicData<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::DIRECTORIES_TOPICS,
-            vis,
-            "directories[].topics",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::DIRECTORIES_TAGGED_FIELDS,
-            vis,
-            "directories[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(fields::DIRECTORIES_ID, rt::read::uuid(c, "directories[].id")?);
+            rt::visit::array::<TopicData<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::DIRECTORIES_TOPICS,
+                vis,
+                "directories[].topics",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::DIRECTORIES_TAGGED_FIELDS,
+                vis,
+                "directories[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -321,7 +318,7 @@ impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "directories[].topics[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "directories[].topics[].partitions")?;
@@ -335,15 +332,14 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "directories[].topics[].topic_id")?;
-        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "directories[].topics[].partitions")?;
-        rt::read::check_tags(c, "directories[].topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::uuid(c, "directories[].topics[].topic_id")?;
+            rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "directories[].topics[].partitions")?;
+            rt::read::check_tags(c, "directories[].topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -363,31 +359,30 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(
-            fields::DIRECTORIES_TOPICS_TOPIC_ID,
-            rt::read::uuid(c, "directories[].topics[].topic_id")?,
-        );
-        rt::visit::array::<PartitionData<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::DIRECTORIES_TOPICS_PARTITIONS,
-            vis,
-            "directories[].topics[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::DIRECTORIES_TOPICS_TAGGED_FIELDS,
-            vis,
-            "directories[].topics[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(
+                fields::DIRECTORIES_TOPICS_TOPIC_ID,
+                rt::read::uuid(c, "directories[].topics[].topic_id")?,
+            );
+            rt::visit::array::<PartitionData<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::DIRECTORIES_TOPICS_PARTITIONS,
+                vis,
+                "directories[].topics[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::DIRECTORIES_TOPICS_TAGGED_FIELDS,
+                vis,
+                "directories[].topics[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -462,7 +457,7 @@ impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let partition_index = rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
         let unknown_tagged_fields =
             rt::read::unknown_tags_only(c, "directories[].topics[].partitions[]._tagged_fields")?;
@@ -474,13 +469,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
-        rt::read::check_tags(c, "directories[].topics[].partitions[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
+            rt::read::check_tags(c, "directories[].topics[].partitions[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -498,21 +492,20 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::DIRECTORIES_TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::DIRECTORIES_TOPICS_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "directories[].topics[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(
+                fields::DIRECTORIES_TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::DIRECTORIES_TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "directories[].topics[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -802,8 +795,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for AssignReplicasToDirsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let r: [u8; 12] = match rt::read::run::<12>(c) {
                     Some(r) => r,
@@ -893,8 +886,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DirectoryData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let id = rt::read::uuid(c, "directories[].id")?;
                 let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "directories[].topics")?;
@@ -973,7 +966,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "directories[].topics[].topic_id")?;
             let partitions =
@@ -1050,7 +1043,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let partition_index = rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,

@@ -60,8 +60,8 @@ impl rt::Sealed for AssignReplicasToDirsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -86,16 +86,15 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        rt::visit::array::<DirectoryData<'a>, V>(c, true, false, v, fields::DIRECTORIES, vis, "directories")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            rt::visit::array::<DirectoryData<'a>, V>(c, true, false, v, fields::DIRECTORIES, vis, "directories")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -175,8 +174,8 @@ impl rt::Sealed for DirectoryData<'_> {}
 
 impl<'a> rt::Struct<'a> for DirectoryData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let id = rt::read::uuid(c, "directories[].id")?;
             let topics = rt::read::array::<TopicData<'a>>(c, true, v, "directories[].topics")?;
@@ -191,16 +190,15 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::uuid(c, "directories[].id")?;
-            rt::read::check_array::<TopicData<'a>>(c, true, false, v, "directories[].topics")?;
-            rt::read::check_tags(c, "directories[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::uuid(c, "directories[].id")?;
+                rt::read::check_array::<TopicData<'a>>(c, true, false, v, "directories[].topics")?;
+                rt::read::check_tags(c, "directories[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -220,28 +218,27 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(fields::DIRECTORIES_ID, rt::read::uuid(c, "directories[].id")?);
-        rt::visit::array::<TopicData<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::DIRECTORIES_TOPICS,
-            vis,
-            "directories[].topics",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::DIRECTORIES_TAGGED_FIELDS,
-            vis,
-            "directories[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(fields::DIRECTORIES_ID, rt::read::uuid(c, "directories[].id")?);
+            rt::visit::array::<TopicData<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::DIRECTORIES_TOPICS,
+                vis,
+                "directories[].topics",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::DIRECTORIES_TAGGED_FIELDS,
+                vis,
+                "directories[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -320,7 +317,7 @@ impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "directories[].topics[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "directories[].topics[].partitions")?;
@@ -334,15 +331,14 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "directories[].topics[].topic_id")?;
-        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "directories[].topics[].partitions")?;
-        rt::read::check_tags(c, "directories[].topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::uuid(c, "directories[].topics[].topic_id")?;
+            rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "directories[].topics[].partitions")?;
+            rt::read::check_tags(c, "directories[].topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -362,31 +358,30 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(
-            fields::DIRECTORIES_TOPICS_TOPIC_ID,
-            rt::read::uuid(c, "directories[].topics[].topic_id")?,
-        );
-        rt::visit::array::<PartitionData<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::DIRECTORIES_TOPICS_PARTITIONS,
-            vis,
-            "directories[].topics[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::DIRECTORIES_TOPICS_TAGGED_FIELDS,
-            vis,
-            "directories[].topics[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(
+                fields::DIRECTORIES_TOPICS_TOPIC_ID,
+                rt::read::uuid(c, "directories[].topics[].topic_id")?,
+            );
+            rt::visit::array::<PartitionData<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::DIRECTORIES_TOPICS_PARTITIONS,
+                vis,
+                "directories[].topics[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::DIRECTORIES_TOPICS_TAGGED_FIELDS,
+                vis,
+                "directories[].topics[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -465,7 +460,7 @@ impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -485,18 +480,17 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "directories[].topics[].partitions[].partition_index": i32 = 4, "directories[].topics[].partitions[].error_code": i16 = 2);
             }
         }
         rt::read::check_tags(c, "directories[].topics[].partitions[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -514,25 +508,24 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::DIRECTORIES_TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?,
-        );
-        vis.i16(
-            fields::DIRECTORIES_TOPICS_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "directories[].topics[].partitions[].error_code")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::DIRECTORIES_TOPICS_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "directories[].topics[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(
+                fields::DIRECTORIES_TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?,
+            );
+            vis.i16(
+                fields::DIRECTORIES_TOPICS_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "directories[].topics[].partitions[].error_code")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::DIRECTORIES_TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "directories[].topics[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -842,8 +835,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for AssignReplicasToDirsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -933,8 +926,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DirectoryData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let id = rt::read::uuid(c, "directories[].id")?;
                 let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "directories[].topics")?;
@@ -1013,7 +1006,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "directories[].topics[].topic_id")?;
             let partitions =
@@ -1094,7 +1087,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {

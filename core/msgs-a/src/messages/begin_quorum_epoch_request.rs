@@ -64,8 +64,8 @@ impl rt::Sealed for BeginQuorumEpochRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
             let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
@@ -94,31 +94,30 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 1, true, "cluster_id")?);
-        if v >= 1 {
-            vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
-        }
-        rt::visit::array::<TopicData<'a>, V>(c, v >= 1, false, v, fields::TOPICS, vis, "topics")?;
-        if v >= 1 {
-            rt::visit::array::<LeaderEndpoint<'a>, V>(
-                c,
-                v >= 1,
-                false,
-                v,
-                fields::LEADER_ENDPOINTS,
-                vis,
-                "leader_endpoints",
-            )?;
-        }
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 1, true, "cluster_id")?);
+            if v >= 1 {
+                vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
+            }
+            rt::visit::array::<TopicData<'a>, V>(c, v >= 1, false, v, fields::TOPICS, vis, "topics")?;
+            if v >= 1 {
+                rt::visit::array::<LeaderEndpoint<'a>, V>(
+                    c,
+                    v >= 1,
+                    false,
+                    v,
+                    fields::LEADER_ENDPOINTS,
+                    vis,
+                    "leader_endpoints",
+                )?;
+            }
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -218,7 +217,7 @@ impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, v >= 1, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, v >= 1, v, "topics[].partitions")?;
@@ -236,17 +235,16 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 1, "topics[].topic_name")?;
-        rt::read::check_array::<PartitionData<'a>>(c, v >= 1, false, v, "topics[].partitions")?;
-        if v >= 1 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 1, "topics[].topic_name")?;
+            rt::read::check_array::<PartitionData<'a>>(c, v >= 1, false, v, "topics[].partitions")?;
+            if v >= 1 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -268,28 +266,27 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TOPICS_TOPIC_NAME,
-            Some(rt::read::str(c, v >= 1, "topics[].topic_name")?),
-        );
-        rt::visit::array::<PartitionData<'a>, V>(
-            c,
-            v >= 1,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::TOPICS_TOPIC_NAME,
+                Some(rt::read::str(c, v >= 1, "topics[].topic_name")?),
+            );
+            rt::visit::array::<PartitionData<'a>, V>(
+                c,
+                v >= 1,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -381,7 +378,7 @@ impl rt::Sealed for LeaderEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 1 {
             rt::read::str(c, v >= 1, "leader_endpoints[].name")?
@@ -413,24 +410,23 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            rt::read::str(c, v >= 1, "leader_endpoints[].name")?;
-        }
-        if v >= 1 {
-            rt::read::str(c, v >= 1, "leader_endpoints[].host")?;
-        }
-        if v >= 1 {
-            rt::read::u16(c, "leader_endpoints[].port")?;
-        }
-        if v >= 1 {
-            rt::read::check_tags(c, "leader_endpoints[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                rt::read::str(c, v >= 1, "leader_endpoints[].name")?;
+            }
+            if v >= 1 {
+                rt::read::str(c, v >= 1, "leader_endpoints[].host")?;
+            }
+            if v >= 1 {
+                rt::read::u16(c, "leader_endpoints[].port")?;
+            }
+            if v >= 1 {
+                rt::read::check_tags(c, "leader_endpoints[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -459,38 +455,37 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.str(
-                fields::LEADER_ENDPOINTS_NAME,
-                Some(rt::read::str(c, v >= 1, "leader_endpoints[].name")?),
-            );
-        }
-        if v >= 1 {
-            vis.str(
-                fields::LEADER_ENDPOINTS_HOST,
-                Some(rt::read::str(c, v >= 1, "leader_endpoints[].host")?),
-            );
-        }
-        if v >= 1 {
-            vis.u16(
-                fields::LEADER_ENDPOINTS_PORT,
-                rt::read::u16(c, "leader_endpoints[].port")?,
-            );
-        }
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::LEADER_ENDPOINTS_TAGGED_FIELDS,
-                vis,
-                "leader_endpoints[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.str(
+                    fields::LEADER_ENDPOINTS_NAME,
+                    Some(rt::read::str(c, v >= 1, "leader_endpoints[].name")?),
+                );
+            }
+            if v >= 1 {
+                vis.str(
+                    fields::LEADER_ENDPOINTS_HOST,
+                    Some(rt::read::str(c, v >= 1, "leader_endpoints[].host")?),
+                );
+            }
+            if v >= 1 {
+                vis.u16(
+                    fields::LEADER_ENDPOINTS_PORT,
+                    rt::read::u16(c, "leader_endpoints[].port")?,
+                );
+            }
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::LEADER_ENDPOINTS_TAGGED_FIELDS,
+                    vis,
+                    "leader_endpoints[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -610,7 +605,7 @@ impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let voter_directory_id = if v >= 1 {
@@ -642,25 +637,22 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         rt::read::i32(c, "topics[].partitions[].partition_index")?;
         if v >= 1 {
-            rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?;
+        rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?;
         }
         match rt::read::run::<8>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
         }
-        if v >= 1 {
-            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 1 { rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -685,38 +677,37 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].partitions[].partition_index")?,
-        );
-        if v >= 1 {
-            vis.uuid(
-                fields::TOPICS_PARTITIONS_VOTER_DIRECTORY_ID,
-                rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?,
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
             );
-        }
-        vis.i32(
-            fields::TOPICS_PARTITIONS_LEADER_ID,
-            rt::read::i32(c, "topics[].partitions[].leader_id")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_LEADER_EPOCH,
-            rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
-        );
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 1 {
+                vis.uuid(
+                    fields::TOPICS_PARTITIONS_VOTER_DIRECTORY_ID,
+                    rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?,
+                );
+            }
+            vis.i32(
+                fields::TOPICS_PARTITIONS_LEADER_ID,
+                rt::read::i32(c, "topics[].partitions[].leader_id")?,
+            );
+            vis.i32(
+                fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+            );
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "topics[].partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1112,8 +1103,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for BeginQuorumEpochRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let cluster_id = rt::owned::read_opt_str(c, v >= 1, true, "cluster_id")?;
                 let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
@@ -1224,7 +1215,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, v >= 1, "topics[].topic_name")?;
             let partitions = rt::owned::read_array::<PartitionData, _>(c, v >= 1, v, "topics[].partitions")?;
@@ -1318,7 +1309,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaderEndpoint {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 1 {
                 rt::owned::read_str(c, v >= 1, "leader_endpoints[].name")?
@@ -1469,7 +1460,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
             let voter_directory_id = if v >= 1 {

@@ -73,7 +73,7 @@ impl rt::Sealed for BrokerHeartbeatRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 22] = match rt::read::run::<22>(c) {
             Some(r) => r,
@@ -134,57 +134,56 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
-        vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
-        vis.i64(
-            fields::CURRENT_METADATA_OFFSET,
-            rt::read::i64(c, "current_metadata_offset")?,
-        );
-        vis.bool(fields::WANT_FENCE, rt::read::bool(c, "want_fence")?);
-        vis.bool(fields::WANT_SHUT_DOWN, rt::read::bool(c, "want_shut_down")?);
-        {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 1 => {
-                        rt::visit::array::<rt::Uuid, V>(
-                            c,
-                            true,
-                            false,
-                            v,
-                            fields::OFFLINE_LOG_DIRS,
-                            vis,
-                            "offline_log_dirs",
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "offline_log_dirs")?;
+        cur.forked(|c| {
+            vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+            vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+            vis.i64(
+                fields::CURRENT_METADATA_OFFSET,
+                rt::read::i64(c, "current_metadata_offset")?,
+            );
+            vis.bool(fields::WANT_FENCE, rt::read::bool(c, "want_fence")?);
+            vis.bool(fields::WANT_SHUT_DOWN, rt::read::bool(c, "want_shut_down")?);
+            {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 1 => {
+                            rt::visit::array::<rt::Uuid, V>(
+                                c,
+                                true,
+                                false,
+                                v,
+                                fields::OFFLINE_LOG_DIRS,
+                                vis,
+                                "offline_log_dirs",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "offline_log_dirs")?;
+                        }
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "offline_log_dirs")),
+                        1 if v >= 2 => {
+                            rt::visit::array::<rt::Uuid, V>(
+                                c,
+                                true,
+                                v >= 2,
+                                v,
+                                fields::CORDONED_LOG_DIRS,
+                                vis,
+                                "cordoned_log_dirs",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "cordoned_log_dirs")?;
+                        }
+                        1 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "offline_log_dirs")),
-                    1 if v >= 2 => {
-                        rt::visit::array::<rt::Uuid, V>(
-                            c,
-                            true,
-                            v >= 2,
-                            v,
-                            fields::CORDONED_LOG_DIRS,
-                            vis,
-                            "cordoned_log_dirs",
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "cordoned_log_dirs")?;
-                    }
-                    1 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -497,7 +496,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for BrokerHeartbeatRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 22] = match rt::read::run::<22>(c) {
                 Some(r) => r,

@@ -66,7 +66,7 @@ impl rt::Sealed for BrokerHeartbeatResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 9] = match rt::read::run::<9>(c) {
             Some(r) => r,
             None => {
@@ -94,17 +94,16 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.bool(fields::IS_CAUGHT_UP, rt::read::bool(c, "is_caught_up")?);
-        vis.bool(fields::IS_FENCED, rt::read::bool(c, "is_fenced")?);
-        vis.bool(fields::SHOULD_SHUT_DOWN, rt::read::bool(c, "should_shut_down")?);
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            vis.bool(fields::IS_CAUGHT_UP, rt::read::bool(c, "is_caught_up")?);
+            vis.bool(fields::IS_FENCED, rt::read::bool(c, "is_fenced")?);
+            vis.bool(fields::SHOULD_SHUT_DOWN, rt::read::bool(c, "should_shut_down")?);
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -317,7 +316,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for BrokerHeartbeatResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
                 None => {

@@ -63,8 +63,8 @@ impl rt::Sealed for ConsumerGroupDescribeResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
@@ -81,15 +81,14 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        rt::visit::array::<DescribedGroup<'a>, V>(c, true, false, v, fields::GROUPS, vis, "groups")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            rt::visit::array::<DescribedGroup<'a>, V>(c, true, false, v, fields::GROUPS, vis, "groups")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -183,8 +182,8 @@ impl rt::Sealed for DescribedGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let error_code = rt::read::i16(c, "groups[].error_code")?;
             let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
@@ -219,27 +218,26 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::i16(c, "groups[].error_code")?;
-            rt::read::opt_str(c, true, true, "groups[].error_message")?;
-            rt::read::str(c, true, "groups[].group_id")?;
-            rt::read::str(c, true, "groups[].group_state")?;
-            match rt::read::run::<8>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "groups[].group_epoch": i32 = 4, "groups[].assignment_epoch": i32 = 4);
+            cur.forked(|c| {
+                rt::read::i16(c, "groups[].error_code")?;
+                rt::read::opt_str(c, true, true, "groups[].error_message")?;
+                rt::read::str(c, true, "groups[].group_id")?;
+                rt::read::str(c, true, "groups[].group_state")?;
+                match rt::read::run::<8>(c) {
+                    Some(_r) => {}
+                    None => {
+                        rt::read::short_run!(c; "groups[].group_epoch": i32 = 4, "groups[].assignment_epoch": i32 = 4);
+                    }
                 }
-            }
-            rt::read::str(c, true, "groups[].assignor_name")?;
-            rt::read::check_array::<Member<'a>>(c, true, false, v, "groups[].members")?;
-            rt::read::i32(c, "groups[].authorized_operations")?;
-            rt::read::check_tags(c, "groups[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+                rt::read::str(c, true, "groups[].assignor_name")?;
+                rt::read::check_array::<Member<'a>>(c, true, false, v, "groups[].members")?;
+                rt::read::i32(c, "groups[].authorized_operations")?;
+                rt::read::check_tags(c, "groups[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -265,40 +263,39 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
-        vis.str(
-            fields::GROUPS_ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "groups[].error_message")?,
-        );
-        vis.str(
-            fields::GROUPS_GROUP_ID,
-            Some(rt::read::str(c, true, "groups[].group_id")?),
-        );
-        vis.str(
-            fields::GROUPS_GROUP_STATE,
-            Some(rt::read::str(c, true, "groups[].group_state")?),
-        );
-        vis.i32(fields::GROUPS_GROUP_EPOCH, rt::read::i32(c, "groups[].group_epoch")?);
-        vis.i32(
-            fields::GROUPS_ASSIGNMENT_EPOCH,
-            rt::read::i32(c, "groups[].assignment_epoch")?,
-        );
-        vis.str(
-            fields::GROUPS_ASSIGNOR_NAME,
-            Some(rt::read::str(c, true, "groups[].assignor_name")?),
-        );
-        rt::visit::array::<Member<'a>, V>(c, true, false, v, fields::GROUPS_MEMBERS, vis, "groups[].members")?;
-        vis.i32(
-            fields::GROUPS_AUTHORIZED_OPERATIONS,
-            rt::read::i32(c, "groups[].authorized_operations")?,
-        );
-        rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
+            vis.str(
+                fields::GROUPS_ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "groups[].error_message")?,
+            );
+            vis.str(
+                fields::GROUPS_GROUP_ID,
+                Some(rt::read::str(c, true, "groups[].group_id")?),
+            );
+            vis.str(
+                fields::GROUPS_GROUP_STATE,
+                Some(rt::read::str(c, true, "groups[].group_state")?),
+            );
+            vis.i32(fields::GROUPS_GROUP_EPOCH, rt::read::i32(c, "groups[].group_epoch")?);
+            vis.i32(
+                fields::GROUPS_ASSIGNMENT_EPOCH,
+                rt::read::i32(c, "groups[].assignment_epoch")?,
+            );
+            vis.str(
+                fields::GROUPS_ASSIGNOR_NAME,
+                Some(rt::read::str(c, true, "groups[].assignor_name")?),
+            );
+            rt::visit::array::<Member<'a>, V>(c, true, false, v, fields::GROUPS_MEMBERS, vis, "groups[].members")?;
+            vis.i32(
+                fields::GROUPS_AUTHORIZED_OPERATIONS,
+                rt::read::i32(c, "groups[].authorized_operations")?,
+            );
+            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -409,8 +406,8 @@ impl rt::Sealed for Member<'_> {}
 
 impl<'a> rt::Struct<'a> for Member<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
             let instance_id = rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
@@ -423,7 +420,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
             let subscribed_topic_regex = rt::read::opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?;
             let assignment = <Assignment as rt::Struct>::read(c, v)?;
             let target_assignment = <Assignment as rt::Struct>::read(c, v)
-                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+                .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
             let member_type = if v >= 1 {
                 rt::read::i8(c, "groups[].members[].member_type")?
             } else {
@@ -449,28 +446,27 @@ impl<'a> rt::Struct<'a> for Member<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::str(c, true, "groups[].members[].member_id")?;
-            rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
-            rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
-            rt::read::i32(c, "groups[].members[].member_epoch")?;
-            rt::read::str(c, true, "groups[].members[].client_id")?;
-            rt::read::str(c, true, "groups[].members[].client_host")?;
-            rt::read::check_array::<&'a str>(c, true, false, v, "groups[].members[].subscribed_topic_names")?;
-            rt::read::opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?;
-            <Assignment as rt::Struct>::check(c, v)?;
-            <Assignment as rt::Struct>::check(c, v)
-                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
-            if v >= 1 {
-                rt::read::i8(c, "groups[].members[].member_type")?;
-            }
-            rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::str(c, true, "groups[].members[].member_id")?;
+                rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
+                rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
+                rt::read::i32(c, "groups[].members[].member_epoch")?;
+                rt::read::str(c, true, "groups[].members[].client_id")?;
+                rt::read::str(c, true, "groups[].members[].client_host")?;
+                rt::read::check_array::<&'a str>(c, true, false, v, "groups[].members[].subscribed_topic_names")?;
+                rt::read::opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?;
+                <Assignment as rt::Struct>::check(c, v)?;
+                <Assignment as rt::Struct>::check(c, v)
+                    .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+                if v >= 1 {
+                    rt::read::i8(c, "groups[].members[].member_type")?;
+                }
+                rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -501,72 +497,71 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::GROUPS_MEMBERS_MEMBER_ID,
-            Some(rt::read::str(c, true, "groups[].members[].member_id")?),
-        );
-        vis.str(
-            fields::GROUPS_MEMBERS_INSTANCE_ID,
-            rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?,
-        );
-        vis.str(
-            fields::GROUPS_MEMBERS_RACK_ID,
-            rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?,
-        );
-        vis.i32(
-            fields::GROUPS_MEMBERS_MEMBER_EPOCH,
-            rt::read::i32(c, "groups[].members[].member_epoch")?,
-        );
-        vis.str(
-            fields::GROUPS_MEMBERS_CLIENT_ID,
-            Some(rt::read::str(c, true, "groups[].members[].client_id")?),
-        );
-        vis.str(
-            fields::GROUPS_MEMBERS_CLIENT_HOST,
-            Some(rt::read::str(c, true, "groups[].members[].client_host")?),
-        );
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_MEMBERS_SUBSCRIBED_TOPIC_NAMES,
-            vis,
-            "groups[].members[].subscribed_topic_names",
-        )?;
-        vis.str(
-            fields::GROUPS_MEMBERS_SUBSCRIBED_TOPIC_REGEX,
-            rt::read::opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?,
-        );
-        let present = true;
-        rt::visit::struct_field::<Assignment<'a>, V>(c, present, v, fields::GROUPS_MEMBERS_ASSIGNMENT, vis)?;
-        let present = true;
-        rt::visit::struct_field::<Assignment<'a>, _>(
-            c,
-            present,
-            v,
-            fields::GROUPS_MEMBERS_TARGET_ASSIGNMENT,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.ids),
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
-        if v >= 1 {
-            vis.i8(
-                fields::GROUPS_MEMBERS_MEMBER_TYPE,
-                rt::read::i8(c, "groups[].members[].member_type")?,
+        cur.forked(|c| {
+            vis.str(
+                fields::GROUPS_MEMBERS_MEMBER_ID,
+                Some(rt::read::str(c, true, "groups[].members[].member_id")?),
             );
-        }
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_MEMBERS_TAGGED_FIELDS,
-            vis,
-            "groups[].members[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+            vis.str(
+                fields::GROUPS_MEMBERS_INSTANCE_ID,
+                rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?,
+            );
+            vis.str(
+                fields::GROUPS_MEMBERS_RACK_ID,
+                rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?,
+            );
+            vis.i32(
+                fields::GROUPS_MEMBERS_MEMBER_EPOCH,
+                rt::read::i32(c, "groups[].members[].member_epoch")?,
+            );
+            vis.str(
+                fields::GROUPS_MEMBERS_CLIENT_ID,
+                Some(rt::read::str(c, true, "groups[].members[].client_id")?),
+            );
+            vis.str(
+                fields::GROUPS_MEMBERS_CLIENT_HOST,
+                Some(rt::read::str(c, true, "groups[].members[].client_host")?),
+            );
+            rt::visit::array::<&'a str, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::GROUPS_MEMBERS_SUBSCRIBED_TOPIC_NAMES,
+                vis,
+                "groups[].members[].subscribed_topic_names",
+            )?;
+            vis.str(
+                fields::GROUPS_MEMBERS_SUBSCRIBED_TOPIC_REGEX,
+                rt::read::opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?,
+            );
+            let present = true;
+            rt::visit::struct_field::<Assignment<'a>, V>(c, present, v, fields::GROUPS_MEMBERS_ASSIGNMENT, vis)?;
+            let present = true;
+            rt::visit::struct_field::<Assignment<'a>, _>(
+                c,
+                present,
+                v,
+                fields::GROUPS_MEMBERS_TARGET_ASSIGNMENT,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.ids),
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+            if v >= 1 {
+                vis.i8(
+                    fields::GROUPS_MEMBERS_MEMBER_TYPE,
+                    rt::read::i8(c, "groups[].members[].member_type")?,
+                );
+            }
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_TAGGED_FIELDS,
+                vis,
+                "groups[].members[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -686,7 +681,7 @@ impl rt::Sealed for Assignment<'_> {}
 
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_partitions =
             rt::read::array::<TopicPartitions<'a>>(c, true, v, "groups[].members[].assignment.topic_partitions")?;
@@ -699,20 +694,19 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::check_array::<TopicPartitions<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "groups[].members[].assignment.topic_partitions",
-        )?;
-        rt::read::check_tags(c, "groups[].members[].assignment._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::check_array::<TopicPartitions<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "groups[].members[].assignment.topic_partitions",
+            )?;
+            rt::read::check_tags(c, "groups[].members[].assignment._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -731,27 +725,26 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<TopicPartitions<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS,
-            vis,
-            "groups[].members[].assignment.topic_partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS,
-            vis,
-            "groups[].members[].assignment._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<TopicPartitions<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS,
+                vis,
+                "groups[].members[].assignment.topic_partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS,
+                vis,
+                "groups[].members[].assignment._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -843,7 +836,7 @@ impl rt::Sealed for TopicPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
         let topic_name = rt::read::str(c, true, "groups[].members[].assignment.topic_partitions[].topic_name")?;
@@ -865,22 +858,21 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
-        rt::read::str(c, true, "groups[].members[].assignment.topic_partitions[].topic_name")?;
-        rt::read::check_array::<i32>(
-            c,
-            true,
-            false,
-            v,
-            "groups[].members[].assignment.topic_partitions[].partitions",
-        )?;
-        rt::read::check_tags(c, "groups[].members[].assignment.topic_partitions[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
+            rt::read::str(c, true, "groups[].members[].assignment.topic_partitions[].topic_name")?;
+            rt::read::check_array::<i32>(
+                c,
+                true,
+                false,
+                v,
+                "groups[].members[].assignment.topic_partitions[].partitions",
+            )?;
+            rt::read::check_tags(c, "groups[].members[].assignment.topic_partitions[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -901,39 +893,38 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(
-            fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_ID,
-            rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?,
-        );
-        vis.str(
-            fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_NAME,
-            Some(rt::read::str(
+        cur.forked(|c| {
+            vis.uuid(
+                fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_ID,
+                rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?,
+            );
+            vis.str(
+                fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_NAME,
+                Some(rt::read::str(
+                    c,
+                    true,
+                    "groups[].members[].assignment.topic_partitions[].topic_name",
+                )?),
+            );
+            rt::visit::array::<i32, V>(
                 c,
                 true,
-                "groups[].members[].assignment.topic_partitions[].topic_name",
-            )?),
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_PARTITIONS,
-            vis,
-            "groups[].members[].assignment.topic_partitions[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "groups[].members[].assignment.topic_partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+                false,
+                v,
+                fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_PARTITIONS,
+                vis,
+                "groups[].members[].assignment.topic_partitions[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "groups[].members[].assignment.topic_partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1682,8 +1673,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerGroupDescribeResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let groups = rt::owned::read_array::<DescribedGroup, _>(c, true, v, "groups")?;
@@ -1790,8 +1781,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribedGroup {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let error_code = rt::read::i16(c, "groups[].error_code")?;
                 let error_message = rt::owned::read_opt_str(c, true, true, "groups[].error_message")?;
@@ -1946,8 +1937,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for Member {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let member_id = rt::owned::read_str(c, true, "groups[].members[].member_id")?;
                 let instance_id = rt::owned::read_opt_str(c, true, true, "groups[].members[].instance_id")?;
@@ -1961,7 +1952,7 @@ pub mod owned {
                     rt::owned::read_opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?;
                 let assignment = <Assignment as rt::OwnedStruct>::read(c, v)?;
                 let target_assignment = <Assignment as rt::OwnedStruct>::read(c, v)
-                    .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
                 let member_type = if v >= 1 {
                     rt::read::i8(c, "groups[].members[].member_type")?
                 } else {
@@ -2110,7 +2101,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Assignment {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_partitions = rt::owned::read_array::<TopicPartitions, _>(
                 c,
@@ -2207,7 +2198,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
             let topic_name =

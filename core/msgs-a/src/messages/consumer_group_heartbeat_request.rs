@@ -82,7 +82,7 @@ impl rt::Sealed for ConsumerGroupHeartbeatRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, true, "group_id")?;
         let member_id = rt::read::str(c, true, "member_id")?;
@@ -119,47 +119,46 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
-        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
-        vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
-        vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
-        vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
-        vis.i32(fields::REBALANCE_TIMEOUT_MS, rt::read::i32(c, "rebalance_timeout_ms")?);
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            true,
-            v,
-            fields::SUBSCRIBED_TOPIC_NAMES,
-            vis,
-            "subscribed_topic_names",
-        )?;
-        if v >= 1 {
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
+            vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
+            vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
+            vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
+            vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
+            vis.i32(fields::REBALANCE_TIMEOUT_MS, rt::read::i32(c, "rebalance_timeout_ms")?);
+            rt::visit::array::<&'a str, V>(
+                c,
+                true,
+                true,
+                v,
+                fields::SUBSCRIBED_TOPIC_NAMES,
+                vis,
+                "subscribed_topic_names",
+            )?;
+            if v >= 1 {
+                vis.str(
+                    fields::SUBSCRIBED_TOPIC_REGEX,
+                    rt::read::opt_str(c, true, v >= 1, "subscribed_topic_regex")?,
+                );
+            }
             vis.str(
-                fields::SUBSCRIBED_TOPIC_REGEX,
-                rt::read::opt_str(c, true, v >= 1, "subscribed_topic_regex")?,
+                fields::SERVER_ASSIGNOR,
+                rt::read::opt_str(c, true, true, "server_assignor")?,
             );
-        }
-        vis.str(
-            fields::SERVER_ASSIGNOR,
-            rt::read::opt_str(c, true, true, "server_assignor")?,
-        );
-        rt::visit::array::<TopicPartitions<'a>, V>(
-            c,
-            true,
-            true,
-            v,
-            fields::TOPIC_PARTITIONS,
-            vis,
-            "topic_partitions",
-        )?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            rt::visit::array::<TopicPartitions<'a>, V>(
+                c,
+                true,
+                true,
+                v,
+                fields::TOPIC_PARTITIONS,
+                vis,
+                "topic_partitions",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -263,7 +262,7 @@ impl rt::Sealed for TopicPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "topic_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "topic_partitions[].partitions")?;
@@ -277,15 +276,14 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "topic_partitions[].topic_id")?;
-        rt::read::check_array::<i32>(c, true, false, v, "topic_partitions[].partitions")?;
-        rt::read::check_tags(c, "topic_partitions[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::uuid(c, "topic_partitions[].topic_id")?;
+            rt::read::check_array::<i32>(c, true, false, v, "topic_partitions[].partitions")?;
+            rt::read::check_tags(c, "topic_partitions[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -305,31 +303,30 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(
-            fields::TOPIC_PARTITIONS_TOPIC_ID,
-            rt::read::uuid(c, "topic_partitions[].topic_id")?,
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPIC_PARTITIONS_PARTITIONS,
-            vis,
-            "topic_partitions[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPIC_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "topic_partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(
+                fields::TOPIC_PARTITIONS_TOPIC_ID,
+                rt::read::uuid(c, "topic_partitions[].topic_id")?,
+            );
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPIC_PARTITIONS_PARTITIONS,
+                vis,
+                "topic_partitions[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::TOPIC_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topic_partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -696,7 +693,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerGroupHeartbeatRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, true, "group_id")?;
             let member_id = rt::owned::read_str(c, true, "member_id")?;
@@ -843,7 +840,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "topic_partitions[].topic_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "topic_partitions[].partitions")?;

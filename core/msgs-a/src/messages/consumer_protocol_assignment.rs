@@ -63,7 +63,7 @@ impl rt::Sealed for ConsumerProtocolAssignment<'_> {}
 
 impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let assigned_partitions = rt::read::array::<TopicPartition<'a>>(c, false, v, "assigned_partitions")?;
         let user_data = rt::read::opt_bytes(c, false, true, "user_data")?;
@@ -79,22 +79,21 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<TopicPartition<'a>, V>(
-            c,
-            false,
-            false,
-            v,
-            fields::ASSIGNED_PARTITIONS,
-            vis,
-            "assigned_partitions",
-        )?;
-        vis.bytes(fields::USER_DATA, rt::read::opt_bytes(c, false, true, "user_data")?);
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<TopicPartition<'a>, V>(
+                c,
+                false,
+                false,
+                v,
+                fields::ASSIGNED_PARTITIONS,
+                vis,
+                "assigned_partitions",
+            )?;
+            vis.bytes(fields::USER_DATA, rt::read::opt_bytes(c, false, true, "user_data")?);
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -172,7 +171,7 @@ impl rt::Sealed for TopicPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, false, "assigned_partitions[].topic")?;
         let partitions = rt::read::array::<i32>(c, false, v, "assigned_partitions[].partitions")?;
@@ -185,14 +184,13 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, false, "assigned_partitions[].topic")?;
-        rt::read::check_array::<i32>(c, false, false, v, "assigned_partitions[].partitions")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, false, "assigned_partitions[].topic")?;
+            rt::read::check_array::<i32>(c, false, false, v, "assigned_partitions[].partitions")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -211,25 +209,24 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::ASSIGNED_PARTITIONS_TOPIC,
-            Some(rt::read::str(c, false, "assigned_partitions[].topic")?),
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            false,
-            false,
-            v,
-            fields::ASSIGNED_PARTITIONS_PARTITIONS,
-            vis,
-            "assigned_partitions[].partitions",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::ASSIGNED_PARTITIONS_TOPIC,
+                Some(rt::read::str(c, false, "assigned_partitions[].topic")?),
+            );
+            rt::visit::array::<i32, V>(
+                c,
+                false,
+                false,
+                v,
+                fields::ASSIGNED_PARTITIONS_PARTITIONS,
+                vis,
+                "assigned_partitions[].partitions",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -425,7 +422,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerProtocolAssignment {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let assigned_partitions = rt::owned::read_array::<TopicPartition, _>(c, false, v, "assigned_partitions")?;
             let user_data = rt::owned::read_opt_bytes(c, false, true, "user_data")?;
@@ -500,7 +497,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicPartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, false, "assigned_partitions[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(c, false, v, "assigned_partitions[].partitions")?;

@@ -66,7 +66,7 @@ impl rt::Sealed for ConsumerProtocolSubscription<'_> {}
 
 impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topics = rt::read::array::<&'a str>(c, false, v, "topics")?;
         let user_data = rt::read::opt_bytes(c, false, true, "user_data")?;
@@ -100,31 +100,30 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<&'a str, V>(c, false, false, v, fields::TOPICS, vis, "topics")?;
-        vis.bytes(fields::USER_DATA, rt::read::opt_bytes(c, false, true, "user_data")?);
-        if v >= 1 {
-            rt::visit::array::<TopicPartition<'a>, V>(
-                c,
-                false,
-                false,
-                v,
-                fields::OWNED_PARTITIONS,
-                vis,
-                "owned_partitions",
-            )?;
-        }
-        if v >= 2 {
-            vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
-        }
-        if v >= 3 {
-            vis.str(fields::RACK_ID, rt::read::opt_str(c, false, v >= 3, "rack_id")?);
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<&'a str, V>(c, false, false, v, fields::TOPICS, vis, "topics")?;
+            vis.bytes(fields::USER_DATA, rt::read::opt_bytes(c, false, true, "user_data")?);
+            if v >= 1 {
+                rt::visit::array::<TopicPartition<'a>, V>(
+                    c,
+                    false,
+                    false,
+                    v,
+                    fields::OWNED_PARTITIONS,
+                    vis,
+                    "owned_partitions",
+                )?;
+            }
+            if v >= 2 {
+                vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
+            }
+            if v >= 3 {
+                vis.str(fields::RACK_ID, rt::read::opt_str(c, false, v >= 3, "rack_id")?);
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -220,7 +219,7 @@ impl rt::Sealed for TopicPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic = if v >= 1 {
             rt::read::str(c, false, "owned_partitions[].topic")?
@@ -241,18 +240,17 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            rt::read::str(c, false, "owned_partitions[].topic")?;
-        }
-        if v >= 1 {
-            rt::read::check_array::<i32>(c, false, false, v, "owned_partitions[].partitions")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                rt::read::str(c, false, "owned_partitions[].topic")?;
+            }
+            if v >= 1 {
+                rt::read::check_array::<i32>(c, false, false, v, "owned_partitions[].partitions")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -275,29 +273,28 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.str(
-                fields::OWNED_PARTITIONS_TOPIC,
-                Some(rt::read::str(c, false, "owned_partitions[].topic")?),
-            );
-        }
-        if v >= 1 {
-            rt::visit::array::<i32, V>(
-                c,
-                false,
-                false,
-                v,
-                fields::OWNED_PARTITIONS_PARTITIONS,
-                vis,
-                "owned_partitions[].partitions",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.str(
+                    fields::OWNED_PARTITIONS_TOPIC,
+                    Some(rt::read::str(c, false, "owned_partitions[].topic")?),
+                );
+            }
+            if v >= 1 {
+                rt::visit::array::<i32, V>(
+                    c,
+                    false,
+                    false,
+                    v,
+                    fields::OWNED_PARTITIONS_PARTITIONS,
+                    vis,
+                    "owned_partitions[].partitions",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -576,7 +573,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerProtocolSubscription {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topics = rt::owned::read_array::<rt::OwnedStr, _>(c, false, v, "topics")?;
             let user_data = rt::owned::read_opt_bytes(c, false, true, "user_data")?;
@@ -687,7 +684,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicPartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic = if v >= 1 {
                 rt::owned::read_str(c, false, "owned_partitions[].topic")?

@@ -59,7 +59,7 @@ impl rt::Sealed for ControlRecordTypeSchema<'_> {}
 
 impl<'a> rt::Struct<'a> for ControlRecordTypeSchema<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r#type = rt::read::i16(c, "type")?;
         Ok(Self {
             r#type,
@@ -72,12 +72,11 @@ impl<'a> rt::Struct<'a> for ControlRecordTypeSchema<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::TYPE, rt::read::i16(c, "type")?);
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i16(fields::TYPE, rt::read::i16(c, "type")?);
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -195,7 +194,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ControlRecordTypeSchema {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r#type = rt::read::i16(c, "type")?;
             Ok(Self {
                 r#type,

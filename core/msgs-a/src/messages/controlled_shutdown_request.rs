@@ -65,7 +65,7 @@ impl rt::Sealed for ControlledShutdownRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let broker_id = rt::read::i32(c, "broker_id")?;
         let broker_epoch = if v >= 2 {
@@ -90,19 +90,18 @@ impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
-        if v >= 2 {
-            vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
-        }
-        if v >= 3 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+            if v >= 2 {
+                vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+            }
+            if v >= 3 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -260,7 +259,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ControlledShutdownRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let broker_id = rt::read::i32(c, "broker_id")?;
             let broker_epoch = if v >= 2 {

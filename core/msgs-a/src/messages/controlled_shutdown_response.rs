@@ -58,7 +58,7 @@ impl rt::Sealed for ControlledShutdownResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "error_code")?;
         let remaining_partitions = rt::read::array::<RemainingPartition<'a>>(c, v >= 3, v, "remaining_partitions")?;
@@ -79,25 +79,24 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        rt::visit::array::<RemainingPartition<'a>, V>(
-            c,
-            v >= 3,
-            false,
-            v,
-            fields::REMAINING_PARTITIONS,
-            vis,
-            "remaining_partitions",
-        )?;
-        if v >= 3 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            rt::visit::array::<RemainingPartition<'a>, V>(
+                c,
+                v >= 3,
+                false,
+                v,
+                fields::REMAINING_PARTITIONS,
+                vis,
+                "remaining_partitions",
+            )?;
+            if v >= 3 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -184,7 +183,7 @@ impl rt::Sealed for RemainingPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, v >= 3, "remaining_partitions[].topic_name")?;
         let partition_index = rt::read::i32(c, "remaining_partitions[].partition_index")?;
@@ -202,17 +201,16 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 3, "remaining_partitions[].topic_name")?;
-        rt::read::i32(c, "remaining_partitions[].partition_index")?;
-        if v >= 3 {
-            rt::read::check_tags(c, "remaining_partitions[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 3, "remaining_partitions[].topic_name")?;
+            rt::read::i32(c, "remaining_partitions[].partition_index")?;
+            if v >= 3 {
+                rt::read::check_tags(c, "remaining_partitions[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -234,28 +232,27 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::REMAINING_PARTITIONS_TOPIC_NAME,
-            Some(rt::read::str(c, v >= 3, "remaining_partitions[].topic_name")?),
-        );
-        vis.i32(
-            fields::REMAINING_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "remaining_partitions[].partition_index")?,
-        );
-        if v >= 3 {
-            rt::visit::tags_only(
-                c,
-                fields::REMAINING_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "remaining_partitions[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::REMAINING_PARTITIONS_TOPIC_NAME,
+                Some(rt::read::str(c, v >= 3, "remaining_partitions[].topic_name")?),
+            );
+            vis.i32(
+                fields::REMAINING_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "remaining_partitions[].partition_index")?,
+            );
+            if v >= 3 {
+                rt::visit::tags_only(
+                    c,
+                    fields::REMAINING_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "remaining_partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -463,7 +460,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ControlledShutdownResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let remaining_partitions =
@@ -553,7 +550,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for RemainingPartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, v >= 3, "remaining_partitions[].topic_name")?;
             let partition_index = rt::read::i32(c, "remaining_partitions[].partition_index")?;

@@ -67,7 +67,7 @@ impl rt::Sealed for ControllerRegistrationRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 21] = match rt::read::run::<21>(c) {
             Some(r) => r,
@@ -96,18 +96,17 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
-        vis.uuid(fields::INCARNATION_ID, rt::read::uuid(c, "incarnation_id")?);
-        vis.bool(fields::ZK_MIGRATION_READY, rt::read::bool(c, "zk_migration_ready")?);
-        rt::visit::array::<Listener<'a>, V>(c, true, false, v, fields::LISTENERS, vis, "listeners")?;
-        rt::visit::array::<Feature<'a>, V>(c, true, false, v, fields::FEATURES, vis, "features")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
+            vis.uuid(fields::INCARNATION_ID, rt::read::uuid(c, "incarnation_id")?);
+            vis.bool(fields::ZK_MIGRATION_READY, rt::read::bool(c, "zk_migration_ready")?);
+            rt::visit::array::<Listener<'a>, V>(c, true, false, v, fields::LISTENERS, vis, "listeners")?;
+            rt::visit::array::<Feature<'a>, V>(c, true, false, v, fields::FEATURES, vis, "features")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -190,7 +189,7 @@ impl rt::Sealed for Listener<'_> {}
 
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "listeners[].name")?;
         let host = rt::read::str(c, true, "listeners[].host")?;
         let r: [u8; 4] = match rt::read::run::<4>(c) {
@@ -213,20 +212,19 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "listeners[].name")?;
-        rt::read::str(c, true, "listeners[].host")?;
-        match rt::read::run::<4>(c) {
-            Some(_r) => {}
-            None => {
-                rt::read::short_run!(c; "listeners[].port": u16 = 2, "listeners[].security_protocol": i16 = 2);
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "listeners[].name")?;
+            rt::read::str(c, true, "listeners[].host")?;
+            match rt::read::run::<4>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::short_run!(c; "listeners[].port": u16 = 2, "listeners[].security_protocol": i16 = 2);
+                }
             }
-        }
-        rt::read::check_tags(c, "listeners[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            rt::read::check_tags(c, "listeners[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -246,25 +244,24 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::LISTENERS_NAME,
-            Some(rt::read::str(c, true, "listeners[].name")?),
-        );
-        vis.str(
-            fields::LISTENERS_HOST,
-            Some(rt::read::str(c, true, "listeners[].host")?),
-        );
-        vis.u16(fields::LISTENERS_PORT, rt::read::u16(c, "listeners[].port")?);
-        vis.i16(
-            fields::LISTENERS_SECURITY_PROTOCOL,
-            rt::read::i16(c, "listeners[].security_protocol")?,
-        );
-        rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::LISTENERS_NAME,
+                Some(rt::read::str(c, true, "listeners[].name")?),
+            );
+            vis.str(
+                fields::LISTENERS_HOST,
+                Some(rt::read::str(c, true, "listeners[].host")?),
+            );
+            vis.u16(fields::LISTENERS_PORT, rt::read::u16(c, "listeners[].port")?);
+            vis.i16(
+                fields::LISTENERS_SECURITY_PROTOCOL,
+                rt::read::i16(c, "listeners[].security_protocol")?,
+            );
+            rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -341,7 +338,7 @@ impl rt::Sealed for Feature<'_> {}
 
 impl<'a> rt::Struct<'a> for Feature<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "features[].name")?;
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
@@ -362,19 +359,18 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         rt::read::str(c, true, "features[].name")?;
         match rt::read::run::<4>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
             }
         }
         rt::read::check_tags(c, "features[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -393,21 +389,20 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::FEATURES_NAME, Some(rt::read::str(c, true, "features[].name")?));
-        vis.i16(
-            fields::FEATURES_MIN_SUPPORTED_VERSION,
-            rt::read::i16(c, "features[].min_supported_version")?,
-        );
-        vis.i16(
-            fields::FEATURES_MAX_SUPPORTED_VERSION,
-            rt::read::i16(c, "features[].max_supported_version")?,
-        );
-        rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(fields::FEATURES_NAME, Some(rt::read::str(c, true, "features[].name")?));
+            vis.i16(
+                fields::FEATURES_MIN_SUPPORTED_VERSION,
+                rt::read::i16(c, "features[].min_supported_version")?,
+            );
+            vis.i16(
+                fields::FEATURES_MAX_SUPPORTED_VERSION,
+                rt::read::i16(c, "features[].max_supported_version")?,
+            );
+            rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -763,7 +758,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ControllerRegistrationRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 21] = match rt::read::run::<21>(c) {
                 Some(r) => r,
@@ -866,7 +861,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Listener {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "listeners[].name")?;
             let host = rt::owned::read_str(c, true, "listeners[].host")?;
             let r: [u8; 4] = match rt::read::run::<4>(c) {
@@ -968,7 +963,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Feature {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "features[].name")?;
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,

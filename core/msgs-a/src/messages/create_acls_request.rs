@@ -61,7 +61,7 @@ impl rt::Sealed for CreateAclsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let creations = rt::read::array::<AclCreation<'a>>(c, v >= 2, v, "creations")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -80,16 +80,15 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<AclCreation<'a>, V>(c, v >= 2, false, v, fields::CREATIONS, vis, "creations")?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<AclCreation<'a>, V>(c, v >= 2, false, v, fields::CREATIONS, vis, "creations")?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -184,7 +183,7 @@ impl rt::Sealed for AclCreation<'_> {}
 
 impl<'a> rt::Struct<'a> for AclCreation<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let resource_type = rt::read::i8(c, "creations[].resource_type")?;
         let resource_name = rt::read::str(c, v >= 2, "creations[].resource_name")?;
@@ -222,28 +221,27 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i8(c, "creations[].resource_type")?;
-        rt::read::str(c, v >= 2, "creations[].resource_name")?;
-        if v >= 1 {
-            rt::read::i8(c, "creations[].resource_pattern_type")?;
-        }
-        rt::read::str(c, v >= 2, "creations[].principal")?;
-        rt::read::str(c, v >= 2, "creations[].host")?;
-        match rt::read::run::<2>(c) {
-            Some(_r) => {}
-            None => {
-                rt::read::short_run!(c; "creations[].operation": i8 = 1, "creations[].permission_type": i8 = 1);
+        cur.forked(|c| {
+            rt::read::i8(c, "creations[].resource_type")?;
+            rt::read::str(c, v >= 2, "creations[].resource_name")?;
+            if v >= 1 {
+                rt::read::i8(c, "creations[].resource_pattern_type")?;
             }
-        }
-        if v >= 2 {
-            rt::read::check_tags(c, "creations[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            rt::read::str(c, v >= 2, "creations[].principal")?;
+            rt::read::str(c, v >= 2, "creations[].host")?;
+            match rt::read::run::<2>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::short_run!(c; "creations[].operation": i8 = 1, "creations[].permission_type": i8 = 1);
+                }
+            }
+            if v >= 2 {
+                rt::read::check_tags(c, "creations[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -271,42 +269,41 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i8(
-            fields::CREATIONS_RESOURCE_TYPE,
-            rt::read::i8(c, "creations[].resource_type")?,
-        );
-        vis.str(
-            fields::CREATIONS_RESOURCE_NAME,
-            Some(rt::read::str(c, v >= 2, "creations[].resource_name")?),
-        );
-        if v >= 1 {
+        cur.forked(|c| {
             vis.i8(
-                fields::CREATIONS_RESOURCE_PATTERN_TYPE,
-                rt::read::i8(c, "creations[].resource_pattern_type")?,
+                fields::CREATIONS_RESOURCE_TYPE,
+                rt::read::i8(c, "creations[].resource_type")?,
             );
-        }
-        vis.str(
-            fields::CREATIONS_PRINCIPAL,
-            Some(rt::read::str(c, v >= 2, "creations[].principal")?),
-        );
-        vis.str(
-            fields::CREATIONS_HOST,
-            Some(rt::read::str(c, v >= 2, "creations[].host")?),
-        );
-        vis.i8(fields::CREATIONS_OPERATION, rt::read::i8(c, "creations[].operation")?);
-        vis.i8(
-            fields::CREATIONS_PERMISSION_TYPE,
-            rt::read::i8(c, "creations[].permission_type")?,
-        );
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::CREATIONS_TAGGED_FIELDS, vis, "creations[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            vis.str(
+                fields::CREATIONS_RESOURCE_NAME,
+                Some(rt::read::str(c, v >= 2, "creations[].resource_name")?),
+            );
+            if v >= 1 {
+                vis.i8(
+                    fields::CREATIONS_RESOURCE_PATTERN_TYPE,
+                    rt::read::i8(c, "creations[].resource_pattern_type")?,
+                );
+            }
+            vis.str(
+                fields::CREATIONS_PRINCIPAL,
+                Some(rt::read::str(c, v >= 2, "creations[].principal")?),
+            );
+            vis.str(
+                fields::CREATIONS_HOST,
+                Some(rt::read::str(c, v >= 2, "creations[].host")?),
+            );
+            vis.i8(fields::CREATIONS_OPERATION, rt::read::i8(c, "creations[].operation")?);
+            vis.i8(
+                fields::CREATIONS_PERMISSION_TYPE,
+                rt::read::i8(c, "creations[].permission_type")?,
+            );
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::CREATIONS_TAGGED_FIELDS, vis, "creations[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -591,7 +588,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreateAclsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let creations = rt::owned::read_array::<AclCreation, _>(c, v >= 2, v, "creations")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -697,7 +694,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AclCreation {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let resource_type = rt::read::i8(c, "creations[].resource_type")?;
             let resource_name = rt::owned::read_str(c, v >= 2, "creations[].resource_name")?;

@@ -65,7 +65,7 @@ impl rt::Sealed for CreateDelegationTokenRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let owner_principal_type = if v >= 3 {
             rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_type")?
@@ -98,29 +98,28 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 3 {
-            vis.str(
-                fields::OWNER_PRINCIPAL_TYPE,
-                rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_type")?,
-            );
-        }
-        if v >= 3 {
-            vis.str(
-                fields::OWNER_PRINCIPAL_NAME,
-                rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_name")?,
-            );
-        }
-        rt::visit::array::<CreatableRenewers<'a>, V>(c, v >= 2, false, v, fields::RENEWERS, vis, "renewers")?;
-        vis.i64(fields::MAX_LIFETIME_MS, rt::read::i64(c, "max_lifetime_ms")?);
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 3 {
+                vis.str(
+                    fields::OWNER_PRINCIPAL_TYPE,
+                    rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_type")?,
+                );
+            }
+            if v >= 3 {
+                vis.str(
+                    fields::OWNER_PRINCIPAL_NAME,
+                    rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_name")?,
+                );
+            }
+            rt::visit::array::<CreatableRenewers<'a>, V>(c, v >= 2, false, v, fields::RENEWERS, vis, "renewers")?;
+            vis.i64(fields::MAX_LIFETIME_MS, rt::read::i64(c, "max_lifetime_ms")?);
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -225,7 +224,7 @@ impl rt::Sealed for CreatableRenewers<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let principal_type = rt::read::str(c, v >= 2, "renewers[].principal_type")?;
         let principal_name = rt::read::str(c, v >= 2, "renewers[].principal_name")?;
@@ -243,17 +242,16 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 2, "renewers[].principal_type")?;
-        rt::read::str(c, v >= 2, "renewers[].principal_name")?;
-        if v >= 2 {
-            rt::read::check_tags(c, "renewers[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 2, "renewers[].principal_type")?;
+            rt::read::str(c, v >= 2, "renewers[].principal_name")?;
+            if v >= 2 {
+                rt::read::check_tags(c, "renewers[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -275,23 +273,22 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::RENEWERS_PRINCIPAL_TYPE,
-            Some(rt::read::str(c, v >= 2, "renewers[].principal_type")?),
-        );
-        vis.str(
-            fields::RENEWERS_PRINCIPAL_NAME,
-            Some(rt::read::str(c, v >= 2, "renewers[].principal_name")?),
-        );
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::RENEWERS_TAGGED_FIELDS, vis, "renewers[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::RENEWERS_PRINCIPAL_TYPE,
+                Some(rt::read::str(c, v >= 2, "renewers[].principal_type")?),
+            );
+            vis.str(
+                fields::RENEWERS_PRINCIPAL_NAME,
+                Some(rt::read::str(c, v >= 2, "renewers[].principal_name")?),
+            );
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::RENEWERS_TAGGED_FIELDS, vis, "renewers[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -539,7 +536,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreateDelegationTokenRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let owner_principal_type = if v >= 3 {
                 rt::owned::read_opt_str(c, v >= 2, v >= 3, "owner_principal_type")?
@@ -691,7 +688,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreatableRenewers {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let principal_type = rt::owned::read_str(c, v >= 2, "renewers[].principal_type")?;
             let principal_name = rt::owned::read_str(c, v >= 2, "renewers[].principal_name")?;

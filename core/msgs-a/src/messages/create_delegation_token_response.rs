@@ -85,7 +85,7 @@ impl rt::Sealed for CreateDelegationTokenResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "error_code")?;
         let principal_type = rt::read::str(c, v >= 2, "principal_type")?;
@@ -138,42 +138,41 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.str(
-            fields::PRINCIPAL_TYPE,
-            Some(rt::read::str(c, v >= 2, "principal_type")?),
-        );
-        vis.str(
-            fields::PRINCIPAL_NAME,
-            Some(rt::read::str(c, v >= 2, "principal_name")?),
-        );
-        if v >= 3 {
+        cur.forked(|c| {
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
             vis.str(
-                fields::TOKEN_REQUESTER_PRINCIPAL_TYPE,
-                Some(rt::read::str(c, v >= 2, "token_requester_principal_type")?),
+                fields::PRINCIPAL_TYPE,
+                Some(rt::read::str(c, v >= 2, "principal_type")?),
             );
-        }
-        if v >= 3 {
             vis.str(
-                fields::TOKEN_REQUESTER_PRINCIPAL_NAME,
-                Some(rt::read::str(c, v >= 2, "token_requester_principal_name")?),
+                fields::PRINCIPAL_NAME,
+                Some(rt::read::str(c, v >= 2, "principal_name")?),
             );
-        }
-        vis.i64(fields::ISSUE_TIMESTAMP_MS, rt::read::i64(c, "issue_timestamp_ms")?);
-        vis.i64(fields::EXPIRY_TIMESTAMP_MS, rt::read::i64(c, "expiry_timestamp_ms")?);
-        vis.i64(fields::MAX_TIMESTAMP_MS, rt::read::i64(c, "max_timestamp_ms")?);
-        vis.str(fields::TOKEN_ID, Some(rt::read::str(c, v >= 2, "token_id")?));
-        vis.bytes(fields::HMAC, Some(rt::read::bytes(c, v >= 2, "hmac")?));
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 3 {
+                vis.str(
+                    fields::TOKEN_REQUESTER_PRINCIPAL_TYPE,
+                    Some(rt::read::str(c, v >= 2, "token_requester_principal_type")?),
+                );
+            }
+            if v >= 3 {
+                vis.str(
+                    fields::TOKEN_REQUESTER_PRINCIPAL_NAME,
+                    Some(rt::read::str(c, v >= 2, "token_requester_principal_name")?),
+                );
+            }
+            vis.i64(fields::ISSUE_TIMESTAMP_MS, rt::read::i64(c, "issue_timestamp_ms")?);
+            vis.i64(fields::EXPIRY_TIMESTAMP_MS, rt::read::i64(c, "expiry_timestamp_ms")?);
+            vis.i64(fields::MAX_TIMESTAMP_MS, rt::read::i64(c, "max_timestamp_ms")?);
+            vis.str(fields::TOKEN_ID, Some(rt::read::str(c, v >= 2, "token_id")?));
+            vis.bytes(fields::HMAC, Some(rt::read::bytes(c, v >= 2, "hmac")?));
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -570,7 +569,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreateDelegationTokenResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let principal_type = rt::owned::read_str(c, v >= 2, "principal_type")?;

@@ -61,8 +61,8 @@ impl rt::Sealed for CreatePartitionsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let topics = rt::read::array::<CreatePartitionsTopic<'a>>(c, v >= 2, v, "topics")?;
             let r: [u8; 5] = match rt::read::run::<5>(c) {
@@ -91,18 +91,17 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<CreatePartitionsTopic<'a>, V>(c, v >= 2, false, v, fields::TOPICS, vis, "topics")?;
-        vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
-        vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<CreatePartitionsTopic<'a>, V>(c, v >= 2, false, v, fields::TOPICS, vis, "topics")?;
+            vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+            vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -187,7 +186,7 @@ impl rt::Sealed for CreatePartitionsTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 2, "topics[].name")?;
         let count = rt::read::i32(c, "topics[].count")?;
@@ -208,18 +207,17 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 2, "topics[].name")?;
-        rt::read::i32(c, "topics[].count")?;
-        rt::read::check_array::<CreatePartitionsAssignment<'a>>(c, v >= 2, true, v, "topics[].assignments")?;
-        if v >= 2 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 2, "topics[].name")?;
+            rt::read::i32(c, "topics[].count")?;
+            rt::read::check_array::<CreatePartitionsAssignment<'a>>(c, v >= 2, true, v, "topics[].assignments")?;
+            if v >= 2 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -242,26 +240,25 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 2, "topics[].name")?));
-        vis.i32(fields::TOPICS_COUNT, rt::read::i32(c, "topics[].count")?);
-        rt::visit::array::<CreatePartitionsAssignment<'a>, V>(
-            c,
-            v >= 2,
-            true,
-            v,
-            fields::TOPICS_ASSIGNMENTS,
-            vis,
-            "topics[].assignments",
-        )?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 2, "topics[].name")?));
+            vis.i32(fields::TOPICS_COUNT, rt::read::i32(c, "topics[].count")?);
+            rt::visit::array::<CreatePartitionsAssignment<'a>, V>(
+                c,
+                v >= 2,
+                true,
+                v,
+                fields::TOPICS_ASSIGNMENTS,
+                vis,
+                "topics[].assignments",
+            )?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -346,7 +343,7 @@ impl rt::Sealed for CreatePartitionsAssignment<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let broker_ids = rt::read::array::<i32>(c, v >= 2, v, "topics[].assignments[].broker_ids")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -362,16 +359,15 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::check_array::<i32>(c, v >= 2, false, v, "topics[].assignments[].broker_ids")?;
-        if v >= 2 {
-            rt::read::check_tags(c, "topics[].assignments[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::check_array::<i32>(c, v >= 2, false, v, "topics[].assignments[].broker_ids")?;
+            if v >= 2 {
+                rt::read::check_tags(c, "topics[].assignments[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -392,29 +388,28 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<i32, V>(
-            c,
-            v >= 2,
-            false,
-            v,
-            fields::TOPICS_ASSIGNMENTS_BROKER_IDS,
-            vis,
-            "topics[].assignments[].broker_ids",
-        )?;
-        if v >= 2 {
-            rt::visit::tags_only(
+        cur.forked(|c| {
+            rt::visit::array::<i32, V>(
                 c,
-                fields::TOPICS_ASSIGNMENTS_TAGGED_FIELDS,
+                v >= 2,
+                false,
+                v,
+                fields::TOPICS_ASSIGNMENTS_BROKER_IDS,
                 vis,
-                "topics[].assignments[]._tagged_fields",
+                "topics[].assignments[].broker_ids",
             )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 2 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPICS_ASSIGNMENTS_TAGGED_FIELDS,
+                    vis,
+                    "topics[].assignments[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -686,8 +681,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreatePartitionsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let topics = rt::owned::read_array::<CreatePartitionsTopic, _>(c, v >= 2, v, "topics")?;
                 let r: [u8; 5] = match rt::read::run::<5>(c) {
@@ -800,7 +795,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreatePartitionsTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 2, "topics[].name")?;
             let count = rt::read::i32(c, "topics[].count")?;
@@ -890,7 +885,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreatePartitionsAssignment {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let broker_ids = rt::owned::read_array::<i32, _>(c, v >= 2, v, "topics[].assignments[].broker_ids")?;
             let unknown_tagged_fields = if v >= 2 {

@@ -63,7 +63,7 @@ impl rt::Sealed for CreatePartitionsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<CreatePartitionsTopicResult<'a>>(c, v >= 2, v, "results")?;
@@ -84,17 +84,24 @@ impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        rt::visit::array::<CreatePartitionsTopicResult<'a>, V>(c, v >= 2, false, v, fields::RESULTS, vis, "results")?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            rt::visit::array::<CreatePartitionsTopicResult<'a>, V>(
+                c,
+                v >= 2,
+                false,
+                v,
+                fields::RESULTS,
+                vis,
+                "results",
+            )?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -178,7 +185,7 @@ impl rt::Sealed for CreatePartitionsTopicResult<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 2, "results[].name")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;
@@ -198,18 +205,17 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 2, "results[].name")?;
-        rt::read::i16(c, "results[].error_code")?;
-        rt::read::opt_str(c, v >= 2, true, "results[].error_message")?;
-        if v >= 2 {
-            rt::read::check_tags(c, "results[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 2, "results[].name")?;
+            rt::read::i16(c, "results[].error_code")?;
+            rt::read::opt_str(c, v >= 2, true, "results[].error_message")?;
+            if v >= 2 {
+                rt::read::check_tags(c, "results[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -232,21 +238,20 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::RESULTS_NAME, Some(rt::read::str(c, v >= 2, "results[].name")?));
-        vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
-        vis.str(
-            fields::RESULTS_ERROR_MESSAGE,
-            rt::read::opt_str(c, v >= 2, true, "results[].error_message")?,
-        );
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::RESULTS_NAME, Some(rt::read::str(c, v >= 2, "results[].name")?));
+            vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
+            vis.str(
+                fields::RESULTS_ERROR_MESSAGE,
+                rt::read::opt_str(c, v >= 2, true, "results[].error_message")?,
+            );
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -470,7 +475,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreatePartitionsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let results = rt::owned::read_array::<CreatePartitionsTopicResult, _>(c, v >= 2, v, "results")?;
@@ -563,7 +568,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreatePartitionsTopicResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 2, "results[].name")?;
             let error_code = rt::read::i16(c, "results[].error_code")?;

@@ -62,8 +62,8 @@ impl rt::Sealed for CreateTopicsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let topics = rt::read::array::<CreatableTopic<'a>>(c, v >= 5, v, "topics")?;
             let timeout_ms = rt::read::i32(c, "timeout_ms")?;
@@ -90,20 +90,19 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<CreatableTopic<'a>, V>(c, v >= 5, false, v, fields::TOPICS, vis, "topics")?;
-        vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
-        if v >= 1 {
-            vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
-        }
-        if v >= 5 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<CreatableTopic<'a>, V>(c, v >= 5, false, v, fields::TOPICS, vis, "topics")?;
+            vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+            if v >= 1 {
+                vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
+            }
+            if v >= 5 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -205,7 +204,7 @@ impl rt::Sealed for CreatableTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 5, "topics[].name")?;
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -235,24 +234,23 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 5, "topics[].name")?;
-        match rt::read::run::<6>(c) {
-            Some(_r) => {}
-            None => {
-                rt::read::short_run!(c; "topics[].num_partitions": i32 = 4, "topics[].replication_factor": i16 = 2);
+        cur.forked(|c| {
+            rt::read::str(c, v >= 5, "topics[].name")?;
+            match rt::read::run::<6>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::short_run!(c; "topics[].num_partitions": i32 = 4, "topics[].replication_factor": i16 = 2);
+                }
             }
-        }
-        rt::read::check_array::<CreatableReplicaAssignment<'a>>(c, v >= 5, false, v, "topics[].assignments")?;
-        rt::read::check_array::<CreatableTopicConfig<'a>>(c, v >= 5, false, v, "topics[].configs")?;
-        if v >= 5 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            rt::read::check_array::<CreatableReplicaAssignment<'a>>(c, v >= 5, false, v, "topics[].assignments")?;
+            rt::read::check_array::<CreatableTopicConfig<'a>>(c, v >= 5, false, v, "topics[].configs")?;
+            if v >= 5 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -276,42 +274,41 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 5, "topics[].name")?));
-        vis.i32(
-            fields::TOPICS_NUM_PARTITIONS,
-            rt::read::i32(c, "topics[].num_partitions")?,
-        );
-        vis.i16(
-            fields::TOPICS_REPLICATION_FACTOR,
-            rt::read::i16(c, "topics[].replication_factor")?,
-        );
-        rt::visit::array::<CreatableReplicaAssignment<'a>, V>(
-            c,
-            v >= 5,
-            false,
-            v,
-            fields::TOPICS_ASSIGNMENTS,
-            vis,
-            "topics[].assignments",
-        )?;
-        rt::visit::array::<CreatableTopicConfig<'a>, V>(
-            c,
-            v >= 5,
-            false,
-            v,
-            fields::TOPICS_CONFIGS,
-            vis,
-            "topics[].configs",
-        )?;
-        if v >= 5 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 5, "topics[].name")?));
+            vis.i32(
+                fields::TOPICS_NUM_PARTITIONS,
+                rt::read::i32(c, "topics[].num_partitions")?,
+            );
+            vis.i16(
+                fields::TOPICS_REPLICATION_FACTOR,
+                rt::read::i16(c, "topics[].replication_factor")?,
+            );
+            rt::visit::array::<CreatableReplicaAssignment<'a>, V>(
+                c,
+                v >= 5,
+                false,
+                v,
+                fields::TOPICS_ASSIGNMENTS,
+                vis,
+                "topics[].assignments",
+            )?;
+            rt::visit::array::<CreatableTopicConfig<'a>, V>(
+                c,
+                v >= 5,
+                false,
+                v,
+                fields::TOPICS_CONFIGS,
+                vis,
+                "topics[].configs",
+            )?;
+            if v >= 5 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -403,7 +400,7 @@ impl rt::Sealed for CreatableReplicaAssignment<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let partition_index = rt::read::i32(c, "topics[].assignments[].partition_index")?;
         let broker_ids = rt::read::array::<i32>(c, v >= 5, v, "topics[].assignments[].broker_ids")?;
@@ -421,17 +418,16 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "topics[].assignments[].partition_index")?;
-        rt::read::check_array::<i32>(c, v >= 5, false, v, "topics[].assignments[].broker_ids")?;
-        if v >= 5 {
-            rt::read::check_tags(c, "topics[].assignments[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i32(c, "topics[].assignments[].partition_index")?;
+            rt::read::check_array::<i32>(c, v >= 5, false, v, "topics[].assignments[].broker_ids")?;
+            if v >= 5 {
+                rt::read::check_tags(c, "topics[].assignments[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -453,33 +449,32 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_ASSIGNMENTS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].assignments[].partition_index")?,
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            v >= 5,
-            false,
-            v,
-            fields::TOPICS_ASSIGNMENTS_BROKER_IDS,
-            vis,
-            "topics[].assignments[].broker_ids",
-        )?;
-        if v >= 5 {
-            rt::visit::tags_only(
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPICS_ASSIGNMENTS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].assignments[].partition_index")?,
+            );
+            rt::visit::array::<i32, V>(
                 c,
-                fields::TOPICS_ASSIGNMENTS_TAGGED_FIELDS,
+                v >= 5,
+                false,
+                v,
+                fields::TOPICS_ASSIGNMENTS_BROKER_IDS,
                 vis,
-                "topics[].assignments[]._tagged_fields",
+                "topics[].assignments[].broker_ids",
             )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 5 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPICS_ASSIGNMENTS_TAGGED_FIELDS,
+                    vis,
+                    "topics[].assignments[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -569,7 +564,7 @@ impl rt::Sealed for CreatableTopicConfig<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 5, "topics[].configs[].name")?;
         let value = rt::read::opt_str(c, v >= 5, true, "topics[].configs[].value")?;
@@ -587,17 +582,16 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 5, "topics[].configs[].name")?;
-        rt::read::opt_str(c, v >= 5, true, "topics[].configs[].value")?;
-        if v >= 5 {
-            rt::read::check_tags(c, "topics[].configs[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 5, "topics[].configs[].name")?;
+            rt::read::opt_str(c, v >= 5, true, "topics[].configs[].value")?;
+            if v >= 5 {
+                rt::read::check_tags(c, "topics[].configs[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -619,28 +613,27 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TOPICS_CONFIGS_NAME,
-            Some(rt::read::str(c, v >= 5, "topics[].configs[].name")?),
-        );
-        vis.str(
-            fields::TOPICS_CONFIGS_VALUE,
-            rt::read::opt_str(c, v >= 5, true, "topics[].configs[].value")?,
-        );
-        if v >= 5 {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_CONFIGS_TAGGED_FIELDS,
-                vis,
-                "topics[].configs[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::TOPICS_CONFIGS_NAME,
+                Some(rt::read::str(c, v >= 5, "topics[].configs[].name")?),
+            );
+            vis.str(
+                fields::TOPICS_CONFIGS_VALUE,
+                rt::read::opt_str(c, v >= 5, true, "topics[].configs[].value")?,
+            );
+            if v >= 5 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPICS_CONFIGS_TAGGED_FIELDS,
+                    vis,
+                    "topics[].configs[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1010,8 +1003,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreateTopicsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let topics = rt::owned::read_array::<CreatableTopic, _>(c, v >= 5, v, "topics")?;
                 let timeout_ms = rt::read::i32(c, "timeout_ms")?;
@@ -1138,7 +1131,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreatableTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 5, "topics[].name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -1247,7 +1240,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreatableReplicaAssignment {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let partition_index = rt::read::i32(c, "topics[].assignments[].partition_index")?;
             let broker_ids = rt::owned::read_array::<i32, _>(c, v >= 5, v, "topics[].assignments[].broker_ids")?;
@@ -1342,7 +1335,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreatableTopicConfig {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 5, "topics[].configs[].name")?;
             let value = rt::owned::read_opt_str(c, v >= 5, true, "topics[].configs[].value")?;

@@ -64,8 +64,8 @@ impl rt::Sealed for CreateTopicsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = if v >= 2 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -90,19 +90,18 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 2 {
-            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        }
-        rt::visit::array::<CreatableTopicResult<'a>, V>(c, v >= 5, false, v, fields::TOPICS, vis, "topics")?;
-        if v >= 5 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 2 {
+                vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            }
+            rt::visit::array::<CreatableTopicResult<'a>, V>(c, v >= 5, false, v, fields::TOPICS, vis, "topics")?;
+            if v >= 5 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -206,7 +205,7 @@ impl rt::Sealed for CreatableTopicResult<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 5, "topics[].name")?;
         let topic_id = if v >= 7 {
@@ -308,71 +307,70 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 5, "topics[].name")?));
-        if v >= 7 {
-            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
-        }
-        vis.i16(fields::TOPICS_ERROR_CODE, rt::read::i16(c, "topics[].error_code")?);
-        if v >= 1 {
-            vis.str(
-                fields::TOPICS_ERROR_MESSAGE,
-                rt::read::opt_str(c, v >= 5, v >= 1, "topics[].error_message")?,
-            );
-        }
-        if v >= 5 {
-            vis.i32(
-                fields::TOPICS_NUM_PARTITIONS,
-                rt::read::i32(c, "topics[].num_partitions")?,
-            );
-        }
-        if v >= 5 {
-            vis.i16(
-                fields::TOPICS_REPLICATION_FACTOR,
-                rt::read::i16(c, "topics[].replication_factor")?,
-            );
-        }
-        if v >= 5 {
-            rt::visit::array::<CreatableTopicConfigs<'a>, V>(
-                c,
-                v >= 5,
-                v >= 5,
-                v,
-                fields::TOPICS_CONFIGS,
-                vis,
-                "topics[].configs",
-            )?;
-        }
-        if v >= 5 {
-            let n = rt::read::tag_count(c, "topics[]._tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[]._tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        vis.i16(
-                            fields::TOPICS_TOPIC_CONFIG_ERROR_CODE,
-                            rt::read::i16(c, "topics[].topic_config_error_code")?,
-                        );
-                        rt::read::check_tag_size(c, before, size, tag, "topics[].topic_config_error_code")?;
+        cur.forked(|c| {
+            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 5, "topics[].name")?));
+            if v >= 7 {
+                vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+            }
+            vis.i16(fields::TOPICS_ERROR_CODE, rt::read::i16(c, "topics[].error_code")?);
+            if v >= 1 {
+                vis.str(
+                    fields::TOPICS_ERROR_MESSAGE,
+                    rt::read::opt_str(c, v >= 5, v >= 1, "topics[].error_message")?,
+                );
+            }
+            if v >= 5 {
+                vis.i32(
+                    fields::TOPICS_NUM_PARTITIONS,
+                    rt::read::i32(c, "topics[].num_partitions")?,
+                );
+            }
+            if v >= 5 {
+                vis.i16(
+                    fields::TOPICS_REPLICATION_FACTOR,
+                    rt::read::i16(c, "topics[].replication_factor")?,
+                );
+            }
+            if v >= 5 {
+                rt::visit::array::<CreatableTopicConfigs<'a>, V>(
+                    c,
+                    v >= 5,
+                    v >= 5,
+                    v,
+                    fields::TOPICS_CONFIGS,
+                    vis,
+                    "topics[].configs",
+                )?;
+            }
+            if v >= 5 {
+                let n = rt::read::tag_count(c, "topics[]._tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            vis.i16(
+                                fields::TOPICS_TOPIC_CONFIG_ERROR_CODE,
+                                rt::read::i16(c, "topics[].topic_config_error_code")?,
+                            );
+                            rt::read::check_tag_size(c, before, size, tag, "topics[].topic_config_error_code")?;
+                        }
+                        _ => rt::visit::unknown_tag(
+                            c,
+                            tag,
+                            size,
+                            fields::TOPICS_TAGGED_FIELDS,
+                            vis,
+                            "topics[]._tagged_fields",
+                        )?,
                     }
-                    _ => rt::visit::unknown_tag(
-                        c,
-                        tag,
-                        size,
-                        fields::TOPICS_TAGGED_FIELDS,
-                        vis,
-                        "topics[]._tagged_fields",
-                    )?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -509,7 +507,7 @@ impl rt::Sealed for CreatableTopicConfigs<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 5 {
             rt::read::str(c, v >= 5, "topics[].configs[].name")?
@@ -556,32 +554,26 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v >= 5 {
-            rt::read::str(c, v >= 5, "topics[].configs[].name")?;
+        rt::read::str(c, v >= 5, "topics[].configs[].name")?;
         }
         if v >= 5 {
-            rt::read::opt_str(c, v >= 5, v >= 5, "topics[].configs[].value")?;
+        rt::read::opt_str(c, v >= 5, v >= 5, "topics[].configs[].value")?;
         }
         if v >= 5 {
-            match rt::read::run::<3>(c) {
-                Some(_r) => {
-                    rt::read::canon_bool(c, rt::read::u8_at::<3, 0>(&_r));
-                    rt::read::canon_bool(c, rt::read::u8_at::<3, 2>(&_r));
-                }
-                None => {
-                    rt::read::short_run!(c; "topics[].configs[].read_only": bool = 1, "topics[].configs[].config_source": i8 = 1, "topics[].configs[].is_sensitive": bool = 1);
-                }
+        match rt::read::run::<3>(c) {
+            Some(_r) => { rt::read::canon_bool(c, rt::read::u8_at::<3, 0>(&_r)); rt::read::canon_bool(c, rt::read::u8_at::<3, 2>(&_r)); }
+            None => {
+                rt::read::short_run!(c; "topics[].configs[].read_only": bool = 1, "topics[].configs[].config_source": i8 = 1, "topics[].configs[].is_sensitive": bool = 1);
             }
         }
-        if v >= 5 {
-            rt::read::check_tags(c, "topics[].configs[]._tagged_fields")?;
         }
-        cur.join(local);
+        if v >= 5 { rt::read::check_tags(c, "topics[].configs[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -610,50 +602,49 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 5 {
-            vis.str(
-                fields::TOPICS_CONFIGS_NAME,
-                Some(rt::read::str(c, v >= 5, "topics[].configs[].name")?),
-            );
-        }
-        if v >= 5 {
-            vis.str(
-                fields::TOPICS_CONFIGS_VALUE,
-                rt::read::opt_str(c, v >= 5, v >= 5, "topics[].configs[].value")?,
-            );
-        }
-        if v >= 5 {
-            vis.bool(
-                fields::TOPICS_CONFIGS_READ_ONLY,
-                rt::read::bool(c, "topics[].configs[].read_only")?,
-            );
-        }
-        if v >= 5 {
-            vis.i8(
-                fields::TOPICS_CONFIGS_CONFIG_SOURCE,
-                rt::read::i8(c, "topics[].configs[].config_source")?,
-            );
-        }
-        if v >= 5 {
-            vis.bool(
-                fields::TOPICS_CONFIGS_IS_SENSITIVE,
-                rt::read::bool(c, "topics[].configs[].is_sensitive")?,
-            );
-        }
-        if v >= 5 {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_CONFIGS_TAGGED_FIELDS,
-                vis,
-                "topics[].configs[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 5 {
+                vis.str(
+                    fields::TOPICS_CONFIGS_NAME,
+                    Some(rt::read::str(c, v >= 5, "topics[].configs[].name")?),
+                );
+            }
+            if v >= 5 {
+                vis.str(
+                    fields::TOPICS_CONFIGS_VALUE,
+                    rt::read::opt_str(c, v >= 5, v >= 5, "topics[].configs[].value")?,
+                );
+            }
+            if v >= 5 {
+                vis.bool(
+                    fields::TOPICS_CONFIGS_READ_ONLY,
+                    rt::read::bool(c, "topics[].configs[].read_only")?,
+                );
+            }
+            if v >= 5 {
+                vis.i8(
+                    fields::TOPICS_CONFIGS_CONFIG_SOURCE,
+                    rt::read::i8(c, "topics[].configs[].config_source")?,
+                );
+            }
+            if v >= 5 {
+                vis.bool(
+                    fields::TOPICS_CONFIGS_IS_SENSITIVE,
+                    rt::read::bool(c, "topics[].configs[].is_sensitive")?,
+                );
+            }
+            if v >= 5 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPICS_CONFIGS_TAGGED_FIELDS,
+                    vis,
+                    "topics[].configs[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1108,8 +1099,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreateTopicsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = if v >= 2 {
                     rt::read::i32(c, "throttle_time_ms")?
@@ -1232,7 +1223,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreatableTopicResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 5, "topics[].name")?;
             let topic_id = if v >= 7 {
@@ -1440,7 +1431,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreatableTopicConfigs {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 5 {
                 rt::owned::read_str(c, v >= 5, "topics[].configs[].name")?

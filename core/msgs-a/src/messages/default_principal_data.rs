@@ -60,7 +60,7 @@ impl rt::Sealed for DefaultPrincipalData<'_> {}
 
 impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r#type = rt::read::str(c, true, "type")?;
         let name = rt::read::str(c, true, "name")?;
         let token_authenticated = rt::read::bool(c, "token_authenticated")?;
@@ -78,15 +78,14 @@ impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::TYPE, Some(rt::read::str(c, true, "type")?));
-        vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
-        vis.bool(fields::TOKEN_AUTHENTICATED, rt::read::bool(c, "token_authenticated")?);
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(fields::TYPE, Some(rt::read::str(c, true, "type")?));
+            vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
+            vis.bool(fields::TOKEN_AUTHENTICATED, rt::read::bool(c, "token_authenticated")?);
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -252,7 +251,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DefaultPrincipalData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r#type = rt::owned::read_str(c, true, "type")?;
             let name = rt::owned::read_str(c, true, "name")?;
             let token_authenticated = rt::read::bool(c, "token_authenticated")?;

@@ -61,7 +61,7 @@ impl rt::Sealed for DeleteAclsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let filters = rt::read::array::<DeleteAclsFilter<'a>>(c, v >= 2, v, "filters")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -80,16 +80,15 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<DeleteAclsFilter<'a>, V>(c, v >= 2, false, v, fields::FILTERS, vis, "filters")?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<DeleteAclsFilter<'a>, V>(c, v >= 2, false, v, fields::FILTERS, vis, "filters")?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -184,7 +183,7 @@ impl rt::Sealed for DeleteAclsFilter<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let resource_type_filter = rt::read::i8(c, "filters[].resource_type_filter")?;
         let resource_name_filter = rt::read::opt_str(c, v >= 2, true, "filters[].resource_name_filter")?;
@@ -222,28 +221,27 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i8(c, "filters[].resource_type_filter")?;
-        rt::read::opt_str(c, v >= 2, true, "filters[].resource_name_filter")?;
-        if v >= 1 {
-            rt::read::i8(c, "filters[].pattern_type_filter")?;
-        }
-        rt::read::opt_str(c, v >= 2, true, "filters[].principal_filter")?;
-        rt::read::opt_str(c, v >= 2, true, "filters[].host_filter")?;
-        match rt::read::run::<2>(c) {
-            Some(_r) => {}
-            None => {
-                rt::read::short_run!(c; "filters[].operation": i8 = 1, "filters[].permission_type": i8 = 1);
+        cur.forked(|c| {
+            rt::read::i8(c, "filters[].resource_type_filter")?;
+            rt::read::opt_str(c, v >= 2, true, "filters[].resource_name_filter")?;
+            if v >= 1 {
+                rt::read::i8(c, "filters[].pattern_type_filter")?;
             }
-        }
-        if v >= 2 {
-            rt::read::check_tags(c, "filters[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            rt::read::opt_str(c, v >= 2, true, "filters[].principal_filter")?;
+            rt::read::opt_str(c, v >= 2, true, "filters[].host_filter")?;
+            match rt::read::run::<2>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::short_run!(c; "filters[].operation": i8 = 1, "filters[].permission_type": i8 = 1);
+                }
+            }
+            if v >= 2 {
+                rt::read::check_tags(c, "filters[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -271,42 +269,41 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i8(
-            fields::FILTERS_RESOURCE_TYPE_FILTER,
-            rt::read::i8(c, "filters[].resource_type_filter")?,
-        );
-        vis.str(
-            fields::FILTERS_RESOURCE_NAME_FILTER,
-            rt::read::opt_str(c, v >= 2, true, "filters[].resource_name_filter")?,
-        );
-        if v >= 1 {
+        cur.forked(|c| {
             vis.i8(
-                fields::FILTERS_PATTERN_TYPE_FILTER,
-                rt::read::i8(c, "filters[].pattern_type_filter")?,
+                fields::FILTERS_RESOURCE_TYPE_FILTER,
+                rt::read::i8(c, "filters[].resource_type_filter")?,
             );
-        }
-        vis.str(
-            fields::FILTERS_PRINCIPAL_FILTER,
-            rt::read::opt_str(c, v >= 2, true, "filters[].principal_filter")?,
-        );
-        vis.str(
-            fields::FILTERS_HOST_FILTER,
-            rt::read::opt_str(c, v >= 2, true, "filters[].host_filter")?,
-        );
-        vis.i8(fields::FILTERS_OPERATION, rt::read::i8(c, "filters[].operation")?);
-        vis.i8(
-            fields::FILTERS_PERMISSION_TYPE,
-            rt::read::i8(c, "filters[].permission_type")?,
-        );
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::FILTERS_TAGGED_FIELDS, vis, "filters[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            vis.str(
+                fields::FILTERS_RESOURCE_NAME_FILTER,
+                rt::read::opt_str(c, v >= 2, true, "filters[].resource_name_filter")?,
+            );
+            if v >= 1 {
+                vis.i8(
+                    fields::FILTERS_PATTERN_TYPE_FILTER,
+                    rt::read::i8(c, "filters[].pattern_type_filter")?,
+                );
+            }
+            vis.str(
+                fields::FILTERS_PRINCIPAL_FILTER,
+                rt::read::opt_str(c, v >= 2, true, "filters[].principal_filter")?,
+            );
+            vis.str(
+                fields::FILTERS_HOST_FILTER,
+                rt::read::opt_str(c, v >= 2, true, "filters[].host_filter")?,
+            );
+            vis.i8(fields::FILTERS_OPERATION, rt::read::i8(c, "filters[].operation")?);
+            vis.i8(
+                fields::FILTERS_PERMISSION_TYPE,
+                rt::read::i8(c, "filters[].permission_type")?,
+            );
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::FILTERS_TAGGED_FIELDS, vis, "filters[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -601,7 +598,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteAclsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let filters = rt::owned::read_array::<DeleteAclsFilter, _>(c, v >= 2, v, "filters")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -707,7 +704,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteAclsFilter {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let resource_type_filter = rt::read::i8(c, "filters[].resource_type_filter")?;
             let resource_name_filter = rt::owned::read_opt_str(c, v >= 2, true, "filters[].resource_name_filter")?;

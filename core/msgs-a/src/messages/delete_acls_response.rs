@@ -64,8 +64,8 @@ impl rt::Sealed for DeleteAclsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let filter_results = rt::read::array::<DeleteAclsFilterResult<'a>>(c, v >= 2, v, "filter_results")?;
@@ -86,25 +86,24 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        rt::visit::array::<DeleteAclsFilterResult<'a>, V>(
-            c,
-            v >= 2,
-            false,
-            v,
-            fields::FILTER_RESULTS,
-            vis,
-            "filter_results",
-        )?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            rt::visit::array::<DeleteAclsFilterResult<'a>, V>(
+                c,
+                v >= 2,
+                false,
+                v,
+                fields::FILTER_RESULTS,
+                vis,
+                "filter_results",
+            )?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -188,7 +187,7 @@ impl rt::Sealed for DeleteAclsFilterResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "filter_results[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 2, true, "filter_results[].error_message")?;
@@ -209,18 +208,17 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i16(c, "filter_results[].error_code")?;
-        rt::read::opt_str(c, v >= 2, true, "filter_results[].error_message")?;
-        rt::read::check_array::<DeleteAclsMatchingAcl<'a>>(c, v >= 2, false, v, "filter_results[].matching_acls")?;
-        if v >= 2 {
-            rt::read::check_tags(c, "filter_results[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i16(c, "filter_results[].error_code")?;
+            rt::read::opt_str(c, v >= 2, true, "filter_results[].error_message")?;
+            rt::read::check_array::<DeleteAclsMatchingAcl<'a>>(c, v >= 2, false, v, "filter_results[].matching_acls")?;
+            if v >= 2 {
+                rt::read::check_tags(c, "filter_results[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -243,37 +241,36 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(
-            fields::FILTER_RESULTS_ERROR_CODE,
-            rt::read::i16(c, "filter_results[].error_code")?,
-        );
-        vis.str(
-            fields::FILTER_RESULTS_ERROR_MESSAGE,
-            rt::read::opt_str(c, v >= 2, true, "filter_results[].error_message")?,
-        );
-        rt::visit::array::<DeleteAclsMatchingAcl<'a>, V>(
-            c,
-            v >= 2,
-            false,
-            v,
-            fields::FILTER_RESULTS_MATCHING_ACLS,
-            vis,
-            "filter_results[].matching_acls",
-        )?;
-        if v >= 2 {
-            rt::visit::tags_only(
+        cur.forked(|c| {
+            vis.i16(
+                fields::FILTER_RESULTS_ERROR_CODE,
+                rt::read::i16(c, "filter_results[].error_code")?,
+            );
+            vis.str(
+                fields::FILTER_RESULTS_ERROR_MESSAGE,
+                rt::read::opt_str(c, v >= 2, true, "filter_results[].error_message")?,
+            );
+            rt::visit::array::<DeleteAclsMatchingAcl<'a>, V>(
                 c,
-                fields::FILTER_RESULTS_TAGGED_FIELDS,
+                v >= 2,
+                false,
+                v,
+                fields::FILTER_RESULTS_MATCHING_ACLS,
                 vis,
-                "filter_results[]._tagged_fields",
+                "filter_results[].matching_acls",
             )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 2 {
+                rt::visit::tags_only(
+                    c,
+                    fields::FILTER_RESULTS_TAGGED_FIELDS,
+                    vis,
+                    "filter_results[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -377,7 +374,7 @@ impl rt::Sealed for DeleteAclsMatchingAcl<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "filter_results[].matching_acls[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?;
@@ -419,30 +416,27 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         rt::read::i16(c, "filter_results[].matching_acls[].error_code")?;
         rt::read::opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?;
         rt::read::i8(c, "filter_results[].matching_acls[].resource_type")?;
         rt::read::str(c, v >= 2, "filter_results[].matching_acls[].resource_name")?;
         if v >= 1 {
-            rt::read::i8(c, "filter_results[].matching_acls[].pattern_type")?;
+        rt::read::i8(c, "filter_results[].matching_acls[].pattern_type")?;
         }
         rt::read::str(c, v >= 2, "filter_results[].matching_acls[].principal")?;
         rt::read::str(c, v >= 2, "filter_results[].matching_acls[].host")?;
         match rt::read::run::<2>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "filter_results[].matching_acls[].operation": i8 = 1, "filter_results[].matching_acls[].permission_type": i8 = 1);
             }
         }
-        if v >= 2 {
-            rt::read::check_tags(c, "filter_results[].matching_acls[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 2 { rt::read::check_tags(c, "filter_results[].matching_acls[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -472,62 +466,61 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(
-            fields::FILTER_RESULTS_MATCHING_ACLS_ERROR_CODE,
-            rt::read::i16(c, "filter_results[].matching_acls[].error_code")?,
-        );
-        vis.str(
-            fields::FILTER_RESULTS_MATCHING_ACLS_ERROR_MESSAGE,
-            rt::read::opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?,
-        );
-        vis.i8(
-            fields::FILTER_RESULTS_MATCHING_ACLS_RESOURCE_TYPE,
-            rt::read::i8(c, "filter_results[].matching_acls[].resource_type")?,
-        );
-        vis.str(
-            fields::FILTER_RESULTS_MATCHING_ACLS_RESOURCE_NAME,
-            Some(rt::read::str(
-                c,
-                v >= 2,
-                "filter_results[].matching_acls[].resource_name",
-            )?),
-        );
-        if v >= 1 {
-            vis.i8(
-                fields::FILTER_RESULTS_MATCHING_ACLS_PATTERN_TYPE,
-                rt::read::i8(c, "filter_results[].matching_acls[].pattern_type")?,
+        cur.forked(|c| {
+            vis.i16(
+                fields::FILTER_RESULTS_MATCHING_ACLS_ERROR_CODE,
+                rt::read::i16(c, "filter_results[].matching_acls[].error_code")?,
             );
-        }
-        vis.str(
-            fields::FILTER_RESULTS_MATCHING_ACLS_PRINCIPAL,
-            Some(rt::read::str(c, v >= 2, "filter_results[].matching_acls[].principal")?),
-        );
-        vis.str(
-            fields::FILTER_RESULTS_MATCHING_ACLS_HOST,
-            Some(rt::read::str(c, v >= 2, "filter_results[].matching_acls[].host")?),
-        );
-        vis.i8(
-            fields::FILTER_RESULTS_MATCHING_ACLS_OPERATION,
-            rt::read::i8(c, "filter_results[].matching_acls[].operation")?,
-        );
-        vis.i8(
-            fields::FILTER_RESULTS_MATCHING_ACLS_PERMISSION_TYPE,
-            rt::read::i8(c, "filter_results[].matching_acls[].permission_type")?,
-        );
-        if v >= 2 {
-            rt::visit::tags_only(
-                c,
-                fields::FILTER_RESULTS_MATCHING_ACLS_TAGGED_FIELDS,
-                vis,
-                "filter_results[].matching_acls[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+            vis.str(
+                fields::FILTER_RESULTS_MATCHING_ACLS_ERROR_MESSAGE,
+                rt::read::opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?,
+            );
+            vis.i8(
+                fields::FILTER_RESULTS_MATCHING_ACLS_RESOURCE_TYPE,
+                rt::read::i8(c, "filter_results[].matching_acls[].resource_type")?,
+            );
+            vis.str(
+                fields::FILTER_RESULTS_MATCHING_ACLS_RESOURCE_NAME,
+                Some(rt::read::str(
+                    c,
+                    v >= 2,
+                    "filter_results[].matching_acls[].resource_name",
+                )?),
+            );
+            if v >= 1 {
+                vis.i8(
+                    fields::FILTER_RESULTS_MATCHING_ACLS_PATTERN_TYPE,
+                    rt::read::i8(c, "filter_results[].matching_acls[].pattern_type")?,
+                );
+            }
+            vis.str(
+                fields::FILTER_RESULTS_MATCHING_ACLS_PRINCIPAL,
+                Some(rt::read::str(c, v >= 2, "filter_results[].matching_acls[].principal")?),
+            );
+            vis.str(
+                fields::FILTER_RESULTS_MATCHING_ACLS_HOST,
+                Some(rt::read::str(c, v >= 2, "filter_results[].matching_acls[].host")?),
+            );
+            vis.i8(
+                fields::FILTER_RESULTS_MATCHING_ACLS_OPERATION,
+                rt::read::i8(c, "filter_results[].matching_acls[].operation")?,
+            );
+            vis.i8(
+                fields::FILTER_RESULTS_MATCHING_ACLS_PERMISSION_TYPE,
+                rt::read::i8(c, "filter_results[].matching_acls[].permission_type")?,
+            );
+            if v >= 2 {
+                rt::visit::tags_only(
+                    c,
+                    fields::FILTER_RESULTS_MATCHING_ACLS_TAGGED_FIELDS,
+                    vis,
+                    "filter_results[].matching_acls[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -962,8 +955,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteAclsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let filter_results =
@@ -1058,7 +1051,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteAclsFilterResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "filter_results[].error_code")?;
             let error_message = rt::owned::read_opt_str(c, v >= 2, true, "filter_results[].error_message")?;
@@ -1190,7 +1183,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteAclsMatchingAcl {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "filter_results[].matching_acls[].error_code")?;
             let error_message =

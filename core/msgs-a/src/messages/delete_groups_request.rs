@@ -60,7 +60,7 @@ impl rt::Sealed for DeleteGroupsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteGroupsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let groups_names = rt::read::array::<&'a str>(c, v >= 2, v, "groups_names")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -79,16 +79,15 @@ impl<'a> rt::Struct<'a> for DeleteGroupsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<&'a str, V>(c, v >= 2, false, v, fields::GROUPS_NAMES, vis, "groups_names")?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<&'a str, V>(c, v >= 2, false, v, fields::GROUPS_NAMES, vis, "groups_names")?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -220,7 +219,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteGroupsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let groups_names = rt::owned::read_array::<rt::OwnedStr, _>(c, v >= 2, v, "groups_names")?;
             let unknown_tagged_fields = if v >= 2 {

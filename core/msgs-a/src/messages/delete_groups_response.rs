@@ -63,7 +63,7 @@ impl rt::Sealed for DeleteGroupsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<DeletableGroupResult<'a>>(c, v >= 2, v, "results")?;
@@ -84,17 +84,16 @@ impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        rt::visit::array::<DeletableGroupResult<'a>, V>(c, v >= 2, false, v, fields::RESULTS, vis, "results")?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            rt::visit::array::<DeletableGroupResult<'a>, V>(c, v >= 2, false, v, fields::RESULTS, vis, "results")?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -178,7 +177,7 @@ impl rt::Sealed for DeletableGroupResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, v >= 2, "results[].group_id")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;
@@ -202,20 +201,19 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 2, "results[].group_id")?;
-        rt::read::i16(c, "results[].error_code")?;
-        if v >= 3 {
-            rt::read::opt_str(c, v >= 2, v >= 3, "results[].error_message")?;
-        }
-        if v >= 2 {
-            rt::read::check_tags(c, "results[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 2, "results[].group_id")?;
+            rt::read::i16(c, "results[].error_code")?;
+            if v >= 3 {
+                rt::read::opt_str(c, v >= 2, v >= 3, "results[].error_message")?;
+            }
+            if v >= 2 {
+                rt::read::check_tags(c, "results[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -240,26 +238,25 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::RESULTS_GROUP_ID,
-            Some(rt::read::str(c, v >= 2, "results[].group_id")?),
-        );
-        vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
-        if v >= 3 {
+        cur.forked(|c| {
             vis.str(
-                fields::RESULTS_ERROR_MESSAGE,
-                rt::read::opt_str(c, v >= 2, v >= 3, "results[].error_message")?,
+                fields::RESULTS_GROUP_ID,
+                Some(rt::read::str(c, v >= 2, "results[].group_id")?),
             );
-        }
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
+            if v >= 3 {
+                vis.str(
+                    fields::RESULTS_ERROR_MESSAGE,
+                    rt::read::opt_str(c, v >= 2, v >= 3, "results[].error_message")?,
+                );
+            }
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -487,7 +484,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteGroupsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let results = rt::owned::read_array::<DeletableGroupResult, _>(c, v >= 2, v, "results")?;
@@ -580,7 +577,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeletableGroupResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, v >= 2, "results[].group_id")?;
             let error_code = rt::read::i16(c, "results[].error_code")?;

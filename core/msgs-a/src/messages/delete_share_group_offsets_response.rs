@@ -63,7 +63,7 @@ impl rt::Sealed for DeleteShareGroupOffsetsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -90,28 +90,27 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.str(
-            fields::ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "error_message")?,
-        );
-        rt::visit::array::<DeleteShareGroupOffsetsResponseTopic<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::RESPONSES,
-            vis,
-            "responses",
-        )?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            vis.str(
+                fields::ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "error_message")?,
+            );
+            rt::visit::array::<DeleteShareGroupOffsetsResponseTopic<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::RESPONSES,
+                vis,
+                "responses",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -193,7 +192,7 @@ impl rt::Sealed for DeleteShareGroupOffsetsResponseTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let topic_name = rt::read::str(c, true, "responses[].topic_name")?;
         let r: [u8; 18] = match rt::read::run::<18>(c) {
             Some(r) => r,
@@ -216,20 +215,19 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "responses[].topic_name")?;
-        match rt::read::run::<18>(c) {
-            Some(_r) => {}
-            None => {
-                rt::read::short_run!(c; "responses[].topic_id": uuid = 16, "responses[].error_code": i16 = 2);
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "responses[].topic_name")?;
+            match rt::read::run::<18>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::short_run!(c; "responses[].topic_id": uuid = 16, "responses[].error_code": i16 = 2);
+                }
             }
-        }
-        rt::read::opt_str(c, true, true, "responses[].error_message")?;
-        rt::read::check_tags(c, "responses[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            rt::read::opt_str(c, true, true, "responses[].error_message")?;
+            rt::read::check_tags(c, "responses[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -249,25 +247,24 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::RESPONSES_TOPIC_NAME,
-            Some(rt::read::str(c, true, "responses[].topic_name")?),
-        );
-        vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
-        vis.i16(
-            fields::RESPONSES_ERROR_CODE,
-            rt::read::i16(c, "responses[].error_code")?,
-        );
-        vis.str(
-            fields::RESPONSES_ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "responses[].error_message")?,
-        );
-        rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::RESPONSES_TOPIC_NAME,
+                Some(rt::read::str(c, true, "responses[].topic_name")?),
+            );
+            vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
+            vis.i16(
+                fields::RESPONSES_ERROR_CODE,
+                rt::read::i16(c, "responses[].error_code")?,
+            );
+            vis.str(
+                fields::RESPONSES_ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "responses[].error_message")?,
+            );
+            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -541,7 +538,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteShareGroupOffsetsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -641,7 +638,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteShareGroupOffsetsResponseTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let topic_name = rt::owned::read_str(c, true, "responses[].topic_name")?;
             let r: [u8; 18] = match rt::read::run::<18>(c) {
                 Some(r) => r,

@@ -64,8 +64,8 @@ impl rt::Sealed for DeleteShareGroupStateRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteShareGroupStateRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let group_id = rt::read::str(c, true, "group_id")?;
             let topics = rt::read::array::<DeleteStateData<'a>>(c, true, v, "topics")?;
@@ -82,15 +82,14 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupStateRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
-        rt::visit::array::<DeleteStateData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
+            rt::visit::array::<DeleteStateData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -170,7 +169,7 @@ impl rt::Sealed for DeleteStateData<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteStateData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
@@ -184,15 +183,14 @@ impl<'a> rt::Struct<'a> for DeleteStateData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "topics[].topic_id")?;
-        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
-        rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::uuid(c, "topics[].topic_id")?;
+            rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -212,23 +210,22 @@ impl<'a> rt::Struct<'a> for DeleteStateData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
-        rt::visit::array::<PartitionData<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+            rt::visit::array::<PartitionData<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -303,7 +300,7 @@ impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
         Ok(Self {
@@ -314,13 +311,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "topics[].partitions[].partition")?;
-        rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::i32(c, "topics[].partitions[].partition")?;
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -338,21 +334,20 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION,
-            rt::read::i32(c, "topics[].partitions[].partition")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION,
+                rt::read::i32(c, "topics[].partitions[].partition")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -572,8 +567,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteShareGroupStateRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let group_id = rt::owned::read_str(c, true, "group_id")?;
                 let topics = rt::owned::read_array::<DeleteStateData, _>(c, true, v, "topics")?;
@@ -653,7 +648,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteStateData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
             let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
@@ -727,7 +722,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?);

@@ -69,7 +69,7 @@ impl rt::Sealed for DeleteTopicsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topics = if v >= 6 {
             rt::read::array::<DeleteTopicState<'a>>(c, v >= 4, v, "topics")?
@@ -100,22 +100,21 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 6 {
-            rt::visit::array::<DeleteTopicState<'a>, V>(c, v >= 4, false, v, fields::TOPICS, vis, "topics")?;
-        }
-        if v <= 5 {
-            rt::visit::array::<&'a str, V>(c, v >= 4, false, v, fields::TOPIC_NAMES, vis, "topic_names")?;
-        }
-        vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 6 {
+                rt::visit::array::<DeleteTopicState<'a>, V>(c, v >= 4, false, v, fields::TOPICS, vis, "topics")?;
+            }
+            if v <= 5 {
+                rt::visit::array::<&'a str, V>(c, v >= 4, false, v, fields::TOPIC_NAMES, vis, "topic_names")?;
+            }
+            vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -218,7 +217,7 @@ impl rt::Sealed for DeleteTopicState<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 6 {
             rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?
@@ -244,21 +243,20 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 6 {
-            rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?;
-        }
-        if v >= 6 {
-            rt::read::uuid(c, "topics[].topic_id")?;
-        }
-        if v >= 4 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 6 {
+                rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?;
+            }
+            if v >= 6 {
+                rt::read::uuid(c, "topics[].topic_id")?;
+            }
+            if v >= 4 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -284,24 +282,23 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 6 {
-            vis.str(
-                fields::TOPICS_NAME,
-                rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?,
-            );
-        }
-        if v >= 6 {
-            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
-        }
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 6 {
+                vis.str(
+                    fields::TOPICS_NAME,
+                    rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?,
+                );
+            }
+            if v >= 6 {
+                vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+            }
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -548,7 +545,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteTopicsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topics = if v >= 6 {
                 rt::owned::read_array::<DeleteTopicState, _>(c, v >= 4, v, "topics")?
@@ -670,7 +667,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteTopicState {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 6 {
                 rt::owned::read_opt_str(c, v >= 4, v >= 6, "topics[].name")?

@@ -64,7 +64,7 @@ impl rt::Sealed for DeleteTopicsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
@@ -89,19 +89,18 @@ impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        }
-        rt::visit::array::<DeletableTopicResult<'a>, V>(c, v >= 4, false, v, fields::RESPONSES, vis, "responses")?;
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            }
+            rt::visit::array::<DeletableTopicResult<'a>, V>(c, v >= 4, false, v, fields::RESPONSES, vis, "responses")?;
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -193,7 +192,7 @@ impl rt::Sealed for DeletableTopicResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?;
         let topic_id = if v >= 6 {
@@ -223,23 +222,22 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?;
-        if v >= 6 {
-            rt::read::uuid(c, "responses[].topic_id")?;
-        }
-        rt::read::i16(c, "responses[].error_code")?;
-        if v >= 5 {
-            rt::read::opt_str(c, v >= 4, v >= 5, "responses[].error_message")?;
-        }
-        if v >= 4 {
-            rt::read::check_tags(c, "responses[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?;
+            if v >= 6 {
+                rt::read::uuid(c, "responses[].topic_id")?;
+            }
+            rt::read::i16(c, "responses[].error_code")?;
+            if v >= 5 {
+                rt::read::opt_str(c, v >= 4, v >= 5, "responses[].error_message")?;
+            }
+            if v >= 4 {
+                rt::read::check_tags(c, "responses[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -267,32 +265,31 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::RESPONSES_NAME,
-            rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?,
-        );
-        if v >= 6 {
-            vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
-        }
-        vis.i16(
-            fields::RESPONSES_ERROR_CODE,
-            rt::read::i16(c, "responses[].error_code")?,
-        );
-        if v >= 5 {
+        cur.forked(|c| {
             vis.str(
-                fields::RESPONSES_ERROR_MESSAGE,
-                rt::read::opt_str(c, v >= 4, v >= 5, "responses[].error_message")?,
+                fields::RESPONSES_NAME,
+                rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?,
             );
-        }
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 6 {
+                vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
+            }
+            vis.i16(
+                fields::RESPONSES_ERROR_CODE,
+                rt::read::i16(c, "responses[].error_code")?,
+            );
+            if v >= 5 {
+                vis.str(
+                    fields::RESPONSES_ERROR_MESSAGE,
+                    rt::read::opt_str(c, v >= 4, v >= 5, "responses[].error_message")?,
+                );
+            }
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -543,7 +540,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteTopicsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -649,7 +646,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeletableTopicResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_opt_str(c, v >= 4, v >= 6, "responses[].name")?;
             let topic_id = if v >= 6 {

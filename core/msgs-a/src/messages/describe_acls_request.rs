@@ -74,7 +74,7 @@ impl rt::Sealed for DescribeAclsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let resource_type_filter = rt::read::i8(c, "resource_type_filter")?;
         let resource_name_filter = rt::read::opt_str(c, v >= 2, true, "resource_name_filter")?;
@@ -115,30 +115,29 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i8(fields::RESOURCE_TYPE_FILTER, rt::read::i8(c, "resource_type_filter")?);
-        vis.str(
-            fields::RESOURCE_NAME_FILTER,
-            rt::read::opt_str(c, v >= 2, true, "resource_name_filter")?,
-        );
-        if v >= 1 {
-            vis.i8(fields::PATTERN_TYPE_FILTER, rt::read::i8(c, "pattern_type_filter")?);
-        }
-        vis.str(
-            fields::PRINCIPAL_FILTER,
-            rt::read::opt_str(c, v >= 2, true, "principal_filter")?,
-        );
-        vis.str(fields::HOST_FILTER, rt::read::opt_str(c, v >= 2, true, "host_filter")?);
-        vis.i8(fields::OPERATION, rt::read::i8(c, "operation")?);
-        vis.i8(fields::PERMISSION_TYPE, rt::read::i8(c, "permission_type")?);
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i8(fields::RESOURCE_TYPE_FILTER, rt::read::i8(c, "resource_type_filter")?);
+            vis.str(
+                fields::RESOURCE_NAME_FILTER,
+                rt::read::opt_str(c, v >= 2, true, "resource_name_filter")?,
+            );
+            if v >= 1 {
+                vis.i8(fields::PATTERN_TYPE_FILTER, rt::read::i8(c, "pattern_type_filter")?);
+            }
+            vis.str(
+                fields::PRINCIPAL_FILTER,
+                rt::read::opt_str(c, v >= 2, true, "principal_filter")?,
+            );
+            vis.str(fields::HOST_FILTER, rt::read::opt_str(c, v >= 2, true, "host_filter")?);
+            vis.i8(fields::OPERATION, rt::read::i8(c, "operation")?);
+            vis.i8(fields::PERMISSION_TYPE, rt::read::i8(c, "permission_type")?);
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -419,7 +418,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeAclsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let resource_type_filter = rt::read::i8(c, "resource_type_filter")?;
             let resource_name_filter = rt::owned::read_opt_str(c, v >= 2, true, "resource_name_filter")?;

@@ -64,8 +64,8 @@ impl rt::Sealed for DescribeAclsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -96,22 +96,21 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.str(
-            fields::ERROR_MESSAGE,
-            rt::read::opt_str(c, v >= 2, true, "error_message")?,
-        );
-        rt::visit::array::<DescribeAclsResource<'a>, V>(c, v >= 2, false, v, fields::RESOURCES, vis, "resources")?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            vis.str(
+                fields::ERROR_MESSAGE,
+                rt::read::opt_str(c, v >= 2, true, "error_message")?,
+            );
+            rt::visit::array::<DescribeAclsResource<'a>, V>(c, v >= 2, false, v, fields::RESOURCES, vis, "resources")?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -201,7 +200,7 @@ impl rt::Sealed for DescribeAclsResource<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let resource_type = rt::read::i8(c, "resources[].resource_type")?;
         let resource_name = rt::read::str(c, v >= 2, "resources[].resource_name")?;
@@ -227,21 +226,20 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i8(c, "resources[].resource_type")?;
-        rt::read::str(c, v >= 2, "resources[].resource_name")?;
-        if v >= 1 {
-            rt::read::i8(c, "resources[].pattern_type")?;
-        }
-        rt::read::check_array::<AclDescription<'a>>(c, v >= 2, false, v, "resources[].acls")?;
-        if v >= 2 {
-            rt::read::check_tags(c, "resources[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i8(c, "resources[].resource_type")?;
+            rt::read::str(c, v >= 2, "resources[].resource_name")?;
+            if v >= 1 {
+                rt::read::i8(c, "resources[].pattern_type")?;
+            }
+            rt::read::check_array::<AclDescription<'a>>(c, v >= 2, false, v, "resources[].acls")?;
+            if v >= 2 {
+                rt::read::check_tags(c, "resources[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -267,38 +265,37 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i8(
-            fields::RESOURCES_RESOURCE_TYPE,
-            rt::read::i8(c, "resources[].resource_type")?,
-        );
-        vis.str(
-            fields::RESOURCES_RESOURCE_NAME,
-            Some(rt::read::str(c, v >= 2, "resources[].resource_name")?),
-        );
-        if v >= 1 {
+        cur.forked(|c| {
             vis.i8(
-                fields::RESOURCES_PATTERN_TYPE,
-                rt::read::i8(c, "resources[].pattern_type")?,
+                fields::RESOURCES_RESOURCE_TYPE,
+                rt::read::i8(c, "resources[].resource_type")?,
             );
-        }
-        rt::visit::array::<AclDescription<'a>, V>(
-            c,
-            v >= 2,
-            false,
-            v,
-            fields::RESOURCES_ACLS,
-            vis,
-            "resources[].acls",
-        )?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::RESOURCES_TAGGED_FIELDS, vis, "resources[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            vis.str(
+                fields::RESOURCES_RESOURCE_NAME,
+                Some(rt::read::str(c, v >= 2, "resources[].resource_name")?),
+            );
+            if v >= 1 {
+                vis.i8(
+                    fields::RESOURCES_PATTERN_TYPE,
+                    rt::read::i8(c, "resources[].pattern_type")?,
+                );
+            }
+            rt::visit::array::<AclDescription<'a>, V>(
+                c,
+                v >= 2,
+                false,
+                v,
+                fields::RESOURCES_ACLS,
+                vis,
+                "resources[].acls",
+            )?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::RESOURCES_TAGGED_FIELDS, vis, "resources[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -399,7 +396,7 @@ impl rt::Sealed for AclDescription<'_> {}
 
 impl<'a> rt::Struct<'a> for AclDescription<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let principal = rt::read::str(c, v >= 2, "resources[].acls[].principal")?;
         let host = rt::read::str(c, v >= 2, "resources[].acls[].host")?;
@@ -427,23 +424,20 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         rt::read::str(c, v >= 2, "resources[].acls[].principal")?;
         rt::read::str(c, v >= 2, "resources[].acls[].host")?;
         match rt::read::run::<2>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "resources[].acls[].operation": i8 = 1, "resources[].acls[].permission_type": i8 = 1);
             }
         }
-        if v >= 2 {
-            rt::read::check_tags(c, "resources[].acls[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 2 { rt::read::check_tags(c, "resources[].acls[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -466,36 +460,35 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::RESOURCES_ACLS_PRINCIPAL,
-            Some(rt::read::str(c, v >= 2, "resources[].acls[].principal")?),
-        );
-        vis.str(
-            fields::RESOURCES_ACLS_HOST,
-            Some(rt::read::str(c, v >= 2, "resources[].acls[].host")?),
-        );
-        vis.i8(
-            fields::RESOURCES_ACLS_OPERATION,
-            rt::read::i8(c, "resources[].acls[].operation")?,
-        );
-        vis.i8(
-            fields::RESOURCES_ACLS_PERMISSION_TYPE,
-            rt::read::i8(c, "resources[].acls[].permission_type")?,
-        );
-        if v >= 2 {
-            rt::visit::tags_only(
-                c,
-                fields::RESOURCES_ACLS_TAGGED_FIELDS,
-                vis,
-                "resources[].acls[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::RESOURCES_ACLS_PRINCIPAL,
+                Some(rt::read::str(c, v >= 2, "resources[].acls[].principal")?),
+            );
+            vis.str(
+                fields::RESOURCES_ACLS_HOST,
+                Some(rt::read::str(c, v >= 2, "resources[].acls[].host")?),
+            );
+            vis.i8(
+                fields::RESOURCES_ACLS_OPERATION,
+                rt::read::i8(c, "resources[].acls[].operation")?,
+            );
+            vis.i8(
+                fields::RESOURCES_ACLS_PERMISSION_TYPE,
+                rt::read::i8(c, "resources[].acls[].permission_type")?,
+            );
+            if v >= 2 {
+                rt::visit::tags_only(
+                    c,
+                    fields::RESOURCES_ACLS_TAGGED_FIELDS,
+                    vis,
+                    "resources[].acls[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -859,8 +852,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeAclsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -973,7 +966,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeAclsResource {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
             let resource_name = rt::owned::read_str(c, v >= 2, "resources[].resource_name")?;
@@ -1092,7 +1085,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AclDescription {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let principal = rt::owned::read_str(c, v >= 2, "resources[].acls[].principal")?;
             let host = rt::owned::read_str(c, v >= 2, "resources[].acls[].host")?;

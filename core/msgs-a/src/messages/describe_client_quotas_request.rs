@@ -64,7 +64,7 @@ impl rt::Sealed for DescribeClientQuotasRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let components = rt::read::array::<ComponentData<'a>>(c, v >= 1, v, "components")?;
         let strict = rt::read::bool(c, "strict")?;
@@ -85,17 +85,16 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<ComponentData<'a>, V>(c, v >= 1, false, v, fields::COMPONENTS, vis, "components")?;
-        vis.bool(fields::STRICT, rt::read::bool(c, "strict")?);
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<ComponentData<'a>, V>(c, v >= 1, false, v, fields::COMPONENTS, vis, "components")?;
+            vis.bool(fields::STRICT, rt::read::bool(c, "strict")?);
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -179,7 +178,7 @@ impl rt::Sealed for ComponentData<'_> {}
 
 impl<'a> rt::Struct<'a> for ComponentData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let entity_type = rt::read::str(c, v >= 1, "components[].entity_type")?;
         let match_type = rt::read::i8(c, "components[].match_type")?;
@@ -199,18 +198,17 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 1, "components[].entity_type")?;
-        rt::read::i8(c, "components[].match_type")?;
-        rt::read::opt_str(c, v >= 1, true, "components[].match")?;
-        if v >= 1 {
-            rt::read::check_tags(c, "components[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 1, "components[].entity_type")?;
+            rt::read::i8(c, "components[].match_type")?;
+            rt::read::opt_str(c, v >= 1, true, "components[].match")?;
+            if v >= 1 {
+                rt::read::check_tags(c, "components[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -233,27 +231,26 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::COMPONENTS_ENTITY_TYPE,
-            Some(rt::read::str(c, v >= 1, "components[].entity_type")?),
-        );
-        vis.i8(
-            fields::COMPONENTS_MATCH_TYPE,
-            rt::read::i8(c, "components[].match_type")?,
-        );
-        vis.str(
-            fields::COMPONENTS_MATCH,
-            rt::read::opt_str(c, v >= 1, true, "components[].match")?,
-        );
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::COMPONENTS_TAGGED_FIELDS, vis, "components[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::COMPONENTS_ENTITY_TYPE,
+                Some(rt::read::str(c, v >= 1, "components[].entity_type")?),
+            );
+            vis.i8(
+                fields::COMPONENTS_MATCH_TYPE,
+                rt::read::i8(c, "components[].match_type")?,
+            );
+            vis.str(
+                fields::COMPONENTS_MATCH,
+                rt::read::opt_str(c, v >= 1, true, "components[].match")?,
+            );
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::COMPONENTS_TAGGED_FIELDS, vis, "components[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -477,7 +474,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeClientQuotasRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let components = rt::owned::read_array::<ComponentData, _>(c, v >= 1, v, "components")?;
             let strict = rt::read::bool(c, "strict")?;
@@ -577,7 +574,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ComponentData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let entity_type = rt::owned::read_str(c, v >= 1, "components[].entity_type")?;
             let match_type = rt::read::i8(c, "components[].match_type")?;

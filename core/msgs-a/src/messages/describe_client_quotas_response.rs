@@ -63,8 +63,8 @@ impl rt::Sealed for DescribeClientQuotasResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -95,22 +95,21 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.str(
-            fields::ERROR_MESSAGE,
-            rt::read::opt_str(c, v >= 1, true, "error_message")?,
-        );
-        rt::visit::array::<EntryData<'a>, V>(c, v >= 1, true, v, fields::ENTRIES, vis, "entries")?;
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            vis.str(
+                fields::ERROR_MESSAGE,
+                rt::read::opt_str(c, v >= 1, true, "error_message")?,
+            );
+            rt::visit::array::<EntryData<'a>, V>(c, v >= 1, true, v, fields::ENTRIES, vis, "entries")?;
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -200,7 +199,7 @@ impl rt::Sealed for EntryData<'_> {}
 
 impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let entity = rt::read::array::<EntityData<'a>>(c, v >= 1, v, "entries[].entity")?;
         let values = rt::read::array::<ValueData<'a>>(c, v >= 1, v, "entries[].values")?;
@@ -218,17 +217,16 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::check_array::<EntityData<'a>>(c, v >= 1, false, v, "entries[].entity")?;
-        rt::read::check_array::<ValueData<'a>>(c, v >= 1, false, v, "entries[].values")?;
-        if v >= 1 {
-            rt::read::check_tags(c, "entries[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::check_array::<EntityData<'a>>(c, v >= 1, false, v, "entries[].entity")?;
+            rt::read::check_array::<ValueData<'a>>(c, v >= 1, false, v, "entries[].values")?;
+            if v >= 1 {
+                rt::read::check_tags(c, "entries[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -250,17 +248,24 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<EntityData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_ENTITY, vis, "entries[].entity")?;
-        rt::visit::array::<ValueData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_VALUES, vis, "entries[].values")?;
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::ENTRIES_TAGGED_FIELDS, vis, "entries[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<EntityData<'a>, V>(
+                c,
+                v >= 1,
+                false,
+                v,
+                fields::ENTRIES_ENTITY,
+                vis,
+                "entries[].entity",
+            )?;
+            rt::visit::array::<ValueData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_VALUES, vis, "entries[].values")?;
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::ENTRIES_TAGGED_FIELDS, vis, "entries[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -348,7 +353,7 @@ impl rt::Sealed for EntityData<'_> {}
 
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
         let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
@@ -366,17 +371,16 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
-        rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
-        if v >= 1 {
-            rt::read::check_tags(c, "entries[].entity[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
+            rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
+            if v >= 1 {
+                rt::read::check_tags(c, "entries[].entity[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -398,28 +402,27 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::ENTRIES_ENTITY_ENTITY_TYPE,
-            Some(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?),
-        );
-        vis.str(
-            fields::ENTRIES_ENTITY_ENTITY_NAME,
-            rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?,
-        );
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::ENTRIES_ENTITY_TAGGED_FIELDS,
-                vis,
-                "entries[].entity[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::ENTRIES_ENTITY_ENTITY_TYPE,
+                Some(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?),
+            );
+            vis.str(
+                fields::ENTRIES_ENTITY_ENTITY_NAME,
+                rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?,
+            );
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::ENTRIES_ENTITY_TAGGED_FIELDS,
+                    vis,
+                    "entries[].entity[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -507,7 +510,7 @@ impl rt::Sealed for ValueData<'_> {}
 
 impl<'a> rt::Struct<'a> for ValueData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let key = rt::read::str(c, v >= 1, "entries[].values[].key")?;
         let value = rt::read::f64(c, "entries[].values[].value")?;
@@ -525,17 +528,16 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 1, "entries[].values[].key")?;
-        rt::read::f64(c, "entries[].values[].value")?;
-        if v >= 1 {
-            rt::read::check_tags(c, "entries[].values[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 1, "entries[].values[].key")?;
+            rt::read::f64(c, "entries[].values[].value")?;
+            if v >= 1 {
+                rt::read::check_tags(c, "entries[].values[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -557,28 +559,27 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::ENTRIES_VALUES_KEY,
-            Some(rt::read::str(c, v >= 1, "entries[].values[].key")?),
-        );
-        vis.f64(
-            fields::ENTRIES_VALUES_VALUE,
-            rt::read::f64(c, "entries[].values[].value")?,
-        );
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::ENTRIES_VALUES_TAGGED_FIELDS,
-                vis,
-                "entries[].values[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::ENTRIES_VALUES_KEY,
+                Some(rt::read::str(c, v >= 1, "entries[].values[].key")?),
+            );
+            vis.f64(
+                fields::ENTRIES_VALUES_VALUE,
+                rt::read::f64(c, "entries[].values[].value")?,
+            );
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::ENTRIES_VALUES_TAGGED_FIELDS,
+                    vis,
+                    "entries[].values[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -917,8 +918,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeClientQuotasResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -1023,7 +1024,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for EntryData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let entity = rt::owned::read_array::<EntityData, _>(c, v >= 1, v, "entries[].entity")?;
             let values = rt::owned::read_array::<ValueData, _>(c, v >= 1, v, "entries[].values")?;
@@ -1113,7 +1114,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for EntityData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let entity_type = rt::owned::read_str(c, v >= 1, "entries[].entity[].entity_type")?;
             let entity_name = rt::owned::read_opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
@@ -1213,7 +1214,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ValueData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let key = rt::owned::read_str(c, v >= 1, "entries[].values[].key")?;
             let value = rt::read::f64(c, "entries[].values[].value")?;

@@ -61,7 +61,7 @@ impl rt::Sealed for DescribeClusterRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let include_cluster_authorized_operations = rt::read::bool(c, "include_cluster_authorized_operations")?;
         let endpoint_type = if v >= 1 {
@@ -88,26 +88,25 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.bool(
-            fields::INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS,
-            rt::read::bool(c, "include_cluster_authorized_operations")?,
-        );
-        if v >= 1 {
-            vis.i8(fields::ENDPOINT_TYPE, rt::read::i8(c, "endpoint_type")?);
-        }
-        if v >= 2 {
+        cur.forked(|c| {
             vis.bool(
-                fields::INCLUDE_FENCED_BROKERS,
-                rt::read::bool(c, "include_fenced_brokers")?,
+                fields::INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS,
+                rt::read::bool(c, "include_cluster_authorized_operations")?,
             );
-        }
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            if v >= 1 {
+                vis.i8(fields::ENDPOINT_TYPE, rt::read::i8(c, "endpoint_type")?);
+            }
+            if v >= 2 {
+                vis.bool(
+                    fields::INCLUDE_FENCED_BROKERS,
+                    rt::read::bool(c, "include_fenced_brokers")?,
+                );
+            }
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -303,7 +302,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeClusterRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let include_cluster_authorized_operations = rt::read::bool(c, "include_cluster_authorized_operations")?;
             let endpoint_type = if v >= 1 {

@@ -75,7 +75,7 @@ impl rt::Sealed for DescribeClusterResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -114,29 +114,28 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.str(
-            fields::ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "error_message")?,
-        );
-        if v >= 1 {
-            vis.i8(fields::ENDPOINT_TYPE, rt::read::i8(c, "endpoint_type")?);
-        }
-        vis.str(fields::CLUSTER_ID, Some(rt::read::str(c, true, "cluster_id")?));
-        vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
-        rt::visit::array::<DescribeClusterBroker<'a>, V>(c, true, false, v, fields::BROKERS, vis, "brokers")?;
-        vis.i32(
-            fields::CLUSTER_AUTHORIZED_OPERATIONS,
-            rt::read::i32(c, "cluster_authorized_operations")?,
-        );
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            vis.str(
+                fields::ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "error_message")?,
+            );
+            if v >= 1 {
+                vis.i8(fields::ENDPOINT_TYPE, rt::read::i8(c, "endpoint_type")?);
+            }
+            vis.str(fields::CLUSTER_ID, Some(rt::read::str(c, true, "cluster_id")?));
+            vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
+            rt::visit::array::<DescribeClusterBroker<'a>, V>(c, true, false, v, fields::BROKERS, vis, "brokers")?;
+            vis.i32(
+                fields::CLUSTER_AUTHORIZED_OPERATIONS,
+                rt::read::i32(c, "cluster_authorized_operations")?,
+            );
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -237,7 +236,7 @@ impl rt::Sealed for DescribeClusterBroker<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let broker_id = rt::read::i32(c, "brokers[].broker_id")?;
         let host = rt::read::str(c, true, "brokers[].host")?;
@@ -261,20 +260,19 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "brokers[].broker_id")?;
-        rt::read::str(c, true, "brokers[].host")?;
-        rt::read::i32(c, "brokers[].port")?;
-        rt::read::opt_str(c, true, true, "brokers[].rack")?;
-        if v >= 2 {
-            rt::read::bool(c, "brokers[].is_fenced")?;
-        }
-        rt::read::check_tags(c, "brokers[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i32(c, "brokers[].broker_id")?;
+            rt::read::str(c, true, "brokers[].host")?;
+            rt::read::i32(c, "brokers[].port")?;
+            rt::read::opt_str(c, true, true, "brokers[].rack")?;
+            if v >= 2 {
+                rt::read::bool(c, "brokers[].is_fenced")?;
+            }
+            rt::read::check_tags(c, "brokers[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -299,23 +297,22 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::BROKERS_BROKER_ID, rt::read::i32(c, "brokers[].broker_id")?);
-        vis.str(fields::BROKERS_HOST, Some(rt::read::str(c, true, "brokers[].host")?));
-        vis.i32(fields::BROKERS_PORT, rt::read::i32(c, "brokers[].port")?);
-        vis.str(
-            fields::BROKERS_RACK,
-            rt::read::opt_str(c, true, true, "brokers[].rack")?,
-        );
-        if v >= 2 {
-            vis.bool(fields::BROKERS_IS_FENCED, rt::read::bool(c, "brokers[].is_fenced")?);
-        }
-        rt::visit::tags_only(c, fields::BROKERS_TAGGED_FIELDS, vis, "brokers[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::BROKERS_BROKER_ID, rt::read::i32(c, "brokers[].broker_id")?);
+            vis.str(fields::BROKERS_HOST, Some(rt::read::str(c, true, "brokers[].host")?));
+            vis.i32(fields::BROKERS_PORT, rt::read::i32(c, "brokers[].port")?);
+            vis.str(
+                fields::BROKERS_RACK,
+                rt::read::opt_str(c, true, true, "brokers[].rack")?,
+            );
+            if v >= 2 {
+                vis.bool(fields::BROKERS_IS_FENCED, rt::read::bool(c, "brokers[].is_fenced")?);
+            }
+            rt::visit::tags_only(c, fields::BROKERS_TAGGED_FIELDS, vis, "brokers[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -704,7 +701,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeClusterResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -843,7 +840,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeClusterBroker {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let broker_id = rt::read::i32(c, "brokers[].broker_id")?;
             let host = rt::owned::read_str(c, true, "brokers[].host")?;

@@ -62,7 +62,7 @@ impl rt::Sealed for DescribeConfigsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let resources = rt::read::array::<DescribeConfigsResource<'a>>(c, v >= 4, v, "resources")?;
         let include_synonyms = if v >= 1 {
@@ -93,25 +93,32 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<DescribeConfigsResource<'a>, V>(c, v >= 4, false, v, fields::RESOURCES, vis, "resources")?;
-        if v >= 1 {
-            vis.bool(fields::INCLUDE_SYNONYMS, rt::read::bool(c, "include_synonyms")?);
-        }
-        if v >= 3 {
-            vis.bool(
-                fields::INCLUDE_DOCUMENTATION,
-                rt::read::bool(c, "include_documentation")?,
-            );
-        }
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<DescribeConfigsResource<'a>, V>(
+                c,
+                v >= 4,
+                false,
+                v,
+                fields::RESOURCES,
+                vis,
+                "resources",
+            )?;
+            if v >= 1 {
+                vis.bool(fields::INCLUDE_SYNONYMS, rt::read::bool(c, "include_synonyms")?);
+            }
+            if v >= 3 {
+                vis.bool(
+                    fields::INCLUDE_DOCUMENTATION,
+                    rt::read::bool(c, "include_documentation")?,
+                );
+            }
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -218,7 +225,7 @@ impl rt::Sealed for DescribeConfigsResource<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let resource_type = rt::read::i8(c, "resources[].resource_type")?;
         let resource_name = rt::read::str(c, v >= 4, "resources[].resource_name")?;
@@ -238,18 +245,17 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i8(c, "resources[].resource_type")?;
-        rt::read::str(c, v >= 4, "resources[].resource_name")?;
-        rt::read::check_array::<&'a str>(c, v >= 4, true, v, "resources[].configuration_keys")?;
-        if v >= 4 {
-            rt::read::check_tags(c, "resources[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i8(c, "resources[].resource_type")?;
+            rt::read::str(c, v >= 4, "resources[].resource_name")?;
+            rt::read::check_array::<&'a str>(c, v >= 4, true, v, "resources[].configuration_keys")?;
+            if v >= 4 {
+                rt::read::check_tags(c, "resources[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -272,32 +278,31 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i8(
-            fields::RESOURCES_RESOURCE_TYPE,
-            rt::read::i8(c, "resources[].resource_type")?,
-        );
-        vis.str(
-            fields::RESOURCES_RESOURCE_NAME,
-            Some(rt::read::str(c, v >= 4, "resources[].resource_name")?),
-        );
-        rt::visit::array::<&'a str, V>(
-            c,
-            v >= 4,
-            true,
-            v,
-            fields::RESOURCES_CONFIGURATION_KEYS,
-            vis,
-            "resources[].configuration_keys",
-        )?;
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::RESOURCES_TAGGED_FIELDS, vis, "resources[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i8(
+                fields::RESOURCES_RESOURCE_TYPE,
+                rt::read::i8(c, "resources[].resource_type")?,
+            );
+            vis.str(
+                fields::RESOURCES_RESOURCE_NAME,
+                Some(rt::read::str(c, v >= 4, "resources[].resource_name")?),
+            );
+            rt::visit::array::<&'a str, V>(
+                c,
+                v >= 4,
+                true,
+                v,
+                fields::RESOURCES_CONFIGURATION_KEYS,
+                vis,
+                "resources[].configuration_keys",
+            )?;
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::RESOURCES_TAGGED_FIELDS, vis, "resources[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -554,7 +559,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeConfigsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let resources = rt::owned::read_array::<DescribeConfigsResource, _>(c, v >= 4, v, "resources")?;
             let include_synonyms = if v >= 1 {
@@ -687,7 +692,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeConfigsResource {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
             let resource_name = rt::owned::read_str(c, v >= 4, "resources[].resource_name")?;

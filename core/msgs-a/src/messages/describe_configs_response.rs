@@ -64,8 +64,8 @@ impl rt::Sealed for DescribeConfigsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let results = rt::read::array::<DescribeConfigsResult<'a>>(c, v >= 4, v, "results")?;
@@ -86,17 +86,16 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        rt::visit::array::<DescribeConfigsResult<'a>, V>(c, v >= 4, false, v, fields::RESULTS, vis, "results")?;
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            rt::visit::array::<DescribeConfigsResult<'a>, V>(c, v >= 4, false, v, fields::RESULTS, vis, "results")?;
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -186,8 +185,8 @@ impl rt::Sealed for DescribeConfigsResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let error_message = rt::read::opt_str(c, v >= 4, true, "results[].error_message")?;
@@ -212,21 +211,20 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::i16(c, "results[].error_code")?;
-            rt::read::opt_str(c, v >= 4, true, "results[].error_message")?;
-            rt::read::i8(c, "results[].resource_type")?;
-            rt::read::str(c, v >= 4, "results[].resource_name")?;
-            rt::read::check_array::<DescribeConfigsResourceResult<'a>>(c, v >= 4, false, v, "results[].configs")?;
-            if v >= 4 {
-                rt::read::check_tags(c, "results[]._tagged_fields")?;
-            }
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::i16(c, "results[].error_code")?;
+                rt::read::opt_str(c, v >= 4, true, "results[].error_message")?;
+                rt::read::i8(c, "results[].resource_type")?;
+                rt::read::str(c, v >= 4, "results[].resource_name")?;
+                rt::read::check_array::<DescribeConfigsResourceResult<'a>>(c, v >= 4, false, v, "results[].configs")?;
+                if v >= 4 {
+                    rt::read::check_tags(c, "results[]._tagged_fields")?;
+                }
+                Ok(())
+            })
         })
     }
 
@@ -251,37 +249,36 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
-        vis.str(
-            fields::RESULTS_ERROR_MESSAGE,
-            rt::read::opt_str(c, v >= 4, true, "results[].error_message")?,
-        );
-        vis.i8(
-            fields::RESULTS_RESOURCE_TYPE,
-            rt::read::i8(c, "results[].resource_type")?,
-        );
-        vis.str(
-            fields::RESULTS_RESOURCE_NAME,
-            Some(rt::read::str(c, v >= 4, "results[].resource_name")?),
-        );
-        rt::visit::array::<DescribeConfigsResourceResult<'a>, V>(
-            c,
-            v >= 4,
-            false,
-            v,
-            fields::RESULTS_CONFIGS,
-            vis,
-            "results[].configs",
-        )?;
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
+            vis.str(
+                fields::RESULTS_ERROR_MESSAGE,
+                rt::read::opt_str(c, v >= 4, true, "results[].error_message")?,
+            );
+            vis.i8(
+                fields::RESULTS_RESOURCE_TYPE,
+                rt::read::i8(c, "results[].resource_type")?,
+            );
+            vis.str(
+                fields::RESULTS_RESOURCE_NAME,
+                Some(rt::read::str(c, v >= 4, "results[].resource_name")?),
+            );
+            rt::visit::array::<DescribeConfigsResourceResult<'a>, V>(
+                c,
+                v >= 4,
+                false,
+                v,
+                fields::RESULTS_CONFIGS,
+                vis,
+                "results[].configs",
+            )?;
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -388,7 +385,7 @@ impl rt::Sealed for DescribeConfigsResourceResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 4, "results[].configs[].name")?;
         let value = rt::read::opt_str(c, v >= 4, true, "results[].configs[].value")?;
@@ -440,34 +437,39 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 4, "results[].configs[].name")?;
-        rt::read::opt_str(c, v >= 4, true, "results[].configs[].value")?;
-        rt::read::bool(c, "results[].configs[].read_only")?;
-        if v <= 0 {
-            rt::read::bool(c, "results[].configs[].is_default")?;
-        }
-        if v >= 1 {
-            rt::read::i8(c, "results[].configs[].config_source")?;
-        }
-        rt::read::bool(c, "results[].configs[].is_sensitive")?;
-        if v >= 1 {
-            rt::read::check_array::<DescribeConfigsSynonym<'a>>(c, v >= 4, false, v, "results[].configs[].synonyms")?;
-        }
-        if v >= 3 {
-            rt::read::i8(c, "results[].configs[].config_type")?;
-        }
-        if v >= 3 {
-            rt::read::opt_str(c, v >= 4, v >= 3, "results[].configs[].documentation")?;
-        }
-        if v >= 4 {
-            rt::read::check_tags(c, "results[].configs[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 4, "results[].configs[].name")?;
+            rt::read::opt_str(c, v >= 4, true, "results[].configs[].value")?;
+            rt::read::bool(c, "results[].configs[].read_only")?;
+            if v <= 0 {
+                rt::read::bool(c, "results[].configs[].is_default")?;
+            }
+            if v >= 1 {
+                rt::read::i8(c, "results[].configs[].config_source")?;
+            }
+            rt::read::bool(c, "results[].configs[].is_sensitive")?;
+            if v >= 1 {
+                rt::read::check_array::<DescribeConfigsSynonym<'a>>(
+                    c,
+                    v >= 4,
+                    false,
+                    v,
+                    "results[].configs[].synonyms",
+                )?;
+            }
+            if v >= 3 {
+                rt::read::i8(c, "results[].configs[].config_type")?;
+            }
+            if v >= 3 {
+                rt::read::opt_str(c, v >= 4, v >= 3, "results[].configs[].documentation")?;
+            }
+            if v >= 4 {
+                rt::read::check_tags(c, "results[].configs[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -506,71 +508,70 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::RESULTS_CONFIGS_NAME,
-            Some(rt::read::str(c, v >= 4, "results[].configs[].name")?),
-        );
-        vis.str(
-            fields::RESULTS_CONFIGS_VALUE,
-            rt::read::opt_str(c, v >= 4, true, "results[].configs[].value")?,
-        );
-        vis.bool(
-            fields::RESULTS_CONFIGS_READ_ONLY,
-            rt::read::bool(c, "results[].configs[].read_only")?,
-        );
-        if v <= 0 {
-            vis.bool(
-                fields::RESULTS_CONFIGS_IS_DEFAULT,
-                rt::read::bool(c, "results[].configs[].is_default")?,
-            );
-        }
-        if v >= 1 {
-            vis.i8(
-                fields::RESULTS_CONFIGS_CONFIG_SOURCE,
-                rt::read::i8(c, "results[].configs[].config_source")?,
-            );
-        }
-        vis.bool(
-            fields::RESULTS_CONFIGS_IS_SENSITIVE,
-            rt::read::bool(c, "results[].configs[].is_sensitive")?,
-        );
-        if v >= 1 {
-            rt::visit::array::<DescribeConfigsSynonym<'a>, V>(
-                c,
-                v >= 4,
-                false,
-                v,
-                fields::RESULTS_CONFIGS_SYNONYMS,
-                vis,
-                "results[].configs[].synonyms",
-            )?;
-        }
-        if v >= 3 {
-            vis.i8(
-                fields::RESULTS_CONFIGS_CONFIG_TYPE,
-                rt::read::i8(c, "results[].configs[].config_type")?,
-            );
-        }
-        if v >= 3 {
+        cur.forked(|c| {
             vis.str(
-                fields::RESULTS_CONFIGS_DOCUMENTATION,
-                rt::read::opt_str(c, v >= 4, v >= 3, "results[].configs[].documentation")?,
+                fields::RESULTS_CONFIGS_NAME,
+                Some(rt::read::str(c, v >= 4, "results[].configs[].name")?),
             );
-        }
-        if v >= 4 {
-            rt::visit::tags_only(
-                c,
-                fields::RESULTS_CONFIGS_TAGGED_FIELDS,
-                vis,
-                "results[].configs[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+            vis.str(
+                fields::RESULTS_CONFIGS_VALUE,
+                rt::read::opt_str(c, v >= 4, true, "results[].configs[].value")?,
+            );
+            vis.bool(
+                fields::RESULTS_CONFIGS_READ_ONLY,
+                rt::read::bool(c, "results[].configs[].read_only")?,
+            );
+            if v <= 0 {
+                vis.bool(
+                    fields::RESULTS_CONFIGS_IS_DEFAULT,
+                    rt::read::bool(c, "results[].configs[].is_default")?,
+                );
+            }
+            if v >= 1 {
+                vis.i8(
+                    fields::RESULTS_CONFIGS_CONFIG_SOURCE,
+                    rt::read::i8(c, "results[].configs[].config_source")?,
+                );
+            }
+            vis.bool(
+                fields::RESULTS_CONFIGS_IS_SENSITIVE,
+                rt::read::bool(c, "results[].configs[].is_sensitive")?,
+            );
+            if v >= 1 {
+                rt::visit::array::<DescribeConfigsSynonym<'a>, V>(
+                    c,
+                    v >= 4,
+                    false,
+                    v,
+                    fields::RESULTS_CONFIGS_SYNONYMS,
+                    vis,
+                    "results[].configs[].synonyms",
+                )?;
+            }
+            if v >= 3 {
+                vis.i8(
+                    fields::RESULTS_CONFIGS_CONFIG_TYPE,
+                    rt::read::i8(c, "results[].configs[].config_type")?,
+                );
+            }
+            if v >= 3 {
+                vis.str(
+                    fields::RESULTS_CONFIGS_DOCUMENTATION,
+                    rt::read::opt_str(c, v >= 4, v >= 3, "results[].configs[].documentation")?,
+                );
+            }
+            if v >= 4 {
+                rt::visit::tags_only(
+                    c,
+                    fields::RESULTS_CONFIGS_TAGGED_FIELDS,
+                    vis,
+                    "results[].configs[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -700,7 +701,7 @@ impl rt::Sealed for DescribeConfigsSynonym<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 1 {
             rt::read::str(c, v >= 4, "results[].configs[].synonyms[].name")?
@@ -732,24 +733,23 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            rt::read::str(c, v >= 4, "results[].configs[].synonyms[].name")?;
-        }
-        if v >= 1 {
-            rt::read::opt_str(c, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?;
-        }
-        if v >= 1 {
-            rt::read::i8(c, "results[].configs[].synonyms[].source")?;
-        }
-        if v >= 4 {
-            rt::read::check_tags(c, "results[].configs[].synonyms[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                rt::read::str(c, v >= 4, "results[].configs[].synonyms[].name")?;
+            }
+            if v >= 1 {
+                rt::read::opt_str(c, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?;
+            }
+            if v >= 1 {
+                rt::read::i8(c, "results[].configs[].synonyms[].source")?;
+            }
+            if v >= 4 {
+                rt::read::check_tags(c, "results[].configs[].synonyms[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -778,38 +778,37 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.str(
-                fields::RESULTS_CONFIGS_SYNONYMS_NAME,
-                Some(rt::read::str(c, v >= 4, "results[].configs[].synonyms[].name")?),
-            );
-        }
-        if v >= 1 {
-            vis.str(
-                fields::RESULTS_CONFIGS_SYNONYMS_VALUE,
-                rt::read::opt_str(c, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?,
-            );
-        }
-        if v >= 1 {
-            vis.i8(
-                fields::RESULTS_CONFIGS_SYNONYMS_SOURCE,
-                rt::read::i8(c, "results[].configs[].synonyms[].source")?,
-            );
-        }
-        if v >= 4 {
-            rt::visit::tags_only(
-                c,
-                fields::RESULTS_CONFIGS_SYNONYMS_TAGGED_FIELDS,
-                vis,
-                "results[].configs[].synonyms[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.str(
+                    fields::RESULTS_CONFIGS_SYNONYMS_NAME,
+                    Some(rt::read::str(c, v >= 4, "results[].configs[].synonyms[].name")?),
+                );
+            }
+            if v >= 1 {
+                vis.str(
+                    fields::RESULTS_CONFIGS_SYNONYMS_VALUE,
+                    rt::read::opt_str(c, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?,
+                );
+            }
+            if v >= 1 {
+                vis.i8(
+                    fields::RESULTS_CONFIGS_SYNONYMS_SOURCE,
+                    rt::read::i8(c, "results[].configs[].synonyms[].source")?,
+                );
+            }
+            if v >= 4 {
+                rt::visit::tags_only(
+                    c,
+                    fields::RESULTS_CONFIGS_SYNONYMS_TAGGED_FIELDS,
+                    vis,
+                    "results[].configs[].synonyms[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1331,8 +1330,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeConfigsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let results = rt::owned::read_array::<DescribeConfigsResult, _>(c, v >= 4, v, "results")?;
@@ -1434,8 +1433,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeConfigsResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let error_code = rt::read::i16(c, "results[].error_code")?;
                 let error_message = rt::owned::read_opt_str(c, v >= 4, true, "results[].error_message")?;
@@ -1565,7 +1564,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeConfigsResourceResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 4, "results[].configs[].name")?;
             let value = rt::owned::read_opt_str(c, v >= 4, true, "results[].configs[].value")?;
@@ -1741,7 +1740,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeConfigsSynonym {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 1 {
                 rt::owned::read_str(c, v >= 4, "results[].configs[].synonyms[].name")?

@@ -61,7 +61,7 @@ impl rt::Sealed for DescribeDelegationTokenRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let owners = rt::read::opt_array::<DescribeDelegationTokenOwner<'a>>(c, v >= 2, true, v, "owners")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -80,16 +80,15 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<DescribeDelegationTokenOwner<'a>, V>(c, v >= 2, true, v, fields::OWNERS, vis, "owners")?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<DescribeDelegationTokenOwner<'a>, V>(c, v >= 2, true, v, fields::OWNERS, vis, "owners")?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -169,7 +168,7 @@ impl rt::Sealed for DescribeDelegationTokenOwner<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let principal_type = rt::read::str(c, v >= 2, "owners[].principal_type")?;
         let principal_name = rt::read::str(c, v >= 2, "owners[].principal_name")?;
@@ -187,17 +186,16 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 2, "owners[].principal_type")?;
-        rt::read::str(c, v >= 2, "owners[].principal_name")?;
-        if v >= 2 {
-            rt::read::check_tags(c, "owners[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 2, "owners[].principal_type")?;
+            rt::read::str(c, v >= 2, "owners[].principal_name")?;
+            if v >= 2 {
+                rt::read::check_tags(c, "owners[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -219,23 +217,22 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::OWNERS_PRINCIPAL_TYPE,
-            Some(rt::read::str(c, v >= 2, "owners[].principal_type")?),
-        );
-        vis.str(
-            fields::OWNERS_PRINCIPAL_NAME,
-            Some(rt::read::str(c, v >= 2, "owners[].principal_name")?),
-        );
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::OWNERS_TAGGED_FIELDS, vis, "owners[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::OWNERS_PRINCIPAL_TYPE,
+                Some(rt::read::str(c, v >= 2, "owners[].principal_type")?),
+            );
+            vis.str(
+                fields::OWNERS_PRINCIPAL_NAME,
+                Some(rt::read::str(c, v >= 2, "owners[].principal_name")?),
+            );
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::OWNERS_TAGGED_FIELDS, vis, "owners[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -418,7 +415,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeDelegationTokenRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let owners = rt::owned::read_opt_array::<DescribeDelegationTokenOwner, _>(c, v >= 2, true, v, "owners")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -504,7 +501,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeDelegationTokenOwner {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let principal_type = rt::owned::read_str(c, v >= 2, "owners[].principal_type")?;
             let principal_name = rt::owned::read_str(c, v >= 2, "owners[].principal_name")?;

@@ -61,8 +61,8 @@ impl rt::Sealed for DescribeDelegationTokenResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let tokens = rt::read::array::<DescribedDelegationToken<'a>>(c, v >= 2, v, "tokens")?;
@@ -85,18 +85,17 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        rt::visit::array::<DescribedDelegationToken<'a>, V>(c, v >= 2, false, v, fields::TOKENS, vis, "tokens")?;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            rt::visit::array::<DescribedDelegationToken<'a>, V>(c, v >= 2, false, v, fields::TOKENS, vis, "tokens")?;
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -202,7 +201,7 @@ impl rt::Sealed for DescribedDelegationToken<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let principal_type = rt::read::str(c, v >= 2, "tokens[].principal_type")?;
         let principal_name = rt::read::str(c, v >= 2, "tokens[].principal_name")?;
@@ -250,20 +249,19 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         rt::read::str(c, v >= 2, "tokens[].principal_type")?;
         rt::read::str(c, v >= 2, "tokens[].principal_name")?;
         if v >= 3 {
-            rt::read::str(c, v >= 2, "tokens[].token_requester_principal_type")?;
+        rt::read::str(c, v >= 2, "tokens[].token_requester_principal_type")?;
         }
         if v >= 3 {
-            rt::read::str(c, v >= 2, "tokens[].token_requester_principal_name")?;
+        rt::read::str(c, v >= 2, "tokens[].token_requester_principal_name")?;
         }
         match rt::read::run::<24>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "tokens[].issue_timestamp": i64 = 8, "tokens[].expiry_timestamp": i64 = 8, "tokens[].max_timestamp": i64 = 8);
             }
@@ -271,11 +269,9 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         rt::read::str(c, v >= 2, "tokens[].token_id")?;
         rt::read::bytes(c, v >= 2, "tokens[].hmac")?;
         rt::read::check_array::<DescribedDelegationTokenRenewer<'a>>(c, v >= 2, false, v, "tokens[].renewers")?;
-        if v >= 2 {
-            rt::read::check_tags(c, "tokens[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 2 { rt::read::check_tags(c, "tokens[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -307,61 +303,60 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TOKENS_PRINCIPAL_TYPE,
-            Some(rt::read::str(c, v >= 2, "tokens[].principal_type")?),
-        );
-        vis.str(
-            fields::TOKENS_PRINCIPAL_NAME,
-            Some(rt::read::str(c, v >= 2, "tokens[].principal_name")?),
-        );
-        if v >= 3 {
+        cur.forked(|c| {
             vis.str(
-                fields::TOKENS_TOKEN_REQUESTER_PRINCIPAL_TYPE,
-                Some(rt::read::str(c, v >= 2, "tokens[].token_requester_principal_type")?),
+                fields::TOKENS_PRINCIPAL_TYPE,
+                Some(rt::read::str(c, v >= 2, "tokens[].principal_type")?),
             );
-        }
-        if v >= 3 {
             vis.str(
-                fields::TOKENS_TOKEN_REQUESTER_PRINCIPAL_NAME,
-                Some(rt::read::str(c, v >= 2, "tokens[].token_requester_principal_name")?),
+                fields::TOKENS_PRINCIPAL_NAME,
+                Some(rt::read::str(c, v >= 2, "tokens[].principal_name")?),
             );
-        }
-        vis.i64(
-            fields::TOKENS_ISSUE_TIMESTAMP,
-            rt::read::i64(c, "tokens[].issue_timestamp")?,
-        );
-        vis.i64(
-            fields::TOKENS_EXPIRY_TIMESTAMP,
-            rt::read::i64(c, "tokens[].expiry_timestamp")?,
-        );
-        vis.i64(
-            fields::TOKENS_MAX_TIMESTAMP,
-            rt::read::i64(c, "tokens[].max_timestamp")?,
-        );
-        vis.str(
-            fields::TOKENS_TOKEN_ID,
-            Some(rt::read::str(c, v >= 2, "tokens[].token_id")?),
-        );
-        vis.bytes(fields::TOKENS_HMAC, Some(rt::read::bytes(c, v >= 2, "tokens[].hmac")?));
-        rt::visit::array::<DescribedDelegationTokenRenewer<'a>, V>(
-            c,
-            v >= 2,
-            false,
-            v,
-            fields::TOKENS_RENEWERS,
-            vis,
-            "tokens[].renewers",
-        )?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TOKENS_TAGGED_FIELDS, vis, "tokens[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 3 {
+                vis.str(
+                    fields::TOKENS_TOKEN_REQUESTER_PRINCIPAL_TYPE,
+                    Some(rt::read::str(c, v >= 2, "tokens[].token_requester_principal_type")?),
+                );
+            }
+            if v >= 3 {
+                vis.str(
+                    fields::TOKENS_TOKEN_REQUESTER_PRINCIPAL_NAME,
+                    Some(rt::read::str(c, v >= 2, "tokens[].token_requester_principal_name")?),
+                );
+            }
+            vis.i64(
+                fields::TOKENS_ISSUE_TIMESTAMP,
+                rt::read::i64(c, "tokens[].issue_timestamp")?,
+            );
+            vis.i64(
+                fields::TOKENS_EXPIRY_TIMESTAMP,
+                rt::read::i64(c, "tokens[].expiry_timestamp")?,
+            );
+            vis.i64(
+                fields::TOKENS_MAX_TIMESTAMP,
+                rt::read::i64(c, "tokens[].max_timestamp")?,
+            );
+            vis.str(
+                fields::TOKENS_TOKEN_ID,
+                Some(rt::read::str(c, v >= 2, "tokens[].token_id")?),
+            );
+            vis.bytes(fields::TOKENS_HMAC, Some(rt::read::bytes(c, v >= 2, "tokens[].hmac")?));
+            rt::visit::array::<DescribedDelegationTokenRenewer<'a>, V>(
+                c,
+                v >= 2,
+                false,
+                v,
+                fields::TOKENS_RENEWERS,
+                vis,
+                "tokens[].renewers",
+            )?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TOKENS_TAGGED_FIELDS, vis, "tokens[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -492,7 +487,7 @@ impl rt::Sealed for DescribedDelegationTokenRenewer<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let principal_type = rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?;
         let principal_name = rt::read::str(c, v >= 2, "tokens[].renewers[].principal_name")?;
@@ -510,17 +505,16 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?;
-        rt::read::str(c, v >= 2, "tokens[].renewers[].principal_name")?;
-        if v >= 2 {
-            rt::read::check_tags(c, "tokens[].renewers[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?;
+            rt::read::str(c, v >= 2, "tokens[].renewers[].principal_name")?;
+            if v >= 2 {
+                rt::read::check_tags(c, "tokens[].renewers[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -542,28 +536,27 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TOKENS_RENEWERS_PRINCIPAL_TYPE,
-            Some(rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?),
-        );
-        vis.str(
-            fields::TOKENS_RENEWERS_PRINCIPAL_NAME,
-            Some(rt::read::str(c, v >= 2, "tokens[].renewers[].principal_name")?),
-        );
-        if v >= 2 {
-            rt::visit::tags_only(
-                c,
-                fields::TOKENS_RENEWERS_TAGGED_FIELDS,
-                vis,
-                "tokens[].renewers[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::TOKENS_RENEWERS_PRINCIPAL_TYPE,
+                Some(rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?),
+            );
+            vis.str(
+                fields::TOKENS_RENEWERS_PRINCIPAL_NAME,
+                Some(rt::read::str(c, v >= 2, "tokens[].renewers[].principal_name")?),
+            );
+            if v >= 2 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOKENS_RENEWERS_TAGGED_FIELDS,
+                    vis,
+                    "tokens[].renewers[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -972,8 +965,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeDelegationTokenResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let error_code = rt::read::i16(c, "error_code")?;
                 let tokens = rt::owned::read_array::<DescribedDelegationToken, _>(c, v >= 2, v, "tokens")?;
@@ -1105,7 +1098,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribedDelegationToken {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let principal_type = rt::owned::read_str(c, v >= 2, "tokens[].principal_type")?;
             let principal_name = rt::owned::read_str(c, v >= 2, "tokens[].principal_name")?;
@@ -1277,7 +1270,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribedDelegationTokenRenewer {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let principal_type = rt::owned::read_str(c, v >= 2, "tokens[].renewers[].principal_type")?;
             let principal_name = rt::owned::read_str(c, v >= 2, "tokens[].renewers[].principal_name")?;

@@ -58,7 +58,7 @@ impl rt::Sealed for DescribeGroupsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let groups = rt::read::array::<&'a str>(c, v >= 5, v, "groups")?;
         let include_authorized_operations = if v >= 3 {
@@ -83,22 +83,21 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<&'a str, V>(c, v >= 5, false, v, fields::GROUPS, vis, "groups")?;
-        if v >= 3 {
-            vis.bool(
-                fields::INCLUDE_AUTHORIZED_OPERATIONS,
-                rt::read::bool(c, "include_authorized_operations")?,
-            );
-        }
-        if v >= 5 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<&'a str, V>(c, v >= 5, false, v, fields::GROUPS, vis, "groups")?;
+            if v >= 3 {
+                vis.bool(
+                    fields::INCLUDE_AUTHORIZED_OPERATIONS,
+                    rt::read::bool(c, "include_authorized_operations")?,
+                );
+            }
+            if v >= 5 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -264,7 +263,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeGroupsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let groups = rt::owned::read_array::<rt::OwnedStr, _>(c, v >= 5, v, "groups")?;
             let include_authorized_operations = if v >= 3 {

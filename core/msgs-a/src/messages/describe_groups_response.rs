@@ -63,8 +63,8 @@ impl rt::Sealed for DescribeGroupsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -89,19 +89,18 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        }
-        rt::visit::array::<DescribedGroup<'a>, V>(c, v >= 5, false, v, fields::GROUPS, vis, "groups")?;
-        if v >= 5 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            }
+            rt::visit::array::<DescribedGroup<'a>, V>(c, v >= 5, false, v, fields::GROUPS, vis, "groups")?;
+            if v >= 5 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -205,7 +204,7 @@ impl rt::Sealed for DescribedGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "groups[].error_code")?;
         let error_message = if v >= 6 {
@@ -243,27 +242,26 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i16(c, "groups[].error_code")?;
-        if v >= 6 {
-            rt::read::opt_str(c, v >= 5, v >= 6, "groups[].error_message")?;
-        }
-        rt::read::str(c, v >= 5, "groups[].group_id")?;
-        rt::read::str(c, v >= 5, "groups[].group_state")?;
-        rt::read::str(c, v >= 5, "groups[].protocol_type")?;
-        rt::read::str(c, v >= 5, "groups[].protocol_data")?;
-        rt::read::check_array::<DescribedGroupMember<'a>>(c, v >= 5, false, v, "groups[].members")?;
-        if v >= 3 {
-            rt::read::i32(c, "groups[].authorized_operations")?;
-        }
-        if v >= 5 {
-            rt::read::check_tags(c, "groups[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i16(c, "groups[].error_code")?;
+            if v >= 6 {
+                rt::read::opt_str(c, v >= 5, v >= 6, "groups[].error_message")?;
+            }
+            rt::read::str(c, v >= 5, "groups[].group_id")?;
+            rt::read::str(c, v >= 5, "groups[].group_state")?;
+            rt::read::str(c, v >= 5, "groups[].protocol_type")?;
+            rt::read::str(c, v >= 5, "groups[].protocol_data")?;
+            rt::read::check_array::<DescribedGroupMember<'a>>(c, v >= 5, false, v, "groups[].members")?;
+            if v >= 3 {
+                rt::read::i32(c, "groups[].authorized_operations")?;
+            }
+            if v >= 5 {
+                rt::read::check_tags(c, "groups[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -295,53 +293,52 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
-        if v >= 6 {
+        cur.forked(|c| {
+            vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
+            if v >= 6 {
+                vis.str(
+                    fields::GROUPS_ERROR_MESSAGE,
+                    rt::read::opt_str(c, v >= 5, v >= 6, "groups[].error_message")?,
+                );
+            }
             vis.str(
-                fields::GROUPS_ERROR_MESSAGE,
-                rt::read::opt_str(c, v >= 5, v >= 6, "groups[].error_message")?,
+                fields::GROUPS_GROUP_ID,
+                Some(rt::read::str(c, v >= 5, "groups[].group_id")?),
             );
-        }
-        vis.str(
-            fields::GROUPS_GROUP_ID,
-            Some(rt::read::str(c, v >= 5, "groups[].group_id")?),
-        );
-        vis.str(
-            fields::GROUPS_GROUP_STATE,
-            Some(rt::read::str(c, v >= 5, "groups[].group_state")?),
-        );
-        vis.str(
-            fields::GROUPS_PROTOCOL_TYPE,
-            Some(rt::read::str(c, v >= 5, "groups[].protocol_type")?),
-        );
-        vis.str(
-            fields::GROUPS_PROTOCOL_DATA,
-            Some(rt::read::str(c, v >= 5, "groups[].protocol_data")?),
-        );
-        rt::visit::array::<DescribedGroupMember<'a>, V>(
-            c,
-            v >= 5,
-            false,
-            v,
-            fields::GROUPS_MEMBERS,
-            vis,
-            "groups[].members",
-        )?;
-        if v >= 3 {
-            vis.i32(
-                fields::GROUPS_AUTHORIZED_OPERATIONS,
-                rt::read::i32(c, "groups[].authorized_operations")?,
+            vis.str(
+                fields::GROUPS_GROUP_STATE,
+                Some(rt::read::str(c, v >= 5, "groups[].group_state")?),
             );
-        }
-        if v >= 5 {
-            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            vis.str(
+                fields::GROUPS_PROTOCOL_TYPE,
+                Some(rt::read::str(c, v >= 5, "groups[].protocol_type")?),
+            );
+            vis.str(
+                fields::GROUPS_PROTOCOL_DATA,
+                Some(rt::read::str(c, v >= 5, "groups[].protocol_data")?),
+            );
+            rt::visit::array::<DescribedGroupMember<'a>, V>(
+                c,
+                v >= 5,
+                false,
+                v,
+                fields::GROUPS_MEMBERS,
+                vis,
+                "groups[].members",
+            )?;
+            if v >= 3 {
+                vis.i32(
+                    fields::GROUPS_AUTHORIZED_OPERATIONS,
+                    rt::read::i32(c, "groups[].authorized_operations")?,
+                );
+            }
+            if v >= 5 {
+                rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -466,7 +463,7 @@ impl rt::Sealed for DescribedGroupMember<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let member_id = rt::read::str(c, v >= 5, "groups[].members[].member_id")?;
         let group_instance_id = if v >= 4 {
@@ -496,23 +493,22 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 5, "groups[].members[].member_id")?;
-        if v >= 4 {
-            rt::read::opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?;
-        }
-        rt::read::str(c, v >= 5, "groups[].members[].client_id")?;
-        rt::read::str(c, v >= 5, "groups[].members[].client_host")?;
-        rt::read::bytes(c, v >= 5, "groups[].members[].member_metadata")?;
-        rt::read::bytes(c, v >= 5, "groups[].members[].member_assignment")?;
-        if v >= 5 {
-            rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 5, "groups[].members[].member_id")?;
+            if v >= 4 {
+                rt::read::opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?;
+            }
+            rt::read::str(c, v >= 5, "groups[].members[].client_id")?;
+            rt::read::str(c, v >= 5, "groups[].members[].client_host")?;
+            rt::read::bytes(c, v >= 5, "groups[].members[].member_metadata")?;
+            rt::read::bytes(c, v >= 5, "groups[].members[].member_assignment")?;
+            if v >= 5 {
+                rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -540,46 +536,45 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::GROUPS_MEMBERS_MEMBER_ID,
-            Some(rt::read::str(c, v >= 5, "groups[].members[].member_id")?),
-        );
-        if v >= 4 {
+        cur.forked(|c| {
             vis.str(
-                fields::GROUPS_MEMBERS_GROUP_INSTANCE_ID,
-                rt::read::opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?,
+                fields::GROUPS_MEMBERS_MEMBER_ID,
+                Some(rt::read::str(c, v >= 5, "groups[].members[].member_id")?),
             );
-        }
-        vis.str(
-            fields::GROUPS_MEMBERS_CLIENT_ID,
-            Some(rt::read::str(c, v >= 5, "groups[].members[].client_id")?),
-        );
-        vis.str(
-            fields::GROUPS_MEMBERS_CLIENT_HOST,
-            Some(rt::read::str(c, v >= 5, "groups[].members[].client_host")?),
-        );
-        vis.bytes(
-            fields::GROUPS_MEMBERS_MEMBER_METADATA,
-            Some(rt::read::bytes(c, v >= 5, "groups[].members[].member_metadata")?),
-        );
-        vis.bytes(
-            fields::GROUPS_MEMBERS_MEMBER_ASSIGNMENT,
-            Some(rt::read::bytes(c, v >= 5, "groups[].members[].member_assignment")?),
-        );
-        if v >= 5 {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_TAGGED_FIELDS,
-                vis,
-                "groups[].members[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 4 {
+                vis.str(
+                    fields::GROUPS_MEMBERS_GROUP_INSTANCE_ID,
+                    rt::read::opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?,
+                );
+            }
+            vis.str(
+                fields::GROUPS_MEMBERS_CLIENT_ID,
+                Some(rt::read::str(c, v >= 5, "groups[].members[].client_id")?),
+            );
+            vis.str(
+                fields::GROUPS_MEMBERS_CLIENT_HOST,
+                Some(rt::read::str(c, v >= 5, "groups[].members[].client_host")?),
+            );
+            vis.bytes(
+                fields::GROUPS_MEMBERS_MEMBER_METADATA,
+                Some(rt::read::bytes(c, v >= 5, "groups[].members[].member_metadata")?),
+            );
+            vis.bytes(
+                fields::GROUPS_MEMBERS_MEMBER_ASSIGNMENT,
+                Some(rt::read::bytes(c, v >= 5, "groups[].members[].member_assignment")?),
+            );
+            if v >= 5 {
+                rt::visit::tags_only(
+                    c,
+                    fields::GROUPS_MEMBERS_TAGGED_FIELDS,
+                    vis,
+                    "groups[].members[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1023,8 +1018,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeGroupsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = if v >= 1 {
                     rt::read::i32(c, "throttle_time_ms")?
@@ -1147,7 +1142,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribedGroup {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "groups[].error_code")?;
             let error_message = if v >= 6 {
@@ -1316,7 +1311,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribedGroupMember {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let member_id = rt::owned::read_str(c, v >= 5, "groups[].members[].member_id")?;
             let group_instance_id = if v >= 4 {

@@ -61,7 +61,7 @@ impl rt::Sealed for DescribeLogDirsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topics = rt::read::opt_array::<DescribableLogDirTopic<'a>>(c, v >= 2, true, v, "topics")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -80,16 +80,15 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<DescribableLogDirTopic<'a>, V>(c, v >= 2, true, v, fields::TOPICS, vis, "topics")?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<DescribableLogDirTopic<'a>, V>(c, v >= 2, true, v, fields::TOPICS, vis, "topics")?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -175,7 +174,7 @@ impl rt::Sealed for DescribableLogDirTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, v >= 2, "topics[].topic")?;
         let partitions = rt::read::array::<i32>(c, v >= 2, v, "topics[].partitions")?;
@@ -193,17 +192,16 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 2, "topics[].topic")?;
-        rt::read::check_array::<i32>(c, v >= 2, false, v, "topics[].partitions")?;
-        if v >= 2 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 2, "topics[].topic")?;
+            rt::read::check_array::<i32>(c, v >= 2, false, v, "topics[].partitions")?;
+            if v >= 2 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -225,25 +223,24 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 2, "topics[].topic")?));
-        rt::visit::array::<i32, V>(
-            c,
-            v >= 2,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 2, "topics[].topic")?));
+            rt::visit::array::<i32, V>(
+                c,
+                v >= 2,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -426,7 +423,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeLogDirsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topics = rt::owned::read_opt_array::<DescribableLogDirTopic, _>(c, v >= 2, true, v, "topics")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -512,7 +509,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribableLogDirTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, v >= 2, "topics[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(c, v >= 2, v, "topics[].partitions")?;

@@ -61,8 +61,8 @@ impl rt::Sealed for DescribeLogDirsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let error_code = if v >= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
@@ -85,20 +85,19 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        if v >= 3 {
-            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        }
-        rt::visit::array::<DescribeLogDirsResult<'a>, V>(c, v >= 2, false, v, fields::RESULTS, vis, "results")?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            if v >= 3 {
+                vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            }
+            rt::visit::array::<DescribeLogDirsResult<'a>, V>(c, v >= 2, false, v, fields::RESULTS, vis, "results")?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -197,8 +196,8 @@ impl rt::Sealed for DescribeLogDirsResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let log_dir = rt::read::str(c, v >= 2, "results[].log_dir")?;
@@ -242,30 +241,27 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::i16(c, "results[].error_code")?;
-            rt::read::str(c, v >= 2, "results[].log_dir")?;
-            rt::read::check_array::<DescribeLogDirsTopic<'a>>(c, v >= 2, false, v, "results[].topics")?;
-            if v >= 4 {
-                match rt::read::run::<16>(c) {
-                    Some(_r) => {}
-                    None => {
-                        rt::read::short_run!(c; "results[].total_bytes": i64 = 8, "results[].usable_bytes": i64 = 8);
-                    }
-                }
+            cur.forked(|c| {
+        rt::read::i16(c, "results[].error_code")?;
+        rt::read::str(c, v >= 2, "results[].log_dir")?;
+        rt::read::check_array::<DescribeLogDirsTopic<'a>>(c, v >= 2, false, v, "results[].topics")?;
+        if v >= 4 {
+        match rt::read::run::<16>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "results[].total_bytes": i64 = 8, "results[].usable_bytes": i64 = 8);
             }
-            if v >= 5 {
-                rt::read::bool(c, "results[].is_cordoned")?;
-            }
-            if v >= 2 {
-                rt::read::check_tags(c, "results[]._tagged_fields")?;
-            }
-            cur.join(local);
-            Ok(())
+        }
+        }
+        if v >= 5 {
+        rt::read::bool(c, "results[].is_cordoned")?;
+        }
+        if v >= 2 { rt::read::check_tags(c, "results[]._tagged_fields")?; }
+        Ok(())
+        })
         })
     }
 
@@ -294,41 +290,40 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
-        vis.str(
-            fields::RESULTS_LOG_DIR,
-            Some(rt::read::str(c, v >= 2, "results[].log_dir")?),
-        );
-        rt::visit::array::<DescribeLogDirsTopic<'a>, V>(
-            c,
-            v >= 2,
-            false,
-            v,
-            fields::RESULTS_TOPICS,
-            vis,
-            "results[].topics",
-        )?;
-        if v >= 4 {
-            vis.i64(fields::RESULTS_TOTAL_BYTES, rt::read::i64(c, "results[].total_bytes")?);
-        }
-        if v >= 4 {
-            vis.i64(
-                fields::RESULTS_USABLE_BYTES,
-                rt::read::i64(c, "results[].usable_bytes")?,
+        cur.forked(|c| {
+            vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
+            vis.str(
+                fields::RESULTS_LOG_DIR,
+                Some(rt::read::str(c, v >= 2, "results[].log_dir")?),
             );
-        }
-        if v >= 5 {
-            vis.bool(fields::RESULTS_IS_CORDONED, rt::read::bool(c, "results[].is_cordoned")?);
-        }
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            rt::visit::array::<DescribeLogDirsTopic<'a>, V>(
+                c,
+                v >= 2,
+                false,
+                v,
+                fields::RESULTS_TOPICS,
+                vis,
+                "results[].topics",
+            )?;
+            if v >= 4 {
+                vis.i64(fields::RESULTS_TOTAL_BYTES, rt::read::i64(c, "results[].total_bytes")?);
+            }
+            if v >= 4 {
+                vis.i64(
+                    fields::RESULTS_USABLE_BYTES,
+                    rt::read::i64(c, "results[].usable_bytes")?,
+                );
+            }
+            if v >= 5 {
+                vis.bool(fields::RESULTS_IS_CORDONED, rt::read::bool(c, "results[].is_cordoned")?);
+            }
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -435,7 +430,7 @@ impl rt::Sealed for DescribeLogDirsTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 2, "results[].topics[].name")?;
         let partitions =
@@ -454,17 +449,22 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 2, "results[].topics[].name")?;
-        rt::read::check_array::<DescribeLogDirsPartition<'a>>(c, v >= 2, false, v, "results[].topics[].partitions")?;
-        if v >= 2 {
-            rt::read::check_tags(c, "results[].topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 2, "results[].topics[].name")?;
+            rt::read::check_array::<DescribeLogDirsPartition<'a>>(
+                c,
+                v >= 2,
+                false,
+                v,
+                "results[].topics[].partitions",
+            )?;
+            if v >= 2 {
+                rt::read::check_tags(c, "results[].topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -486,33 +486,32 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::RESULTS_TOPICS_NAME,
-            Some(rt::read::str(c, v >= 2, "results[].topics[].name")?),
-        );
-        rt::visit::array::<DescribeLogDirsPartition<'a>, V>(
-            c,
-            v >= 2,
-            false,
-            v,
-            fields::RESULTS_TOPICS_PARTITIONS,
-            vis,
-            "results[].topics[].partitions",
-        )?;
-        if v >= 2 {
-            rt::visit::tags_only(
+        cur.forked(|c| {
+            vis.str(
+                fields::RESULTS_TOPICS_NAME,
+                Some(rt::read::str(c, v >= 2, "results[].topics[].name")?),
+            );
+            rt::visit::array::<DescribeLogDirsPartition<'a>, V>(
                 c,
-                fields::RESULTS_TOPICS_TAGGED_FIELDS,
+                v >= 2,
+                false,
+                v,
+                fields::RESULTS_TOPICS_PARTITIONS,
                 vis,
-                "results[].topics[]._tagged_fields",
+                "results[].topics[].partitions",
             )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 2 {
+                rt::visit::tags_only(
+                    c,
+                    fields::RESULTS_TOPICS_TAGGED_FIELDS,
+                    vis,
+                    "results[].topics[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -600,7 +599,7 @@ impl rt::Sealed for DescribeLogDirsPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 21] = match rt::read::run::<21>(c) {
             Some(r) => r,
@@ -628,23 +627,18 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<21>(c) {
-            Some(_r) => {
-                rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&_r));
-            }
+            Some(_r) => { rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&_r)); }
             None => {
                 rt::read::short_run!(c; "results[].topics[].partitions[].partition_index": i32 = 4, "results[].topics[].partitions[].partition_size": i64 = 8, "results[].topics[].partitions[].offset_lag": i64 = 8, "results[].topics[].partitions[].is_future_key": bool = 1);
             }
         }
-        if v >= 2 {
-            rt::read::check_tags(c, "results[].topics[].partitions[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 2 { rt::read::check_tags(c, "results[].topics[].partitions[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -665,36 +659,35 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::RESULTS_TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "results[].topics[].partitions[].partition_index")?,
-        );
-        vis.i64(
-            fields::RESULTS_TOPICS_PARTITIONS_PARTITION_SIZE,
-            rt::read::i64(c, "results[].topics[].partitions[].partition_size")?,
-        );
-        vis.i64(
-            fields::RESULTS_TOPICS_PARTITIONS_OFFSET_LAG,
-            rt::read::i64(c, "results[].topics[].partitions[].offset_lag")?,
-        );
-        vis.bool(
-            fields::RESULTS_TOPICS_PARTITIONS_IS_FUTURE_KEY,
-            rt::read::bool(c, "results[].topics[].partitions[].is_future_key")?,
-        );
-        if v >= 2 {
-            rt::visit::tags_only(
-                c,
-                fields::RESULTS_TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "results[].topics[].partitions[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(
+                fields::RESULTS_TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "results[].topics[].partitions[].partition_index")?,
+            );
+            vis.i64(
+                fields::RESULTS_TOPICS_PARTITIONS_PARTITION_SIZE,
+                rt::read::i64(c, "results[].topics[].partitions[].partition_size")?,
+            );
+            vis.i64(
+                fields::RESULTS_TOPICS_PARTITIONS_OFFSET_LAG,
+                rt::read::i64(c, "results[].topics[].partitions[].offset_lag")?,
+            );
+            vis.bool(
+                fields::RESULTS_TOPICS_PARTITIONS_IS_FUTURE_KEY,
+                rt::read::bool(c, "results[].topics[].partitions[].is_future_key")?,
+            );
+            if v >= 2 {
+                rt::visit::tags_only(
+                    c,
+                    fields::RESULTS_TOPICS_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "results[].topics[].partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1120,8 +1113,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeLogDirsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let error_code = if v >= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
@@ -1235,8 +1228,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeLogDirsResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let error_code = rt::read::i16(c, "results[].error_code")?;
                 let log_dir = rt::owned::read_str(c, v >= 2, "results[].log_dir")?;
@@ -1378,7 +1371,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeLogDirsTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 2, "results[].topics[].name")?;
             let partitions =
@@ -1477,7 +1470,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeLogDirsPartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 21] = match rt::read::run::<21>(c) {
                 Some(r) => r,

@@ -63,7 +63,7 @@ impl rt::Sealed for DescribeMirrorsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let mirror_names = rt::read::opt_array::<&'a str>(c, true, true, v, "mirror_names")?;
         let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
@@ -80,18 +80,17 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<&'a str, V>(c, true, true, v, fields::MIRROR_NAMES, vis, "mirror_names")?;
-        vis.bool(
-            fields::INCLUDE_AUTHORIZED_OPERATIONS,
-            rt::read::bool(c, "include_authorized_operations")?,
-        );
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<&'a str, V>(c, true, true, v, fields::MIRROR_NAMES, vis, "mirror_names")?;
+            vis.bool(
+                fields::INCLUDE_AUTHORIZED_OPERATIONS,
+                rt::read::bool(c, "include_authorized_operations")?,
+            );
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -238,7 +237,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeMirrorsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let mirror_names = rt::owned::read_opt_array::<rt::OwnedStr, _>(c, true, true, v, "mirror_names")?;
             let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;

@@ -68,8 +68,8 @@ impl rt::Sealed for DescribeMirrorsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -96,20 +96,19 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.str(
-            fields::ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "error_message")?,
-        );
-        rt::visit::array::<DescribedMirror<'a>, V>(c, true, false, v, fields::MIRRORS, vis, "mirrors")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            vis.str(
+                fields::ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "error_message")?,
+            );
+            rt::visit::array::<DescribedMirror<'a>, V>(c, true, false, v, fields::MIRRORS, vis, "mirrors")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -191,8 +190,8 @@ impl rt::Sealed for DescribedMirror<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let error_code = rt::read::i16(c, "mirrors[].error_code")?;
             let mirror_name = rt::read::str(c, true, "mirrors[].mirror_name")?;
@@ -211,18 +210,17 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::i16(c, "mirrors[].error_code")?;
-            rt::read::str(c, true, "mirrors[].mirror_name")?;
-            rt::read::i32(c, "mirrors[].authorized_operations")?;
-            rt::read::check_array::<TopicPartitions<'a>>(c, true, false, v, "mirrors[].topics")?;
-            rt::read::check_tags(c, "mirrors[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::i16(c, "mirrors[].error_code")?;
+                rt::read::str(c, true, "mirrors[].mirror_name")?;
+                rt::read::i32(c, "mirrors[].authorized_operations")?;
+                rt::read::check_array::<TopicPartitions<'a>>(c, true, false, v, "mirrors[].topics")?;
+                rt::read::check_tags(c, "mirrors[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -244,23 +242,30 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::MIRRORS_ERROR_CODE, rt::read::i16(c, "mirrors[].error_code")?);
-        vis.str(
-            fields::MIRRORS_MIRROR_NAME,
-            Some(rt::read::str(c, true, "mirrors[].mirror_name")?),
-        );
-        vis.i32(
-            fields::MIRRORS_AUTHORIZED_OPERATIONS,
-            rt::read::i32(c, "mirrors[].authorized_operations")?,
-        );
-        rt::visit::array::<TopicPartitions<'a>, V>(c, true, false, v, fields::MIRRORS_TOPICS, vis, "mirrors[].topics")?;
-        rt::visit::tags_only(c, fields::MIRRORS_TAGGED_FIELDS, vis, "mirrors[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(fields::MIRRORS_ERROR_CODE, rt::read::i16(c, "mirrors[].error_code")?);
+            vis.str(
+                fields::MIRRORS_MIRROR_NAME,
+                Some(rt::read::str(c, true, "mirrors[].mirror_name")?),
+            );
+            vis.i32(
+                fields::MIRRORS_AUTHORIZED_OPERATIONS,
+                rt::read::i32(c, "mirrors[].authorized_operations")?,
+            );
+            rt::visit::array::<TopicPartitions<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::MIRRORS_TOPICS,
+                vis,
+                "mirrors[].topics",
+            )?;
+            rt::visit::tags_only(c, fields::MIRRORS_TAGGED_FIELDS, vis, "mirrors[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -342,7 +347,7 @@ impl rt::Sealed for TopicPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, true, "mirrors[].topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionDetail<'a>>(c, true, v, "mirrors[].topics[].partitions")?;
@@ -356,15 +361,14 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "mirrors[].topics[].topic_name")?;
-        rt::read::check_array::<PartitionDetail<'a>>(c, true, false, v, "mirrors[].topics[].partitions")?;
-        rt::read::check_tags(c, "mirrors[].topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "mirrors[].topics[].topic_name")?;
+            rt::read::check_array::<PartitionDetail<'a>>(c, true, false, v, "mirrors[].topics[].partitions")?;
+            rt::read::check_tags(c, "mirrors[].topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -384,31 +388,30 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::MIRRORS_TOPICS_TOPIC_NAME,
-            Some(rt::read::str(c, true, "mirrors[].topics[].topic_name")?),
-        );
-        rt::visit::array::<PartitionDetail<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::MIRRORS_TOPICS_PARTITIONS,
-            vis,
-            "mirrors[].topics[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::MIRRORS_TOPICS_TAGGED_FIELDS,
-            vis,
-            "mirrors[].topics[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::MIRRORS_TOPICS_TOPIC_NAME,
+                Some(rt::read::str(c, true, "mirrors[].topics[].topic_name")?),
+            );
+            rt::visit::array::<PartitionDetail<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::MIRRORS_TOPICS_PARTITIONS,
+                vis,
+                "mirrors[].topics[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::MIRRORS_TOPICS_TAGGED_FIELDS,
+                vis,
+                "mirrors[].topics[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -494,7 +497,7 @@ impl rt::Sealed for PartitionDetail<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 28] = match rt::read::run::<28>(c) {
             Some(r) => r,
             None => {
@@ -521,11 +524,10 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<28>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "mirrors[].topics[].partitions[].partition_index": i32 = 4, "mirrors[].topics[].partitions[].source_offset": i64 = 8, "mirrors[].topics[].partitions[].destination_offset": i64 = 8, "mirrors[].topics[].partitions[].lag": i64 = 8);
             }
@@ -533,8 +535,8 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
         rt::read::str(c, true, "mirrors[].topics[].partitions[].state")?;
         rt::read::i32(c, "mirrors[].topics[].partitions[].last_mirror_epoch")?;
         rt::read::check_tags(c, "mirrors[].topics[].partitions[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -554,41 +556,40 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::MIRRORS_TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "mirrors[].topics[].partitions[].partition_index")?,
-        );
-        vis.i64(
-            fields::MIRRORS_TOPICS_PARTITIONS_SOURCE_OFFSET,
-            rt::read::i64(c, "mirrors[].topics[].partitions[].source_offset")?,
-        );
-        vis.i64(
-            fields::MIRRORS_TOPICS_PARTITIONS_DESTINATION_OFFSET,
-            rt::read::i64(c, "mirrors[].topics[].partitions[].destination_offset")?,
-        );
-        vis.i64(
-            fields::MIRRORS_TOPICS_PARTITIONS_LAG,
-            rt::read::i64(c, "mirrors[].topics[].partitions[].lag")?,
-        );
-        vis.str(
-            fields::MIRRORS_TOPICS_PARTITIONS_STATE,
-            Some(rt::read::str(c, true, "mirrors[].topics[].partitions[].state")?),
-        );
-        vis.i32(
-            fields::MIRRORS_TOPICS_PARTITIONS_LAST_MIRROR_EPOCH,
-            rt::read::i32(c, "mirrors[].topics[].partitions[].last_mirror_epoch")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::MIRRORS_TOPICS_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "mirrors[].topics[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(
+                fields::MIRRORS_TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "mirrors[].topics[].partitions[].partition_index")?,
+            );
+            vis.i64(
+                fields::MIRRORS_TOPICS_PARTITIONS_SOURCE_OFFSET,
+                rt::read::i64(c, "mirrors[].topics[].partitions[].source_offset")?,
+            );
+            vis.i64(
+                fields::MIRRORS_TOPICS_PARTITIONS_DESTINATION_OFFSET,
+                rt::read::i64(c, "mirrors[].topics[].partitions[].destination_offset")?,
+            );
+            vis.i64(
+                fields::MIRRORS_TOPICS_PARTITIONS_LAG,
+                rt::read::i64(c, "mirrors[].topics[].partitions[].lag")?,
+            );
+            vis.str(
+                fields::MIRRORS_TOPICS_PARTITIONS_STATE,
+                Some(rt::read::str(c, true, "mirrors[].topics[].partitions[].state")?),
+            );
+            vis.i32(
+                fields::MIRRORS_TOPICS_PARTITIONS_LAST_MIRROR_EPOCH,
+                rt::read::i32(c, "mirrors[].topics[].partitions[].last_mirror_epoch")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::MIRRORS_TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "mirrors[].topics[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1029,8 +1030,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeMirrorsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -1132,8 +1133,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribedMirror {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let error_code = rt::read::i16(c, "mirrors[].error_code")?;
                 let mirror_name = rt::owned::read_str(c, true, "mirrors[].mirror_name")?;
@@ -1219,7 +1220,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, true, "mirrors[].topics[].topic_name")?;
             let partitions = rt::owned::read_array::<PartitionDetail, _>(c, true, v, "mirrors[].topics[].partitions")?;
@@ -1314,7 +1315,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionDetail {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 28] = match rt::read::run::<28>(c) {
                 Some(r) => r,
                 None => {

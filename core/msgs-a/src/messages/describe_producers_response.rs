@@ -63,8 +63,8 @@ impl rt::Sealed for DescribeProducersResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let topics = rt::read::array::<TopicResponse<'a>>(c, true, v, "topics")?;
@@ -81,15 +81,14 @@ impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        rt::visit::array::<TopicResponse<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            rt::visit::array::<TopicResponse<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -168,8 +167,8 @@ impl rt::Sealed for TopicResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let name = rt::read::str(c, true, "topics[].name")?;
             let partitions = rt::read::array::<PartitionResponse<'a>>(c, true, v, "topics[].partitions")?;
@@ -184,16 +183,15 @@ impl<'a> rt::Struct<'a> for TopicResponse<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::str(c, true, "topics[].name")?;
-            rt::read::check_array::<PartitionResponse<'a>>(c, true, false, v, "topics[].partitions")?;
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::str(c, true, "topics[].name")?;
+                rt::read::check_array::<PartitionResponse<'a>>(c, true, false, v, "topics[].partitions")?;
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -213,23 +211,22 @@ impl<'a> rt::Struct<'a> for TopicResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
-        rt::visit::array::<PartitionResponse<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
+            rt::visit::array::<PartitionResponse<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -309,7 +306,7 @@ impl rt::Sealed for PartitionResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -334,12 +331,11 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
             }
@@ -347,8 +343,8 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
         rt::read::opt_str(c, true, true, "topics[].partitions[].error_message")?;
         rt::read::check_array::<ProducerState<'a>>(c, true, false, v, "topics[].partitions[].active_producers")?;
         rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -369,39 +365,38 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].partitions[].partition_index")?,
-        );
-        vis.i16(
-            fields::TOPICS_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "topics[].partitions[].error_code")?,
-        );
-        vis.str(
-            fields::TOPICS_PARTITIONS_ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "topics[].partitions[].error_message")?,
-        );
-        rt::visit::array::<ProducerState<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS,
-            vis,
-            "topics[].partitions[].active_producers",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
+            );
+            vis.i16(
+                fields::TOPICS_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "topics[].partitions[].error_code")?,
+            );
+            vis.str(
+                fields::TOPICS_PARTITIONS_ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "topics[].partitions[].error_message")?,
+            );
+            rt::visit::array::<ProducerState<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS,
+                vis,
+                "topics[].partitions[].active_producers",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -499,7 +494,7 @@ impl rt::Sealed for ProducerState<'_> {}
 
 impl<'a> rt::Struct<'a> for ProducerState<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 36] = match rt::read::run::<36>(c) {
             Some(r) => r,
             None => {
@@ -527,18 +522,17 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<36>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].active_producers[].producer_id": i64 = 8, "topics[].partitions[].active_producers[].producer_epoch": i32 = 4, "topics[].partitions[].active_producers[].last_sequence": i32 = 4, "topics[].partitions[].active_producers[].last_timestamp": i64 = 8, "topics[].partitions[].active_producers[].coordinator_epoch": i32 = 4, "topics[].partitions[].active_producers[].current_txn_start_offset": i64 = 8);
             }
         }
         rt::read::check_tags(c, "topics[].partitions[].active_producers[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -556,41 +550,40 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i64(
-            fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_PRODUCER_ID,
-            rt::read::i64(c, "topics[].partitions[].active_producers[].producer_id")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_PRODUCER_EPOCH,
-            rt::read::i32(c, "topics[].partitions[].active_producers[].producer_epoch")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_LAST_SEQUENCE,
-            rt::read::i32(c, "topics[].partitions[].active_producers[].last_sequence")?,
-        );
-        vis.i64(
-            fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_LAST_TIMESTAMP,
-            rt::read::i64(c, "topics[].partitions[].active_producers[].last_timestamp")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_COORDINATOR_EPOCH,
-            rt::read::i32(c, "topics[].partitions[].active_producers[].coordinator_epoch")?,
-        );
-        vis.i64(
-            fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_CURRENT_TXN_START_OFFSET,
-            rt::read::i64(c, "topics[].partitions[].active_producers[].current_txn_start_offset")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[].active_producers[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i64(
+                fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_PRODUCER_ID,
+                rt::read::i64(c, "topics[].partitions[].active_producers[].producer_id")?,
+            );
+            vis.i32(
+                fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_PRODUCER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].active_producers[].producer_epoch")?,
+            );
+            vis.i32(
+                fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_LAST_SEQUENCE,
+                rt::read::i32(c, "topics[].partitions[].active_producers[].last_sequence")?,
+            );
+            vis.i64(
+                fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_LAST_TIMESTAMP,
+                rt::read::i64(c, "topics[].partitions[].active_producers[].last_timestamp")?,
+            );
+            vis.i32(
+                fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_COORDINATOR_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].active_producers[].coordinator_epoch")?,
+            );
+            vis.i64(
+                fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_CURRENT_TXN_START_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].active_producers[].current_txn_start_offset")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].active_producers[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -997,8 +990,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeProducersResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let topics = rt::owned::read_array::<TopicResponse, _>(c, true, v, "topics")?;
@@ -1077,8 +1070,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let name = rt::owned::read_str(c, true, "topics[].name")?;
                 let partitions = rt::owned::read_array::<PartitionResponse, _>(c, true, v, "topics[].partitions")?;
@@ -1166,7 +1159,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -1297,7 +1290,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ProducerState {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 36] = match rt::read::run::<36>(c) {
                 Some(r) => r,
                 None => {

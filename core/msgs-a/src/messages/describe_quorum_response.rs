@@ -63,8 +63,8 @@ impl rt::Sealed for DescribeQuorumResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let error_message = if v >= 2 {
@@ -93,24 +93,23 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        if v >= 2 {
-            vis.str(
-                fields::ERROR_MESSAGE,
-                rt::read::opt_str(c, true, v >= 2, "error_message")?,
-            );
-        }
-        rt::visit::array::<TopicData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        if v >= 2 {
-            rt::visit::array::<Node<'a>, V>(c, true, false, v, fields::NODES, vis, "nodes")?;
-        }
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            if v >= 2 {
+                vis.str(
+                    fields::ERROR_MESSAGE,
+                    rt::read::opt_str(c, true, v >= 2, "error_message")?,
+                );
+            }
+            rt::visit::array::<TopicData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+            if v >= 2 {
+                rt::visit::array::<Node<'a>, V>(c, true, false, v, fields::NODES, vis, "nodes")?;
+            }
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -207,8 +206,8 @@ impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
             let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
@@ -223,16 +222,15 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::str(c, true, "topics[].topic_name")?;
-            rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::str(c, true, "topics[].topic_name")?;
+                rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -252,26 +250,25 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TOPICS_TOPIC_NAME,
-            Some(rt::read::str(c, true, "topics[].topic_name")?),
-        );
-        rt::visit::array::<PartitionData<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::TOPICS_TOPIC_NAME,
+                Some(rt::read::str(c, true, "topics[].topic_name")?),
+            );
+            rt::visit::array::<PartitionData<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -351,7 +348,7 @@ impl rt::Sealed for Node<'_> {}
 
 impl<'a> rt::Struct<'a> for Node<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let node_id = if v >= 2 {
             rt::read::i32(c, "nodes[].node_id")?
@@ -373,19 +370,18 @@ impl<'a> rt::Struct<'a> for Node<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 2 {
-            rt::read::i32(c, "nodes[].node_id")?;
-        }
-        if v >= 2 {
-            rt::read::check_array::<Listener<'a>>(c, true, false, v, "nodes[].listeners")?;
-        }
-        rt::read::check_tags(c, "nodes[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 2 {
+                rt::read::i32(c, "nodes[].node_id")?;
+            }
+            if v >= 2 {
+                rt::read::check_array::<Listener<'a>>(c, true, false, v, "nodes[].listeners")?;
+            }
+            rt::read::check_tags(c, "nodes[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -409,19 +405,26 @@ impl<'a> rt::Struct<'a> for Node<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 2 {
-            vis.i32(fields::NODES_NODE_ID, rt::read::i32(c, "nodes[].node_id")?);
-        }
-        if v >= 2 {
-            rt::visit::array::<Listener<'a>, V>(c, true, false, v, fields::NODES_LISTENERS, vis, "nodes[].listeners")?;
-        }
-        rt::visit::tags_only(c, fields::NODES_TAGGED_FIELDS, vis, "nodes[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 2 {
+                vis.i32(fields::NODES_NODE_ID, rt::read::i32(c, "nodes[].node_id")?);
+            }
+            if v >= 2 {
+                rt::visit::array::<Listener<'a>, V>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    fields::NODES_LISTENERS,
+                    vis,
+                    "nodes[].listeners",
+                )?;
+            }
+            rt::visit::tags_only(c, fields::NODES_TAGGED_FIELDS, vis, "nodes[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -533,7 +536,7 @@ impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -559,7 +562,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let high_watermark = rt::read::i64_at::<16, 8>(&r);
         let current_voters = rt::read::array::<ReplicaState<'a>>(c, true, v, "topics[].partitions[].current_voters")?;
         let observers = rt::read::array::<ReplicaState<'a>>(c, true, v, "topics[].partitions[].observers")
-            .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
+            .map_err(|e| c.renamed(e, fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
         Ok(Self {
             partition_index,
@@ -576,31 +579,29 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
             }
         }
         if v >= 2 {
-            rt::read::opt_str(c, true, v >= 2, "topics[].partitions[].error_message")?;
+        rt::read::opt_str(c, true, v >= 2, "topics[].partitions[].error_message")?;
         }
         match rt::read::run::<16>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4, "topics[].partitions[].high_watermark": i64 = 8);
             }
         }
         rt::read::check_array::<ReplicaState<'a>>(c, true, false, v, "topics[].partitions[].current_voters")?;
-        rt::read::check_array::<ReplicaState<'a>>(c, true, false, v, "topics[].partitions[].observers")
-            .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
+        rt::read::check_array::<ReplicaState<'a>>(c, true, false, v, "topics[].partitions[].observers").map_err(|e| c.renamed(e, fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
         rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -625,63 +626,62 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].partitions[].partition_index")?,
-        );
-        vis.i16(
-            fields::TOPICS_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "topics[].partitions[].error_code")?,
-        );
-        if v >= 2 {
-            vis.str(
-                fields::TOPICS_PARTITIONS_ERROR_MESSAGE,
-                rt::read::opt_str(c, true, v >= 2, "topics[].partitions[].error_message")?,
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
             );
-        }
-        vis.i32(
-            fields::TOPICS_PARTITIONS_LEADER_ID,
-            rt::read::i32(c, "topics[].partitions[].leader_id")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_LEADER_EPOCH,
-            rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
-        );
-        vis.i64(
-            fields::TOPICS_PARTITIONS_HIGH_WATERMARK,
-            rt::read::i64(c, "topics[].partitions[].high_watermark")?,
-        );
-        rt::visit::array::<ReplicaState<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS_CURRENT_VOTERS,
-            vis,
-            "topics[].partitions[].current_voters",
-        )?;
-        rt::visit::array::<ReplicaState<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS_OBSERVERS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.ids),
-            "topics[].partitions[].observers",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+            vis.i16(
+                fields::TOPICS_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "topics[].partitions[].error_code")?,
+            );
+            if v >= 2 {
+                vis.str(
+                    fields::TOPICS_PARTITIONS_ERROR_MESSAGE,
+                    rt::read::opt_str(c, true, v >= 2, "topics[].partitions[].error_message")?,
+                );
+            }
+            vis.i32(
+                fields::TOPICS_PARTITIONS_LEADER_ID,
+                rt::read::i32(c, "topics[].partitions[].leader_id")?,
+            );
+            vis.i32(
+                fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+            );
+            vis.i64(
+                fields::TOPICS_PARTITIONS_HIGH_WATERMARK,
+                rt::read::i64(c, "topics[].partitions[].high_watermark")?,
+            );
+            rt::visit::array::<ReplicaState<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_CURRENT_VOTERS,
+                vis,
+                "topics[].partitions[].current_voters",
+            )?;
+            rt::visit::array::<ReplicaState<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_OBSERVERS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.ids),
+                "topics[].partitions[].observers",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -779,7 +779,7 @@ impl rt::Sealed for Listener<'_> {}
 
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 2 {
             rt::read::str(c, true, "nodes[].listeners[].name")?
@@ -807,22 +807,21 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 2 {
-            rt::read::str(c, true, "nodes[].listeners[].name")?;
-        }
-        if v >= 2 {
-            rt::read::str(c, true, "nodes[].listeners[].host")?;
-        }
-        if v >= 2 {
-            rt::read::u16(c, "nodes[].listeners[].port")?;
-        }
-        rt::read::check_tags(c, "nodes[].listeners[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 2 {
+                rt::read::str(c, true, "nodes[].listeners[].name")?;
+            }
+            if v >= 2 {
+                rt::read::str(c, true, "nodes[].listeners[].host")?;
+            }
+            if v >= 2 {
+                rt::read::u16(c, "nodes[].listeners[].port")?;
+            }
+            rt::read::check_tags(c, "nodes[].listeners[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -849,36 +848,35 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 2 {
-            vis.str(
-                fields::NODES_LISTENERS_NAME,
-                Some(rt::read::str(c, true, "nodes[].listeners[].name")?),
-            );
-        }
-        if v >= 2 {
-            vis.str(
-                fields::NODES_LISTENERS_HOST,
-                Some(rt::read::str(c, true, "nodes[].listeners[].host")?),
-            );
-        }
-        if v >= 2 {
-            vis.u16(
-                fields::NODES_LISTENERS_PORT,
-                rt::read::u16(c, "nodes[].listeners[].port")?,
-            );
-        }
-        rt::visit::tags_only(
-            c,
-            fields::NODES_LISTENERS_TAGGED_FIELDS,
-            vis,
-            "nodes[].listeners[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 2 {
+                vis.str(
+                    fields::NODES_LISTENERS_NAME,
+                    Some(rt::read::str(c, true, "nodes[].listeners[].name")?),
+                );
+            }
+            if v >= 2 {
+                vis.str(
+                    fields::NODES_LISTENERS_HOST,
+                    Some(rt::read::str(c, true, "nodes[].listeners[].host")?),
+                );
+            }
+            if v >= 2 {
+                vis.u16(
+                    fields::NODES_LISTENERS_PORT,
+                    rt::read::u16(c, "nodes[].listeners[].port")?,
+                );
+            }
+            rt::visit::tags_only(
+                c,
+                fields::NODES_LISTENERS_TAGGED_FIELDS,
+                vis,
+                "nodes[].listeners[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -993,7 +991,7 @@ impl rt::Sealed for ReplicaState<'_> {}
 
 impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let replica_id = rt::read::i32(c, "topics[].partitions[].current_voters[].replica_id")?;
         let replica_directory_id = if v >= 2 {
@@ -1031,26 +1029,25 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         rt::read::i32(c, "topics[].partitions[].current_voters[].replica_id")?;
         if v >= 2 {
-            rt::read::uuid(c, "topics[].partitions[].current_voters[].replica_directory_id")?;
+        rt::read::uuid(c, "topics[].partitions[].current_voters[].replica_directory_id")?;
         }
         rt::read::i64(c, "topics[].partitions[].current_voters[].log_end_offset")?;
         if v >= 1 {
-            match rt::read::run::<16>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "topics[].partitions[].current_voters[].last_fetch_timestamp": i64 = 8, "topics[].partitions[].current_voters[].last_caught_up_timestamp": i64 = 8);
-                }
+        match rt::read::run::<16>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "topics[].partitions[].current_voters[].last_fetch_timestamp": i64 = 8, "topics[].partitions[].current_voters[].last_caught_up_timestamp": i64 = 8);
             }
         }
+        }
         rt::read::check_tags(c, "topics[].partitions[].current_voters[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1076,44 +1073,43 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_CURRENT_VOTERS_REPLICA_ID,
-            rt::read::i32(c, "topics[].partitions[].current_voters[].replica_id")?,
-        );
-        if v >= 2 {
-            vis.uuid(
-                fields::TOPICS_PARTITIONS_CURRENT_VOTERS_REPLICA_DIRECTORY_ID,
-                rt::read::uuid(c, "topics[].partitions[].current_voters[].replica_directory_id")?,
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_CURRENT_VOTERS_REPLICA_ID,
+                rt::read::i32(c, "topics[].partitions[].current_voters[].replica_id")?,
             );
-        }
-        vis.i64(
-            fields::TOPICS_PARTITIONS_CURRENT_VOTERS_LOG_END_OFFSET,
-            rt::read::i64(c, "topics[].partitions[].current_voters[].log_end_offset")?,
-        );
-        if v >= 1 {
+            if v >= 2 {
+                vis.uuid(
+                    fields::TOPICS_PARTITIONS_CURRENT_VOTERS_REPLICA_DIRECTORY_ID,
+                    rt::read::uuid(c, "topics[].partitions[].current_voters[].replica_directory_id")?,
+                );
+            }
             vis.i64(
-                fields::TOPICS_PARTITIONS_CURRENT_VOTERS_LAST_FETCH_TIMESTAMP,
-                rt::read::i64(c, "topics[].partitions[].current_voters[].last_fetch_timestamp")?,
+                fields::TOPICS_PARTITIONS_CURRENT_VOTERS_LOG_END_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].current_voters[].log_end_offset")?,
             );
-        }
-        if v >= 1 {
-            vis.i64(
-                fields::TOPICS_PARTITIONS_CURRENT_VOTERS_LAST_CAUGHT_UP_TIMESTAMP,
-                rt::read::i64(c, "topics[].partitions[].current_voters[].last_caught_up_timestamp")?,
-            );
-        }
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_CURRENT_VOTERS_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[].current_voters[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+            if v >= 1 {
+                vis.i64(
+                    fields::TOPICS_PARTITIONS_CURRENT_VOTERS_LAST_FETCH_TIMESTAMP,
+                    rt::read::i64(c, "topics[].partitions[].current_voters[].last_fetch_timestamp")?,
+                );
+            }
+            if v >= 1 {
+                vis.i64(
+                    fields::TOPICS_PARTITIONS_CURRENT_VOTERS_LAST_CAUGHT_UP_TIMESTAMP,
+                    rt::read::i64(c, "topics[].partitions[].current_voters[].last_caught_up_timestamp")?,
+                );
+            }
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_CURRENT_VOTERS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].current_voters[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1873,8 +1869,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeQuorumResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let error_code = rt::read::i16(c, "error_code")?;
                 let error_message = if v >= 2 {
@@ -1983,8 +1979,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let topic_name = rt::owned::read_str(c, true, "topics[].topic_name")?;
                 let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
@@ -2064,7 +2060,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Node {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let node_id = if v >= 2 {
                 rt::read::i32(c, "nodes[].node_id")?
@@ -2195,7 +2191,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -2222,7 +2218,7 @@ pub mod owned {
             let current_voters =
                 rt::owned::read_array::<ReplicaState, _>(c, true, v, "topics[].partitions[].current_voters")?;
             let observers = rt::owned::read_array::<ReplicaState, _>(c, true, v, "topics[].partitions[].observers")
-                .map_err(|e| e.renamed(super::fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
+                .map_err(|e| c.renamed(e, super::fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?);
             Ok(Self {
@@ -2336,7 +2332,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Listener {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 2 {
                 rt::owned::read_str(c, true, "nodes[].listeners[].name")?
@@ -2480,7 +2476,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ReplicaState {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let replica_id = rt::read::i32(c, "topics[].partitions[].current_voters[].replica_id")?;
             let replica_directory_id = if v >= 2 {

@@ -60,8 +60,8 @@ impl rt::Sealed for DescribeShareGroupOffsetsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let groups = rt::read::array::<DescribeShareGroupOffsetsRequestGroup<'a>>(c, true, v, "groups")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -76,22 +76,21 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<DescribeShareGroupOffsetsRequestGroup<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS,
-            vis,
-            "groups",
-        )?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<DescribeShareGroupOffsetsRequestGroup<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::GROUPS,
+                vis,
+                "groups",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -163,7 +162,7 @@ impl rt::Sealed for DescribeShareGroupOffsetsRequestGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, true, "groups[].group_id")?;
         let topics =
@@ -178,15 +177,14 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "groups[].group_id")?;
-        rt::read::check_array::<DescribeShareGroupOffsetsRequestTopic<'a>>(c, true, true, v, "groups[].topics")?;
-        rt::read::check_tags(c, "groups[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "groups[].group_id")?;
+            rt::read::check_array::<DescribeShareGroupOffsetsRequestTopic<'a>>(c, true, true, v, "groups[].topics")?;
+            rt::read::check_tags(c, "groups[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -206,26 +204,25 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::GROUPS_GROUP_ID,
-            Some(rt::read::str(c, true, "groups[].group_id")?),
-        );
-        rt::visit::array::<DescribeShareGroupOffsetsRequestTopic<'a>, V>(
-            c,
-            true,
-            true,
-            v,
-            fields::GROUPS_TOPICS,
-            vis,
-            "groups[].topics",
-        )?;
-        rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::GROUPS_GROUP_ID,
+                Some(rt::read::str(c, true, "groups[].group_id")?),
+            );
+            rt::visit::array::<DescribeShareGroupOffsetsRequestTopic<'a>, V>(
+                c,
+                true,
+                true,
+                v,
+                fields::GROUPS_TOPICS,
+                vis,
+                "groups[].topics",
+            )?;
+            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -299,7 +296,7 @@ impl rt::Sealed for DescribeShareGroupOffsetsRequestTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, true, "groups[].topics[].topic_name")?;
         let partitions = rt::read::array::<i32>(c, true, v, "groups[].topics[].partitions")?;
@@ -313,15 +310,14 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "groups[].topics[].topic_name")?;
-        rt::read::check_array::<i32>(c, true, false, v, "groups[].topics[].partitions")?;
-        rt::read::check_tags(c, "groups[].topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "groups[].topics[].topic_name")?;
+            rt::read::check_array::<i32>(c, true, false, v, "groups[].topics[].partitions")?;
+            rt::read::check_tags(c, "groups[].topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -341,31 +337,30 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::GROUPS_TOPICS_TOPIC_NAME,
-            Some(rt::read::str(c, true, "groups[].topics[].topic_name")?),
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_TOPICS_PARTITIONS,
-            vis,
-            "groups[].topics[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_TOPICS_TAGGED_FIELDS,
-            vis,
-            "groups[].topics[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::GROUPS_TOPICS_TOPIC_NAME,
+                Some(rt::read::str(c, true, "groups[].topics[].topic_name")?),
+            );
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::GROUPS_TOPICS_PARTITIONS,
+                vis,
+                "groups[].topics[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_TOPICS_TAGGED_FIELDS,
+                vis,
+                "groups[].topics[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -586,8 +581,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let groups = rt::owned::read_array::<DescribeShareGroupOffsetsRequestGroup, _>(c, true, v, "groups")?;
                 let unknown_tagged_fields =
@@ -663,7 +658,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsRequestGroup {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, true, "groups[].group_id")?;
             let topics = rt::owned::read_opt_array::<DescribeShareGroupOffsetsRequestTopic, _>(
@@ -748,7 +743,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsRequestTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, true, "groups[].topics[].topic_name")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "groups[].topics[].partitions")?;

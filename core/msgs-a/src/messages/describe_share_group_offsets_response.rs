@@ -57,8 +57,8 @@ impl rt::Sealed for DescribeShareGroupOffsetsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let groups = rt::read::array::<DescribeShareGroupOffsetsResponseGroup<'a>>(c, true, v, "groups")?;
@@ -75,23 +75,22 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        rt::visit::array::<DescribeShareGroupOffsetsResponseGroup<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS,
-            vis,
-            "groups",
-        )?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            rt::visit::array::<DescribeShareGroupOffsetsResponseGroup<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::GROUPS,
+                vis,
+                "groups",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -170,8 +169,8 @@ impl rt::Sealed for DescribeShareGroupOffsetsResponseGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let group_id = rt::read::str(c, true, "groups[].group_id")?;
             let topics = rt::read::array::<DescribeShareGroupOffsetsResponseTopic<'a>>(c, true, v, "groups[].topics")?;
@@ -190,18 +189,23 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::str(c, true, "groups[].group_id")?;
-            rt::read::check_array::<DescribeShareGroupOffsetsResponseTopic<'a>>(c, true, false, v, "groups[].topics")?;
-            rt::read::i16(c, "groups[].error_code")?;
-            rt::read::opt_str(c, true, true, "groups[].error_message")?;
-            rt::read::check_tags(c, "groups[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::str(c, true, "groups[].group_id")?;
+                rt::read::check_array::<DescribeShareGroupOffsetsResponseTopic<'a>>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    "groups[].topics",
+                )?;
+                rt::read::i16(c, "groups[].error_code")?;
+                rt::read::opt_str(c, true, true, "groups[].error_message")?;
+                rt::read::check_tags(c, "groups[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -223,31 +227,30 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::GROUPS_GROUP_ID,
-            Some(rt::read::str(c, true, "groups[].group_id")?),
-        );
-        rt::visit::array::<DescribeShareGroupOffsetsResponseTopic<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_TOPICS,
-            vis,
-            "groups[].topics",
-        )?;
-        vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
-        vis.str(
-            fields::GROUPS_ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "groups[].error_message")?,
-        );
-        rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::GROUPS_GROUP_ID,
+                Some(rt::read::str(c, true, "groups[].group_id")?),
+            );
+            rt::visit::array::<DescribeShareGroupOffsetsResponseTopic<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::GROUPS_TOPICS,
+                vis,
+                "groups[].topics",
+            )?;
+            vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
+            vis.str(
+                fields::GROUPS_ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "groups[].error_message")?,
+            );
+            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -327,7 +330,7 @@ impl rt::Sealed for DescribeShareGroupOffsetsResponseTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, true, "groups[].topics[].topic_name")?;
         let topic_id = rt::read::uuid(c, "groups[].topics[].topic_id")?;
@@ -348,22 +351,21 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "groups[].topics[].topic_name")?;
-        rt::read::uuid(c, "groups[].topics[].topic_id")?;
-        rt::read::check_array::<DescribeShareGroupOffsetsResponsePartition<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "groups[].topics[].partitions",
-        )?;
-        rt::read::check_tags(c, "groups[].topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "groups[].topics[].topic_name")?;
+            rt::read::uuid(c, "groups[].topics[].topic_id")?;
+            rt::read::check_array::<DescribeShareGroupOffsetsResponsePartition<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "groups[].topics[].partitions",
+            )?;
+            rt::read::check_tags(c, "groups[].topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -384,35 +386,34 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::GROUPS_TOPICS_TOPIC_NAME,
-            Some(rt::read::str(c, true, "groups[].topics[].topic_name")?),
-        );
-        vis.uuid(
-            fields::GROUPS_TOPICS_TOPIC_ID,
-            rt::read::uuid(c, "groups[].topics[].topic_id")?,
-        );
-        rt::visit::array::<DescribeShareGroupOffsetsResponsePartition<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_TOPICS_PARTITIONS,
-            vis,
-            "groups[].topics[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_TOPICS_TAGGED_FIELDS,
-            vis,
-            "groups[].topics[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::GROUPS_TOPICS_TOPIC_NAME,
+                Some(rt::read::str(c, true, "groups[].topics[].topic_name")?),
+            );
+            vis.uuid(
+                fields::GROUPS_TOPICS_TOPIC_ID,
+                rt::read::uuid(c, "groups[].topics[].topic_id")?,
+            );
+            rt::visit::array::<DescribeShareGroupOffsetsResponsePartition<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::GROUPS_TOPICS_PARTITIONS,
+                vis,
+                "groups[].topics[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_TOPICS_TAGGED_FIELDS,
+                vis,
+                "groups[].topics[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -499,7 +500,7 @@ impl rt::Sealed for DescribeShareGroupOffsetsResponsePartition<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
@@ -531,24 +532,23 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<16>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "groups[].topics[].partitions[].partition_index": i32 = 4, "groups[].topics[].partitions[].start_offset": i64 = 8, "groups[].topics[].partitions[].leader_epoch": i32 = 4);
             }
         }
         if v >= 1 {
-            rt::read::i64(c, "groups[].topics[].partitions[].lag")?;
+        rt::read::i64(c, "groups[].topics[].partitions[].lag")?;
         }
         rt::read::i16(c, "groups[].topics[].partitions[].error_code")?;
         rt::read::opt_str(c, true, true, "groups[].topics[].partitions[].error_message")?;
         rt::read::check_tags(c, "groups[].topics[].partitions[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -572,44 +572,43 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::GROUPS_TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?,
-        );
-        vis.i64(
-            fields::GROUPS_TOPICS_PARTITIONS_START_OFFSET,
-            rt::read::i64(c, "groups[].topics[].partitions[].start_offset")?,
-        );
-        vis.i32(
-            fields::GROUPS_TOPICS_PARTITIONS_LEADER_EPOCH,
-            rt::read::i32(c, "groups[].topics[].partitions[].leader_epoch")?,
-        );
-        if v >= 1 {
-            vis.i64(
-                fields::GROUPS_TOPICS_PARTITIONS_LAG,
-                rt::read::i64(c, "groups[].topics[].partitions[].lag")?,
+        cur.forked(|c| {
+            vis.i32(
+                fields::GROUPS_TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?,
             );
-        }
-        vis.i16(
-            fields::GROUPS_TOPICS_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "groups[].topics[].partitions[].error_code")?,
-        );
-        vis.str(
-            fields::GROUPS_TOPICS_PARTITIONS_ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "groups[].topics[].partitions[].error_message")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_TOPICS_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "groups[].topics[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+            vis.i64(
+                fields::GROUPS_TOPICS_PARTITIONS_START_OFFSET,
+                rt::read::i64(c, "groups[].topics[].partitions[].start_offset")?,
+            );
+            vis.i32(
+                fields::GROUPS_TOPICS_PARTITIONS_LEADER_EPOCH,
+                rt::read::i32(c, "groups[].topics[].partitions[].leader_epoch")?,
+            );
+            if v >= 1 {
+                vis.i64(
+                    fields::GROUPS_TOPICS_PARTITIONS_LAG,
+                    rt::read::i64(c, "groups[].topics[].partitions[].lag")?,
+                );
+            }
+            vis.i16(
+                fields::GROUPS_TOPICS_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "groups[].topics[].partitions[].error_code")?,
+            );
+            vis.str(
+                fields::GROUPS_TOPICS_PARTITIONS_ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "groups[].topics[].partitions[].error_message")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "groups[].topics[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1036,8 +1035,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let groups = rt::owned::read_array::<DescribeShareGroupOffsetsResponseGroup, _>(c, true, v, "groups")?;
@@ -1124,8 +1123,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponseGroup {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let group_id = rt::owned::read_str(c, true, "groups[].group_id")?;
                 let topics =
@@ -1217,7 +1216,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponseTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, true, "groups[].topics[].topic_name")?;
             let topic_id = rt::read::uuid(c, "groups[].topics[].topic_id")?;
@@ -1320,7 +1319,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponsePartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,

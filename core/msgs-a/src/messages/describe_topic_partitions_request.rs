@@ -61,7 +61,7 @@ impl rt::Sealed for DescribeTopicPartitionsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topics = rt::read::array::<TopicRequest<'a>>(c, true, v, "topics")?;
         let response_partition_limit = rt::read::i32(c, "response_partition_limit")?;
@@ -80,20 +80,19 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<TopicRequest<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        vis.i32(
-            fields::RESPONSE_PARTITION_LIMIT,
-            rt::read::i32(c, "response_partition_limit")?,
-        );
-        let present = rt::read::present(c, true, "cursor")?;
-        rt::visit::struct_field::<Cursor<'a>, V>(c, present, v, fields::CURSOR, vis)?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<TopicRequest<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+            vis.i32(
+                fields::RESPONSE_PARTITION_LIMIT,
+                rt::read::i32(c, "response_partition_limit")?,
+            );
+            let present = rt::read::present(c, true, "cursor")?;
+            rt::visit::struct_field::<Cursor<'a>, V>(c, present, v, fields::CURSOR, vis)?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -170,7 +169,7 @@ impl rt::Sealed for TopicRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
         Ok(Self {
@@ -181,13 +180,12 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "topics[].name")?;
-        rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "topics[].name")?;
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -205,13 +203,12 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
-        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -287,7 +284,7 @@ impl rt::Sealed for Cursor<'_> {}
 
 impl<'a> rt::Struct<'a> for Cursor<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let topic_name = rt::read::str(c, true, "cursor.topic_name")?;
         let partition_index = rt::read::i32(c, "cursor.partition_index")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "cursor._tagged_fields")?;
@@ -300,14 +297,13 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "cursor.topic_name")?;
-        rt::read::i32(c, "cursor.partition_index")?;
-        rt::read::check_tags(c, "cursor._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "cursor.topic_name")?;
+            rt::read::i32(c, "cursor.partition_index")?;
+            rt::read::check_tags(c, "cursor._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -326,20 +322,19 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::CURSOR_TOPIC_NAME,
-            Some(rt::read::str(c, true, "cursor.topic_name")?),
-        );
-        vis.i32(
-            fields::CURSOR_PARTITION_INDEX,
-            rt::read::i32(c, "cursor.partition_index")?,
-        );
-        rt::visit::tags_only(c, fields::CURSOR_TAGGED_FIELDS, vis, "cursor._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::CURSOR_TOPIC_NAME,
+                Some(rt::read::str(c, true, "cursor.topic_name")?),
+            );
+            vis.i32(
+                fields::CURSOR_PARTITION_INDEX,
+                rt::read::i32(c, "cursor.partition_index")?,
+            );
+            rt::visit::tags_only(c, fields::CURSOR_TAGGED_FIELDS, vis, "cursor._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -582,7 +577,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeTopicPartitionsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topics = rt::owned::read_array::<TopicRequest, _>(c, true, v, "topics")?;
             let response_partition_limit = rt::read::i32(c, "response_partition_limit")?;
@@ -659,7 +654,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "topics[].name")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
@@ -731,7 +726,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Cursor {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let topic_name = rt::owned::read_str(c, true, "cursor.topic_name")?;
             let partition_index = rt::read::i32(c, "cursor.partition_index")?;
             let unknown_tagged_fields =

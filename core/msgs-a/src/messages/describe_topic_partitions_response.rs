@@ -60,8 +60,8 @@ impl rt::Sealed for DescribeTopicPartitionsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let topics = rt::read::array::<DescribeTopicPartitionsResponseTopic<'a>>(c, true, v, "topics")?;
@@ -80,25 +80,24 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        rt::visit::array::<DescribeTopicPartitionsResponseTopic<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS,
-            vis,
-            "topics",
-        )?;
-        let present = rt::read::present(c, true, "next_cursor")?;
-        rt::visit::struct_field::<Cursor<'a>, V>(c, present, v, fields::NEXT_CURSOR, vis)?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            rt::visit::array::<DescribeTopicPartitionsResponseTopic<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS,
+                vis,
+                "topics",
+            )?;
+            let present = rt::read::present(c, true, "next_cursor")?;
+            rt::visit::struct_field::<Cursor<'a>, V>(c, present, v, fields::NEXT_CURSOR, vis)?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -185,7 +184,7 @@ impl rt::Sealed for DescribeTopicPartitionsResponseTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "topics[].error_code")?;
         let name = rt::read::opt_str(c, true, true, "topics[].name")?;
@@ -214,31 +213,30 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i16(c, "topics[].error_code")?;
-        rt::read::opt_str(c, true, true, "topics[].name")?;
-        match rt::read::run::<17>(c) {
-            Some(_r) => {
-                rt::read::canon_bool(c, rt::read::u8_at::<17, 16>(&_r));
+        cur.forked(|c| {
+            rt::read::i16(c, "topics[].error_code")?;
+            rt::read::opt_str(c, true, true, "topics[].name")?;
+            match rt::read::run::<17>(c) {
+                Some(_r) => {
+                    rt::read::canon_bool(c, rt::read::u8_at::<17, 16>(&_r));
+                }
+                None => {
+                    rt::read::short_run!(c; "topics[].topic_id": uuid = 16, "topics[].is_internal": bool = 1);
+                }
             }
-            None => {
-                rt::read::short_run!(c; "topics[].topic_id": uuid = 16, "topics[].is_internal": bool = 1);
-            }
-        }
-        rt::read::check_array::<DescribeTopicPartitionsResponsePartition<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "topics[].partitions",
-        )?;
-        rt::read::i32(c, "topics[].topic_authorized_operations")?;
-        rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            rt::read::check_array::<DescribeTopicPartitionsResponsePartition<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "topics[].partitions",
+            )?;
+            rt::read::i32(c, "topics[].topic_authorized_operations")?;
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -261,30 +259,29 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::TOPICS_ERROR_CODE, rt::read::i16(c, "topics[].error_code")?);
-        vis.str(fields::TOPICS_NAME, rt::read::opt_str(c, true, true, "topics[].name")?);
-        vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
-        vis.bool(fields::TOPICS_IS_INTERNAL, rt::read::bool(c, "topics[].is_internal")?);
-        rt::visit::array::<DescribeTopicPartitionsResponsePartition<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        vis.i32(
-            fields::TOPICS_TOPIC_AUTHORIZED_OPERATIONS,
-            rt::read::i32(c, "topics[].topic_authorized_operations")?,
-        );
-        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(fields::TOPICS_ERROR_CODE, rt::read::i16(c, "topics[].error_code")?);
+            vis.str(fields::TOPICS_NAME, rt::read::opt_str(c, true, true, "topics[].name")?);
+            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+            vis.bool(fields::TOPICS_IS_INTERNAL, rt::read::bool(c, "topics[].is_internal")?);
+            rt::visit::array::<DescribeTopicPartitionsResponsePartition<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            vis.i32(
+                fields::TOPICS_TOPIC_AUTHORIZED_OPERATIONS,
+                rt::read::i32(c, "topics[].topic_authorized_operations")?,
+            );
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -368,7 +365,7 @@ impl rt::Sealed for Cursor<'_> {}
 
 impl<'a> rt::Struct<'a> for Cursor<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let topic_name = rt::read::str(c, true, "next_cursor.topic_name")?;
         let partition_index = rt::read::i32(c, "next_cursor.partition_index")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "next_cursor._tagged_fields")?;
@@ -381,14 +378,13 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "next_cursor.topic_name")?;
-        rt::read::i32(c, "next_cursor.partition_index")?;
-        rt::read::check_tags(c, "next_cursor._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "next_cursor.topic_name")?;
+            rt::read::i32(c, "next_cursor.partition_index")?;
+            rt::read::check_tags(c, "next_cursor._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -407,20 +403,19 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::NEXT_CURSOR_TOPIC_NAME,
-            Some(rt::read::str(c, true, "next_cursor.topic_name")?),
-        );
-        vis.i32(
-            fields::NEXT_CURSOR_PARTITION_INDEX,
-            rt::read::i32(c, "next_cursor.partition_index")?,
-        );
-        rt::visit::tags_only(c, fields::NEXT_CURSOR_TAGGED_FIELDS, vis, "next_cursor._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::NEXT_CURSOR_TOPIC_NAME,
+                Some(rt::read::str(c, true, "next_cursor.topic_name")?),
+            );
+            vis.i32(
+                fields::NEXT_CURSOR_PARTITION_INDEX,
+                rt::read::i32(c, "next_cursor.partition_index")?,
+            );
+            rt::visit::tags_only(c, fields::NEXT_CURSOR_TAGGED_FIELDS, vis, "next_cursor._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -512,7 +507,7 @@ impl rt::Sealed for DescribeTopicPartitionsResponsePartition<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
@@ -547,12 +542,11 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<14>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
@@ -563,8 +557,8 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
         rt::read::check_array::<i32>(c, true, true, v, "topics[].partitions[].last_known_elr")?;
         rt::read::check_array::<i32>(c, true, false, v, "topics[].partitions[].offline_replicas")?;
         rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -588,79 +582,78 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(
-            fields::TOPICS_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "topics[].partitions[].error_code")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].partitions[].partition_index")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_LEADER_ID,
-            rt::read::i32(c, "topics[].partitions[].leader_id")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_LEADER_EPOCH,
-            rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS_REPLICA_NODES,
-            vis,
-            "topics[].partitions[].replica_nodes",
-        )?;
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS_ISR_NODES,
-            vis,
-            "topics[].partitions[].isr_nodes",
-        )?;
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            true,
-            v,
-            fields::TOPICS_PARTITIONS_ELIGIBLE_LEADER_REPLICAS,
-            vis,
-            "topics[].partitions[].eligible_leader_replicas",
-        )?;
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            true,
-            v,
-            fields::TOPICS_PARTITIONS_LAST_KNOWN_ELR,
-            vis,
-            "topics[].partitions[].last_known_elr",
-        )?;
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS_OFFLINE_REPLICAS,
-            vis,
-            "topics[].partitions[].offline_replicas",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(
+                fields::TOPICS_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "topics[].partitions[].error_code")?,
+            );
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
+            );
+            vis.i32(
+                fields::TOPICS_PARTITIONS_LEADER_ID,
+                rt::read::i32(c, "topics[].partitions[].leader_id")?,
+            );
+            vis.i32(
+                fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+            );
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_REPLICA_NODES,
+                vis,
+                "topics[].partitions[].replica_nodes",
+            )?;
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_ISR_NODES,
+                vis,
+                "topics[].partitions[].isr_nodes",
+            )?;
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                true,
+                v,
+                fields::TOPICS_PARTITIONS_ELIGIBLE_LEADER_REPLICAS,
+                vis,
+                "topics[].partitions[].eligible_leader_replicas",
+            )?;
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                true,
+                v,
+                fields::TOPICS_PARTITIONS_LAST_KNOWN_ELR,
+                vis,
+                "topics[].partitions[].last_known_elr",
+            )?;
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_OFFLINE_REPLICAS,
+                vis,
+                "topics[].partitions[].offline_replicas",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1202,8 +1195,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeTopicPartitionsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let topics = rt::owned::read_array::<DescribeTopicPartitionsResponseTopic, _>(c, true, v, "topics")?;
@@ -1302,7 +1295,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeTopicPartitionsResponseTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "topics[].error_code")?;
             let name = rt::owned::read_opt_str(c, true, true, "topics[].name")?;
@@ -1413,7 +1406,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Cursor {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let topic_name = rt::owned::read_str(c, true, "next_cursor.topic_name")?;
             let partition_index = rt::read::i32(c, "next_cursor.partition_index")?;
             let unknown_tagged_fields =
@@ -1523,7 +1516,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeTopicPartitionsResponsePartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,

@@ -60,7 +60,7 @@ impl rt::Sealed for DescribeTransactionsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeTransactionsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let transactional_ids = rt::read::array::<&'a str>(c, true, v, "transactional_ids")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -75,14 +75,13 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<&'a str, V>(c, true, false, v, fields::TRANSACTIONAL_IDS, vis, "transactional_ids")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<&'a str, V>(c, true, false, v, fields::TRANSACTIONAL_IDS, vis, "transactional_ids")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -206,7 +205,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeTransactionsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let transactional_ids = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "transactional_ids")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);

@@ -57,8 +57,8 @@ impl rt::Sealed for DescribeTransactionsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let transaction_states = rt::read::array::<TransactionState<'a>>(c, true, v, "transaction_states")?;
@@ -75,23 +75,22 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        rt::visit::array::<TransactionState<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TRANSACTION_STATES,
-            vis,
-            "transaction_states",
-        )?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            rt::visit::array::<TransactionState<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TRANSACTION_STATES,
+                vis,
+                "transaction_states",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -182,7 +181,7 @@ impl rt::Sealed for TransactionState<'_> {}
 
 impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "transaction_states[].error_code")?;
         let transactional_id = rt::read::str(c, true, "transaction_states[].transactional_id")?;
@@ -214,23 +213,22 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         rt::read::i16(c, "transaction_states[].error_code")?;
         rt::read::str(c, true, "transaction_states[].transactional_id")?;
         rt::read::str(c, true, "transaction_states[].transaction_state")?;
         match rt::read::run::<22>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "transaction_states[].transaction_timeout_ms": i32 = 4, "transaction_states[].transaction_start_time_ms": i64 = 8, "transaction_states[].producer_id": i64 = 8, "transaction_states[].producer_epoch": i16 = 2);
             }
         }
         rt::read::check_array::<TopicData<'a>>(c, true, false, v, "transaction_states[].topics")?;
         rt::read::check_tags(c, "transaction_states[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -253,55 +251,54 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(
-            fields::TRANSACTION_STATES_ERROR_CODE,
-            rt::read::i16(c, "transaction_states[].error_code")?,
-        );
-        vis.str(
-            fields::TRANSACTION_STATES_TRANSACTIONAL_ID,
-            Some(rt::read::str(c, true, "transaction_states[].transactional_id")?),
-        );
-        vis.str(
-            fields::TRANSACTION_STATES_TRANSACTION_STATE,
-            Some(rt::read::str(c, true, "transaction_states[].transaction_state")?),
-        );
-        vis.i32(
-            fields::TRANSACTION_STATES_TRANSACTION_TIMEOUT_MS,
-            rt::read::i32(c, "transaction_states[].transaction_timeout_ms")?,
-        );
-        vis.i64(
-            fields::TRANSACTION_STATES_TRANSACTION_START_TIME_MS,
-            rt::read::i64(c, "transaction_states[].transaction_start_time_ms")?,
-        );
-        vis.i64(
-            fields::TRANSACTION_STATES_PRODUCER_ID,
-            rt::read::i64(c, "transaction_states[].producer_id")?,
-        );
-        vis.i16(
-            fields::TRANSACTION_STATES_PRODUCER_EPOCH,
-            rt::read::i16(c, "transaction_states[].producer_epoch")?,
-        );
-        rt::visit::array::<TopicData<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TRANSACTION_STATES_TOPICS,
-            vis,
-            "transaction_states[].topics",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::TRANSACTION_STATES_TAGGED_FIELDS,
-            vis,
-            "transaction_states[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(
+                fields::TRANSACTION_STATES_ERROR_CODE,
+                rt::read::i16(c, "transaction_states[].error_code")?,
+            );
+            vis.str(
+                fields::TRANSACTION_STATES_TRANSACTIONAL_ID,
+                Some(rt::read::str(c, true, "transaction_states[].transactional_id")?),
+            );
+            vis.str(
+                fields::TRANSACTION_STATES_TRANSACTION_STATE,
+                Some(rt::read::str(c, true, "transaction_states[].transaction_state")?),
+            );
+            vis.i32(
+                fields::TRANSACTION_STATES_TRANSACTION_TIMEOUT_MS,
+                rt::read::i32(c, "transaction_states[].transaction_timeout_ms")?,
+            );
+            vis.i64(
+                fields::TRANSACTION_STATES_TRANSACTION_START_TIME_MS,
+                rt::read::i64(c, "transaction_states[].transaction_start_time_ms")?,
+            );
+            vis.i64(
+                fields::TRANSACTION_STATES_PRODUCER_ID,
+                rt::read::i64(c, "transaction_states[].producer_id")?,
+            );
+            vis.i16(
+                fields::TRANSACTION_STATES_PRODUCER_EPOCH,
+                rt::read::i16(c, "transaction_states[].producer_epoch")?,
+            );
+            rt::visit::array::<TopicData<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TRANSACTION_STATES_TOPICS,
+                vis,
+                "transaction_states[].topics",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::TRANSACTION_STATES_TAGGED_FIELDS,
+                vis,
+                "transaction_states[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -394,7 +391,7 @@ impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, true, "transaction_states[].topics[].topic")?;
         let partitions = rt::read::array::<i32>(c, true, v, "transaction_states[].topics[].partitions")?;
@@ -408,15 +405,14 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "transaction_states[].topics[].topic")?;
-        rt::read::check_array::<i32>(c, true, false, v, "transaction_states[].topics[].partitions")?;
-        rt::read::check_tags(c, "transaction_states[].topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "transaction_states[].topics[].topic")?;
+            rt::read::check_array::<i32>(c, true, false, v, "transaction_states[].topics[].partitions")?;
+            rt::read::check_tags(c, "transaction_states[].topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -436,31 +432,30 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TRANSACTION_STATES_TOPICS_TOPIC,
-            Some(rt::read::str(c, true, "transaction_states[].topics[].topic")?),
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TRANSACTION_STATES_TOPICS_PARTITIONS,
-            vis,
-            "transaction_states[].topics[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::TRANSACTION_STATES_TOPICS_TAGGED_FIELDS,
-            vis,
-            "transaction_states[].topics[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::TRANSACTION_STATES_TOPICS_TOPIC,
+                Some(rt::read::str(c, true, "transaction_states[].topics[].topic")?),
+            );
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TRANSACTION_STATES_TOPICS_PARTITIONS,
+                vis,
+                "transaction_states[].topics[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::TRANSACTION_STATES_TOPICS_TAGGED_FIELDS,
+                vis,
+                "transaction_states[].topics[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -806,8 +801,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeTransactionsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let transaction_states =
@@ -911,7 +906,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TransactionState {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "transaction_states[].error_code")?;
             let transactional_id = rt::owned::read_str(c, true, "transaction_states[].transactional_id")?;
@@ -1017,7 +1012,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, true, "transaction_states[].topics[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "transaction_states[].topics[].partitions")?;

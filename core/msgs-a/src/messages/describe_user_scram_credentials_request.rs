@@ -65,7 +65,7 @@ impl rt::Sealed for DescribeUserScramCredentialsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let users = rt::read::opt_array::<UserName<'a>>(c, true, true, v, "users")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -80,14 +80,13 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<UserName<'a>, V>(c, true, true, v, fields::USERS, vis, "users")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<UserName<'a>, V>(c, true, true, v, fields::USERS, vis, "users")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -161,7 +160,7 @@ impl rt::Sealed for UserName<'_> {}
 
 impl<'a> rt::Struct<'a> for UserName<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "users[].name")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "users[]._tagged_fields")?;
         Ok(Self {
@@ -172,13 +171,12 @@ impl<'a> rt::Struct<'a> for UserName<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "users[].name")?;
-        rt::read::check_tags(c, "users[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "users[].name")?;
+            rt::read::check_tags(c, "users[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -196,13 +194,12 @@ impl<'a> rt::Struct<'a> for UserName<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::USERS_NAME, Some(rt::read::str(c, true, "users[].name")?));
-        rt::visit::tags_only(c, fields::USERS_TAGGED_FIELDS, vis, "users[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(fields::USERS_NAME, Some(rt::read::str(c, true, "users[].name")?));
+            rt::visit::tags_only(c, fields::USERS_TAGGED_FIELDS, vis, "users[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -349,7 +346,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeUserScramCredentialsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let users = rt::owned::read_opt_array::<UserName, _>(c, true, true, v, "users")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -419,7 +416,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for UserName {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "users[].name")?;
             let unknown_tagged_fields =
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "users[]._tagged_fields")?);

@@ -68,8 +68,8 @@ impl rt::Sealed for DescribeUserScramCredentialsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -96,28 +96,27 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.str(
-            fields::ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "error_message")?,
-        );
-        rt::visit::array::<DescribeUserScramCredentialsResult<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::RESULTS,
-            vis,
-            "results",
-        )?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            vis.str(
+                fields::ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "error_message")?,
+            );
+            rt::visit::array::<DescribeUserScramCredentialsResult<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::RESULTS,
+                vis,
+                "results",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -199,7 +198,7 @@ impl rt::Sealed for DescribeUserScramCredentialsResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let user = rt::read::str(c, true, "results[].user")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;
@@ -217,17 +216,16 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "results[].user")?;
-        rt::read::i16(c, "results[].error_code")?;
-        rt::read::opt_str(c, true, true, "results[].error_message")?;
-        rt::read::check_array::<CredentialInfo<'a>>(c, true, false, v, "results[].credential_infos")?;
-        rt::read::check_tags(c, "results[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "results[].user")?;
+            rt::read::i16(c, "results[].error_code")?;
+            rt::read::opt_str(c, true, true, "results[].error_message")?;
+            rt::read::check_array::<CredentialInfo<'a>>(c, true, false, v, "results[].credential_infos")?;
+            rt::read::check_tags(c, "results[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -249,28 +247,27 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::RESULTS_USER, Some(rt::read::str(c, true, "results[].user")?));
-        vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
-        vis.str(
-            fields::RESULTS_ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "results[].error_message")?,
-        );
-        rt::visit::array::<CredentialInfo<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::RESULTS_CREDENTIAL_INFOS,
-            vis,
-            "results[].credential_infos",
-        )?;
-        rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::RESULTS_USER, Some(rt::read::str(c, true, "results[].user")?));
+            vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
+            vis.str(
+                fields::RESULTS_ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "results[].error_message")?,
+            );
+            rt::visit::array::<CredentialInfo<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::RESULTS_CREDENTIAL_INFOS,
+                vis,
+                "results[].credential_infos",
+            )?;
+            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -353,7 +350,7 @@ impl rt::Sealed for CredentialInfo<'_> {}
 
 impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 5] = match rt::read::run::<5>(c) {
             Some(r) => r,
             None => {
@@ -372,18 +369,17 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<5>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "results[].credential_infos[].mechanism": i8 = 1, "results[].credential_infos[].iterations": i32 = 4);
             }
         }
         rt::read::check_tags(c, "results[].credential_infos[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -401,25 +397,24 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i8(
-            fields::RESULTS_CREDENTIAL_INFOS_MECHANISM,
-            rt::read::i8(c, "results[].credential_infos[].mechanism")?,
-        );
-        vis.i32(
-            fields::RESULTS_CREDENTIAL_INFOS_ITERATIONS,
-            rt::read::i32(c, "results[].credential_infos[].iterations")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::RESULTS_CREDENTIAL_INFOS_TAGGED_FIELDS,
-            vis,
-            "results[].credential_infos[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i8(
+                fields::RESULTS_CREDENTIAL_INFOS_MECHANISM,
+                rt::read::i8(c, "results[].credential_infos[].mechanism")?,
+            );
+            vis.i32(
+                fields::RESULTS_CREDENTIAL_INFOS_ITERATIONS,
+                rt::read::i32(c, "results[].credential_infos[].iterations")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_CREDENTIAL_INFOS_TAGGED_FIELDS,
+                vis,
+                "results[].credential_infos[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -735,8 +730,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeUserScramCredentialsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -838,7 +833,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeUserScramCredentialsResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let user = rt::owned::read_str(c, true, "results[].user")?;
             let error_code = rt::read::i16(c, "results[].error_code")?;
@@ -925,7 +920,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for CredentialInfo {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 5] = match rt::read::run::<5>(c) {
                 Some(r) => r,
                 None => {

@@ -61,7 +61,7 @@ impl rt::Sealed for ElectLeadersRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let election_type = if v >= 1 {
             rt::read::i8(c, "election_type")?
@@ -88,28 +88,27 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.i8(fields::ELECTION_TYPE, rt::read::i8(c, "election_type")?);
-        }
-        rt::visit::array::<TopicPartitions<'a>, V>(
-            c,
-            v >= 2,
-            true,
-            v,
-            fields::TOPIC_PARTITIONS,
-            vis,
-            "topic_partitions",
-        )?;
-        vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.i8(fields::ELECTION_TYPE, rt::read::i8(c, "election_type")?);
+            }
+            rt::visit::array::<TopicPartitions<'a>, V>(
+                c,
+                v >= 2,
+                true,
+                v,
+                fields::TOPIC_PARTITIONS,
+                vis,
+                "topic_partitions",
+            )?;
+            vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -208,7 +207,7 @@ impl rt::Sealed for TopicPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, v >= 2, "topic_partitions[].topic")?;
         let partitions = rt::read::array::<i32>(c, v >= 2, v, "topic_partitions[].partitions")?;
@@ -226,17 +225,16 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 2, "topic_partitions[].topic")?;
-        rt::read::check_array::<i32>(c, v >= 2, false, v, "topic_partitions[].partitions")?;
-        if v >= 2 {
-            rt::read::check_tags(c, "topic_partitions[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 2, "topic_partitions[].topic")?;
+            rt::read::check_array::<i32>(c, v >= 2, false, v, "topic_partitions[].partitions")?;
+            if v >= 2 {
+                rt::read::check_tags(c, "topic_partitions[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -258,33 +256,32 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TOPIC_PARTITIONS_TOPIC,
-            Some(rt::read::str(c, v >= 2, "topic_partitions[].topic")?),
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            v >= 2,
-            false,
-            v,
-            fields::TOPIC_PARTITIONS_PARTITIONS,
-            vis,
-            "topic_partitions[].partitions",
-        )?;
-        if v >= 2 {
-            rt::visit::tags_only(
+        cur.forked(|c| {
+            vis.str(
+                fields::TOPIC_PARTITIONS_TOPIC,
+                Some(rt::read::str(c, v >= 2, "topic_partitions[].topic")?),
+            );
+            rt::visit::array::<i32, V>(
                 c,
-                fields::TOPIC_PARTITIONS_TAGGED_FIELDS,
+                v >= 2,
+                false,
+                v,
+                fields::TOPIC_PARTITIONS_PARTITIONS,
                 vis,
-                "topic_partitions[]._tagged_fields",
+                "topic_partitions[].partitions",
             )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 2 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPIC_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "topic_partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -511,7 +508,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ElectLeadersRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let election_type = if v >= 1 {
                 rt::read::i8(c, "election_type")?
@@ -626,7 +623,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, v >= 2, "topic_partitions[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(c, v >= 2, v, "topic_partitions[].partitions")?;

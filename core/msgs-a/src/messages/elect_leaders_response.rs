@@ -60,8 +60,8 @@ impl rt::Sealed for ElectLeadersResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let error_code = if v >= 1 { rt::read::i16(c, "error_code")? } else { 0_i16 };
@@ -85,28 +85,27 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        if v >= 1 {
-            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        }
-        rt::visit::array::<ReplicaElectionResult<'a>, V>(
-            c,
-            v >= 2,
-            false,
-            v,
-            fields::REPLICA_ELECTION_RESULTS,
-            vis,
-            "replica_election_results",
-        )?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            if v >= 1 {
+                vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            }
+            rt::visit::array::<ReplicaElectionResult<'a>, V>(
+                c,
+                v >= 2,
+                false,
+                v,
+                fields::REPLICA_ELECTION_RESULTS,
+                vis,
+                "replica_election_results",
+            )?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -205,7 +204,7 @@ impl rt::Sealed for ReplicaElectionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, v >= 2, "replica_election_results[].topic")?;
         let partition_result =
@@ -224,23 +223,22 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 2, "replica_election_results[].topic")?;
-        rt::read::check_array::<PartitionResult<'a>>(
-            c,
-            v >= 2,
-            false,
-            v,
-            "replica_election_results[].partition_result",
-        )?;
-        if v >= 2 {
-            rt::read::check_tags(c, "replica_election_results[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 2, "replica_election_results[].topic")?;
+            rt::read::check_array::<PartitionResult<'a>>(
+                c,
+                v >= 2,
+                false,
+                v,
+                "replica_election_results[].partition_result",
+            )?;
+            if v >= 2 {
+                rt::read::check_tags(c, "replica_election_results[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -262,33 +260,32 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::REPLICA_ELECTION_RESULTS_TOPIC,
-            Some(rt::read::str(c, v >= 2, "replica_election_results[].topic")?),
-        );
-        rt::visit::array::<PartitionResult<'a>, V>(
-            c,
-            v >= 2,
-            false,
-            v,
-            fields::REPLICA_ELECTION_RESULTS_PARTITION_RESULT,
-            vis,
-            "replica_election_results[].partition_result",
-        )?;
-        if v >= 2 {
-            rt::visit::tags_only(
+        cur.forked(|c| {
+            vis.str(
+                fields::REPLICA_ELECTION_RESULTS_TOPIC,
+                Some(rt::read::str(c, v >= 2, "replica_election_results[].topic")?),
+            );
+            rt::visit::array::<PartitionResult<'a>, V>(
                 c,
-                fields::REPLICA_ELECTION_RESULTS_TAGGED_FIELDS,
+                v >= 2,
+                false,
+                v,
+                fields::REPLICA_ELECTION_RESULTS_PARTITION_RESULT,
                 vis,
-                "replica_election_results[]._tagged_fields",
+                "replica_election_results[].partition_result",
             )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 2 {
+                rt::visit::tags_only(
+                    c,
+                    fields::REPLICA_ELECTION_RESULTS_TAGGED_FIELDS,
+                    vis,
+                    "replica_election_results[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -388,7 +385,7 @@ impl rt::Sealed for PartitionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -419,27 +416,19 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "replica_election_results[].partition_result[].partition_id": i32 = 4, "replica_election_results[].partition_result[].error_code": i16 = 2);
             }
         }
-        rt::read::opt_str(
-            c,
-            v >= 2,
-            true,
-            "replica_election_results[].partition_result[].error_message",
-        )?;
-        if v >= 2 {
-            rt::read::check_tags(c, "replica_election_results[].partition_result[]._tagged_fields")?;
-        }
-        cur.join(local);
+        rt::read::opt_str(c, v >= 2, true, "replica_election_results[].partition_result[].error_message")?;
+        if v >= 2 { rt::read::check_tags(c, "replica_election_results[].partition_result[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -461,37 +450,36 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::REPLICA_ELECTION_RESULTS_PARTITION_RESULT_PARTITION_ID,
-            rt::read::i32(c, "replica_election_results[].partition_result[].partition_id")?,
-        );
-        vis.i16(
-            fields::REPLICA_ELECTION_RESULTS_PARTITION_RESULT_ERROR_CODE,
-            rt::read::i16(c, "replica_election_results[].partition_result[].error_code")?,
-        );
-        vis.str(
-            fields::REPLICA_ELECTION_RESULTS_PARTITION_RESULT_ERROR_MESSAGE,
-            rt::read::opt_str(
-                c,
-                v >= 2,
-                true,
-                "replica_election_results[].partition_result[].error_message",
-            )?,
-        );
-        if v >= 2 {
-            rt::visit::tags_only(
-                c,
-                fields::REPLICA_ELECTION_RESULTS_PARTITION_RESULT_TAGGED_FIELDS,
-                vis,
-                "replica_election_results[].partition_result[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(
+                fields::REPLICA_ELECTION_RESULTS_PARTITION_RESULT_PARTITION_ID,
+                rt::read::i32(c, "replica_election_results[].partition_result[].partition_id")?,
+            );
+            vis.i16(
+                fields::REPLICA_ELECTION_RESULTS_PARTITION_RESULT_ERROR_CODE,
+                rt::read::i16(c, "replica_election_results[].partition_result[].error_code")?,
+            );
+            vis.str(
+                fields::REPLICA_ELECTION_RESULTS_PARTITION_RESULT_ERROR_MESSAGE,
+                rt::read::opt_str(
+                    c,
+                    v >= 2,
+                    true,
+                    "replica_election_results[].partition_result[].error_message",
+                )?,
+            );
+            if v >= 2 {
+                rt::visit::tags_only(
+                    c,
+                    fields::REPLICA_ELECTION_RESULTS_PARTITION_RESULT_TAGGED_FIELDS,
+                    vis,
+                    "replica_election_results[].partition_result[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -802,8 +790,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for ElectLeadersResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let error_code = if v >= 1 { rt::read::i16(c, "error_code")? } else { 0_i16 };
@@ -908,7 +896,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ReplicaElectionResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, v >= 2, "replica_election_results[].topic")?;
             let partition_result = rt::owned::read_array::<PartitionResult, _>(
@@ -1026,7 +1014,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,

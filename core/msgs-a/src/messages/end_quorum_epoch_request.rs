@@ -61,8 +61,8 @@ impl rt::Sealed for EndQuorumEpochRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
             let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
@@ -89,28 +89,27 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 1, true, "cluster_id")?);
-        rt::visit::array::<TopicData<'a>, V>(c, v >= 1, false, v, fields::TOPICS, vis, "topics")?;
-        if v >= 1 {
-            rt::visit::array::<LeaderEndpoint<'a>, V>(
-                c,
-                v >= 1,
-                false,
-                v,
-                fields::LEADER_ENDPOINTS,
-                vis,
-                "leader_endpoints",
-            )?;
-        }
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 1, true, "cluster_id")?);
+            rt::visit::array::<TopicData<'a>, V>(c, v >= 1, false, v, fields::TOPICS, vis, "topics")?;
+            if v >= 1 {
+                rt::visit::array::<LeaderEndpoint<'a>, V>(
+                    c,
+                    v >= 1,
+                    false,
+                    v,
+                    fields::LEADER_ENDPOINTS,
+                    vis,
+                    "leader_endpoints",
+                )?;
+            }
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -204,8 +203,8 @@ impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let topic_name = rt::read::str(c, v >= 1, "topics[].topic_name")?;
             let partitions = rt::read::array::<PartitionData<'a>>(c, v >= 1, v, "topics[].partitions")?;
@@ -224,18 +223,17 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::str(c, v >= 1, "topics[].topic_name")?;
-            rt::read::check_array::<PartitionData<'a>>(c, v >= 1, false, v, "topics[].partitions")?;
-            if v >= 1 {
-                rt::read::check_tags(c, "topics[]._tagged_fields")?;
-            }
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::str(c, v >= 1, "topics[].topic_name")?;
+                rt::read::check_array::<PartitionData<'a>>(c, v >= 1, false, v, "topics[].partitions")?;
+                if v >= 1 {
+                    rt::read::check_tags(c, "topics[]._tagged_fields")?;
+                }
+                Ok(())
+            })
         })
     }
 
@@ -257,28 +255,27 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TOPICS_TOPIC_NAME,
-            Some(rt::read::str(c, v >= 1, "topics[].topic_name")?),
-        );
-        rt::visit::array::<PartitionData<'a>, V>(
-            c,
-            v >= 1,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::TOPICS_TOPIC_NAME,
+                Some(rt::read::str(c, v >= 1, "topics[].topic_name")?),
+            );
+            rt::visit::array::<PartitionData<'a>, V>(
+                c,
+                v >= 1,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -370,7 +367,7 @@ impl rt::Sealed for LeaderEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 1 {
             rt::read::str(c, v >= 1, "leader_endpoints[].name")?
@@ -402,24 +399,23 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            rt::read::str(c, v >= 1, "leader_endpoints[].name")?;
-        }
-        if v >= 1 {
-            rt::read::str(c, v >= 1, "leader_endpoints[].host")?;
-        }
-        if v >= 1 {
-            rt::read::u16(c, "leader_endpoints[].port")?;
-        }
-        if v >= 1 {
-            rt::read::check_tags(c, "leader_endpoints[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                rt::read::str(c, v >= 1, "leader_endpoints[].name")?;
+            }
+            if v >= 1 {
+                rt::read::str(c, v >= 1, "leader_endpoints[].host")?;
+            }
+            if v >= 1 {
+                rt::read::u16(c, "leader_endpoints[].port")?;
+            }
+            if v >= 1 {
+                rt::read::check_tags(c, "leader_endpoints[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -448,38 +444,37 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.str(
-                fields::LEADER_ENDPOINTS_NAME,
-                Some(rt::read::str(c, v >= 1, "leader_endpoints[].name")?),
-            );
-        }
-        if v >= 1 {
-            vis.str(
-                fields::LEADER_ENDPOINTS_HOST,
-                Some(rt::read::str(c, v >= 1, "leader_endpoints[].host")?),
-            );
-        }
-        if v >= 1 {
-            vis.u16(
-                fields::LEADER_ENDPOINTS_PORT,
-                rt::read::u16(c, "leader_endpoints[].port")?,
-            );
-        }
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::LEADER_ENDPOINTS_TAGGED_FIELDS,
-                vis,
-                "leader_endpoints[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.str(
+                    fields::LEADER_ENDPOINTS_NAME,
+                    Some(rt::read::str(c, v >= 1, "leader_endpoints[].name")?),
+                );
+            }
+            if v >= 1 {
+                vis.str(
+                    fields::LEADER_ENDPOINTS_HOST,
+                    Some(rt::read::str(c, v >= 1, "leader_endpoints[].host")?),
+                );
+            }
+            if v >= 1 {
+                vis.u16(
+                    fields::LEADER_ENDPOINTS_PORT,
+                    rt::read::u16(c, "leader_endpoints[].port")?,
+                );
+            }
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::LEADER_ENDPOINTS_TAGGED_FIELDS,
+                    vis,
+                    "leader_endpoints[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -602,7 +597,7 @@ impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
@@ -640,33 +635,24 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<12>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
             }
         }
         if v <= 0 {
-            rt::read::check_array::<i32>(c, v >= 1, false, v, "topics[].partitions[].preferred_successors")?;
+        rt::read::check_array::<i32>(c, v >= 1, false, v, "topics[].partitions[].preferred_successors")?;
         }
         if v >= 1 {
-            rt::read::check_array::<ReplicaInfo<'a>>(
-                c,
-                v >= 1,
-                false,
-                v,
-                "topics[].partitions[].preferred_candidates",
-            )?;
+        rt::read::check_array::<ReplicaInfo<'a>>(c, v >= 1, false, v, "topics[].partitions[].preferred_candidates")?;
         }
-        if v >= 1 {
-            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 1 { rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -693,54 +679,53 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].partitions[].partition_index")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_LEADER_ID,
-            rt::read::i32(c, "topics[].partitions[].leader_id")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_LEADER_EPOCH,
-            rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
-        );
-        if v <= 0 {
-            rt::visit::array::<i32, V>(
-                c,
-                v >= 1,
-                false,
-                v,
-                fields::TOPICS_PARTITIONS_PREFERRED_SUCCESSORS,
-                vis,
-                "topics[].partitions[].preferred_successors",
-            )?;
-        }
-        if v >= 1 {
-            rt::visit::array::<ReplicaInfo<'a>, V>(
-                c,
-                v >= 1,
-                false,
-                v,
-                fields::TOPICS_PARTITIONS_PREFERRED_CANDIDATES,
-                vis,
-                "topics[].partitions[].preferred_candidates",
-            )?;
-        }
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
+            );
+            vis.i32(
+                fields::TOPICS_PARTITIONS_LEADER_ID,
+                rt::read::i32(c, "topics[].partitions[].leader_id")?,
+            );
+            vis.i32(
+                fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+            );
+            if v <= 0 {
+                rt::visit::array::<i32, V>(
+                    c,
+                    v >= 1,
+                    false,
+                    v,
+                    fields::TOPICS_PARTITIONS_PREFERRED_SUCCESSORS,
+                    vis,
+                    "topics[].partitions[].preferred_successors",
+                )?;
+            }
+            if v >= 1 {
+                rt::visit::array::<ReplicaInfo<'a>, V>(
+                    c,
+                    v >= 1,
+                    false,
+                    v,
+                    fields::TOPICS_PARTITIONS_PREFERRED_CANDIDATES,
+                    vis,
+                    "topics[].partitions[].preferred_candidates",
+                )?;
+            }
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "topics[].partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -859,7 +844,7 @@ impl rt::Sealed for ReplicaInfo<'_> {}
 
 impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let candidate_id;
         let candidate_directory_id;
@@ -890,23 +875,20 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v >= 1 {
-            match rt::read::run::<20>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "topics[].partitions[].preferred_candidates[].candidate_id": i32 = 4, "topics[].partitions[].preferred_candidates[].candidate_directory_id": uuid = 16);
-                }
+        match rt::read::run::<20>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "topics[].partitions[].preferred_candidates[].candidate_id": i32 = 4, "topics[].partitions[].preferred_candidates[].candidate_directory_id": uuid = 16);
             }
         }
-        if v >= 1 {
-            rt::read::check_tags(c, "topics[].partitions[].preferred_candidates[]._tagged_fields")?;
         }
-        cur.join(local);
+        if v >= 1 { rt::read::check_tags(c, "topics[].partitions[].preferred_candidates[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -929,32 +911,31 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.i32(
-                fields::TOPICS_PARTITIONS_PREFERRED_CANDIDATES_CANDIDATE_ID,
-                rt::read::i32(c, "topics[].partitions[].preferred_candidates[].candidate_id")?,
-            );
-        }
-        if v >= 1 {
-            vis.uuid(
-                fields::TOPICS_PARTITIONS_PREFERRED_CANDIDATES_CANDIDATE_DIRECTORY_ID,
-                rt::read::uuid(c, "topics[].partitions[].preferred_candidates[].candidate_directory_id")?,
-            );
-        }
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_PREFERRED_CANDIDATES_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[].preferred_candidates[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.i32(
+                    fields::TOPICS_PARTITIONS_PREFERRED_CANDIDATES_CANDIDATE_ID,
+                    rt::read::i32(c, "topics[].partitions[].preferred_candidates[].candidate_id")?,
+                );
+            }
+            if v >= 1 {
+                vis.uuid(
+                    fields::TOPICS_PARTITIONS_PREFERRED_CANDIDATES_CANDIDATE_DIRECTORY_ID,
+                    rt::read::uuid(c, "topics[].partitions[].preferred_candidates[].candidate_directory_id")?,
+                );
+            }
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPICS_PARTITIONS_PREFERRED_CANDIDATES_TAGGED_FIELDS,
+                    vis,
+                    "topics[].partitions[].preferred_candidates[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1426,8 +1407,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for EndQuorumEpochRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let cluster_id = rt::owned::read_opt_str(c, v >= 1, true, "cluster_id")?;
                 let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
@@ -1530,8 +1511,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let topic_name = rt::owned::read_str(c, v >= 1, "topics[].topic_name")?;
                 let partitions = rt::owned::read_array::<PartitionData, _>(c, v >= 1, v, "topics[].partitions")?;
@@ -1626,7 +1607,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaderEndpoint {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 1 {
                 rt::owned::read_str(c, v >= 1, "leader_endpoints[].name")?
@@ -1781,7 +1762,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
@@ -1926,7 +1907,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ReplicaInfo {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let candidate_id;
             let candidate_directory_id;

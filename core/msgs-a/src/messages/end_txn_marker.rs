@@ -59,7 +59,7 @@ impl rt::Sealed for EndTxnMarker<'_> {}
 
 impl<'a> rt::Struct<'a> for EndTxnMarker<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let coordinator_epoch = rt::read::i32(c, "coordinator_epoch")?;
         Ok(Self {
             coordinator_epoch,
@@ -72,12 +72,11 @@ impl<'a> rt::Struct<'a> for EndTxnMarker<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::COORDINATOR_EPOCH, rt::read::i32(c, "coordinator_epoch")?);
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(fields::COORDINATOR_EPOCH, rt::read::i32(c, "coordinator_epoch")?);
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -195,7 +194,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for EndTxnMarker {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let coordinator_epoch = rt::read::i32(c, "coordinator_epoch")?;
             Ok(Self {
                 coordinator_epoch,

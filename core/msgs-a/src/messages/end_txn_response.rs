@@ -63,7 +63,7 @@ impl rt::Sealed for EndTxnResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for EndTxnResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -107,23 +107,22 @@ impl<'a> rt::Struct<'a> for EndTxnResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        if v >= 5 {
-            vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
-        }
-        if v >= 5 {
-            vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
-        }
-        if v >= 3 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            if v >= 5 {
+                vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
+            }
+            if v >= 5 {
+                vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
+            }
+            if v >= 3 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -334,7 +333,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for EndTxnResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,

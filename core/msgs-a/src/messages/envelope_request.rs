@@ -61,7 +61,7 @@ impl rt::Sealed for EnvelopeRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let request_data = rt::read::bytes(c, true, "request_data")?;
         let request_principal = rt::read::opt_bytes(c, true, true, "request_principal")?;
         let client_host_address = rt::read::bytes(c, true, "client_host_address")?;
@@ -79,21 +79,20 @@ impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.bytes(fields::REQUEST_DATA, Some(rt::read::bytes(c, true, "request_data")?));
-        vis.bytes(
-            fields::REQUEST_PRINCIPAL,
-            rt::read::opt_bytes(c, true, true, "request_principal")?,
-        );
-        vis.bytes(
-            fields::CLIENT_HOST_ADDRESS,
-            Some(rt::read::bytes(c, true, "client_host_address")?),
-        );
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.bytes(fields::REQUEST_DATA, Some(rt::read::bytes(c, true, "request_data")?));
+            vis.bytes(
+                fields::REQUEST_PRINCIPAL,
+                rt::read::opt_bytes(c, true, true, "request_principal")?,
+            );
+            vis.bytes(
+                fields::CLIENT_HOST_ADDRESS,
+                Some(rt::read::bytes(c, true, "client_host_address")?),
+            );
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -265,7 +264,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for EnvelopeRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let request_data = rt::owned::read_bytes(c, true, "request_data")?;
             let request_principal = rt::owned::read_opt_bytes(c, true, true, "request_principal")?;
             let client_host_address = rt::owned::read_bytes(c, true, "client_host_address")?;

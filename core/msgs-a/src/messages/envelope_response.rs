@@ -63,7 +63,7 @@ impl rt::Sealed for EnvelopeResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let response_data = rt::read::opt_bytes(c, true, true, "response_data")?;
         let error_code = rt::read::i16(c, "error_code")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -79,17 +79,16 @@ impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.bytes(
-            fields::RESPONSE_DATA,
-            rt::read::opt_bytes(c, true, true, "response_data")?,
-        );
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.bytes(
+                fields::RESPONSE_DATA,
+                rt::read::opt_bytes(c, true, true, "response_data")?,
+            );
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -233,7 +232,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for EnvelopeResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let response_data = rt::owned::read_opt_bytes(c, true, true, "response_data")?;
             let error_code = rt::read::i16(c, "error_code")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);

@@ -59,7 +59,7 @@ impl rt::Sealed for ExpireDelegationTokenRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let hmac = rt::read::bytes(c, v >= 2, "hmac")?;
         let expiry_time_period_ms = rt::read::i64(c, "expiry_time_period_ms")?;
@@ -80,20 +80,19 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.bytes(fields::HMAC, Some(rt::read::bytes(c, v >= 2, "hmac")?));
-        vis.i64(
-            fields::EXPIRY_TIME_PERIOD_MS,
-            rt::read::i64(c, "expiry_time_period_ms")?,
-        );
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.bytes(fields::HMAC, Some(rt::read::bytes(c, v >= 2, "hmac")?));
+            vis.i64(
+                fields::EXPIRY_TIME_PERIOD_MS,
+                rt::read::i64(c, "expiry_time_period_ms")?,
+            );
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -247,7 +246,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ExpireDelegationTokenRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let hmac = rt::owned::read_bytes(c, v >= 2, "hmac")?;
             let expiry_time_period_ms = rt::read::i64(c, "expiry_time_period_ms")?;

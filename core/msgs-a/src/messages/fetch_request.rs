@@ -89,8 +89,8 @@ impl rt::Sealed for FetchRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for FetchRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let replica_id = if v <= 14 {
                 rt::read::i32(c, "replica_id")?
@@ -194,65 +194,64 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 14 {
-            vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
-        }
-        vis.i32(fields::MAX_WAIT_MS, rt::read::i32(c, "max_wait_ms")?);
-        vis.i32(fields::MIN_BYTES, rt::read::i32(c, "min_bytes")?);
-        if v >= 3 {
-            vis.i32(fields::MAX_BYTES, rt::read::i32(c, "max_bytes")?);
-        }
-        if v >= 4 {
-            vis.i8(fields::ISOLATION_LEVEL, rt::read::i8(c, "isolation_level")?);
-        }
-        if v >= 7 {
-            vis.i32(fields::SESSION_ID, rt::read::i32(c, "session_id")?);
-        }
-        if v >= 7 {
-            vis.i32(fields::SESSION_EPOCH, rt::read::i32(c, "session_epoch")?);
-        }
-        rt::visit::array::<FetchTopic<'a>, V>(c, v >= 12, false, v, fields::TOPICS, vis, "topics")?;
-        if v >= 7 {
-            rt::visit::array::<ForgottenTopic<'a>, V>(
-                c,
-                v >= 12,
-                false,
-                v,
-                fields::FORGOTTEN_TOPICS_DATA,
-                vis,
-                "forgotten_topics_data",
-            )?;
-        }
-        if v >= 11 {
-            vis.str(fields::RACK_ID, Some(rt::read::str(c, v >= 12, "rack_id")?));
-        }
-        if v >= 12 {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, v >= 12, "cluster_id")?);
-                        rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
+        cur.forked(|c| {
+            if v <= 14 {
+                vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
+            }
+            vis.i32(fields::MAX_WAIT_MS, rt::read::i32(c, "max_wait_ms")?);
+            vis.i32(fields::MIN_BYTES, rt::read::i32(c, "min_bytes")?);
+            if v >= 3 {
+                vis.i32(fields::MAX_BYTES, rt::read::i32(c, "max_bytes")?);
+            }
+            if v >= 4 {
+                vis.i8(fields::ISOLATION_LEVEL, rt::read::i8(c, "isolation_level")?);
+            }
+            if v >= 7 {
+                vis.i32(fields::SESSION_ID, rt::read::i32(c, "session_id")?);
+            }
+            if v >= 7 {
+                vis.i32(fields::SESSION_EPOCH, rt::read::i32(c, "session_epoch")?);
+            }
+            rt::visit::array::<FetchTopic<'a>, V>(c, v >= 12, false, v, fields::TOPICS, vis, "topics")?;
+            if v >= 7 {
+                rt::visit::array::<ForgottenTopic<'a>, V>(
+                    c,
+                    v >= 12,
+                    false,
+                    v,
+                    fields::FORGOTTEN_TOPICS_DATA,
+                    vis,
+                    "forgotten_topics_data",
+                )?;
+            }
+            if v >= 11 {
+                vis.str(fields::RACK_ID, Some(rt::read::str(c, v >= 12, "rack_id")?));
+            }
+            if v >= 12 {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, v >= 12, "cluster_id")?);
+                            rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
+                        }
+                        1 if v >= 15 => {
+                            let present = true;
+                            rt::visit::struct_field::<ReplicaState<'a>, V>(c, present, v, fields::REPLICA_STATE, vis)?;
+                            rt::read::check_tag_size(c, before, size, tag, "replica_state")?;
+                        }
+                        1 => return Err(rt::read::tag_not_in_version(c, tag, "replica_state")),
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    1 if v >= 15 => {
-                        let present = true;
-                        rt::visit::struct_field::<ReplicaState<'a>, V>(c, present, v, fields::REPLICA_STATE, vis)?;
-                        rt::read::check_tag_size(c, before, size, tag, "replica_state")?;
-                    }
-                    1 => return Err(rt::read::tag_not_in_version(c, tag, "replica_state")),
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -431,7 +430,7 @@ impl rt::Sealed for ReplicaState<'_> {}
 
 impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let replica_id;
         let replica_epoch;
@@ -462,23 +461,20 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v >= 15 {
-            match rt::read::run::<12>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "replica_state.replica_id": i32 = 4, "replica_state.replica_epoch": i64 = 8);
-                }
+        match rt::read::run::<12>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "replica_state.replica_id": i32 = 4, "replica_state.replica_epoch": i64 = 8);
             }
         }
-        if v >= 12 {
-            rt::read::check_tags(c, "replica_state._tagged_fields")?;
         }
-        cur.join(local);
+        if v >= 12 { rt::read::check_tags(c, "replica_state._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -501,32 +497,31 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 15 {
-            vis.i32(
-                fields::REPLICA_STATE_REPLICA_ID,
-                rt::read::i32(c, "replica_state.replica_id")?,
-            );
-        }
-        if v >= 15 {
-            vis.i64(
-                fields::REPLICA_STATE_REPLICA_EPOCH,
-                rt::read::i64(c, "replica_state.replica_epoch")?,
-            );
-        }
-        if v >= 12 {
-            rt::visit::tags_only(
-                c,
-                fields::REPLICA_STATE_TAGGED_FIELDS,
-                vis,
-                "replica_state._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 15 {
+                vis.i32(
+                    fields::REPLICA_STATE_REPLICA_ID,
+                    rt::read::i32(c, "replica_state.replica_id")?,
+                );
+            }
+            if v >= 15 {
+                vis.i64(
+                    fields::REPLICA_STATE_REPLICA_EPOCH,
+                    rt::read::i64(c, "replica_state.replica_epoch")?,
+                );
+            }
+            if v >= 12 {
+                rt::visit::tags_only(
+                    c,
+                    fields::REPLICA_STATE_TAGGED_FIELDS,
+                    vis,
+                    "replica_state._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -638,7 +633,7 @@ impl rt::Sealed for FetchTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic = if v <= 12 {
             rt::read::str(c, v >= 12, "topics[].topic")?
@@ -666,22 +661,21 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 12 {
-            rt::read::str(c, v >= 12, "topics[].topic")?;
-        }
-        if v >= 13 {
-            rt::read::uuid(c, "topics[].topic_id")?;
-        }
-        rt::read::check_array::<FetchPartition<'a>>(c, v >= 12, false, v, "topics[].partitions")?;
-        if v >= 12 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 12 {
+                rt::read::str(c, v >= 12, "topics[].topic")?;
+            }
+            if v >= 13 {
+                rt::read::uuid(c, "topics[].topic_id")?;
+            }
+            rt::read::check_array::<FetchPartition<'a>>(c, v >= 12, false, v, "topics[].partitions")?;
+            if v >= 12 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -708,30 +702,29 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 12 {
-            vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 12, "topics[].topic")?));
-        }
-        if v >= 13 {
-            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
-        }
-        rt::visit::array::<FetchPartition<'a>, V>(
-            c,
-            v >= 12,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        if v >= 12 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 12 {
+                vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 12, "topics[].topic")?));
+            }
+            if v >= 13 {
+                vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+            }
+            rt::visit::array::<FetchPartition<'a>, V>(
+                c,
+                v >= 12,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            if v >= 12 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -833,7 +826,7 @@ impl rt::Sealed for ForgottenTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic = if (7..=12).contains(&v) {
             rt::read::str(c, v >= 12, "forgotten_topics_data[].topic")?
@@ -865,24 +858,23 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if (7..=12).contains(&v) {
-            rt::read::str(c, v >= 12, "forgotten_topics_data[].topic")?;
-        }
-        if v >= 13 {
-            rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
-        }
-        if v >= 7 {
-            rt::read::check_array::<i32>(c, v >= 12, false, v, "forgotten_topics_data[].partitions")?;
-        }
-        if v >= 12 {
-            rt::read::check_tags(c, "forgotten_topics_data[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if (7..=12).contains(&v) {
+                rt::read::str(c, v >= 12, "forgotten_topics_data[].topic")?;
+            }
+            if v >= 13 {
+                rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
+            }
+            if v >= 7 {
+                rt::read::check_array::<i32>(c, v >= 12, false, v, "forgotten_topics_data[].partitions")?;
+            }
+            if v >= 12 {
+                rt::read::check_tags(c, "forgotten_topics_data[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -911,43 +903,42 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if (7..=12).contains(&v) {
-            vis.str(
-                fields::FORGOTTEN_TOPICS_DATA_TOPIC,
-                Some(rt::read::str(c, v >= 12, "forgotten_topics_data[].topic")?),
-            );
-        }
-        if v >= 13 {
-            vis.uuid(
-                fields::FORGOTTEN_TOPICS_DATA_TOPIC_ID,
-                rt::read::uuid(c, "forgotten_topics_data[].topic_id")?,
-            );
-        }
-        if v >= 7 {
-            rt::visit::array::<i32, V>(
-                c,
-                v >= 12,
-                false,
-                v,
-                fields::FORGOTTEN_TOPICS_DATA_PARTITIONS,
-                vis,
-                "forgotten_topics_data[].partitions",
-            )?;
-        }
-        if v >= 12 {
-            rt::visit::tags_only(
-                c,
-                fields::FORGOTTEN_TOPICS_DATA_TAGGED_FIELDS,
-                vis,
-                "forgotten_topics_data[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if (7..=12).contains(&v) {
+                vis.str(
+                    fields::FORGOTTEN_TOPICS_DATA_TOPIC,
+                    Some(rt::read::str(c, v >= 12, "forgotten_topics_data[].topic")?),
+                );
+            }
+            if v >= 13 {
+                vis.uuid(
+                    fields::FORGOTTEN_TOPICS_DATA_TOPIC_ID,
+                    rt::read::uuid(c, "forgotten_topics_data[].topic_id")?,
+                );
+            }
+            if v >= 7 {
+                rt::visit::array::<i32, V>(
+                    c,
+                    v >= 12,
+                    false,
+                    v,
+                    fields::FORGOTTEN_TOPICS_DATA_PARTITIONS,
+                    vis,
+                    "forgotten_topics_data[].partitions",
+                )?;
+            }
+            if v >= 12 {
+                rt::visit::tags_only(
+                    c,
+                    fields::FORGOTTEN_TOPICS_DATA_TAGGED_FIELDS,
+                    vis,
+                    "forgotten_topics_data[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1070,7 +1061,7 @@ impl rt::Sealed for FetchPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
         let current_leader_epoch = if v >= 9 {
@@ -1176,88 +1167,93 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION,
-            rt::read::i32(c, "topics[].partitions[].partition")?,
-        );
-        if v >= 9 {
+        cur.forked(|c| {
             vis.i32(
-                fields::TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH,
-                rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?,
+                fields::TOPICS_PARTITIONS_PARTITION,
+                rt::read::i32(c, "topics[].partitions[].partition")?,
             );
-        }
-        vis.i64(
-            fields::TOPICS_PARTITIONS_FETCH_OFFSET,
-            rt::read::i64(c, "topics[].partitions[].fetch_offset")?,
-        );
-        if v >= 12 {
-            vis.i32(
-                fields::TOPICS_PARTITIONS_LAST_FETCHED_EPOCH,
-                rt::read::i32(c, "topics[].partitions[].last_fetched_epoch")?,
-            );
-        }
-        if v >= 5 {
+            if v >= 9 {
+                vis.i32(
+                    fields::TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH,
+                    rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?,
+                );
+            }
             vis.i64(
-                fields::TOPICS_PARTITIONS_LOG_START_OFFSET,
-                rt::read::i64(c, "topics[].partitions[].log_start_offset")?,
+                fields::TOPICS_PARTITIONS_FETCH_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].fetch_offset")?,
             );
-        }
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_MAX_BYTES,
-            rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?,
-        );
-        if v >= 12 {
-            let n = rt::read::tag_count(c, "topics[].partitions[]._tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 17 => {
-                        vis.uuid(
-                            fields::TOPICS_PARTITIONS_REPLICA_DIRECTORY_ID,
-                            rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?,
-                        );
-                        rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].replica_directory_id")?;
-                    }
-                    0 => {
-                        return Err(rt::read::tag_not_in_version(
+            if v >= 12 {
+                vis.i32(
+                    fields::TOPICS_PARTITIONS_LAST_FETCHED_EPOCH,
+                    rt::read::i32(c, "topics[].partitions[].last_fetched_epoch")?,
+                );
+            }
+            if v >= 5 {
+                vis.i64(
+                    fields::TOPICS_PARTITIONS_LOG_START_OFFSET,
+                    rt::read::i64(c, "topics[].partitions[].log_start_offset")?,
+                );
+            }
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION_MAX_BYTES,
+                rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?,
+            );
+            if v >= 12 {
+                let n = rt::read::tag_count(c, "topics[].partitions[]._tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 17 => {
+                            vis.uuid(
+                                fields::TOPICS_PARTITIONS_REPLICA_DIRECTORY_ID,
+                                rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?,
+                            );
+                            rt::read::check_tag_size(
+                                c,
+                                before,
+                                size,
+                                tag,
+                                "topics[].partitions[].replica_directory_id",
+                            )?;
+                        }
+                        0 => {
+                            return Err(rt::read::tag_not_in_version(
+                                c,
+                                tag,
+                                "topics[].partitions[].replica_directory_id",
+                            ))
+                        }
+                        1 if v >= 18 => {
+                            vis.i64(
+                                fields::TOPICS_PARTITIONS_HIGH_WATERMARK,
+                                rt::read::i64(c, "topics[].partitions[].high_watermark")?,
+                            );
+                            rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].high_watermark")?;
+                        }
+                        1 => {
+                            return Err(rt::read::tag_not_in_version(
+                                c,
+                                tag,
+                                "topics[].partitions[].high_watermark",
+                            ))
+                        }
+                        _ => rt::visit::unknown_tag(
                             c,
                             tag,
-                            "topics[].partitions[].replica_directory_id",
-                        ))
+                            size,
+                            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                            vis,
+                            "topics[].partitions[]._tagged_fields",
+                        )?,
                     }
-                    1 if v >= 18 => {
-                        vis.i64(
-                            fields::TOPICS_PARTITIONS_HIGH_WATERMARK,
-                            rt::read::i64(c, "topics[].partitions[].high_watermark")?,
-                        );
-                        rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].high_watermark")?;
-                    }
-                    1 => {
-                        return Err(rt::read::tag_not_in_version(
-                            c,
-                            tag,
-                            "topics[].partitions[].high_watermark",
-                        ))
-                    }
-                    _ => rt::visit::unknown_tag(
-                        c,
-                        tag,
-                        size,
-                        fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                        vis,
-                        "topics[].partitions[]._tagged_fields",
-                    )?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -2001,8 +1997,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for FetchRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let replica_id = if v <= 14 {
                     rt::read::i32(c, "replica_id")?
@@ -2274,7 +2270,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ReplicaState {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let replica_id;
             let replica_epoch;
@@ -2427,7 +2423,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for FetchTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic = if v <= 12 {
                 rt::owned::read_str(c, v >= 12, "topics[].topic")?
@@ -2541,7 +2537,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ForgottenTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic = if (7..=12).contains(&v) {
                 rt::owned::read_str(c, v >= 12, "forgotten_topics_data[].topic")?
@@ -2695,7 +2691,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for FetchPartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
             let current_leader_epoch = if v >= 9 {

@@ -67,8 +67,8 @@ impl rt::Sealed for FetchResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for FetchResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -131,46 +131,53 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        }
-        if v >= 7 {
-            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        }
-        if v >= 7 {
-            vis.i32(fields::SESSION_ID, rt::read::i32(c, "session_id")?);
-        }
-        rt::visit::array::<FetchableTopicResponse<'a>, V>(c, v >= 12, false, v, fields::RESPONSES, vis, "responses")?;
-        if v >= 12 {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 16 => {
-                        rt::visit::array::<NodeEndpoint<'a>, V>(
-                            c,
-                            true,
-                            false,
-                            v,
-                            fields::NODE_ENDPOINTS,
-                            vis,
-                            "node_endpoints",
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            }
+            if v >= 7 {
+                vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            }
+            if v >= 7 {
+                vis.i32(fields::SESSION_ID, rt::read::i32(c, "session_id")?);
+            }
+            rt::visit::array::<FetchableTopicResponse<'a>, V>(
+                c,
+                v >= 12,
+                false,
+                v,
+                fields::RESPONSES,
+                vis,
+                "responses",
+            )?;
+            if v >= 12 {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 16 => {
+                            rt::visit::array::<NodeEndpoint<'a>, V>(
+                                c,
+                                true,
+                                false,
+                                v,
+                                fields::NODE_ENDPOINTS,
+                                vis,
+                                "node_endpoints",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                        }
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -300,8 +307,8 @@ impl rt::Sealed for FetchableTopicResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let topic = if v <= 12 {
                 rt::read::str(c, v >= 12, "responses[].topic")?
@@ -330,23 +337,22 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            if v <= 12 {
-                rt::read::str(c, v >= 12, "responses[].topic")?;
-            }
-            if v >= 13 {
-                rt::read::uuid(c, "responses[].topic_id")?;
-            }
-            rt::read::check_array::<PartitionData<'a>>(c, v >= 12, false, v, "responses[].partitions")?;
-            if v >= 12 {
-                rt::read::check_tags(c, "responses[]._tagged_fields")?;
-            }
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                if v <= 12 {
+                    rt::read::str(c, v >= 12, "responses[].topic")?;
+                }
+                if v >= 13 {
+                    rt::read::uuid(c, "responses[].topic_id")?;
+                }
+                rt::read::check_array::<PartitionData<'a>>(c, v >= 12, false, v, "responses[].partitions")?;
+                if v >= 12 {
+                    rt::read::check_tags(c, "responses[]._tagged_fields")?;
+                }
+                Ok(())
+            })
         })
     }
 
@@ -373,33 +379,32 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 12 {
-            vis.str(
-                fields::RESPONSES_TOPIC,
-                Some(rt::read::str(c, v >= 12, "responses[].topic")?),
-            );
-        }
-        if v >= 13 {
-            vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
-        }
-        rt::visit::array::<PartitionData<'a>, V>(
-            c,
-            v >= 12,
-            false,
-            v,
-            fields::RESPONSES_PARTITIONS,
-            vis,
-            "responses[].partitions",
-        )?;
-        if v >= 12 {
-            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 12 {
+                vis.str(
+                    fields::RESPONSES_TOPIC,
+                    Some(rt::read::str(c, v >= 12, "responses[].topic")?),
+                );
+            }
+            if v >= 13 {
+                vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
+            }
+            rt::visit::array::<PartitionData<'a>, V>(
+                c,
+                v >= 12,
+                false,
+                v,
+                fields::RESPONSES_PARTITIONS,
+                vis,
+                "responses[].partitions",
+            )?;
+            if v >= 12 {
+                rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -497,7 +502,7 @@ impl rt::Sealed for NodeEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let node_id = if v >= 16 {
             rt::read::i32(c, "node_endpoints[].node_id")?
@@ -535,27 +540,26 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 16 {
-            rt::read::i32(c, "node_endpoints[].node_id")?;
-        }
-        if v >= 16 {
-            rt::read::str(c, v >= 12, "node_endpoints[].host")?;
-        }
-        if v >= 16 {
-            rt::read::i32(c, "node_endpoints[].port")?;
-        }
-        if v >= 16 {
-            rt::read::opt_str(c, v >= 12, v >= 16, "node_endpoints[].rack")?;
-        }
-        if v >= 12 {
-            rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 16 {
+                rt::read::i32(c, "node_endpoints[].node_id")?;
+            }
+            if v >= 16 {
+                rt::read::str(c, v >= 12, "node_endpoints[].host")?;
+            }
+            if v >= 16 {
+                rt::read::i32(c, "node_endpoints[].port")?;
+            }
+            if v >= 16 {
+                rt::read::opt_str(c, v >= 12, v >= 16, "node_endpoints[].rack")?;
+            }
+            if v >= 12 {
+                rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -587,41 +591,40 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 16 {
-            vis.i32(
-                fields::NODE_ENDPOINTS_NODE_ID,
-                rt::read::i32(c, "node_endpoints[].node_id")?,
-            );
-        }
-        if v >= 16 {
-            vis.str(
-                fields::NODE_ENDPOINTS_HOST,
-                Some(rt::read::str(c, v >= 12, "node_endpoints[].host")?),
-            );
-        }
-        if v >= 16 {
-            vis.i32(fields::NODE_ENDPOINTS_PORT, rt::read::i32(c, "node_endpoints[].port")?);
-        }
-        if v >= 16 {
-            vis.str(
-                fields::NODE_ENDPOINTS_RACK,
-                rt::read::opt_str(c, v >= 12, v >= 16, "node_endpoints[].rack")?,
-            );
-        }
-        if v >= 12 {
-            rt::visit::tags_only(
-                c,
-                fields::NODE_ENDPOINTS_TAGGED_FIELDS,
-                vis,
-                "node_endpoints[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 16 {
+                vis.i32(
+                    fields::NODE_ENDPOINTS_NODE_ID,
+                    rt::read::i32(c, "node_endpoints[].node_id")?,
+                );
+            }
+            if v >= 16 {
+                vis.str(
+                    fields::NODE_ENDPOINTS_HOST,
+                    Some(rt::read::str(c, v >= 12, "node_endpoints[].host")?),
+                );
+            }
+            if v >= 16 {
+                vis.i32(fields::NODE_ENDPOINTS_PORT, rt::read::i32(c, "node_endpoints[].port")?);
+            }
+            if v >= 16 {
+                vis.str(
+                    fields::NODE_ENDPOINTS_RACK,
+                    rt::read::opt_str(c, v >= 12, v >= 16, "node_endpoints[].rack")?,
+                );
+            }
+            if v >= 12 {
+                rt::visit::tags_only(
+                    c,
+                    fields::NODE_ENDPOINTS_TAGGED_FIELDS,
+                    vis,
+                    "node_endpoints[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -774,7 +777,7 @@ impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
@@ -895,108 +898,107 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "responses[].partitions[].partition_index")?,
-        );
-        vis.i16(
-            fields::RESPONSES_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "responses[].partitions[].error_code")?,
-        );
-        vis.i64(
-            fields::RESPONSES_PARTITIONS_HIGH_WATERMARK,
-            rt::read::i64(c, "responses[].partitions[].high_watermark")?,
-        );
-        if v >= 4 {
-            vis.i64(
-                fields::RESPONSES_PARTITIONS_LAST_STABLE_OFFSET,
-                rt::read::i64(c, "responses[].partitions[].last_stable_offset")?,
-            );
-        }
-        if v >= 5 {
-            vis.i64(
-                fields::RESPONSES_PARTITIONS_LOG_START_OFFSET,
-                rt::read::i64(c, "responses[].partitions[].log_start_offset")?,
-            );
-        }
-        if v >= 4 {
-            rt::visit::array::<AbortedTransaction<'a>, V>(
-                c,
-                v >= 12,
-                v >= 4,
-                v,
-                fields::RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS,
-                vis,
-                "responses[].partitions[].aborted_transactions",
-            )?;
-        }
-        if v >= 11 {
+        cur.forked(|c| {
             vis.i32(
-                fields::RESPONSES_PARTITIONS_PREFERRED_READ_REPLICA,
-                rt::read::i32(c, "responses[].partitions[].preferred_read_replica")?,
+                fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "responses[].partitions[].partition_index")?,
             );
-        }
-        vis.records(
-            fields::RESPONSES_PARTITIONS_RECORDS,
-            rt::read::opt_bytes(c, v >= 12, true, "responses[].partitions[].records")?,
-        );
-        if v >= 12 {
-            let n = rt::read::tag_count(c, "responses[].partitions[]._tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "responses[].partitions[]._tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        let present = true;
-                        rt::visit::struct_field::<EpochEndOffset<'a>, V>(
+            vis.i16(
+                fields::RESPONSES_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "responses[].partitions[].error_code")?,
+            );
+            vis.i64(
+                fields::RESPONSES_PARTITIONS_HIGH_WATERMARK,
+                rt::read::i64(c, "responses[].partitions[].high_watermark")?,
+            );
+            if v >= 4 {
+                vis.i64(
+                    fields::RESPONSES_PARTITIONS_LAST_STABLE_OFFSET,
+                    rt::read::i64(c, "responses[].partitions[].last_stable_offset")?,
+                );
+            }
+            if v >= 5 {
+                vis.i64(
+                    fields::RESPONSES_PARTITIONS_LOG_START_OFFSET,
+                    rt::read::i64(c, "responses[].partitions[].log_start_offset")?,
+                );
+            }
+            if v >= 4 {
+                rt::visit::array::<AbortedTransaction<'a>, V>(
+                    c,
+                    v >= 12,
+                    v >= 4,
+                    v,
+                    fields::RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS,
+                    vis,
+                    "responses[].partitions[].aborted_transactions",
+                )?;
+            }
+            if v >= 11 {
+                vis.i32(
+                    fields::RESPONSES_PARTITIONS_PREFERRED_READ_REPLICA,
+                    rt::read::i32(c, "responses[].partitions[].preferred_read_replica")?,
+                );
+            }
+            vis.records(
+                fields::RESPONSES_PARTITIONS_RECORDS,
+                rt::read::opt_bytes(c, v >= 12, true, "responses[].partitions[].records")?,
+            );
+            if v >= 12 {
+                let n = rt::read::tag_count(c, "responses[].partitions[]._tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "responses[].partitions[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            let present = true;
+                            rt::visit::struct_field::<EpochEndOffset<'a>, V>(
+                                c,
+                                present,
+                                v,
+                                fields::RESPONSES_PARTITIONS_DIVERGING_EPOCH,
+                                vis,
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].diverging_epoch")?;
+                        }
+                        1 => {
+                            let present = true;
+                            rt::visit::struct_field::<LeaderIdAndEpoch<'a>, V>(
+                                c,
+                                present,
+                                v,
+                                fields::RESPONSES_PARTITIONS_CURRENT_LEADER,
+                                vis,
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].current_leader")?;
+                        }
+                        2 => {
+                            let present = true;
+                            rt::visit::struct_field::<SnapshotId<'a>, V>(
+                                c,
+                                present,
+                                v,
+                                fields::RESPONSES_PARTITIONS_SNAPSHOT_ID,
+                                vis,
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].snapshot_id")?;
+                        }
+                        _ => rt::visit::unknown_tag(
                             c,
-                            present,
-                            v,
-                            fields::RESPONSES_PARTITIONS_DIVERGING_EPOCH,
+                            tag,
+                            size,
+                            fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
                             vis,
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].diverging_epoch")?;
+                            "responses[].partitions[]._tagged_fields",
+                        )?,
                     }
-                    1 => {
-                        let present = true;
-                        rt::visit::struct_field::<LeaderIdAndEpoch<'a>, V>(
-                            c,
-                            present,
-                            v,
-                            fields::RESPONSES_PARTITIONS_CURRENT_LEADER,
-                            vis,
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].current_leader")?;
-                    }
-                    2 => {
-                        let present = true;
-                        rt::visit::struct_field::<SnapshotId<'a>, V>(
-                            c,
-                            present,
-                            v,
-                            fields::RESPONSES_PARTITIONS_SNAPSHOT_ID,
-                            vis,
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].snapshot_id")?;
-                    }
-                    _ => rt::visit::unknown_tag(
-                        c,
-                        tag,
-                        size,
-                        fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
-                        vis,
-                        "responses[].partitions[]._tagged_fields",
-                    )?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1202,7 +1204,7 @@ impl rt::Sealed for EpochEndOffset<'_> {}
 
 impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let epoch;
         let end_offset;
@@ -1233,23 +1235,20 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v >= 12 {
-            match rt::read::run::<12>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "responses[].partitions[].diverging_epoch.epoch": i32 = 4, "responses[].partitions[].diverging_epoch.end_offset": i64 = 8);
-                }
+        match rt::read::run::<12>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "responses[].partitions[].diverging_epoch.epoch": i32 = 4, "responses[].partitions[].diverging_epoch.end_offset": i64 = 8);
             }
         }
-        if v >= 12 {
-            rt::read::check_tags(c, "responses[].partitions[].diverging_epoch._tagged_fields")?;
         }
-        cur.join(local);
+        if v >= 12 { rt::read::check_tags(c, "responses[].partitions[].diverging_epoch._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1272,32 +1271,31 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 12 {
-            vis.i32(
-                fields::RESPONSES_PARTITIONS_DIVERGING_EPOCH_EPOCH,
-                rt::read::i32(c, "responses[].partitions[].diverging_epoch.epoch")?,
-            );
-        }
-        if v >= 12 {
-            vis.i64(
-                fields::RESPONSES_PARTITIONS_DIVERGING_EPOCH_END_OFFSET,
-                rt::read::i64(c, "responses[].partitions[].diverging_epoch.end_offset")?,
-            );
-        }
-        if v >= 12 {
-            rt::visit::tags_only(
-                c,
-                fields::RESPONSES_PARTITIONS_DIVERGING_EPOCH_TAGGED_FIELDS,
-                vis,
-                "responses[].partitions[].diverging_epoch._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 12 {
+                vis.i32(
+                    fields::RESPONSES_PARTITIONS_DIVERGING_EPOCH_EPOCH,
+                    rt::read::i32(c, "responses[].partitions[].diverging_epoch.epoch")?,
+                );
+            }
+            if v >= 12 {
+                vis.i64(
+                    fields::RESPONSES_PARTITIONS_DIVERGING_EPOCH_END_OFFSET,
+                    rt::read::i64(c, "responses[].partitions[].diverging_epoch.end_offset")?,
+                );
+            }
+            if v >= 12 {
+                rt::visit::tags_only(
+                    c,
+                    fields::RESPONSES_PARTITIONS_DIVERGING_EPOCH_TAGGED_FIELDS,
+                    vis,
+                    "responses[].partitions[].diverging_epoch._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1418,7 +1416,7 @@ impl rt::Sealed for LeaderIdAndEpoch<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let leader_id;
         let leader_epoch;
@@ -1449,23 +1447,20 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v >= 12 {
-            match rt::read::run::<8>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "responses[].partitions[].current_leader.leader_id": i32 = 4, "responses[].partitions[].current_leader.leader_epoch": i32 = 4);
-                }
+        match rt::read::run::<8>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "responses[].partitions[].current_leader.leader_id": i32 = 4, "responses[].partitions[].current_leader.leader_epoch": i32 = 4);
             }
         }
-        if v >= 12 {
-            rt::read::check_tags(c, "responses[].partitions[].current_leader._tagged_fields")?;
         }
-        cur.join(local);
+        if v >= 12 { rt::read::check_tags(c, "responses[].partitions[].current_leader._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1488,32 +1483,31 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 12 {
-            vis.i32(
-                fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_ID,
-                rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?,
-            );
-        }
-        if v >= 12 {
-            vis.i32(
-                fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH,
-                rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?,
-            );
-        }
-        if v >= 12 {
-            rt::visit::tags_only(
-                c,
-                fields::RESPONSES_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS,
-                vis,
-                "responses[].partitions[].current_leader._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 12 {
+                vis.i32(
+                    fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_ID,
+                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?,
+                );
+            }
+            if v >= 12 {
+                vis.i32(
+                    fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH,
+                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?,
+                );
+            }
+            if v >= 12 {
+                rt::visit::tags_only(
+                    c,
+                    fields::RESPONSES_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS,
+                    vis,
+                    "responses[].partitions[].current_leader._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1637,7 +1631,7 @@ impl rt::Sealed for SnapshotId<'_> {}
 
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
@@ -1661,21 +1655,18 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<12>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "responses[].partitions[].snapshot_id.end_offset": i64 = 8, "responses[].partitions[].snapshot_id.epoch": i32 = 4);
             }
         }
-        if v >= 12 {
-            rt::read::check_tags(c, "responses[].partitions[].snapshot_id._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 12 { rt::read::check_tags(c, "responses[].partitions[].snapshot_id._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1696,28 +1687,27 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i64(
-            fields::RESPONSES_PARTITIONS_SNAPSHOT_ID_END_OFFSET,
-            rt::read::i64(c, "responses[].partitions[].snapshot_id.end_offset")?,
-        );
-        vis.i32(
-            fields::RESPONSES_PARTITIONS_SNAPSHOT_ID_EPOCH,
-            rt::read::i32(c, "responses[].partitions[].snapshot_id.epoch")?,
-        );
-        if v >= 12 {
-            rt::visit::tags_only(
-                c,
-                fields::RESPONSES_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS,
-                vis,
-                "responses[].partitions[].snapshot_id._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i64(
+                fields::RESPONSES_PARTITIONS_SNAPSHOT_ID_END_OFFSET,
+                rt::read::i64(c, "responses[].partitions[].snapshot_id.end_offset")?,
+            );
+            vis.i32(
+                fields::RESPONSES_PARTITIONS_SNAPSHOT_ID_EPOCH,
+                rt::read::i32(c, "responses[].partitions[].snapshot_id.epoch")?,
+            );
+            if v >= 12 {
+                rt::visit::tags_only(
+                    c,
+                    fields::RESPONSES_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS,
+                    vis,
+                    "responses[].partitions[].snapshot_id._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1808,7 +1798,7 @@ impl rt::Sealed for AbortedTransaction<'_> {}
 
 impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let producer_id;
         let first_offset;
@@ -1839,23 +1829,20 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v >= 4 {
-            match rt::read::run::<16>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "responses[].partitions[].aborted_transactions[].producer_id": i64 = 8, "responses[].partitions[].aborted_transactions[].first_offset": i64 = 8);
-                }
+        match rt::read::run::<16>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "responses[].partitions[].aborted_transactions[].producer_id": i64 = 8, "responses[].partitions[].aborted_transactions[].first_offset": i64 = 8);
             }
         }
-        if v >= 12 {
-            rt::read::check_tags(c, "responses[].partitions[].aborted_transactions[]._tagged_fields")?;
         }
-        cur.join(local);
+        if v >= 12 { rt::read::check_tags(c, "responses[].partitions[].aborted_transactions[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1878,32 +1865,31 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 4 {
-            vis.i64(
-                fields::RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS_PRODUCER_ID,
-                rt::read::i64(c, "responses[].partitions[].aborted_transactions[].producer_id")?,
-            );
-        }
-        if v >= 4 {
-            vis.i64(
-                fields::RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS_FIRST_OFFSET,
-                rt::read::i64(c, "responses[].partitions[].aborted_transactions[].first_offset")?,
-            );
-        }
-        if v >= 12 {
-            rt::visit::tags_only(
-                c,
-                fields::RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS_TAGGED_FIELDS,
-                vis,
-                "responses[].partitions[].aborted_transactions[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 4 {
+                vis.i64(
+                    fields::RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS_PRODUCER_ID,
+                    rt::read::i64(c, "responses[].partitions[].aborted_transactions[].producer_id")?,
+                );
+            }
+            if v >= 4 {
+                vis.i64(
+                    fields::RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS_FIRST_OFFSET,
+                    rt::read::i64(c, "responses[].partitions[].aborted_transactions[].first_offset")?,
+                );
+            }
+            if v >= 12 {
+                rt::visit::tags_only(
+                    c,
+                    fields::RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS_TAGGED_FIELDS,
+                    vis,
+                    "responses[].partitions[].aborted_transactions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -2691,8 +2677,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for FetchResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = if v >= 1 {
                     rt::read::i32(c, "throttle_time_ms")?
@@ -2875,8 +2861,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for FetchableTopicResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let topic = if v <= 12 {
                     rt::owned::read_str(c, v >= 12, "responses[].topic")?
@@ -2995,7 +2981,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for NodeEndpoint {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let node_id = if v >= 16 {
                 rt::read::i32(c, "node_endpoints[].node_id")?
@@ -3185,7 +3171,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
@@ -3480,7 +3466,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for EpochEndOffset {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let epoch;
             let end_offset;
@@ -3645,7 +3631,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let leader_id;
             let leader_epoch;
@@ -3810,7 +3796,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for SnapshotId {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
@@ -3940,7 +3926,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AbortedTransaction {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let producer_id;
             let first_offset;

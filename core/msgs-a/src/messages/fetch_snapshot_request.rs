@@ -64,8 +64,8 @@ impl rt::Sealed for FetchSnapshotRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
@@ -112,30 +112,29 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
-        vis.i32(fields::MAX_BYTES, rt::read::i32(c, "max_bytes")?);
-        rt::visit::array::<TopicSnapshot<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
-                        rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
+        cur.forked(|c| {
+            vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
+            vis.i32(fields::MAX_BYTES, rt::read::i32(c, "max_bytes")?);
+            rt::visit::array::<TopicSnapshot<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+            {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
+                            rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
+                        }
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -234,8 +233,8 @@ impl rt::Sealed for TopicSnapshot<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let name = rt::read::str(c, true, "topics[].name")?;
             let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;
@@ -250,16 +249,15 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::str(c, true, "topics[].name")?;
-            rt::read::check_array::<PartitionSnapshot<'a>>(c, true, false, v, "topics[].partitions")?;
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::str(c, true, "topics[].name")?;
+                rt::read::check_array::<PartitionSnapshot<'a>>(c, true, false, v, "topics[].partitions")?;
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -279,23 +277,22 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
-        rt::visit::array::<PartitionSnapshot<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
+            rt::visit::array::<PartitionSnapshot<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -378,7 +375,7 @@ impl rt::Sealed for PartitionSnapshot<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
@@ -447,58 +444,63 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION,
-            rt::read::i32(c, "topics[].partitions[].partition")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH,
-            rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?,
-        );
-        let present = true;
-        rt::visit::struct_field::<SnapshotId<'a>, V>(c, present, v, fields::TOPICS_PARTITIONS_SNAPSHOT_ID, vis)?;
-        vis.i64(
-            fields::TOPICS_PARTITIONS_POSITION,
-            rt::read::i64(c, "topics[].partitions[].position")?,
-        );
-        {
-            let n = rt::read::tag_count(c, "topics[].partitions[]._tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 1 => {
-                        vis.uuid(
-                            fields::TOPICS_PARTITIONS_REPLICA_DIRECTORY_ID,
-                            rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?,
-                        );
-                        rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].replica_directory_id")?;
-                    }
-                    0 => {
-                        return Err(rt::read::tag_not_in_version(
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION,
+                rt::read::i32(c, "topics[].partitions[].partition")?,
+            );
+            vis.i32(
+                fields::TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?,
+            );
+            let present = true;
+            rt::visit::struct_field::<SnapshotId<'a>, V>(c, present, v, fields::TOPICS_PARTITIONS_SNAPSHOT_ID, vis)?;
+            vis.i64(
+                fields::TOPICS_PARTITIONS_POSITION,
+                rt::read::i64(c, "topics[].partitions[].position")?,
+            );
+            {
+                let n = rt::read::tag_count(c, "topics[].partitions[]._tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 1 => {
+                            vis.uuid(
+                                fields::TOPICS_PARTITIONS_REPLICA_DIRECTORY_ID,
+                                rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?,
+                            );
+                            rt::read::check_tag_size(
+                                c,
+                                before,
+                                size,
+                                tag,
+                                "topics[].partitions[].replica_directory_id",
+                            )?;
+                        }
+                        0 => {
+                            return Err(rt::read::tag_not_in_version(
+                                c,
+                                tag,
+                                "topics[].partitions[].replica_directory_id",
+                            ))
+                        }
+                        _ => rt::visit::unknown_tag(
                             c,
                             tag,
-                            "topics[].partitions[].replica_directory_id",
-                        ))
+                            size,
+                            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                            vis,
+                            "topics[].partitions[]._tagged_fields",
+                        )?,
                     }
-                    _ => rt::visit::unknown_tag(
-                        c,
-                        tag,
-                        size,
-                        fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                        vis,
-                        "topics[].partitions[]._tagged_fields",
-                    )?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -598,7 +600,7 @@ impl rt::Sealed for SnapshotId<'_> {}
 
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -617,18 +619,17 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<12>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].snapshot_id.end_offset": i64 = 8, "topics[].partitions[].snapshot_id.epoch": i32 = 4);
             }
         }
         rt::read::check_tags(c, "topics[].partitions[].snapshot_id._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -646,25 +647,24 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i64(
-            fields::TOPICS_PARTITIONS_SNAPSHOT_ID_END_OFFSET,
-            rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_SNAPSHOT_ID_EPOCH,
-            rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[].snapshot_id._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i64(
+                fields::TOPICS_PARTITIONS_SNAPSHOT_ID_END_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?,
+            );
+            vis.i32(
+                fields::TOPICS_PARTITIONS_SNAPSHOT_ID_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].snapshot_id._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1043,8 +1043,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for FetchSnapshotRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
@@ -1179,8 +1179,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicSnapshot {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let name = rt::owned::read_str(c, true, "topics[].name")?;
                 let partitions = rt::owned::read_array::<PartitionSnapshot, _>(c, true, v, "topics[].partitions")?;
@@ -1272,7 +1272,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionSnapshot {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
@@ -1417,7 +1417,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for SnapshotId {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {

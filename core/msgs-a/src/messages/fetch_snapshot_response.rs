@@ -63,8 +63,8 @@ impl rt::Sealed for FetchSnapshotResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -112,39 +112,38 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        rt::visit::array::<TopicSnapshot<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 1 => {
-                        rt::visit::array::<NodeEndpoint<'a>, V>(
-                            c,
-                            true,
-                            false,
-                            v,
-                            fields::NODE_ENDPOINTS,
-                            vis,
-                            "node_endpoints",
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            rt::visit::array::<TopicSnapshot<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+            {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 1 => {
+                            rt::visit::array::<NodeEndpoint<'a>, V>(
+                                c,
+                                true,
+                                false,
+                                v,
+                                fields::NODE_ENDPOINTS,
+                                vis,
+                                "node_endpoints",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                        }
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -249,8 +248,8 @@ impl rt::Sealed for TopicSnapshot<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let name = rt::read::str(c, true, "topics[].name")?;
             let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;
@@ -265,16 +264,15 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::str(c, true, "topics[].name")?;
-            rt::read::check_array::<PartitionSnapshot<'a>>(c, true, false, v, "topics[].partitions")?;
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::str(c, true, "topics[].name")?;
+                rt::read::check_array::<PartitionSnapshot<'a>>(c, true, false, v, "topics[].partitions")?;
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -294,23 +292,22 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
-        rt::visit::array::<PartitionSnapshot<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
+            rt::visit::array::<PartitionSnapshot<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -394,7 +391,7 @@ impl rt::Sealed for NodeEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let node_id = if v >= 1 {
             rt::read::i32(c, "node_endpoints[].node_id")?
@@ -422,22 +419,21 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            rt::read::i32(c, "node_endpoints[].node_id")?;
-        }
-        if v >= 1 {
-            rt::read::str(c, true, "node_endpoints[].host")?;
-        }
-        if v >= 1 {
-            rt::read::u16(c, "node_endpoints[].port")?;
-        }
-        rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                rt::read::i32(c, "node_endpoints[].node_id")?;
+            }
+            if v >= 1 {
+                rt::read::str(c, true, "node_endpoints[].host")?;
+            }
+            if v >= 1 {
+                rt::read::u16(c, "node_endpoints[].port")?;
+            }
+            rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -464,33 +460,32 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.i32(
-                fields::NODE_ENDPOINTS_NODE_ID,
-                rt::read::i32(c, "node_endpoints[].node_id")?,
-            );
-        }
-        if v >= 1 {
-            vis.str(
-                fields::NODE_ENDPOINTS_HOST,
-                Some(rt::read::str(c, true, "node_endpoints[].host")?),
-            );
-        }
-        if v >= 1 {
-            vis.u16(fields::NODE_ENDPOINTS_PORT, rt::read::u16(c, "node_endpoints[].port")?);
-        }
-        rt::visit::tags_only(
-            c,
-            fields::NODE_ENDPOINTS_TAGGED_FIELDS,
-            vis,
-            "node_endpoints[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.i32(
+                    fields::NODE_ENDPOINTS_NODE_ID,
+                    rt::read::i32(c, "node_endpoints[].node_id")?,
+                );
+            }
+            if v >= 1 {
+                vis.str(
+                    fields::NODE_ENDPOINTS_HOST,
+                    Some(rt::read::str(c, true, "node_endpoints[].host")?),
+                );
+            }
+            if v >= 1 {
+                vis.u16(fields::NODE_ENDPOINTS_PORT, rt::read::u16(c, "node_endpoints[].port")?);
+            }
+            rt::visit::tags_only(
+                c,
+                fields::NODE_ENDPOINTS_TAGGED_FIELDS,
+                vis,
+                "node_endpoints[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -611,7 +606,7 @@ impl rt::Sealed for PartitionSnapshot<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -684,63 +679,62 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_INDEX,
-            rt::read::i32(c, "topics[].partitions[].index")?,
-        );
-        vis.i16(
-            fields::TOPICS_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "topics[].partitions[].error_code")?,
-        );
-        let present = true;
-        rt::visit::struct_field::<SnapshotId<'a>, V>(c, present, v, fields::TOPICS_PARTITIONS_SNAPSHOT_ID, vis)?;
-        vis.i64(
-            fields::TOPICS_PARTITIONS_SIZE,
-            rt::read::i64(c, "topics[].partitions[].size")?,
-        );
-        vis.i64(
-            fields::TOPICS_PARTITIONS_POSITION,
-            rt::read::i64(c, "topics[].partitions[].position")?,
-        );
-        vis.records(
-            fields::TOPICS_PARTITIONS_UNALIGNED_RECORDS,
-            rt::read::opt_bytes(c, true, false, "topics[].partitions[].unaligned_records")?,
-        );
-        {
-            let n = rt::read::tag_count(c, "topics[].partitions[]._tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        let present = true;
-                        rt::visit::struct_field::<LeaderIdAndEpoch<'a>, V>(
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_INDEX,
+                rt::read::i32(c, "topics[].partitions[].index")?,
+            );
+            vis.i16(
+                fields::TOPICS_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "topics[].partitions[].error_code")?,
+            );
+            let present = true;
+            rt::visit::struct_field::<SnapshotId<'a>, V>(c, present, v, fields::TOPICS_PARTITIONS_SNAPSHOT_ID, vis)?;
+            vis.i64(
+                fields::TOPICS_PARTITIONS_SIZE,
+                rt::read::i64(c, "topics[].partitions[].size")?,
+            );
+            vis.i64(
+                fields::TOPICS_PARTITIONS_POSITION,
+                rt::read::i64(c, "topics[].partitions[].position")?,
+            );
+            vis.records(
+                fields::TOPICS_PARTITIONS_UNALIGNED_RECORDS,
+                rt::read::opt_bytes(c, true, false, "topics[].partitions[].unaligned_records")?,
+            );
+            {
+                let n = rt::read::tag_count(c, "topics[].partitions[]._tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            let present = true;
+                            rt::visit::struct_field::<LeaderIdAndEpoch<'a>, V>(
+                                c,
+                                present,
+                                v,
+                                fields::TOPICS_PARTITIONS_CURRENT_LEADER,
+                                vis,
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].current_leader")?;
+                        }
+                        _ => rt::visit::unknown_tag(
                             c,
-                            present,
-                            v,
-                            fields::TOPICS_PARTITIONS_CURRENT_LEADER,
+                            tag,
+                            size,
+                            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
                             vis,
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].current_leader")?;
+                            "topics[].partitions[]._tagged_fields",
+                        )?,
                     }
-                    _ => rt::visit::unknown_tag(
-                        c,
-                        tag,
-                        size,
-                        fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                        vis,
-                        "topics[].partitions[]._tagged_fields",
-                    )?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -853,7 +847,7 @@ impl rt::Sealed for SnapshotId<'_> {}
 
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -872,18 +866,17 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<12>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].snapshot_id.end_offset": i64 = 8, "topics[].partitions[].snapshot_id.epoch": i32 = 4);
             }
         }
         rt::read::check_tags(c, "topics[].partitions[].snapshot_id._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -901,25 +894,24 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i64(
-            fields::TOPICS_PARTITIONS_SNAPSHOT_ID_END_OFFSET,
-            rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_SNAPSHOT_ID_EPOCH,
-            rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[].snapshot_id._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i64(
+                fields::TOPICS_PARTITIONS_SNAPSHOT_ID_END_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?,
+            );
+            vis.i32(
+                fields::TOPICS_PARTITIONS_SNAPSHOT_ID_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].snapshot_id._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -995,7 +987,7 @@ impl rt::Sealed for LeaderIdAndEpoch<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
@@ -1015,18 +1007,17 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<8>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].current_leader.leader_id": i32 = 4, "topics[].partitions[].current_leader.leader_epoch": i32 = 4);
             }
         }
         rt::read::check_tags(c, "topics[].partitions[].current_leader._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1044,25 +1035,24 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_CURRENT_LEADER_LEADER_ID,
-            rt::read::i32(c, "topics[].partitions[].current_leader.leader_id")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH,
-            rt::read::i32(c, "topics[].partitions[].current_leader.leader_epoch")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[].current_leader._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_CURRENT_LEADER_LEADER_ID,
+                rt::read::i32(c, "topics[].partitions[].current_leader.leader_id")?,
+            );
+            vis.i32(
+                fields::TOPICS_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].current_leader.leader_epoch")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].current_leader._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1584,8 +1574,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for FetchSnapshotResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -1723,8 +1713,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicSnapshot {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let name = rt::owned::read_str(c, true, "topics[].name")?;
                 let partitions = rt::owned::read_array::<PartitionSnapshot, _>(c, true, v, "topics[].partitions")?;
@@ -1808,7 +1798,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for NodeEndpoint {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let node_id = if v >= 1 {
                 rt::read::i32(c, "node_endpoints[].node_id")?
@@ -1960,7 +1950,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionSnapshot {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -2118,7 +2108,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for SnapshotId {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -2228,7 +2218,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {

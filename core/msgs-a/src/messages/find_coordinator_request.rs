@@ -61,7 +61,7 @@ impl rt::Sealed for FindCoordinatorRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let key = if v <= 3 { rt::read::str(c, v >= 3, "key")? } else { "" };
         let key_type = if v >= 1 { rt::read::i8(c, "key_type")? } else { 0_i8 };
@@ -88,24 +88,23 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 3 {
-            vis.str(fields::KEY, Some(rt::read::str(c, v >= 3, "key")?));
-        }
-        if v >= 1 {
-            vis.i8(fields::KEY_TYPE, rt::read::i8(c, "key_type")?);
-        }
-        if v >= 4 {
-            rt::visit::array::<&'a str, V>(c, v >= 3, false, v, fields::COORDINATOR_KEYS, vis, "coordinator_keys")?;
-        }
-        if v >= 3 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 3 {
+                vis.str(fields::KEY, Some(rt::read::str(c, v >= 3, "key")?));
+            }
+            if v >= 1 {
+                vis.i8(fields::KEY_TYPE, rt::read::i8(c, "key_type")?);
+            }
+            if v >= 4 {
+                rt::visit::array::<&'a str, V>(c, v >= 3, false, v, fields::COORDINATOR_KEYS, vis, "coordinator_keys")?;
+            }
+            if v >= 3 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -313,7 +312,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for FindCoordinatorRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let key = if v <= 3 {
                 rt::owned::read_str(c, v >= 3, "key")?

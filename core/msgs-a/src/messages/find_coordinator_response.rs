@@ -72,7 +72,7 @@ impl rt::Sealed for FindCoordinatorResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
@@ -115,39 +115,38 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        }
-        if v <= 3 {
-            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        }
-        if (1..=3).contains(&v) {
-            vis.str(
-                fields::ERROR_MESSAGE,
-                rt::read::opt_str(c, v >= 3, (1..=3).contains(&v), "error_message")?,
-            );
-        }
-        if v <= 3 {
-            vis.i32(fields::NODE_ID, rt::read::i32(c, "node_id")?);
-        }
-        if v <= 3 {
-            vis.str(fields::HOST, Some(rt::read::str(c, v >= 3, "host")?));
-        }
-        if v <= 3 {
-            vis.i32(fields::PORT, rt::read::i32(c, "port")?);
-        }
-        if v >= 4 {
-            rt::visit::array::<Coordinator<'a>, V>(c, v >= 3, false, v, fields::COORDINATORS, vis, "coordinators")?;
-        }
-        if v >= 3 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            }
+            if v <= 3 {
+                vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            }
+            if (1..=3).contains(&v) {
+                vis.str(
+                    fields::ERROR_MESSAGE,
+                    rt::read::opt_str(c, v >= 3, (1..=3).contains(&v), "error_message")?,
+                );
+            }
+            if v <= 3 {
+                vis.i32(fields::NODE_ID, rt::read::i32(c, "node_id")?);
+            }
+            if v <= 3 {
+                vis.str(fields::HOST, Some(rt::read::str(c, v >= 3, "host")?));
+            }
+            if v <= 3 {
+                vis.i32(fields::PORT, rt::read::i32(c, "port")?);
+            }
+            if v >= 4 {
+                rt::visit::array::<Coordinator<'a>, V>(c, v >= 3, false, v, fields::COORDINATORS, vis, "coordinators")?;
+            }
+            if v >= 3 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -309,7 +308,7 @@ impl rt::Sealed for Coordinator<'_> {}
 
 impl<'a> rt::Struct<'a> for Coordinator<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let key = if v >= 4 {
             rt::read::str(c, v >= 3, "coordinators[].key")?
@@ -364,35 +363,34 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 4 {
-            rt::read::str(c, v >= 3, "coordinators[].key")?;
-        }
-        if v >= 4 {
-            rt::read::i32(c, "coordinators[].node_id")?;
-        }
-        if v >= 4 {
-            rt::read::str(c, v >= 3, "coordinators[].host")?;
-        }
-        if v >= 4 {
-            match rt::read::run::<6>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "coordinators[].port": i32 = 4, "coordinators[].error_code": i16 = 2);
+        cur.forked(|c| {
+            if v >= 4 {
+                rt::read::str(c, v >= 3, "coordinators[].key")?;
+            }
+            if v >= 4 {
+                rt::read::i32(c, "coordinators[].node_id")?;
+            }
+            if v >= 4 {
+                rt::read::str(c, v >= 3, "coordinators[].host")?;
+            }
+            if v >= 4 {
+                match rt::read::run::<6>(c) {
+                    Some(_r) => {}
+                    None => {
+                        rt::read::short_run!(c; "coordinators[].port": i32 = 4, "coordinators[].error_code": i16 = 2);
+                    }
                 }
             }
-        }
-        if v >= 4 {
-            rt::read::opt_str(c, v >= 3, v >= 4, "coordinators[].error_message")?;
-        }
-        if v >= 3 {
-            rt::read::check_tags(c, "coordinators[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 4 {
+                rt::read::opt_str(c, v >= 3, v >= 4, "coordinators[].error_message")?;
+            }
+            if v >= 3 {
+                rt::read::check_tags(c, "coordinators[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -427,53 +425,52 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 4 {
-            vis.str(
-                fields::COORDINATORS_KEY,
-                Some(rt::read::str(c, v >= 3, "coordinators[].key")?),
-            );
-        }
-        if v >= 4 {
-            vis.i32(
-                fields::COORDINATORS_NODE_ID,
-                rt::read::i32(c, "coordinators[].node_id")?,
-            );
-        }
-        if v >= 4 {
-            vis.str(
-                fields::COORDINATORS_HOST,
-                Some(rt::read::str(c, v >= 3, "coordinators[].host")?),
-            );
-        }
-        if v >= 4 {
-            vis.i32(fields::COORDINATORS_PORT, rt::read::i32(c, "coordinators[].port")?);
-        }
-        if v >= 4 {
-            vis.i16(
-                fields::COORDINATORS_ERROR_CODE,
-                rt::read::i16(c, "coordinators[].error_code")?,
-            );
-        }
-        if v >= 4 {
-            vis.str(
-                fields::COORDINATORS_ERROR_MESSAGE,
-                rt::read::opt_str(c, v >= 3, v >= 4, "coordinators[].error_message")?,
-            );
-        }
-        if v >= 3 {
-            rt::visit::tags_only(
-                c,
-                fields::COORDINATORS_TAGGED_FIELDS,
-                vis,
-                "coordinators[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 4 {
+                vis.str(
+                    fields::COORDINATORS_KEY,
+                    Some(rt::read::str(c, v >= 3, "coordinators[].key")?),
+                );
+            }
+            if v >= 4 {
+                vis.i32(
+                    fields::COORDINATORS_NODE_ID,
+                    rt::read::i32(c, "coordinators[].node_id")?,
+                );
+            }
+            if v >= 4 {
+                vis.str(
+                    fields::COORDINATORS_HOST,
+                    Some(rt::read::str(c, v >= 3, "coordinators[].host")?),
+                );
+            }
+            if v >= 4 {
+                vis.i32(fields::COORDINATORS_PORT, rt::read::i32(c, "coordinators[].port")?);
+            }
+            if v >= 4 {
+                vis.i16(
+                    fields::COORDINATORS_ERROR_CODE,
+                    rt::read::i16(c, "coordinators[].error_code")?,
+                );
+            }
+            if v >= 4 {
+                vis.str(
+                    fields::COORDINATORS_ERROR_MESSAGE,
+                    rt::read::opt_str(c, v >= 3, v >= 4, "coordinators[].error_message")?,
+                );
+            }
+            if v >= 3 {
+                rt::visit::tags_only(
+                    c,
+                    fields::COORDINATORS_TAGGED_FIELDS,
+                    vis,
+                    "coordinators[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -914,7 +911,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for FindCoordinatorResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -1124,7 +1121,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Coordinator {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let key = if v >= 4 {
                 rt::owned::read_str(c, v >= 3, "coordinators[].key")?

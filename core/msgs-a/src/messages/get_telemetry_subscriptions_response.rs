@@ -78,7 +78,7 @@ impl rt::Sealed for GetTelemetrySubscriptionsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 26] = match rt::read::run::<26>(c) {
             Some(r) => r,
@@ -121,30 +121,29 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.uuid(fields::CLIENT_INSTANCE_ID, rt::read::uuid(c, "client_instance_id")?);
-        vis.i32(fields::SUBSCRIPTION_ID, rt::read::i32(c, "subscription_id")?);
-        rt::visit::array::<i8, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::ACCEPTED_COMPRESSION_TYPES,
-            vis,
-            "accepted_compression_types",
-        )?;
-        vis.i32(fields::PUSH_INTERVAL_MS, rt::read::i32(c, "push_interval_ms")?);
-        vis.i32(fields::TELEMETRY_MAX_BYTES, rt::read::i32(c, "telemetry_max_bytes")?);
-        vis.bool(fields::DELTA_TEMPORALITY, rt::read::bool(c, "delta_temporality")?);
-        rt::visit::array::<&'a str, V>(c, true, false, v, fields::REQUESTED_METRICS, vis, "requested_metrics")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            vis.uuid(fields::CLIENT_INSTANCE_ID, rt::read::uuid(c, "client_instance_id")?);
+            vis.i32(fields::SUBSCRIPTION_ID, rt::read::i32(c, "subscription_id")?);
+            rt::visit::array::<i8, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::ACCEPTED_COMPRESSION_TYPES,
+                vis,
+                "accepted_compression_types",
+            )?;
+            vis.i32(fields::PUSH_INTERVAL_MS, rt::read::i32(c, "push_interval_ms")?);
+            vis.i32(fields::TELEMETRY_MAX_BYTES, rt::read::i32(c, "telemetry_max_bytes")?);
+            vis.bool(fields::DELTA_TEMPORALITY, rt::read::bool(c, "delta_temporality")?);
+            rt::visit::array::<&'a str, V>(c, true, false, v, fields::REQUESTED_METRICS, vis, "requested_metrics")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -450,7 +449,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for GetTelemetrySubscriptionsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 26] = match rt::read::run::<26>(c) {
                 Some(r) => r,

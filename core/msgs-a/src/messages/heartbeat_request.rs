@@ -64,7 +64,7 @@ impl rt::Sealed for HeartbeatRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, v >= 4, "group_id")?;
         let generation_id = rt::read::i32(c, "generation_id")?;
@@ -93,24 +93,23 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
-        vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
-        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 4, "member_id")?));
-        if v >= 3 {
-            vis.str(
-                fields::GROUP_INSTANCE_ID,
-                rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?,
-            );
-        }
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
+            vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
+            vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 4, "member_id")?));
+            if v >= 3 {
+                vis.str(
+                    fields::GROUP_INSTANCE_ID,
+                    rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?,
+                );
+            }
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -324,7 +323,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for HeartbeatRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, v >= 4, "group_id")?;
             let generation_id = rt::read::i32(c, "generation_id")?;

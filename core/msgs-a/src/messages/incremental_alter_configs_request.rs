@@ -64,8 +64,8 @@ impl rt::Sealed for IncrementalAlterConfigsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let resources = rt::read::array::<AlterConfigsResource<'a>>(c, v >= 1, v, "resources")?;
             let validate_only = rt::read::bool(c, "validate_only")?;
@@ -86,17 +86,16 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<AlterConfigsResource<'a>, V>(c, v >= 1, false, v, fields::RESOURCES, vis, "resources")?;
-        vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<AlterConfigsResource<'a>, V>(c, v >= 1, false, v, fields::RESOURCES, vis, "resources")?;
+            vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -180,7 +179,7 @@ impl rt::Sealed for AlterConfigsResource<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let resource_type = rt::read::i8(c, "resources[].resource_type")?;
         let resource_name = rt::read::str(c, v >= 1, "resources[].resource_name")?;
@@ -200,18 +199,17 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i8(c, "resources[].resource_type")?;
-        rt::read::str(c, v >= 1, "resources[].resource_name")?;
-        rt::read::check_array::<AlterableConfig<'a>>(c, v >= 1, false, v, "resources[].configs")?;
-        if v >= 1 {
-            rt::read::check_tags(c, "resources[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i8(c, "resources[].resource_type")?;
+            rt::read::str(c, v >= 1, "resources[].resource_name")?;
+            rt::read::check_array::<AlterableConfig<'a>>(c, v >= 1, false, v, "resources[].configs")?;
+            if v >= 1 {
+                rt::read::check_tags(c, "resources[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -234,32 +232,31 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i8(
-            fields::RESOURCES_RESOURCE_TYPE,
-            rt::read::i8(c, "resources[].resource_type")?,
-        );
-        vis.str(
-            fields::RESOURCES_RESOURCE_NAME,
-            Some(rt::read::str(c, v >= 1, "resources[].resource_name")?),
-        );
-        rt::visit::array::<AlterableConfig<'a>, V>(
-            c,
-            v >= 1,
-            false,
-            v,
-            fields::RESOURCES_CONFIGS,
-            vis,
-            "resources[].configs",
-        )?;
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::RESOURCES_TAGGED_FIELDS, vis, "resources[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i8(
+                fields::RESOURCES_RESOURCE_TYPE,
+                rt::read::i8(c, "resources[].resource_type")?,
+            );
+            vis.str(
+                fields::RESOURCES_RESOURCE_NAME,
+                Some(rt::read::str(c, v >= 1, "resources[].resource_name")?),
+            );
+            rt::visit::array::<AlterableConfig<'a>, V>(
+                c,
+                v >= 1,
+                false,
+                v,
+                fields::RESOURCES_CONFIGS,
+                vis,
+                "resources[].configs",
+            )?;
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::RESOURCES_TAGGED_FIELDS, vis, "resources[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -352,7 +349,7 @@ impl rt::Sealed for AlterableConfig<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 1, "resources[].configs[].name")?;
         let config_operation = rt::read::i8(c, "resources[].configs[].config_operation")?;
@@ -372,18 +369,17 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 1, "resources[].configs[].name")?;
-        rt::read::i8(c, "resources[].configs[].config_operation")?;
-        rt::read::opt_str(c, v >= 1, true, "resources[].configs[].value")?;
-        if v >= 1 {
-            rt::read::check_tags(c, "resources[].configs[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 1, "resources[].configs[].name")?;
+            rt::read::i8(c, "resources[].configs[].config_operation")?;
+            rt::read::opt_str(c, v >= 1, true, "resources[].configs[].value")?;
+            if v >= 1 {
+                rt::read::check_tags(c, "resources[].configs[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -406,32 +402,31 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::RESOURCES_CONFIGS_NAME,
-            Some(rt::read::str(c, v >= 1, "resources[].configs[].name")?),
-        );
-        vis.i8(
-            fields::RESOURCES_CONFIGS_CONFIG_OPERATION,
-            rt::read::i8(c, "resources[].configs[].config_operation")?,
-        );
-        vis.str(
-            fields::RESOURCES_CONFIGS_VALUE,
-            rt::read::opt_str(c, v >= 1, true, "resources[].configs[].value")?,
-        );
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::RESOURCES_CONFIGS_TAGGED_FIELDS,
-                vis,
-                "resources[].configs[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::RESOURCES_CONFIGS_NAME,
+                Some(rt::read::str(c, v >= 1, "resources[].configs[].name")?),
+            );
+            vis.i8(
+                fields::RESOURCES_CONFIGS_CONFIG_OPERATION,
+                rt::read::i8(c, "resources[].configs[].config_operation")?,
+            );
+            vis.str(
+                fields::RESOURCES_CONFIGS_VALUE,
+                rt::read::opt_str(c, v >= 1, true, "resources[].configs[].value")?,
+            );
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::RESOURCES_CONFIGS_TAGGED_FIELDS,
+                    vis,
+                    "resources[].configs[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -718,8 +713,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for IncrementalAlterConfigsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let resources = rt::owned::read_array::<AlterConfigsResource, _>(c, v >= 1, v, "resources")?;
                 let validate_only = rt::read::bool(c, "validate_only")?;
@@ -820,7 +815,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterConfigsResource {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
             let resource_name = rt::owned::read_str(c, v >= 1, "resources[].resource_name")?;
@@ -917,7 +912,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterableConfig {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 1, "resources[].configs[].name")?;
             let config_operation = rt::read::i8(c, "resources[].configs[].config_operation")?;

@@ -71,7 +71,7 @@ impl rt::Sealed for InitProducerIdRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let transactional_id = rt::read::opt_str(c, v >= 2, true, "transactional_id")?;
         let transaction_timeout_ms = rt::read::i32(c, "transaction_timeout_ms")?;
@@ -126,35 +126,34 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TRANSACTIONAL_ID,
-            rt::read::opt_str(c, v >= 2, true, "transactional_id")?,
-        );
-        vis.i32(
-            fields::TRANSACTION_TIMEOUT_MS,
-            rt::read::i32(c, "transaction_timeout_ms")?,
-        );
-        if v >= 3 {
-            vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
-        }
-        if v >= 3 {
-            vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
-        }
-        if v >= 6 {
-            vis.bool(fields::ENABLE2_PC, rt::read::bool(c, "enable2_pc")?);
-        }
-        if v >= 6 {
-            vis.bool(fields::KEEP_PREPARED_TXN, rt::read::bool(c, "keep_prepared_txn")?);
-        }
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::TRANSACTIONAL_ID,
+                rt::read::opt_str(c, v >= 2, true, "transactional_id")?,
+            );
+            vis.i32(
+                fields::TRANSACTION_TIMEOUT_MS,
+                rt::read::i32(c, "transaction_timeout_ms")?,
+            );
+            if v >= 3 {
+                vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
+            }
+            if v >= 3 {
+                vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
+            }
+            if v >= 6 {
+                vis.bool(fields::ENABLE2_PC, rt::read::bool(c, "enable2_pc")?);
+            }
+            if v >= 6 {
+                vis.bool(fields::KEEP_PREPARED_TXN, rt::read::bool(c, "keep_prepared_txn")?);
+            }
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -444,7 +443,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for InitProducerIdRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let transactional_id = rt::owned::read_opt_str(c, v >= 2, true, "transactional_id")?;
             let transaction_timeout_ms = rt::read::i32(c, "transaction_timeout_ms")?;

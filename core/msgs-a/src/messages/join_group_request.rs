@@ -76,7 +76,7 @@ impl rt::Sealed for JoinGroupRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, v >= 6, "group_id")?;
         let session_timeout_ms = rt::read::i32(c, "session_timeout_ms")?;
@@ -121,32 +121,39 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 6, "group_id")?));
-        vis.i32(fields::SESSION_TIMEOUT_MS, rt::read::i32(c, "session_timeout_ms")?);
-        if v >= 1 {
-            vis.i32(fields::REBALANCE_TIMEOUT_MS, rt::read::i32(c, "rebalance_timeout_ms")?);
-        }
-        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 6, "member_id")?));
-        if v >= 5 {
-            vis.str(
-                fields::GROUP_INSTANCE_ID,
-                rt::read::opt_str(c, v >= 6, v >= 5, "group_instance_id")?,
-            );
-        }
-        vis.str(fields::PROTOCOL_TYPE, Some(rt::read::str(c, v >= 6, "protocol_type")?));
-        rt::visit::array::<JoinGroupRequestProtocol<'a>, V>(c, v >= 6, false, v, fields::PROTOCOLS, vis, "protocols")?;
-        if v >= 8 {
-            vis.str(fields::REASON, rt::read::opt_str(c, v >= 6, v >= 8, "reason")?);
-        }
-        if v >= 6 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 6, "group_id")?));
+            vis.i32(fields::SESSION_TIMEOUT_MS, rt::read::i32(c, "session_timeout_ms")?);
+            if v >= 1 {
+                vis.i32(fields::REBALANCE_TIMEOUT_MS, rt::read::i32(c, "rebalance_timeout_ms")?);
+            }
+            vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 6, "member_id")?));
+            if v >= 5 {
+                vis.str(
+                    fields::GROUP_INSTANCE_ID,
+                    rt::read::opt_str(c, v >= 6, v >= 5, "group_instance_id")?,
+                );
+            }
+            vis.str(fields::PROTOCOL_TYPE, Some(rt::read::str(c, v >= 6, "protocol_type")?));
+            rt::visit::array::<JoinGroupRequestProtocol<'a>, V>(
+                c,
+                v >= 6,
+                false,
+                v,
+                fields::PROTOCOLS,
+                vis,
+                "protocols",
+            )?;
+            if v >= 8 {
+                vis.str(fields::REASON, rt::read::opt_str(c, v >= 6, v >= 8, "reason")?);
+            }
+            if v >= 6 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -263,7 +270,7 @@ impl rt::Sealed for JoinGroupRequestProtocol<'_> {}
 
 impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 6, "protocols[].name")?;
         let metadata = rt::read::bytes(c, v >= 6, "protocols[].metadata")?;
@@ -281,17 +288,16 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 6, "protocols[].name")?;
-        rt::read::bytes(c, v >= 6, "protocols[].metadata")?;
-        if v >= 6 {
-            rt::read::check_tags(c, "protocols[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 6, "protocols[].name")?;
+            rt::read::bytes(c, v >= 6, "protocols[].metadata")?;
+            if v >= 6 {
+                rt::read::check_tags(c, "protocols[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -313,23 +319,22 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::PROTOCOLS_NAME,
-            Some(rt::read::str(c, v >= 6, "protocols[].name")?),
-        );
-        vis.bytes(
-            fields::PROTOCOLS_METADATA,
-            Some(rt::read::bytes(c, v >= 6, "protocols[].metadata")?),
-        );
-        if v >= 6 {
-            rt::visit::tags_only(c, fields::PROTOCOLS_TAGGED_FIELDS, vis, "protocols[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::PROTOCOLS_NAME,
+                Some(rt::read::str(c, v >= 6, "protocols[].name")?),
+            );
+            vis.bytes(
+                fields::PROTOCOLS_METADATA,
+                Some(rt::read::bytes(c, v >= 6, "protocols[].metadata")?),
+            );
+            if v >= 6 {
+                rt::visit::tags_only(c, fields::PROTOCOLS_TAGGED_FIELDS, vis, "protocols[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -661,7 +666,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for JoinGroupRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, v >= 6, "group_id")?;
             let session_timeout_ms = rt::read::i32(c, "session_timeout_ms")?;
@@ -809,7 +814,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for JoinGroupRequestProtocol {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 6, "protocols[].name")?;
             let metadata = rt::owned::read_bytes(c, v >= 6, "protocols[].metadata")?;

@@ -78,7 +78,7 @@ impl rt::Sealed for JoinGroupResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = if v >= 2 {
             rt::read::i32(c, "throttle_time_ms")?
@@ -131,36 +131,35 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 2 {
-            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        }
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
-        if v >= 7 {
+        cur.forked(|c| {
+            if v >= 2 {
+                vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            }
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
+            if v >= 7 {
+                vis.str(
+                    fields::PROTOCOL_TYPE,
+                    rt::read::opt_str(c, v >= 6, v >= 7, "protocol_type")?,
+                );
+            }
             vis.str(
-                fields::PROTOCOL_TYPE,
-                rt::read::opt_str(c, v >= 6, v >= 7, "protocol_type")?,
+                fields::PROTOCOL_NAME,
+                rt::read::opt_str(c, v >= 6, v >= 7, "protocol_name")?,
             );
-        }
-        vis.str(
-            fields::PROTOCOL_NAME,
-            rt::read::opt_str(c, v >= 6, v >= 7, "protocol_name")?,
-        );
-        vis.str(fields::LEADER, Some(rt::read::str(c, v >= 6, "leader")?));
-        if v >= 9 {
-            vis.bool(fields::SKIP_ASSIGNMENT, rt::read::bool(c, "skip_assignment")?);
-        }
-        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 6, "member_id")?));
-        rt::visit::array::<JoinGroupResponseMember<'a>, V>(c, v >= 6, false, v, fields::MEMBERS, vis, "members")?;
-        if v >= 6 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            vis.str(fields::LEADER, Some(rt::read::str(c, v >= 6, "leader")?));
+            if v >= 9 {
+                vis.bool(fields::SKIP_ASSIGNMENT, rt::read::bool(c, "skip_assignment")?);
+            }
+            vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 6, "member_id")?));
+            rt::visit::array::<JoinGroupResponseMember<'a>, V>(c, v >= 6, false, v, fields::MEMBERS, vis, "members")?;
+            if v >= 6 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -275,7 +274,7 @@ impl rt::Sealed for JoinGroupResponseMember<'_> {}
 
 impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let member_id = rt::read::str(c, v >= 6, "members[].member_id")?;
         let group_instance_id = if v >= 5 {
@@ -299,20 +298,19 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 6, "members[].member_id")?;
-        if v >= 5 {
-            rt::read::opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?;
-        }
-        rt::read::bytes(c, v >= 6, "members[].metadata")?;
-        if v >= 6 {
-            rt::read::check_tags(c, "members[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 6, "members[].member_id")?;
+            if v >= 5 {
+                rt::read::opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?;
+            }
+            rt::read::bytes(c, v >= 6, "members[].metadata")?;
+            if v >= 6 {
+                rt::read::check_tags(c, "members[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -337,29 +335,28 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::MEMBERS_MEMBER_ID,
-            Some(rt::read::str(c, v >= 6, "members[].member_id")?),
-        );
-        if v >= 5 {
+        cur.forked(|c| {
             vis.str(
-                fields::MEMBERS_GROUP_INSTANCE_ID,
-                rt::read::opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?,
+                fields::MEMBERS_MEMBER_ID,
+                Some(rt::read::str(c, v >= 6, "members[].member_id")?),
             );
-        }
-        vis.bytes(
-            fields::MEMBERS_METADATA,
-            Some(rt::read::bytes(c, v >= 6, "members[].metadata")?),
-        );
-        if v >= 6 {
-            rt::visit::tags_only(c, fields::MEMBERS_TAGGED_FIELDS, vis, "members[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 5 {
+                vis.str(
+                    fields::MEMBERS_GROUP_INSTANCE_ID,
+                    rt::read::opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?,
+                );
+            }
+            vis.bytes(
+                fields::MEMBERS_METADATA,
+                Some(rt::read::bytes(c, v >= 6, "members[].metadata")?),
+            );
+            if v >= 6 {
+                rt::visit::tags_only(c, fields::MEMBERS_TAGGED_FIELDS, vis, "members[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -735,7 +732,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for JoinGroupResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = if v >= 2 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -893,7 +890,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for JoinGroupResponseMember {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let member_id = rt::owned::read_str(c, v >= 6, "members[].member_id")?;
             let group_instance_id = if v >= 5 {

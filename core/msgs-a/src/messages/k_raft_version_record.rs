@@ -63,7 +63,7 @@ impl rt::Sealed for KRaftVersionRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
             None => {
@@ -85,14 +85,13 @@ impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
-        vis.i16(fields::K_RAFT_VERSION, rt::read::i16(c, "k_raft_version")?);
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
+            vis.i16(fields::K_RAFT_VERSION, rt::read::i16(c, "k_raft_version")?);
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -235,7 +234,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for KRaftVersionRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {

@@ -77,8 +77,8 @@ impl rt::Sealed for LeaderAndIsrRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let controller_id = rt::read::i32(c, "controller_id")?;
             let is_k_raft_controller = if v >= 7 {
@@ -127,57 +127,56 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
-        if v >= 7 {
-            vis.bool(fields::IS_K_RAFT_CONTROLLER, rt::read::bool(c, "is_k_raft_controller")?);
-        }
-        vis.i32(fields::CONTROLLER_EPOCH, rt::read::i32(c, "controller_epoch")?);
-        if v >= 2 {
-            vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
-        }
-        if v >= 5 {
-            vis.i8(fields::TYPE, rt::read::i8(c, "type")?);
-        }
-        if v <= 1 {
-            rt::visit::array::<LeaderAndIsrPartitionState<'a>, V>(
+        cur.forked(|c| {
+            vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
+            if v >= 7 {
+                vis.bool(fields::IS_K_RAFT_CONTROLLER, rt::read::bool(c, "is_k_raft_controller")?);
+            }
+            vis.i32(fields::CONTROLLER_EPOCH, rt::read::i32(c, "controller_epoch")?);
+            if v >= 2 {
+                vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+            }
+            if v >= 5 {
+                vis.i8(fields::TYPE, rt::read::i8(c, "type")?);
+            }
+            if v <= 1 {
+                rt::visit::array::<LeaderAndIsrPartitionState<'a>, V>(
+                    c,
+                    v >= 4,
+                    false,
+                    v,
+                    fields::UNGROUPED_PARTITION_STATES,
+                    vis,
+                    "ungrouped_partition_states",
+                )?;
+            }
+            if v >= 2 {
+                rt::visit::array::<LeaderAndIsrTopicState<'a>, V>(
+                    c,
+                    v >= 4,
+                    false,
+                    v,
+                    fields::TOPIC_STATES,
+                    vis,
+                    "topic_states",
+                )?;
+            }
+            rt::visit::array::<LeaderAndIsrLiveLeader<'a>, V>(
                 c,
                 v >= 4,
                 false,
                 v,
-                fields::UNGROUPED_PARTITION_STATES,
+                fields::LIVE_LEADERS,
                 vis,
-                "ungrouped_partition_states",
+                "live_leaders",
             )?;
-        }
-        if v >= 2 {
-            rt::visit::array::<LeaderAndIsrTopicState<'a>, V>(
-                c,
-                v >= 4,
-                false,
-                v,
-                fields::TOPIC_STATES,
-                vis,
-                "topic_states",
-            )?;
-        }
-        rt::visit::array::<LeaderAndIsrLiveLeader<'a>, V>(
-            c,
-            v >= 4,
-            false,
-            v,
-            fields::LIVE_LEADERS,
-            vis,
-            "live_leaders",
-        )?;
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -353,7 +352,7 @@ impl rt::Sealed for LeaderAndIsrPartitionState<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_name = if v <= 1 {
             rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?
@@ -417,15 +416,14 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v <= 1 {
-            rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?;
+        rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?;
         }
         match rt::read::run::<16>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "ungrouped_partition_states[].partition_index": i32 = 4, "ungrouped_partition_states[].controller_epoch": i32 = 4, "ungrouped_partition_states[].leader": i32 = 4, "ungrouped_partition_states[].leader_epoch": i32 = 4);
             }
@@ -434,22 +432,20 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         rt::read::i32(c, "ungrouped_partition_states[].partition_epoch")?;
         rt::read::check_array::<i32>(c, v >= 4, false, v, "ungrouped_partition_states[].replicas")?;
         if v >= 3 {
-            rt::read::check_array::<i32>(c, v >= 4, false, v, "ungrouped_partition_states[].adding_replicas")?;
+        rt::read::check_array::<i32>(c, v >= 4, false, v, "ungrouped_partition_states[].adding_replicas")?;
         }
         if v >= 3 {
-            rt::read::check_array::<i32>(c, v >= 4, false, v, "ungrouped_partition_states[].removing_replicas")?;
+        rt::read::check_array::<i32>(c, v >= 4, false, v, "ungrouped_partition_states[].removing_replicas")?;
         }
         if v >= 1 {
-            rt::read::bool(c, "ungrouped_partition_states[].is_new")?;
+        rt::read::bool(c, "ungrouped_partition_states[].is_new")?;
         }
         if v >= 6 {
-            rt::read::i8(c, "ungrouped_partition_states[].leader_recovery_state")?;
+        rt::read::i8(c, "ungrouped_partition_states[].leader_recovery_state")?;
         }
-        if v >= 4 {
-            rt::read::check_tags(c, "ungrouped_partition_states[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 4 { rt::read::check_tags(c, "ungrouped_partition_states[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -488,98 +484,97 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 1 {
-            vis.str(
-                fields::UNGROUPED_PARTITION_STATES_TOPIC_NAME,
-                Some(rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?),
+        cur.forked(|c| {
+            if v <= 1 {
+                vis.str(
+                    fields::UNGROUPED_PARTITION_STATES_TOPIC_NAME,
+                    Some(rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?),
+                );
+            }
+            vis.i32(
+                fields::UNGROUPED_PARTITION_STATES_PARTITION_INDEX,
+                rt::read::i32(c, "ungrouped_partition_states[].partition_index")?,
             );
-        }
-        vis.i32(
-            fields::UNGROUPED_PARTITION_STATES_PARTITION_INDEX,
-            rt::read::i32(c, "ungrouped_partition_states[].partition_index")?,
-        );
-        vis.i32(
-            fields::UNGROUPED_PARTITION_STATES_CONTROLLER_EPOCH,
-            rt::read::i32(c, "ungrouped_partition_states[].controller_epoch")?,
-        );
-        vis.i32(
-            fields::UNGROUPED_PARTITION_STATES_LEADER,
-            rt::read::i32(c, "ungrouped_partition_states[].leader")?,
-        );
-        vis.i32(
-            fields::UNGROUPED_PARTITION_STATES_LEADER_EPOCH,
-            rt::read::i32(c, "ungrouped_partition_states[].leader_epoch")?,
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            v >= 4,
-            false,
-            v,
-            fields::UNGROUPED_PARTITION_STATES_ISR,
-            vis,
-            "ungrouped_partition_states[].isr",
-        )?;
-        vis.i32(
-            fields::UNGROUPED_PARTITION_STATES_PARTITION_EPOCH,
-            rt::read::i32(c, "ungrouped_partition_states[].partition_epoch")?,
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            v >= 4,
-            false,
-            v,
-            fields::UNGROUPED_PARTITION_STATES_REPLICAS,
-            vis,
-            "ungrouped_partition_states[].replicas",
-        )?;
-        if v >= 3 {
+            vis.i32(
+                fields::UNGROUPED_PARTITION_STATES_CONTROLLER_EPOCH,
+                rt::read::i32(c, "ungrouped_partition_states[].controller_epoch")?,
+            );
+            vis.i32(
+                fields::UNGROUPED_PARTITION_STATES_LEADER,
+                rt::read::i32(c, "ungrouped_partition_states[].leader")?,
+            );
+            vis.i32(
+                fields::UNGROUPED_PARTITION_STATES_LEADER_EPOCH,
+                rt::read::i32(c, "ungrouped_partition_states[].leader_epoch")?,
+            );
             rt::visit::array::<i32, V>(
                 c,
                 v >= 4,
                 false,
                 v,
-                fields::UNGROUPED_PARTITION_STATES_ADDING_REPLICAS,
+                fields::UNGROUPED_PARTITION_STATES_ISR,
                 vis,
-                "ungrouped_partition_states[].adding_replicas",
+                "ungrouped_partition_states[].isr",
             )?;
-        }
-        if v >= 3 {
+            vis.i32(
+                fields::UNGROUPED_PARTITION_STATES_PARTITION_EPOCH,
+                rt::read::i32(c, "ungrouped_partition_states[].partition_epoch")?,
+            );
             rt::visit::array::<i32, V>(
                 c,
                 v >= 4,
                 false,
                 v,
-                fields::UNGROUPED_PARTITION_STATES_REMOVING_REPLICAS,
+                fields::UNGROUPED_PARTITION_STATES_REPLICAS,
                 vis,
-                "ungrouped_partition_states[].removing_replicas",
+                "ungrouped_partition_states[].replicas",
             )?;
-        }
-        if v >= 1 {
-            vis.bool(
-                fields::UNGROUPED_PARTITION_STATES_IS_NEW,
-                rt::read::bool(c, "ungrouped_partition_states[].is_new")?,
-            );
-        }
-        if v >= 6 {
-            vis.i8(
-                fields::UNGROUPED_PARTITION_STATES_LEADER_RECOVERY_STATE,
-                rt::read::i8(c, "ungrouped_partition_states[].leader_recovery_state")?,
-            );
-        }
-        if v >= 4 {
-            rt::visit::tags_only(
-                c,
-                fields::UNGROUPED_PARTITION_STATES_TAGGED_FIELDS,
-                vis,
-                "ungrouped_partition_states[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 3 {
+                rt::visit::array::<i32, V>(
+                    c,
+                    v >= 4,
+                    false,
+                    v,
+                    fields::UNGROUPED_PARTITION_STATES_ADDING_REPLICAS,
+                    vis,
+                    "ungrouped_partition_states[].adding_replicas",
+                )?;
+            }
+            if v >= 3 {
+                rt::visit::array::<i32, V>(
+                    c,
+                    v >= 4,
+                    false,
+                    v,
+                    fields::UNGROUPED_PARTITION_STATES_REMOVING_REPLICAS,
+                    vis,
+                    "ungrouped_partition_states[].removing_replicas",
+                )?;
+            }
+            if v >= 1 {
+                vis.bool(
+                    fields::UNGROUPED_PARTITION_STATES_IS_NEW,
+                    rt::read::bool(c, "ungrouped_partition_states[].is_new")?,
+                );
+            }
+            if v >= 6 {
+                vis.i8(
+                    fields::UNGROUPED_PARTITION_STATES_LEADER_RECOVERY_STATE,
+                    rt::read::i8(c, "ungrouped_partition_states[].leader_recovery_state")?,
+                );
+            }
+            if v >= 4 {
+                rt::visit::tags_only(
+                    c,
+                    fields::UNGROUPED_PARTITION_STATES_TAGGED_FIELDS,
+                    vis,
+                    "ungrouped_partition_states[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -737,7 +732,7 @@ impl rt::Sealed for LeaderAndIsrTopicState<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_name = if v >= 2 {
             rt::read::str(c, v >= 4, "topic_states[].topic_name")?
@@ -751,7 +746,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
         };
         let partition_states = if v >= 2 {
             rt::read::array::<LeaderAndIsrPartitionState<'a>>(c, v >= 4, v, "topic_states[].partition_states")
-                .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?
+                .map_err(|e| c.renamed(e, fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?
         } else {
             rt::Array::EMPTY
         };
@@ -770,31 +765,30 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 2 {
-            rt::read::str(c, v >= 4, "topic_states[].topic_name")?;
-        }
-        if v >= 5 {
-            rt::read::uuid(c, "topic_states[].topic_id")?;
-        }
-        if v >= 2 {
-            rt::read::check_array::<LeaderAndIsrPartitionState<'a>>(
-                c,
-                v >= 4,
-                false,
-                v,
-                "topic_states[].partition_states",
-            )
-            .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
-        }
-        if v >= 4 {
-            rt::read::check_tags(c, "topic_states[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 2 {
+                rt::read::str(c, v >= 4, "topic_states[].topic_name")?;
+            }
+            if v >= 5 {
+                rt::read::uuid(c, "topic_states[].topic_id")?;
+            }
+            if v >= 2 {
+                rt::read::check_array::<LeaderAndIsrPartitionState<'a>>(
+                    c,
+                    v >= 4,
+                    false,
+                    v,
+                    "topic_states[].partition_states",
+                )
+                .map_err(|e| c.renamed(e, fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
+            }
+            if v >= 4 {
+                rt::read::check_tags(c, "topic_states[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -823,44 +817,43 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 2 {
-            vis.str(
-                fields::TOPIC_STATES_TOPIC_NAME,
-                Some(rt::read::str(c, v >= 4, "topic_states[].topic_name")?),
-            );
-        }
-        if v >= 5 {
-            vis.uuid(
-                fields::TOPIC_STATES_TOPIC_ID,
-                rt::read::uuid(c, "topic_states[].topic_id")?,
-            );
-        }
-        if v >= 2 {
-            rt::visit::array::<LeaderAndIsrPartitionState<'a>, _>(
-                c,
-                v >= 4,
-                false,
-                v,
-                fields::TOPIC_STATES_PARTITION_STATES,
-                &mut rt::Renumbered::new(vis, fields::ALIAS_TOPIC_STATES_PARTITION_STATES.ids),
-                "topic_states[].partition_states",
-            )
-            .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
-        }
-        if v >= 4 {
-            rt::visit::tags_only(
-                c,
-                fields::TOPIC_STATES_TAGGED_FIELDS,
-                vis,
-                "topic_states[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 2 {
+                vis.str(
+                    fields::TOPIC_STATES_TOPIC_NAME,
+                    Some(rt::read::str(c, v >= 4, "topic_states[].topic_name")?),
+                );
+            }
+            if v >= 5 {
+                vis.uuid(
+                    fields::TOPIC_STATES_TOPIC_ID,
+                    rt::read::uuid(c, "topic_states[].topic_id")?,
+                );
+            }
+            if v >= 2 {
+                rt::visit::array::<LeaderAndIsrPartitionState<'a>, _>(
+                    c,
+                    v >= 4,
+                    false,
+                    v,
+                    fields::TOPIC_STATES_PARTITION_STATES,
+                    &mut rt::Renumbered::new(vis, fields::ALIAS_TOPIC_STATES_PARTITION_STATES.ids),
+                    "topic_states[].partition_states",
+                )
+                .map_err(|e| c.renamed(e, fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
+            }
+            if v >= 4 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPIC_STATES_TAGGED_FIELDS,
+                    vis,
+                    "topic_states[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -974,7 +967,7 @@ impl rt::Sealed for LeaderAndIsrLiveLeader<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let broker_id = rt::read::i32(c, "live_leaders[].broker_id")?;
         let host_name = rt::read::str(c, v >= 4, "live_leaders[].host_name")?;
@@ -994,18 +987,17 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "live_leaders[].broker_id")?;
-        rt::read::str(c, v >= 4, "live_leaders[].host_name")?;
-        rt::read::i32(c, "live_leaders[].port")?;
-        if v >= 4 {
-            rt::read::check_tags(c, "live_leaders[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i32(c, "live_leaders[].broker_id")?;
+            rt::read::str(c, v >= 4, "live_leaders[].host_name")?;
+            rt::read::i32(c, "live_leaders[].port")?;
+            if v >= 4 {
+                rt::read::check_tags(c, "live_leaders[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1028,29 +1020,28 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::LIVE_LEADERS_BROKER_ID,
-            rt::read::i32(c, "live_leaders[].broker_id")?,
-        );
-        vis.str(
-            fields::LIVE_LEADERS_HOST_NAME,
-            Some(rt::read::str(c, v >= 4, "live_leaders[].host_name")?),
-        );
-        vis.i32(fields::LIVE_LEADERS_PORT, rt::read::i32(c, "live_leaders[].port")?);
-        if v >= 4 {
-            rt::visit::tags_only(
-                c,
-                fields::LIVE_LEADERS_TAGGED_FIELDS,
-                vis,
-                "live_leaders[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(
+                fields::LIVE_LEADERS_BROKER_ID,
+                rt::read::i32(c, "live_leaders[].broker_id")?,
+            );
+            vis.str(
+                fields::LIVE_LEADERS_HOST_NAME,
+                Some(rt::read::str(c, v >= 4, "live_leaders[].host_name")?),
+            );
+            vis.i32(fields::LIVE_LEADERS_PORT, rt::read::i32(c, "live_leaders[].port")?);
+            if v >= 4 {
+                rt::visit::tags_only(
+                    c,
+                    fields::LIVE_LEADERS_TAGGED_FIELDS,
+                    vis,
+                    "live_leaders[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1953,8 +1944,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaderAndIsrRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let controller_id = rt::read::i32(c, "controller_id")?;
                 let is_k_raft_controller = if v >= 7 {
@@ -2178,7 +2169,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaderAndIsrPartitionState {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = if v <= 1 {
                 rt::owned::read_str(c, v >= 4, "ungrouped_partition_states[].topic_name")?
@@ -2405,7 +2396,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaderAndIsrTopicState {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = if v >= 2 {
                 rt::owned::read_str(c, v >= 4, "topic_states[].topic_name")?
@@ -2419,7 +2410,7 @@ pub mod owned {
             };
             let partition_states = if v >= 2 {
                 rt::owned::read_array::<LeaderAndIsrPartitionState, _>(c, v >= 4, v, "topic_states[].partition_states")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?
             } else {
                 Vec::new()
             };
@@ -2543,7 +2534,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaderAndIsrLiveLeader {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let broker_id = rt::read::i32(c, "live_leaders[].broker_id")?;
             let host_name = rt::owned::read_str(c, v >= 4, "live_leaders[].host_name")?;

@@ -61,8 +61,8 @@ impl rt::Sealed for LeaderAndIsrResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let partition_errors = if v <= 4 {
@@ -93,30 +93,29 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        if v <= 4 {
-            rt::visit::array::<LeaderAndIsrPartitionError<'a>, V>(
-                c,
-                v >= 4,
-                false,
-                v,
-                fields::PARTITION_ERRORS,
-                vis,
-                "partition_errors",
-            )?;
-        }
-        if v >= 5 {
-            rt::visit::array::<LeaderAndIsrTopicError<'a>, V>(c, v >= 4, false, v, fields::TOPICS, vis, "topics")?;
-        }
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            if v <= 4 {
+                rt::visit::array::<LeaderAndIsrPartitionError<'a>, V>(
+                    c,
+                    v >= 4,
+                    false,
+                    v,
+                    fields::PARTITION_ERRORS,
+                    vis,
+                    "partition_errors",
+                )?;
+            }
+            if v >= 5 {
+                rt::visit::array::<LeaderAndIsrTopicError<'a>, V>(c, v >= 4, false, v, fields::TOPICS, vis, "topics")?;
+            }
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -222,7 +221,7 @@ impl rt::Sealed for LeaderAndIsrPartitionError<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_name = if v <= 4 {
             rt::read::str(c, v >= 4, "partition_errors[].topic_name")?
@@ -252,24 +251,21 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v <= 4 {
-            rt::read::str(c, v >= 4, "partition_errors[].topic_name")?;
+        rt::read::str(c, v >= 4, "partition_errors[].topic_name")?;
         }
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "partition_errors[].partition_index": i32 = 4, "partition_errors[].error_code": i16 = 2);
             }
         }
-        if v >= 4 {
-            rt::read::check_tags(c, "partition_errors[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 4 { rt::read::check_tags(c, "partition_errors[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -293,34 +289,33 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 4 {
-            vis.str(
-                fields::PARTITION_ERRORS_TOPIC_NAME,
-                Some(rt::read::str(c, v >= 4, "partition_errors[].topic_name")?),
+        cur.forked(|c| {
+            if v <= 4 {
+                vis.str(
+                    fields::PARTITION_ERRORS_TOPIC_NAME,
+                    Some(rt::read::str(c, v >= 4, "partition_errors[].topic_name")?),
+                );
+            }
+            vis.i32(
+                fields::PARTITION_ERRORS_PARTITION_INDEX,
+                rt::read::i32(c, "partition_errors[].partition_index")?,
             );
-        }
-        vis.i32(
-            fields::PARTITION_ERRORS_PARTITION_INDEX,
-            rt::read::i32(c, "partition_errors[].partition_index")?,
-        );
-        vis.i16(
-            fields::PARTITION_ERRORS_ERROR_CODE,
-            rt::read::i16(c, "partition_errors[].error_code")?,
-        );
-        if v >= 4 {
-            rt::visit::tags_only(
-                c,
-                fields::PARTITION_ERRORS_TAGGED_FIELDS,
-                vis,
-                "partition_errors[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+            vis.i16(
+                fields::PARTITION_ERRORS_ERROR_CODE,
+                rt::read::i16(c, "partition_errors[].error_code")?,
+            );
+            if v >= 4 {
+                rt::visit::tags_only(
+                    c,
+                    fields::PARTITION_ERRORS_TAGGED_FIELDS,
+                    vis,
+                    "partition_errors[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -412,7 +407,7 @@ impl rt::Sealed for LeaderAndIsrTopicError<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id = if v >= 5 {
             rt::read::uuid(c, "topics[].topic_id")?
@@ -421,7 +416,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
         };
         let partition_errors = if v >= 5 {
             rt::read::array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, v, "topics[].partition_errors")
-                .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?
+                .map_err(|e| c.renamed(e, fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?
         } else {
             rt::Array::EMPTY
         };
@@ -439,22 +434,27 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 5 {
-            rt::read::uuid(c, "topics[].topic_id")?;
-        }
-        if v >= 5 {
-            rt::read::check_array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, false, v, "topics[].partition_errors")
-                .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?;
-        }
-        if v >= 4 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 5 {
+                rt::read::uuid(c, "topics[].topic_id")?;
+            }
+            if v >= 5 {
+                rt::read::check_array::<LeaderAndIsrPartitionError<'a>>(
+                    c,
+                    v >= 4,
+                    false,
+                    v,
+                    "topics[].partition_errors",
+                )
+                .map_err(|e| c.renamed(e, fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?;
+            }
+            if v >= 4 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -480,30 +480,29 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 5 {
-            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
-        }
-        if v >= 5 {
-            rt::visit::array::<LeaderAndIsrPartitionError<'a>, _>(
-                c,
-                v >= 4,
-                false,
-                v,
-                fields::TOPICS_PARTITION_ERRORS,
-                &mut rt::Renumbered::new(vis, fields::ALIAS_TOPICS_PARTITION_ERRORS.ids),
-                "topics[].partition_errors",
-            )
-            .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?;
-        }
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 5 {
+                vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+            }
+            if v >= 5 {
+                rt::visit::array::<LeaderAndIsrPartitionError<'a>, _>(
+                    c,
+                    v >= 4,
+                    false,
+                    v,
+                    fields::TOPICS_PARTITION_ERRORS,
+                    &mut rt::Renumbered::new(vis, fields::ALIAS_TOPICS_PARTITION_ERRORS.ids),
+                    "topics[].partition_errors",
+                )
+                .map_err(|e| c.renamed(e, fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?;
+            }
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -902,8 +901,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaderAndIsrResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let error_code = rt::read::i16(c, "error_code")?;
                 let partition_errors = if v <= 4 {
@@ -1029,7 +1028,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaderAndIsrPartitionError {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = if v <= 4 {
                 rt::owned::read_str(c, v >= 4, "partition_errors[].topic_name")?
@@ -1145,7 +1144,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaderAndIsrTopicError {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = if v >= 5 {
                 rt::read::uuid(c, "topics[].topic_id")?
@@ -1154,7 +1153,7 @@ pub mod owned {
             };
             let partition_errors = if v >= 5 {
                 rt::owned::read_array::<LeaderAndIsrPartitionError, _>(c, v >= 4, v, "topics[].partition_errors")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?
             } else {
                 Vec::new()
             };

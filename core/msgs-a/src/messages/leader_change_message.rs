@@ -63,7 +63,7 @@ impl rt::Sealed for LeaderChangeMessage<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -75,7 +75,7 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
         let leader_id = rt::read::i32_at::<6, 2>(&r);
         let voters = rt::read::array::<Voter<'a>>(c, true, v, "voters")?;
         let granting_voters = rt::read::array::<Voter<'a>>(c, true, v, "granting_voters")
-            .map_err(|e| e.renamed(fields::ALIAS_GRANTING_VOTERS.paths))?;
+            .map_err(|e| c.renamed(e, fields::ALIAS_GRANTING_VOTERS.paths))?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             version,
@@ -91,26 +91,25 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
-        vis.i32(fields::LEADER_ID, rt::read::i32(c, "leader_id")?);
-        rt::visit::array::<Voter<'a>, V>(c, true, false, v, fields::VOTERS, vis, "voters")?;
-        rt::visit::array::<Voter<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::GRANTING_VOTERS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_GRANTING_VOTERS.ids),
-            "granting_voters",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_GRANTING_VOTERS.paths))?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
+            vis.i32(fields::LEADER_ID, rt::read::i32(c, "leader_id")?);
+            rt::visit::array::<Voter<'a>, V>(c, true, false, v, fields::VOTERS, vis, "voters")?;
+            rt::visit::array::<Voter<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::GRANTING_VOTERS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_GRANTING_VOTERS.ids),
+                "granting_voters",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_GRANTING_VOTERS.paths))?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -195,7 +194,7 @@ impl rt::Sealed for Voter<'_> {}
 
 impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let voter_id = rt::read::i32(c, "voters[].voter_id")?;
         let voter_directory_id = if v >= 1 {
@@ -213,17 +212,16 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "voters[].voter_id")?;
-        if v >= 1 {
-            rt::read::uuid(c, "voters[].voter_directory_id")?;
-        }
-        rt::read::check_tags(c, "voters[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i32(c, "voters[].voter_id")?;
+            if v >= 1 {
+                rt::read::uuid(c, "voters[].voter_directory_id")?;
+            }
+            rt::read::check_tags(c, "voters[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -245,20 +243,19 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::VOTERS_VOTER_ID, rt::read::i32(c, "voters[].voter_id")?);
-        if v >= 1 {
-            vis.uuid(
-                fields::VOTERS_VOTER_DIRECTORY_ID,
-                rt::read::uuid(c, "voters[].voter_directory_id")?,
-            );
-        }
-        rt::visit::tags_only(c, fields::VOTERS_TAGGED_FIELDS, vis, "voters[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::VOTERS_VOTER_ID, rt::read::i32(c, "voters[].voter_id")?);
+            if v >= 1 {
+                vis.uuid(
+                    fields::VOTERS_VOTER_DIRECTORY_ID,
+                    rt::read::uuid(c, "voters[].voter_directory_id")?,
+                );
+            }
+            rt::visit::tags_only(c, fields::VOTERS_TAGGED_FIELDS, vis, "voters[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -563,7 +560,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaderChangeMessage {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -575,7 +572,7 @@ pub mod owned {
             let leader_id = rt::read::i32_at::<6, 2>(&r);
             let voters = rt::owned::read_array::<Voter, _>(c, true, v, "voters")?;
             let granting_voters = rt::owned::read_array::<Voter, _>(c, true, v, "granting_voters")
-                .map_err(|e| e.renamed(super::fields::ALIAS_GRANTING_VOTERS.paths))?;
+                .map_err(|e| c.renamed(e, super::fields::ALIAS_GRANTING_VOTERS.paths))?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
                 version,
@@ -659,7 +656,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Voter {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let voter_id = rt::read::i32(c, "voters[].voter_id")?;
             let voter_directory_id = if v >= 1 {

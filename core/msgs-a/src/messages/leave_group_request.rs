@@ -61,7 +61,7 @@ impl rt::Sealed for LeaveGroupRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, v >= 4, "group_id")?;
         let member_id = if v <= 2 {
@@ -92,22 +92,21 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
-        if v <= 2 {
-            vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 4, "member_id")?));
-        }
-        if v >= 3 {
-            rt::visit::array::<MemberIdentity<'a>, V>(c, v >= 4, false, v, fields::MEMBERS, vis, "members")?;
-        }
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
+            if v <= 2 {
+                vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 4, "member_id")?));
+            }
+            if v >= 3 {
+                rt::visit::array::<MemberIdentity<'a>, V>(c, v >= 4, false, v, fields::MEMBERS, vis, "members")?;
+            }
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -214,7 +213,7 @@ impl rt::Sealed for MemberIdentity<'_> {}
 
 impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let member_id = if v >= 3 {
             rt::read::str(c, v >= 4, "members[].member_id")?
@@ -246,24 +245,23 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 3 {
-            rt::read::str(c, v >= 4, "members[].member_id")?;
-        }
-        if v >= 3 {
-            rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?;
-        }
-        if v >= 5 {
-            rt::read::opt_str(c, v >= 4, v >= 5, "members[].reason")?;
-        }
-        if v >= 4 {
-            rt::read::check_tags(c, "members[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 3 {
+                rt::read::str(c, v >= 4, "members[].member_id")?;
+            }
+            if v >= 3 {
+                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?;
+            }
+            if v >= 5 {
+                rt::read::opt_str(c, v >= 4, v >= 5, "members[].reason")?;
+            }
+            if v >= 4 {
+                rt::read::check_tags(c, "members[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -292,33 +290,32 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 3 {
-            vis.str(
-                fields::MEMBERS_MEMBER_ID,
-                Some(rt::read::str(c, v >= 4, "members[].member_id")?),
-            );
-        }
-        if v >= 3 {
-            vis.str(
-                fields::MEMBERS_GROUP_INSTANCE_ID,
-                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?,
-            );
-        }
-        if v >= 5 {
-            vis.str(
-                fields::MEMBERS_REASON,
-                rt::read::opt_str(c, v >= 4, v >= 5, "members[].reason")?,
-            );
-        }
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::MEMBERS_TAGGED_FIELDS, vis, "members[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 3 {
+                vis.str(
+                    fields::MEMBERS_MEMBER_ID,
+                    Some(rt::read::str(c, v >= 4, "members[].member_id")?),
+                );
+            }
+            if v >= 3 {
+                vis.str(
+                    fields::MEMBERS_GROUP_INSTANCE_ID,
+                    rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?,
+                );
+            }
+            if v >= 5 {
+                vis.str(
+                    fields::MEMBERS_REASON,
+                    rt::read::opt_str(c, v >= 4, v >= 5, "members[].reason")?,
+                );
+            }
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::MEMBERS_TAGGED_FIELDS, vis, "members[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -588,7 +585,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaveGroupRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, v >= 4, "group_id")?;
             let member_id = if v <= 2 {
@@ -714,7 +711,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for MemberIdentity {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let member_id = if v >= 3 {
                 rt::owned::read_str(c, v >= 4, "members[].member_id")?

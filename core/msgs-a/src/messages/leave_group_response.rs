@@ -60,7 +60,7 @@ impl rt::Sealed for LeaveGroupResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
@@ -91,22 +91,21 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        }
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        if v >= 3 {
-            rt::visit::array::<MemberResponse<'a>, V>(c, v >= 4, false, v, fields::MEMBERS, vis, "members")?;
-        }
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            }
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            if v >= 3 {
+                rt::visit::array::<MemberResponse<'a>, V>(c, v >= 4, false, v, fields::MEMBERS, vis, "members")?;
+            }
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -206,7 +205,7 @@ impl rt::Sealed for MemberResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let member_id = if v >= 3 {
             rt::read::str(c, v >= 4, "members[].member_id")?
@@ -238,24 +237,23 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 3 {
-            rt::read::str(c, v >= 4, "members[].member_id")?;
-        }
-        if v >= 3 {
-            rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?;
-        }
-        if v >= 3 {
-            rt::read::i16(c, "members[].error_code")?;
-        }
-        if v >= 4 {
-            rt::read::check_tags(c, "members[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 3 {
+                rt::read::str(c, v >= 4, "members[].member_id")?;
+            }
+            if v >= 3 {
+                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?;
+            }
+            if v >= 3 {
+                rt::read::i16(c, "members[].error_code")?;
+            }
+            if v >= 4 {
+                rt::read::check_tags(c, "members[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -284,30 +282,29 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 3 {
-            vis.str(
-                fields::MEMBERS_MEMBER_ID,
-                Some(rt::read::str(c, v >= 4, "members[].member_id")?),
-            );
-        }
-        if v >= 3 {
-            vis.str(
-                fields::MEMBERS_GROUP_INSTANCE_ID,
-                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?,
-            );
-        }
-        if v >= 3 {
-            vis.i16(fields::MEMBERS_ERROR_CODE, rt::read::i16(c, "members[].error_code")?);
-        }
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::MEMBERS_TAGGED_FIELDS, vis, "members[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 3 {
+                vis.str(
+                    fields::MEMBERS_MEMBER_ID,
+                    Some(rt::read::str(c, v >= 4, "members[].member_id")?),
+                );
+            }
+            if v >= 3 {
+                vis.str(
+                    fields::MEMBERS_GROUP_INSTANCE_ID,
+                    rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?,
+                );
+            }
+            if v >= 3 {
+                vis.i16(fields::MEMBERS_ERROR_CODE, rt::read::i16(c, "members[].error_code")?);
+            }
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::MEMBERS_TAGGED_FIELDS, vis, "members[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -583,7 +580,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaveGroupResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -702,7 +699,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for MemberResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let member_id = if v >= 3 {
                 rt::owned::read_str(c, v >= 4, "members[].member_id")?

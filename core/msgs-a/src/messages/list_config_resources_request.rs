@@ -60,7 +60,7 @@ impl rt::Sealed for ListConfigResourcesRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let resource_types = if v >= 1 {
             rt::read::array::<i8>(c, true, v, "resource_types")?
@@ -79,16 +79,15 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            rt::visit::array::<i8, V>(c, true, false, v, fields::RESOURCE_TYPES, vis, "resource_types")?;
-        }
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                rt::visit::array::<i8, V>(c, true, false, v, fields::RESOURCE_TYPES, vis, "resource_types")?;
+            }
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -221,7 +220,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListConfigResourcesRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let resource_types = if v >= 1 {
                 rt::owned::read_array::<i8, _>(c, true, v, "resource_types")?

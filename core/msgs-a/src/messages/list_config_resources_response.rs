@@ -60,7 +60,7 @@ impl rt::Sealed for ListConfigResourcesResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -85,24 +85,23 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        rt::visit::array::<ConfigResource<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::CONFIG_RESOURCES,
-            vis,
-            "config_resources",
-        )?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            rt::visit::array::<ConfigResource<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::CONFIG_RESOURCES,
+                vis,
+                "config_resources",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -182,7 +181,7 @@ impl rt::Sealed for ConfigResource<'_> {}
 
 impl<'a> rt::Struct<'a> for ConfigResource<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let resource_name = rt::read::str(c, true, "config_resources[].resource_name")?;
         let resource_type = if v >= 1 {
@@ -200,17 +199,16 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "config_resources[].resource_name")?;
-        if v >= 1 {
-            rt::read::i8(c, "config_resources[].resource_type")?;
-        }
-        rt::read::check_tags(c, "config_resources[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "config_resources[].resource_name")?;
+            if v >= 1 {
+                rt::read::i8(c, "config_resources[].resource_type")?;
+            }
+            rt::read::check_tags(c, "config_resources[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -232,28 +230,27 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::CONFIG_RESOURCES_RESOURCE_NAME,
-            Some(rt::read::str(c, true, "config_resources[].resource_name")?),
-        );
-        if v >= 1 {
-            vis.i8(
-                fields::CONFIG_RESOURCES_RESOURCE_TYPE,
-                rt::read::i8(c, "config_resources[].resource_type")?,
+        cur.forked(|c| {
+            vis.str(
+                fields::CONFIG_RESOURCES_RESOURCE_NAME,
+                Some(rt::read::str(c, true, "config_resources[].resource_name")?),
             );
-        }
-        rt::visit::tags_only(
-            c,
-            fields::CONFIG_RESOURCES_TAGGED_FIELDS,
-            vis,
-            "config_resources[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+            if v >= 1 {
+                vis.i8(
+                    fields::CONFIG_RESOURCES_RESOURCE_TYPE,
+                    rt::read::i8(c, "config_resources[].resource_type")?,
+                );
+            }
+            rt::visit::tags_only(
+                c,
+                fields::CONFIG_RESOURCES_TAGGED_FIELDS,
+                vis,
+                "config_resources[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -476,7 +473,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListConfigResourcesResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -564,7 +561,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConfigResource {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let resource_name = rt::owned::read_str(c, true, "config_resources[].resource_name")?;
             let resource_type = if v >= 1 {

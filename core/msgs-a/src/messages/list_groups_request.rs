@@ -64,7 +64,7 @@ impl rt::Sealed for ListGroupsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let states_filter = if v >= 4 {
             rt::read::array::<&'a str>(c, v >= 3, v, "states_filter")?
@@ -93,21 +93,20 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 4 {
-            rt::visit::array::<&'a str, V>(c, v >= 3, false, v, fields::STATES_FILTER, vis, "states_filter")?;
-        }
-        if v >= 5 {
-            rt::visit::array::<&'a str, V>(c, v >= 3, false, v, fields::TYPES_FILTER, vis, "types_filter")?;
-        }
-        if v >= 3 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 4 {
+                rt::visit::array::<&'a str, V>(c, v >= 3, false, v, fields::STATES_FILTER, vis, "states_filter")?;
+            }
+            if v >= 5 {
+                rt::visit::array::<&'a str, V>(c, v >= 3, false, v, fields::TYPES_FILTER, vis, "types_filter")?;
+            }
+            if v >= 3 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -283,7 +282,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListGroupsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let states_filter = if v >= 4 {
                 rt::owned::read_array::<rt::OwnedStr, _>(c, v >= 3, v, "states_filter")?

@@ -60,7 +60,7 @@ impl rt::Sealed for ListGroupsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
@@ -87,20 +87,19 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        }
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        rt::visit::array::<ListedGroup<'a>, V>(c, v >= 3, false, v, fields::GROUPS, vis, "groups")?;
-        if v >= 3 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            }
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            rt::visit::array::<ListedGroup<'a>, V>(c, v >= 3, false, v, fields::GROUPS, vis, "groups")?;
+            if v >= 3 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -193,7 +192,7 @@ impl rt::Sealed for ListedGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for ListedGroup<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, v >= 3, "groups[].group_id")?;
         let protocol_type = rt::read::str(c, v >= 3, "groups[].protocol_type")?;
@@ -223,23 +222,22 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 3, "groups[].group_id")?;
-        rt::read::str(c, v >= 3, "groups[].protocol_type")?;
-        if v >= 4 {
-            rt::read::str(c, v >= 3, "groups[].group_state")?;
-        }
-        if v >= 5 {
-            rt::read::str(c, v >= 3, "groups[].group_type")?;
-        }
-        if v >= 3 {
-            rt::read::check_tags(c, "groups[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 3, "groups[].group_id")?;
+            rt::read::str(c, v >= 3, "groups[].protocol_type")?;
+            if v >= 4 {
+                rt::read::str(c, v >= 3, "groups[].group_state")?;
+            }
+            if v >= 5 {
+                rt::read::str(c, v >= 3, "groups[].group_type")?;
+            }
+            if v >= 3 {
+                rt::read::check_tags(c, "groups[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -267,35 +265,34 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::GROUPS_GROUP_ID,
-            Some(rt::read::str(c, v >= 3, "groups[].group_id")?),
-        );
-        vis.str(
-            fields::GROUPS_PROTOCOL_TYPE,
-            Some(rt::read::str(c, v >= 3, "groups[].protocol_type")?),
-        );
-        if v >= 4 {
+        cur.forked(|c| {
             vis.str(
-                fields::GROUPS_GROUP_STATE,
-                Some(rt::read::str(c, v >= 3, "groups[].group_state")?),
+                fields::GROUPS_GROUP_ID,
+                Some(rt::read::str(c, v >= 3, "groups[].group_id")?),
             );
-        }
-        if v >= 5 {
             vis.str(
-                fields::GROUPS_GROUP_TYPE,
-                Some(rt::read::str(c, v >= 3, "groups[].group_type")?),
+                fields::GROUPS_PROTOCOL_TYPE,
+                Some(rt::read::str(c, v >= 3, "groups[].protocol_type")?),
             );
-        }
-        if v >= 3 {
-            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 4 {
+                vis.str(
+                    fields::GROUPS_GROUP_STATE,
+                    Some(rt::read::str(c, v >= 3, "groups[].group_state")?),
+                );
+            }
+            if v >= 5 {
+                vis.str(
+                    fields::GROUPS_GROUP_TYPE,
+                    Some(rt::read::str(c, v >= 3, "groups[].group_type")?),
+                );
+            }
+            if v >= 3 {
+                rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -568,7 +565,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListGroupsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -677,7 +674,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListedGroup {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, v >= 3, "groups[].group_id")?;
             let protocol_type = rt::owned::read_str(c, v >= 3, "groups[].protocol_type")?;

@@ -65,8 +65,8 @@ impl rt::Sealed for ListOffsetsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let replica_id = rt::read::i32(c, "replica_id")?;
             let isolation_level = if v >= 2 {
@@ -99,23 +99,22 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
-        if v >= 2 {
-            vis.i8(fields::ISOLATION_LEVEL, rt::read::i8(c, "isolation_level")?);
-        }
-        rt::visit::array::<ListOffsetsTopic<'a>, V>(c, v >= 6, false, v, fields::TOPICS, vis, "topics")?;
-        if v >= 10 {
-            vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
-        }
-        if v >= 6 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
+            if v >= 2 {
+                vis.i8(fields::ISOLATION_LEVEL, rt::read::i8(c, "isolation_level")?);
+            }
+            rt::visit::array::<ListOffsetsTopic<'a>, V>(c, v >= 6, false, v, fields::TOPICS, vis, "topics")?;
+            if v >= 10 {
+                vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+            }
+            if v >= 6 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -220,7 +219,7 @@ impl rt::Sealed for ListOffsetsTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 6, "topics[].name")?;
         let partitions = rt::read::array::<ListOffsetsPartition<'a>>(c, v >= 6, v, "topics[].partitions")?;
@@ -238,17 +237,16 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 6, "topics[].name")?;
-        rt::read::check_array::<ListOffsetsPartition<'a>>(c, v >= 6, false, v, "topics[].partitions")?;
-        if v >= 6 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 6, "topics[].name")?;
+            rt::read::check_array::<ListOffsetsPartition<'a>>(c, v >= 6, false, v, "topics[].partitions")?;
+            if v >= 6 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -270,25 +268,24 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
-        rt::visit::array::<ListOffsetsPartition<'a>, V>(
-            c,
-            v >= 6,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        if v >= 6 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
+            rt::visit::array::<ListOffsetsPartition<'a>, V>(
+                c,
+                v >= 6,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            if v >= 6 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -376,7 +373,7 @@ impl rt::Sealed for ListOffsetsPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let current_leader_epoch = if v >= 4 {
@@ -406,23 +403,22 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        if v >= 4 {
-            rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?;
-        }
-        rt::read::i64(c, "topics[].partitions[].timestamp")?;
-        if v <= 0 {
-            rt::read::i32(c, "topics[].partitions[].max_num_offsets")?;
-        }
-        if v >= 6 {
-            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            if v >= 4 {
+                rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?;
+            }
+            rt::read::i64(c, "topics[].partitions[].timestamp")?;
+            if v <= 0 {
+                rt::read::i32(c, "topics[].partitions[].max_num_offsets")?;
+            }
+            if v >= 6 {
+                rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -450,40 +446,39 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].partitions[].partition_index")?,
-        );
-        if v >= 4 {
+        cur.forked(|c| {
             vis.i32(
-                fields::TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH,
-                rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?,
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
             );
-        }
-        vis.i64(
-            fields::TOPICS_PARTITIONS_TIMESTAMP,
-            rt::read::i64(c, "topics[].partitions[].timestamp")?,
-        );
-        if v <= 0 {
-            vis.i32(
-                fields::TOPICS_PARTITIONS_MAX_NUM_OFFSETS,
-                rt::read::i32(c, "topics[].partitions[].max_num_offsets")?,
+            if v >= 4 {
+                vis.i32(
+                    fields::TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH,
+                    rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?,
+                );
+            }
+            vis.i64(
+                fields::TOPICS_PARTITIONS_TIMESTAMP,
+                rt::read::i64(c, "topics[].partitions[].timestamp")?,
             );
-        }
-        if v >= 6 {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v <= 0 {
+                vis.i32(
+                    fields::TOPICS_PARTITIONS_MAX_NUM_OFFSETS,
+                    rt::read::i32(c, "topics[].partitions[].max_num_offsets")?,
+                );
+            }
+            if v >= 6 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "topics[].partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -827,8 +822,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListOffsetsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let replica_id = rt::read::i32(c, "replica_id")?;
                 let isolation_level = if v >= 2 {
@@ -955,7 +950,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListOffsetsTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 6, "topics[].name")?;
             let partitions = rt::owned::read_array::<ListOffsetsPartition, _>(c, v >= 6, v, "topics[].partitions")?;
@@ -1053,7 +1048,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListOffsetsPartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
             let current_leader_epoch = if v >= 4 {

@@ -64,8 +64,8 @@ impl rt::Sealed for ListOffsetsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = if v >= 2 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -90,19 +90,18 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 2 {
-            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        }
-        rt::visit::array::<ListOffsetsTopicResponse<'a>, V>(c, v >= 6, false, v, fields::TOPICS, vis, "topics")?;
-        if v >= 6 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 2 {
+                vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            }
+            rt::visit::array::<ListOffsetsTopicResponse<'a>, V>(c, v >= 6, false, v, fields::TOPICS, vis, "topics")?;
+            if v >= 6 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -194,7 +193,7 @@ impl rt::Sealed for ListOffsetsTopicResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 6, "topics[].name")?;
         let partitions = rt::read::array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, v, "topics[].partitions")?;
@@ -212,17 +211,16 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 6, "topics[].name")?;
-        rt::read::check_array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, false, v, "topics[].partitions")?;
-        if v >= 6 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 6, "topics[].name")?;
+            rt::read::check_array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, false, v, "topics[].partitions")?;
+            if v >= 6 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -244,25 +242,24 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
-        rt::visit::array::<ListOffsetsPartitionResponse<'a>, V>(
-            c,
-            v >= 6,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        if v >= 6 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
+            rt::visit::array::<ListOffsetsPartitionResponse<'a>, V>(
+                c,
+                v >= 6,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            if v >= 6 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -356,7 +353,7 @@ impl rt::Sealed for ListOffsetsPartitionResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -409,35 +406,32 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
             }
         }
         if v <= 0 {
-            rt::read::check_array::<i64>(c, v >= 6, false, v, "topics[].partitions[].old_style_offsets")?;
+        rt::read::check_array::<i64>(c, v >= 6, false, v, "topics[].partitions[].old_style_offsets")?;
         }
         if v >= 1 {
-            match rt::read::run::<16>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "topics[].partitions[].timestamp": i64 = 8, "topics[].partitions[].offset": i64 = 8);
-                }
+        match rt::read::run::<16>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "topics[].partitions[].timestamp": i64 = 8, "topics[].partitions[].offset": i64 = 8);
             }
         }
+        }
         if v >= 4 {
-            rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+        rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
         }
-        if v >= 6 {
-            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 6 { rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -467,57 +461,56 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].partitions[].partition_index")?,
-        );
-        vis.i16(
-            fields::TOPICS_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "topics[].partitions[].error_code")?,
-        );
-        if v <= 0 {
-            rt::visit::array::<i64, V>(
-                c,
-                v >= 6,
-                false,
-                v,
-                fields::TOPICS_PARTITIONS_OLD_STYLE_OFFSETS,
-                vis,
-                "topics[].partitions[].old_style_offsets",
-            )?;
-        }
-        if v >= 1 {
-            vis.i64(
-                fields::TOPICS_PARTITIONS_TIMESTAMP,
-                rt::read::i64(c, "topics[].partitions[].timestamp")?,
-            );
-        }
-        if v >= 1 {
-            vis.i64(
-                fields::TOPICS_PARTITIONS_OFFSET,
-                rt::read::i64(c, "topics[].partitions[].offset")?,
-            );
-        }
-        if v >= 4 {
+        cur.forked(|c| {
             vis.i32(
-                fields::TOPICS_PARTITIONS_LEADER_EPOCH,
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
             );
-        }
-        if v >= 6 {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+            vis.i16(
+                fields::TOPICS_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "topics[].partitions[].error_code")?,
+            );
+            if v <= 0 {
+                rt::visit::array::<i64, V>(
+                    c,
+                    v >= 6,
+                    false,
+                    v,
+                    fields::TOPICS_PARTITIONS_OLD_STYLE_OFFSETS,
+                    vis,
+                    "topics[].partitions[].old_style_offsets",
+                )?;
+            }
+            if v >= 1 {
+                vis.i64(
+                    fields::TOPICS_PARTITIONS_TIMESTAMP,
+                    rt::read::i64(c, "topics[].partitions[].timestamp")?,
+                );
+            }
+            if v >= 1 {
+                vis.i64(
+                    fields::TOPICS_PARTITIONS_OFFSET,
+                    rt::read::i64(c, "topics[].partitions[].offset")?,
+                );
+            }
+            if v >= 4 {
+                vis.i32(
+                    fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+                );
+            }
+            if v >= 6 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "topics[].partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -893,8 +886,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListOffsetsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = if v >= 2 {
                     rt::read::i32(c, "throttle_time_ms")?
@@ -993,7 +986,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListOffsetsTopicResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 6, "topics[].name")?;
             let partitions =
@@ -1100,7 +1093,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListOffsetsPartitionResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,

@@ -64,7 +64,7 @@ impl rt::Sealed for ListTransactionsRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let state_filters = rt::read::array::<&'a str>(c, true, v, "state_filters")?;
         let producer_id_filters = rt::read::array::<i64>(c, true, v, "producer_id_filters")?;
@@ -93,32 +93,31 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<&'a str, V>(c, true, false, v, fields::STATE_FILTERS, vis, "state_filters")?;
-        rt::visit::array::<i64, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::PRODUCER_ID_FILTERS,
-            vis,
-            "producer_id_filters",
-        )?;
-        if v >= 1 {
-            vis.i64(fields::DURATION_FILTER, rt::read::i64(c, "duration_filter")?);
-        }
-        if v >= 2 {
-            vis.str(
-                fields::TRANSACTIONAL_ID_PATTERN,
-                rt::read::opt_str(c, true, v >= 2, "transactional_id_pattern")?,
-            );
-        }
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<&'a str, V>(c, true, false, v, fields::STATE_FILTERS, vis, "state_filters")?;
+            rt::visit::array::<i64, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::PRODUCER_ID_FILTERS,
+                vis,
+                "producer_id_filters",
+            )?;
+            if v >= 1 {
+                vis.i64(fields::DURATION_FILTER, rt::read::i64(c, "duration_filter")?);
+            }
+            if v >= 2 {
+                vis.str(
+                    fields::TRANSACTIONAL_ID_PATTERN,
+                    rt::read::opt_str(c, true, v >= 2, "transactional_id_pattern")?,
+                );
+            }
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -336,7 +335,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListTransactionsRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let state_filters = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "state_filters")?;
             let producer_id_filters = rt::owned::read_array::<i64, _>(c, true, v, "producer_id_filters")?;

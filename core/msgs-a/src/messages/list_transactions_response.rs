@@ -63,7 +63,7 @@ impl rt::Sealed for ListTransactionsResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -90,33 +90,32 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::UNKNOWN_STATE_FILTERS,
-            vis,
-            "unknown_state_filters",
-        )?;
-        rt::visit::array::<TransactionState<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TRANSACTION_STATES,
-            vis,
-            "transaction_states",
-        )?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            rt::visit::array::<&'a str, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::UNKNOWN_STATE_FILTERS,
+                vis,
+                "unknown_state_filters",
+            )?;
+            rt::visit::array::<TransactionState<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TRANSACTION_STATES,
+                vis,
+                "transaction_states",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -195,7 +194,7 @@ impl rt::Sealed for TransactionState<'_> {}
 
 impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let transactional_id = rt::read::str(c, true, "transaction_states[].transactional_id")?;
         let producer_id = rt::read::i64(c, "transaction_states[].producer_id")?;
         let transaction_state = rt::read::str(c, true, "transaction_states[].transaction_state")?;
@@ -210,15 +209,14 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "transaction_states[].transactional_id")?;
-        rt::read::i64(c, "transaction_states[].producer_id")?;
-        rt::read::str(c, true, "transaction_states[].transaction_state")?;
-        rt::read::check_tags(c, "transaction_states[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "transaction_states[].transactional_id")?;
+            rt::read::i64(c, "transaction_states[].producer_id")?;
+            rt::read::str(c, true, "transaction_states[].transaction_state")?;
+            rt::read::check_tags(c, "transaction_states[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -238,29 +236,28 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TRANSACTION_STATES_TRANSACTIONAL_ID,
-            Some(rt::read::str(c, true, "transaction_states[].transactional_id")?),
-        );
-        vis.i64(
-            fields::TRANSACTION_STATES_PRODUCER_ID,
-            rt::read::i64(c, "transaction_states[].producer_id")?,
-        );
-        vis.str(
-            fields::TRANSACTION_STATES_TRANSACTION_STATE,
-            Some(rt::read::str(c, true, "transaction_states[].transaction_state")?),
-        );
-        rt::visit::tags_only(
-            c,
-            fields::TRANSACTION_STATES_TAGGED_FIELDS,
-            vis,
-            "transaction_states[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::TRANSACTION_STATES_TRANSACTIONAL_ID,
+                Some(rt::read::str(c, true, "transaction_states[].transactional_id")?),
+            );
+            vis.i64(
+                fields::TRANSACTION_STATES_PRODUCER_ID,
+                rt::read::i64(c, "transaction_states[].producer_id")?,
+            );
+            vis.str(
+                fields::TRANSACTION_STATES_TRANSACTION_STATE,
+                Some(rt::read::str(c, true, "transaction_states[].transaction_state")?),
+            );
+            rt::visit::tags_only(
+                c,
+                fields::TRANSACTION_STATES_TAGGED_FIELDS,
+                vis,
+                "transaction_states[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -516,7 +513,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListTransactionsResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -612,7 +609,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TransactionState {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let transactional_id = rt::owned::read_str(c, true, "transaction_states[].transactional_id")?;
             let producer_id = rt::read::i64(c, "transaction_states[].producer_id")?;
             let transaction_state = rt::owned::read_str(c, true, "transaction_states[].transaction_state")?;

@@ -64,7 +64,7 @@ impl rt::Sealed for MetadataRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topics = rt::read::opt_array::<MetadataRequestTopic<'a>>(c, v >= 9, v >= 1, v, "topics")?;
         let allow_auto_topic_creation = if v >= 4 {
@@ -101,34 +101,33 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<MetadataRequestTopic<'a>, V>(c, v >= 9, v >= 1, v, fields::TOPICS, vis, "topics")?;
-        if v >= 4 {
-            vis.bool(
-                fields::ALLOW_AUTO_TOPIC_CREATION,
-                rt::read::bool(c, "allow_auto_topic_creation")?,
-            );
-        }
-        if (8..=10).contains(&v) {
-            vis.bool(
-                fields::INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS,
-                rt::read::bool(c, "include_cluster_authorized_operations")?,
-            );
-        }
-        if v >= 8 {
-            vis.bool(
-                fields::INCLUDE_TOPIC_AUTHORIZED_OPERATIONS,
-                rt::read::bool(c, "include_topic_authorized_operations")?,
-            );
-        }
-        if v >= 9 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<MetadataRequestTopic<'a>, V>(c, v >= 9, v >= 1, v, fields::TOPICS, vis, "topics")?;
+            if v >= 4 {
+                vis.bool(
+                    fields::ALLOW_AUTO_TOPIC_CREATION,
+                    rt::read::bool(c, "allow_auto_topic_creation")?,
+                );
+            }
+            if (8..=10).contains(&v) {
+                vis.bool(
+                    fields::INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS,
+                    rt::read::bool(c, "include_cluster_authorized_operations")?,
+                );
+            }
+            if v >= 8 {
+                vis.bool(
+                    fields::INCLUDE_TOPIC_AUTHORIZED_OPERATIONS,
+                    rt::read::bool(c, "include_topic_authorized_operations")?,
+                );
+            }
+            if v >= 9 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -256,7 +255,7 @@ impl rt::Sealed for MetadataRequestTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id = if v >= 10 {
             rt::read::uuid(c, "topics[].topic_id")?
@@ -278,19 +277,18 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 10 {
-            rt::read::uuid(c, "topics[].topic_id")?;
-        }
-        rt::read::opt_str(c, v >= 9, v >= 10, "topics[].name")?;
-        if v >= 9 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 10 {
+                rt::read::uuid(c, "topics[].topic_id")?;
+            }
+            rt::read::opt_str(c, v >= 9, v >= 10, "topics[].name")?;
+            if v >= 9 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -314,22 +312,21 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 10 {
-            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
-        }
-        vis.str(
-            fields::TOPICS_NAME,
-            rt::read::opt_str(c, v >= 9, v >= 10, "topics[].name")?,
-        );
-        if v >= 9 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 10 {
+                vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+            }
+            vis.str(
+                fields::TOPICS_NAME,
+                rt::read::opt_str(c, v >= 9, v >= 10, "topics[].name")?,
+            );
+            if v >= 9 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -581,7 +578,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for MetadataRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topics = rt::owned::read_opt_array::<MetadataRequestTopic, _>(c, v >= 9, v >= 1, v, "topics")?;
             let allow_auto_topic_creation = if v >= 4 {
@@ -734,7 +731,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for MetadataRequestTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = if v >= 10 {
                 rt::read::uuid(c, "topics[].topic_id")?

@@ -72,8 +72,8 @@ impl rt::Sealed for MetadataResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = if v >= 3 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -124,35 +124,34 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 3 {
-            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        }
-        rt::visit::array::<MetadataResponseBroker<'a>, V>(c, v >= 9, false, v, fields::BROKERS, vis, "brokers")?;
-        if v >= 2 {
-            vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 9, v >= 2, "cluster_id")?);
-        }
-        if v >= 1 {
-            vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
-        }
-        rt::visit::array::<MetadataResponseTopic<'a>, V>(c, v >= 9, false, v, fields::TOPICS, vis, "topics")?;
-        if (8..=10).contains(&v) {
-            vis.i32(
-                fields::CLUSTER_AUTHORIZED_OPERATIONS,
-                rt::read::i32(c, "cluster_authorized_operations")?,
-            );
-        }
-        if v >= 13 {
-            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        }
-        if v >= 9 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 3 {
+                vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            }
+            rt::visit::array::<MetadataResponseBroker<'a>, V>(c, v >= 9, false, v, fields::BROKERS, vis, "brokers")?;
+            if v >= 2 {
+                vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 9, v >= 2, "cluster_id")?);
+            }
+            if v >= 1 {
+                vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
+            }
+            rt::visit::array::<MetadataResponseTopic<'a>, V>(c, v >= 9, false, v, fields::TOPICS, vis, "topics")?;
+            if (8..=10).contains(&v) {
+                vis.i32(
+                    fields::CLUSTER_AUTHORIZED_OPERATIONS,
+                    rt::read::i32(c, "cluster_authorized_operations")?,
+                );
+            }
+            if v >= 13 {
+                vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            }
+            if v >= 9 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -276,7 +275,7 @@ impl rt::Sealed for MetadataResponseBroker<'_> {}
 
 impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let node_id = rt::read::i32(c, "brokers[].node_id")?;
         let host = rt::read::str(c, v >= 9, "brokers[].host")?;
@@ -302,21 +301,20 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "brokers[].node_id")?;
-        rt::read::str(c, v >= 9, "brokers[].host")?;
-        rt::read::i32(c, "brokers[].port")?;
-        if v >= 1 {
-            rt::read::opt_str(c, v >= 9, v >= 1, "brokers[].rack")?;
-        }
-        if v >= 9 {
-            rt::read::check_tags(c, "brokers[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i32(c, "brokers[].node_id")?;
+            rt::read::str(c, v >= 9, "brokers[].host")?;
+            rt::read::i32(c, "brokers[].port")?;
+            if v >= 1 {
+                rt::read::opt_str(c, v >= 9, v >= 1, "brokers[].rack")?;
+            }
+            if v >= 9 {
+                rt::read::check_tags(c, "brokers[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -342,24 +340,23 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::BROKERS_NODE_ID, rt::read::i32(c, "brokers[].node_id")?);
-        vis.str(fields::BROKERS_HOST, Some(rt::read::str(c, v >= 9, "brokers[].host")?));
-        vis.i32(fields::BROKERS_PORT, rt::read::i32(c, "brokers[].port")?);
-        if v >= 1 {
-            vis.str(
-                fields::BROKERS_RACK,
-                rt::read::opt_str(c, v >= 9, v >= 1, "brokers[].rack")?,
-            );
-        }
-        if v >= 9 {
-            rt::visit::tags_only(c, fields::BROKERS_TAGGED_FIELDS, vis, "brokers[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::BROKERS_NODE_ID, rt::read::i32(c, "brokers[].node_id")?);
+            vis.str(fields::BROKERS_HOST, Some(rt::read::str(c, v >= 9, "brokers[].host")?));
+            vis.i32(fields::BROKERS_PORT, rt::read::i32(c, "brokers[].port")?);
+            if v >= 1 {
+                vis.str(
+                    fields::BROKERS_RACK,
+                    rt::read::opt_str(c, v >= 9, v >= 1, "brokers[].rack")?,
+                );
+            }
+            if v >= 9 {
+                rt::visit::tags_only(c, fields::BROKERS_TAGGED_FIELDS, vis, "brokers[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -459,7 +456,7 @@ impl rt::Sealed for MetadataResponseTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "topics[].error_code")?;
         let name = rt::read::opt_str(c, v >= 9, v >= 12, "topics[].name")?;
@@ -497,27 +494,26 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i16(c, "topics[].error_code")?;
-        rt::read::opt_str(c, v >= 9, v >= 12, "topics[].name")?;
-        if v >= 10 {
-            rt::read::uuid(c, "topics[].topic_id")?;
-        }
-        if v >= 1 {
-            rt::read::bool(c, "topics[].is_internal")?;
-        }
-        rt::read::check_array::<MetadataResponsePartition<'a>>(c, v >= 9, false, v, "topics[].partitions")?;
-        if v >= 8 {
-            rt::read::i32(c, "topics[].topic_authorized_operations")?;
-        }
-        if v >= 9 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i16(c, "topics[].error_code")?;
+            rt::read::opt_str(c, v >= 9, v >= 12, "topics[].name")?;
+            if v >= 10 {
+                rt::read::uuid(c, "topics[].topic_id")?;
+            }
+            if v >= 1 {
+                rt::read::bool(c, "topics[].is_internal")?;
+            }
+            rt::read::check_array::<MetadataResponsePartition<'a>>(c, v >= 9, false, v, "topics[].partitions")?;
+            if v >= 8 {
+                rt::read::i32(c, "topics[].topic_authorized_operations")?;
+            }
+            if v >= 9 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -549,41 +545,40 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::TOPICS_ERROR_CODE, rt::read::i16(c, "topics[].error_code")?);
-        vis.str(
-            fields::TOPICS_NAME,
-            rt::read::opt_str(c, v >= 9, v >= 12, "topics[].name")?,
-        );
-        if v >= 10 {
-            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
-        }
-        if v >= 1 {
-            vis.bool(fields::TOPICS_IS_INTERNAL, rt::read::bool(c, "topics[].is_internal")?);
-        }
-        rt::visit::array::<MetadataResponsePartition<'a>, V>(
-            c,
-            v >= 9,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        if v >= 8 {
-            vis.i32(
-                fields::TOPICS_TOPIC_AUTHORIZED_OPERATIONS,
-                rt::read::i32(c, "topics[].topic_authorized_operations")?,
+        cur.forked(|c| {
+            vis.i16(fields::TOPICS_ERROR_CODE, rt::read::i16(c, "topics[].error_code")?);
+            vis.str(
+                fields::TOPICS_NAME,
+                rt::read::opt_str(c, v >= 9, v >= 12, "topics[].name")?,
             );
-        }
-        if v >= 9 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 10 {
+                vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+            }
+            if v >= 1 {
+                vis.bool(fields::TOPICS_IS_INTERNAL, rt::read::bool(c, "topics[].is_internal")?);
+            }
+            rt::visit::array::<MetadataResponsePartition<'a>, V>(
+                c,
+                v >= 9,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            if v >= 8 {
+                vis.i32(
+                    fields::TOPICS_TOPIC_AUTHORIZED_OPERATIONS,
+                    rt::read::i32(c, "topics[].topic_authorized_operations")?,
+                );
+            }
+            if v >= 9 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -705,7 +700,7 @@ impl rt::Sealed for MetadataResponsePartition<'_> {}
 
 impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 10] = match rt::read::run::<10>(c) {
             Some(r) => r,
@@ -747,29 +742,26 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<10>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4);
             }
         }
         if v >= 7 {
-            rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+        rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
         }
         rt::read::check_array::<i32>(c, v >= 9, false, v, "topics[].partitions[].replica_nodes")?;
         rt::read::check_array::<i32>(c, v >= 9, false, v, "topics[].partitions[].isr_nodes")?;
         if v >= 5 {
-            rt::read::check_array::<i32>(c, v >= 9, false, v, "topics[].partitions[].offline_replicas")?;
+        rt::read::check_array::<i32>(c, v >= 9, false, v, "topics[].partitions[].offline_replicas")?;
         }
-        if v >= 9 {
-            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 9 { rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -798,67 +790,66 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(
-            fields::TOPICS_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "topics[].partitions[].error_code")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].partitions[].partition_index")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_LEADER_ID,
-            rt::read::i32(c, "topics[].partitions[].leader_id")?,
-        );
-        if v >= 7 {
-            vis.i32(
-                fields::TOPICS_PARTITIONS_LEADER_EPOCH,
-                rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+        cur.forked(|c| {
+            vis.i16(
+                fields::TOPICS_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "topics[].partitions[].error_code")?,
             );
-        }
-        rt::visit::array::<i32, V>(
-            c,
-            v >= 9,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS_REPLICA_NODES,
-            vis,
-            "topics[].partitions[].replica_nodes",
-        )?;
-        rt::visit::array::<i32, V>(
-            c,
-            v >= 9,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS_ISR_NODES,
-            vis,
-            "topics[].partitions[].isr_nodes",
-        )?;
-        if v >= 5 {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
+            );
+            vis.i32(
+                fields::TOPICS_PARTITIONS_LEADER_ID,
+                rt::read::i32(c, "topics[].partitions[].leader_id")?,
+            );
+            if v >= 7 {
+                vis.i32(
+                    fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+                );
+            }
             rt::visit::array::<i32, V>(
                 c,
                 v >= 9,
                 false,
                 v,
-                fields::TOPICS_PARTITIONS_OFFLINE_REPLICAS,
+                fields::TOPICS_PARTITIONS_REPLICA_NODES,
                 vis,
-                "topics[].partitions[].offline_replicas",
+                "topics[].partitions[].replica_nodes",
             )?;
-        }
-        if v >= 9 {
-            rt::visit::tags_only(
+            rt::visit::array::<i32, V>(
                 c,
-                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                v >= 9,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_ISR_NODES,
                 vis,
-                "topics[].partitions[]._tagged_fields",
+                "topics[].partitions[].isr_nodes",
             )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 5 {
+                rt::visit::array::<i32, V>(
+                    c,
+                    v >= 9,
+                    false,
+                    v,
+                    fields::TOPICS_PARTITIONS_OFFLINE_REPLICAS,
+                    vis,
+                    "topics[].partitions[].offline_replicas",
+                )?;
+            }
+            if v >= 9 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "topics[].partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1473,8 +1464,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for MetadataResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = if v >= 3 {
                     rt::read::i32(c, "throttle_time_ms")?
@@ -1646,7 +1637,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for MetadataResponseBroker {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let node_id = rt::read::i32(c, "brokers[].node_id")?;
             let host = rt::owned::read_str(c, v >= 9, "brokers[].host")?;
@@ -1766,7 +1757,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for MetadataResponseTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "topics[].error_code")?;
             let name = rt::owned::read_opt_str(c, v >= 9, v >= 12, "topics[].name")?;
@@ -1929,7 +1920,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for MetadataResponsePartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 10] = match rt::read::run::<10>(c) {
                 Some(r) => r,

@@ -71,8 +71,8 @@ impl rt::Sealed for OffsetCommitRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let group_id = rt::read::str(c, v >= 8, "group_id")?;
             let generation_id_or_member_epoch = if v >= 1 {
@@ -117,35 +117,34 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 8, "group_id")?));
-        if v >= 1 {
-            vis.i32(
-                fields::GENERATION_ID_OR_MEMBER_EPOCH,
-                rt::read::i32(c, "generation_id_or_member_epoch")?,
-            );
-        }
-        if v >= 1 {
-            vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 8, "member_id")?));
-        }
-        if v >= 7 {
-            vis.str(
-                fields::GROUP_INSTANCE_ID,
-                rt::read::opt_str(c, v >= 8, v >= 7, "group_instance_id")?,
-            );
-        }
-        if (2..=4).contains(&v) {
-            vis.i64(fields::RETENTION_TIME_MS, rt::read::i64(c, "retention_time_ms")?);
-        }
-        rt::visit::array::<OffsetCommitRequestTopic<'a>, V>(c, v >= 8, false, v, fields::TOPICS, vis, "topics")?;
-        if v >= 8 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 8, "group_id")?));
+            if v >= 1 {
+                vis.i32(
+                    fields::GENERATION_ID_OR_MEMBER_EPOCH,
+                    rt::read::i32(c, "generation_id_or_member_epoch")?,
+                );
+            }
+            if v >= 1 {
+                vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 8, "member_id")?));
+            }
+            if v >= 7 {
+                vis.str(
+                    fields::GROUP_INSTANCE_ID,
+                    rt::read::opt_str(c, v >= 8, v >= 7, "group_instance_id")?,
+                );
+            }
+            if (2..=4).contains(&v) {
+                vis.i64(fields::RETENTION_TIME_MS, rt::read::i64(c, "retention_time_ms")?);
+            }
+            rt::visit::array::<OffsetCommitRequestTopic<'a>, V>(c, v >= 8, false, v, fields::TOPICS, vis, "topics")?;
+            if v >= 8 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -260,7 +259,7 @@ impl rt::Sealed for OffsetCommitRequestTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if v <= 9 {
             rt::read::str(c, v >= 8, "topics[].name")?
@@ -288,22 +287,21 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 9 {
-            rt::read::str(c, v >= 8, "topics[].name")?;
-        }
-        if v >= 10 {
-            rt::read::uuid(c, "topics[].topic_id")?;
-        }
-        rt::read::check_array::<OffsetCommitRequestPartition<'a>>(c, v >= 8, false, v, "topics[].partitions")?;
-        if v >= 8 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 9 {
+                rt::read::str(c, v >= 8, "topics[].name")?;
+            }
+            if v >= 10 {
+                rt::read::uuid(c, "topics[].topic_id")?;
+            }
+            rt::read::check_array::<OffsetCommitRequestPartition<'a>>(c, v >= 8, false, v, "topics[].partitions")?;
+            if v >= 8 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -330,30 +328,29 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 9 {
-            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 8, "topics[].name")?));
-        }
-        if v >= 10 {
-            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
-        }
-        rt::visit::array::<OffsetCommitRequestPartition<'a>, V>(
-            c,
-            v >= 8,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        if v >= 8 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 9 {
+                vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 8, "topics[].name")?));
+            }
+            if v >= 10 {
+                vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+            }
+            rt::visit::array::<OffsetCommitRequestPartition<'a>, V>(
+                c,
+                v >= 8,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            if v >= 8 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -454,7 +451,7 @@ impl rt::Sealed for OffsetCommitRequestPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
@@ -492,28 +489,25 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<12>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].committed_offset": i64 = 8);
             }
         }
         if v >= 6 {
-            rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?;
+        rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?;
         }
         if v == 1 {
-            rt::read::i64(c, "topics[].partitions[].commit_timestamp")?;
+        rt::read::i64(c, "topics[].partitions[].commit_timestamp")?;
         }
         rt::read::opt_str(c, v >= 8, true, "topics[].partitions[].committed_metadata")?;
-        if v >= 8 {
-            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 8 { rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -541,44 +535,43 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].partitions[].partition_index")?,
-        );
-        vis.i64(
-            fields::TOPICS_PARTITIONS_COMMITTED_OFFSET,
-            rt::read::i64(c, "topics[].partitions[].committed_offset")?,
-        );
-        if v >= 6 {
+        cur.forked(|c| {
             vis.i32(
-                fields::TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH,
-                rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?,
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
             );
-        }
-        if v == 1 {
             vis.i64(
-                fields::TOPICS_PARTITIONS_COMMIT_TIMESTAMP,
-                rt::read::i64(c, "topics[].partitions[].commit_timestamp")?,
+                fields::TOPICS_PARTITIONS_COMMITTED_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].committed_offset")?,
             );
-        }
-        vis.str(
-            fields::TOPICS_PARTITIONS_COMMITTED_METADATA,
-            rt::read::opt_str(c, v >= 8, true, "topics[].partitions[].committed_metadata")?,
-        );
-        if v >= 8 {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 6 {
+                vis.i32(
+                    fields::TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH,
+                    rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?,
+                );
+            }
+            if v == 1 {
+                vis.i64(
+                    fields::TOPICS_PARTITIONS_COMMIT_TIMESTAMP,
+                    rt::read::i64(c, "topics[].partitions[].commit_timestamp")?,
+                );
+            }
+            vis.str(
+                fields::TOPICS_PARTITIONS_COMMITTED_METADATA,
+                rt::read::opt_str(c, v >= 8, true, "topics[].partitions[].committed_metadata")?,
+            );
+            if v >= 8 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "topics[].partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1013,8 +1006,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetCommitRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let group_id = rt::owned::read_str(c, v >= 8, "group_id")?;
                 let generation_id_or_member_epoch = if v >= 1 {
@@ -1168,7 +1161,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetCommitRequestTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v <= 9 {
                 rt::owned::read_str(c, v >= 8, "topics[].name")?
@@ -1291,7 +1284,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetCommitRequestPartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,

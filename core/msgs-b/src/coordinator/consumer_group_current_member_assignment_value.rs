@@ -71,7 +71,7 @@ impl rt::Sealed for ConsumerGroupCurrentMemberAssignmentValue<'_> {}
 
 impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 9] = match rt::read::run::<9>(c) {
             Some(r) => r,
@@ -85,7 +85,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
         let assigned_partitions = rt::read::array::<TopicPartitions<'a>>(c, true, v, "assigned_partitions")?;
         let partitions_pending_revocation =
             rt::read::array::<TopicPartitions<'a>>(c, true, v, "partitions_pending_revocation")
-                .map_err(|e| e.renamed(fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths))?;
+                .map_err(|e| c.renamed(e, fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths))?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             member_epoch,
@@ -102,38 +102,37 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
-        vis.i32(
-            fields::PREVIOUS_MEMBER_EPOCH,
-            rt::read::i32(c, "previous_member_epoch")?,
-        );
-        vis.i8(fields::STATE, rt::read::i8(c, "state")?);
-        rt::visit::array::<TopicPartitions<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::ASSIGNED_PARTITIONS,
-            vis,
-            "assigned_partitions",
-        )?;
-        rt::visit::array::<TopicPartitions<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::PARTITIONS_PENDING_REVOCATION,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_PARTITIONS_PENDING_REVOCATION.ids),
-            "partitions_pending_revocation",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths))?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
+            vis.i32(
+                fields::PREVIOUS_MEMBER_EPOCH,
+                rt::read::i32(c, "previous_member_epoch")?,
+            );
+            vis.i8(fields::STATE, rt::read::i8(c, "state")?);
+            rt::visit::array::<TopicPartitions<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::ASSIGNED_PARTITIONS,
+                vis,
+                "assigned_partitions",
+            )?;
+            rt::visit::array::<TopicPartitions<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::PARTITIONS_PENDING_REVOCATION,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_PARTITIONS_PENDING_REVOCATION.ids),
+                "partitions_pending_revocation",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths))?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -233,7 +232,7 @@ impl rt::Sealed for TopicPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "assigned_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "assigned_partitions[].partitions")?;
@@ -285,55 +284,54 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(
-            fields::ASSIGNED_PARTITIONS_TOPIC_ID,
-            rt::read::uuid(c, "assigned_partitions[].topic_id")?,
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::ASSIGNED_PARTITIONS_PARTITIONS,
-            vis,
-            "assigned_partitions[].partitions",
-        )?;
-        {
-            let n = rt::read::tag_count(c, "assigned_partitions[]._tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "assigned_partitions[]._tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        rt::visit::array::<i32, V>(
+        cur.forked(|c| {
+            vis.uuid(
+                fields::ASSIGNED_PARTITIONS_TOPIC_ID,
+                rt::read::uuid(c, "assigned_partitions[].topic_id")?,
+            );
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::ASSIGNED_PARTITIONS_PARTITIONS,
+                vis,
+                "assigned_partitions[].partitions",
+            )?;
+            {
+                let n = rt::read::tag_count(c, "assigned_partitions[]._tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "assigned_partitions[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            rt::visit::array::<i32, V>(
+                                c,
+                                true,
+                                true,
+                                v,
+                                fields::ASSIGNED_PARTITIONS_ASSIGNMENT_EPOCHS,
+                                vis,
+                                "assigned_partitions[].assignment_epochs",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "assigned_partitions[].assignment_epochs")?;
+                        }
+                        _ => rt::visit::unknown_tag(
                             c,
-                            true,
-                            true,
-                            v,
-                            fields::ASSIGNED_PARTITIONS_ASSIGNMENT_EPOCHS,
+                            tag,
+                            size,
+                            fields::ASSIGNED_PARTITIONS_TAGGED_FIELDS,
                             vis,
-                            "assigned_partitions[].assignment_epochs",
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "assigned_partitions[].assignment_epochs")?;
+                            "assigned_partitions[]._tagged_fields",
+                        )?,
                     }
-                    _ => rt::visit::unknown_tag(
-                        c,
-                        tag,
-                        size,
-                        fields::ASSIGNED_PARTITIONS_TAGGED_FIELDS,
-                        vis,
-                        "assigned_partitions[]._tagged_fields",
-                    )?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -737,7 +735,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerGroupCurrentMemberAssignmentValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
@@ -751,7 +749,7 @@ pub mod owned {
             let assigned_partitions = rt::owned::read_array::<TopicPartitions, _>(c, true, v, "assigned_partitions")?;
             let partitions_pending_revocation =
                 rt::owned::read_array::<TopicPartitions, _>(c, true, v, "partitions_pending_revocation")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths))?;
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths))?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
                 member_epoch,
@@ -852,7 +850,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "assigned_partitions[].topic_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "assigned_partitions[].partitions")?;

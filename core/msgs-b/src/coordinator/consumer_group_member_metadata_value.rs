@@ -78,8 +78,8 @@ impl rt::Sealed for ConsumerGroupMemberMetadataValue<'_> {}
 
 impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
             let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
@@ -139,56 +139,55 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
-        vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
-        vis.str(fields::CLIENT_ID, Some(rt::read::str(c, true, "client_id")?));
-        vis.str(fields::CLIENT_HOST, Some(rt::read::str(c, true, "client_host")?));
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::SUBSCRIBED_TOPIC_NAMES,
-            vis,
-            "subscribed_topic_names",
-        )?;
-        vis.str(
-            fields::SUBSCRIBED_TOPIC_REGEX,
-            rt::read::opt_str(c, true, true, "subscribed_topic_regex")?,
-        );
-        vis.i32(fields::REBALANCE_TIMEOUT_MS, rt::read::i32(c, "rebalance_timeout_ms")?);
-        vis.str(
-            fields::SERVER_ASSIGNOR,
-            rt::read::opt_str(c, true, true, "server_assignor")?,
-        );
-        {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        let present = rt::read::tagged_present(c, true, "classic_member_metadata")?;
-                        rt::visit::struct_field::<ClassicMemberMetadata<'a>, V>(
-                            c,
-                            present,
-                            v,
-                            fields::CLASSIC_MEMBER_METADATA,
-                            vis,
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "classic_member_metadata")?;
+        cur.forked(|c| {
+            vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
+            vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
+            vis.str(fields::CLIENT_ID, Some(rt::read::str(c, true, "client_id")?));
+            vis.str(fields::CLIENT_HOST, Some(rt::read::str(c, true, "client_host")?));
+            rt::visit::array::<&'a str, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::SUBSCRIBED_TOPIC_NAMES,
+                vis,
+                "subscribed_topic_names",
+            )?;
+            vis.str(
+                fields::SUBSCRIBED_TOPIC_REGEX,
+                rt::read::opt_str(c, true, true, "subscribed_topic_regex")?,
+            );
+            vis.i32(fields::REBALANCE_TIMEOUT_MS, rt::read::i32(c, "rebalance_timeout_ms")?);
+            vis.str(
+                fields::SERVER_ASSIGNOR,
+                rt::read::opt_str(c, true, true, "server_assignor")?,
+            );
+            {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            let present = rt::read::tagged_present(c, true, "classic_member_metadata")?;
+                            rt::visit::struct_field::<ClassicMemberMetadata<'a>, V>(
+                                c,
+                                present,
+                                v,
+                                fields::CLASSIC_MEMBER_METADATA,
+                                vis,
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "classic_member_metadata")?;
+                        }
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -298,7 +297,7 @@ impl rt::Sealed for ClassicMemberMetadata<'_> {}
 
 impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let session_timeout_ms = rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
         let supported_protocols =
@@ -313,15 +312,20 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
-        rt::read::check_array::<ClassicProtocol<'a>>(c, true, false, v, "classic_member_metadata.supported_protocols")?;
-        rt::read::check_tags(c, "classic_member_metadata._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
+            rt::read::check_array::<ClassicProtocol<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "classic_member_metadata.supported_protocols",
+            )?;
+            rt::read::check_tags(c, "classic_member_metadata._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -341,31 +345,30 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::CLASSIC_MEMBER_METADATA_SESSION_TIMEOUT_MS,
-            rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?,
-        );
-        rt::visit::array::<ClassicProtocol<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS,
-            vis,
-            "classic_member_metadata.supported_protocols",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::CLASSIC_MEMBER_METADATA_TAGGED_FIELDS,
-            vis,
-            "classic_member_metadata._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(
+                fields::CLASSIC_MEMBER_METADATA_SESSION_TIMEOUT_MS,
+                rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?,
+            );
+            rt::visit::array::<ClassicProtocol<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS,
+                vis,
+                "classic_member_metadata.supported_protocols",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::CLASSIC_MEMBER_METADATA_TAGGED_FIELDS,
+                vis,
+                "classic_member_metadata._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -454,7 +457,7 @@ impl rt::Sealed for ClassicProtocol<'_> {}
 
 impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "classic_member_metadata.supported_protocols[].name")?;
         let metadata = rt::read::bytes(c, true, "classic_member_metadata.supported_protocols[].metadata")?;
         let unknown_tagged_fields =
@@ -468,14 +471,13 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "classic_member_metadata.supported_protocols[].name")?;
-        rt::read::bytes(c, true, "classic_member_metadata.supported_protocols[].metadata")?;
-        rt::read::check_tags(c, "classic_member_metadata.supported_protocols[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "classic_member_metadata.supported_protocols[].name")?;
+            rt::read::bytes(c, true, "classic_member_metadata.supported_protocols[].metadata")?;
+            rt::read::check_tags(c, "classic_member_metadata.supported_protocols[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -494,33 +496,32 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_NAME,
-            Some(rt::read::str(
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_NAME,
+                Some(rt::read::str(
+                    c,
+                    true,
+                    "classic_member_metadata.supported_protocols[].name",
+                )?),
+            );
+            vis.bytes(
+                fields::CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_METADATA,
+                Some(rt::read::bytes(
+                    c,
+                    true,
+                    "classic_member_metadata.supported_protocols[].metadata",
+                )?),
+            );
+            rt::visit::tags_only(
                 c,
-                true,
-                "classic_member_metadata.supported_protocols[].name",
-            )?),
-        );
-        vis.bytes(
-            fields::CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_METADATA,
-            Some(rt::read::bytes(
-                c,
-                true,
-                "classic_member_metadata.supported_protocols[].metadata",
-            )?),
-        );
-        rt::visit::tags_only(
-            c,
-            fields::CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_TAGGED_FIELDS,
-            vis,
-            "classic_member_metadata.supported_protocols[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+                fields::CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_TAGGED_FIELDS,
+                vis,
+                "classic_member_metadata.supported_protocols[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -917,8 +918,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerGroupMemberMetadataValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let instance_id = rt::owned::read_opt_str(c, true, true, "instance_id")?;
                 let rack_id = rt::owned::read_opt_str(c, true, true, "rack_id")?;
@@ -1098,7 +1099,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ClassicMemberMetadata {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let session_timeout_ms = rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
             let supported_protocols =
@@ -1190,7 +1191,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ClassicProtocol {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "classic_member_metadata.supported_protocols[].name")?;
             let metadata = rt::owned::read_bytes(c, true, "classic_member_metadata.supported_protocols[].metadata")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(

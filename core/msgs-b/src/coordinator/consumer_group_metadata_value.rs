@@ -63,7 +63,7 @@ impl rt::Sealed for ConsumerGroupMetadataValue<'_> {}
 
 impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let epoch = rt::read::i32(c, "epoch")?;
         let mut metadata_hash_tag: i64 = 0_i64;
         let unknown_tagged_fields = {
@@ -99,27 +99,26 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
-        {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        vis.i64(fields::METADATA_HASH, rt::read::i64(c, "metadata_hash")?);
-                        rt::read::check_tag_size(c, before, size, tag, "metadata_hash")?;
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
+            {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            vis.i64(fields::METADATA_HASH, rt::read::i64(c, "metadata_hash")?);
+                            rt::read::check_tag_size(c, before, size, tag, "metadata_hash")?;
+                        }
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -280,7 +279,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerGroupMetadataValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let epoch = rt::read::i32(c, "epoch")?;
             let mut metadata_hash_tag: i64 = 0_i64;
             let unknown_tagged_fields = {

@@ -64,8 +64,8 @@ impl rt::Sealed for ConsumerGroupPartitionMetadataValue<'_> {}
 
 impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let topics = rt::read::array::<TopicMetadata<'a>>(c, true, v, "topics")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -80,14 +80,13 @@ impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<TopicMetadata<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<TopicMetadata<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -165,7 +164,7 @@ impl rt::Sealed for TopicMetadata<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
@@ -183,17 +182,16 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "topics[].topic_id")?;
-        rt::read::str(c, true, "topics[].topic_name")?;
-        rt::read::i32(c, "topics[].num_partitions")?;
-        rt::read::check_array::<PartitionMetadata<'a>>(c, true, false, v, "topics[].partition_metadata")?;
-        rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::uuid(c, "topics[].topic_id")?;
+            rt::read::str(c, true, "topics[].topic_name")?;
+            rt::read::i32(c, "topics[].num_partitions")?;
+            rt::read::check_array::<PartitionMetadata<'a>>(c, true, false, v, "topics[].partition_metadata")?;
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -215,31 +213,30 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
-        vis.str(
-            fields::TOPICS_TOPIC_NAME,
-            Some(rt::read::str(c, true, "topics[].topic_name")?),
-        );
-        vis.i32(
-            fields::TOPICS_NUM_PARTITIONS,
-            rt::read::i32(c, "topics[].num_partitions")?,
-        );
-        rt::visit::array::<PartitionMetadata<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITION_METADATA,
-            vis,
-            "topics[].partition_metadata",
-        )?;
-        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+            vis.str(
+                fields::TOPICS_TOPIC_NAME,
+                Some(rt::read::str(c, true, "topics[].topic_name")?),
+            );
+            vis.i32(
+                fields::TOPICS_NUM_PARTITIONS,
+                rt::read::i32(c, "topics[].num_partitions")?,
+            );
+            rt::visit::array::<PartitionMetadata<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITION_METADATA,
+                vis,
+                "topics[].partition_metadata",
+            )?;
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -321,7 +318,7 @@ impl rt::Sealed for PartitionMetadata<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let partition = rt::read::i32(c, "topics[].partition_metadata[].partition")?;
         let racks = rt::read::array::<&'a str>(c, true, v, "topics[].partition_metadata[].racks")?;
@@ -335,15 +332,14 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "topics[].partition_metadata[].partition")?;
-        rt::read::check_array::<&'a str>(c, true, false, v, "topics[].partition_metadata[].racks")?;
-        rt::read::check_tags(c, "topics[].partition_metadata[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i32(c, "topics[].partition_metadata[].partition")?;
+            rt::read::check_array::<&'a str>(c, true, false, v, "topics[].partition_metadata[].racks")?;
+            rt::read::check_tags(c, "topics[].partition_metadata[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -363,31 +359,30 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITION_METADATA_PARTITION,
-            rt::read::i32(c, "topics[].partition_metadata[].partition")?,
-        );
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITION_METADATA_RACKS,
-            vis,
-            "topics[].partition_metadata[].racks",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITION_METADATA_TAGGED_FIELDS,
-            vis,
-            "topics[].partition_metadata[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPICS_PARTITION_METADATA_PARTITION,
+                rt::read::i32(c, "topics[].partition_metadata[].partition")?,
+            );
+            rt::visit::array::<&'a str, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITION_METADATA_RACKS,
+                vis,
+                "topics[].partition_metadata[].racks",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITION_METADATA_TAGGED_FIELDS,
+                vis,
+                "topics[].partition_metadata[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -641,8 +636,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerGroupPartitionMetadataValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let topics = rt::owned::read_array::<TopicMetadata, _>(c, true, v, "topics")?;
                 let unknown_tagged_fields =
@@ -726,7 +721,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicMetadata {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
             let topic_name = rt::owned::read_str(c, true, "topics[].topic_name")?;
@@ -812,7 +807,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionMetadata {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let partition = rt::read::i32(c, "topics[].partition_metadata[].partition")?;
             let racks = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "topics[].partition_metadata[].racks")?;

@@ -57,7 +57,7 @@ impl rt::Sealed for ConsumerGroupRegularExpressionKey<'_> {}
 
 impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionKey<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let group_id = rt::read::str(c, false, "group_id")?;
         let regular_expression = rt::read::str(c, false, "regular_expression")?;
         Ok(Self {
@@ -72,16 +72,15 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionKey<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
-        vis.str(
-            fields::REGULAR_EXPRESSION,
-            Some(rt::read::str(c, false, "regular_expression")?),
-        );
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
+            vis.str(
+                fields::REGULAR_EXPRESSION,
+                Some(rt::read::str(c, false, "regular_expression")?),
+            );
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -224,7 +223,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerGroupRegularExpressionKey {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let group_id = rt::owned::read_str(c, false, "group_id")?;
             let regular_expression = rt::owned::read_str(c, false, "regular_expression")?;
             Ok(Self {

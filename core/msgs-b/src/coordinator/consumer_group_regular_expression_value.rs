@@ -65,7 +65,7 @@ impl rt::Sealed for ConsumerGroupRegularExpressionValue<'_> {}
 
 impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topics = rt::read::array::<&'a str>(c, true, v, "topics")?;
         let r: [u8; 16] = match rt::read::run::<16>(c) {
@@ -90,16 +90,15 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<&'a str, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        vis.i64(fields::VERSION, rt::read::i64(c, "version")?);
-        vis.i64(fields::TIMESTAMP, rt::read::i64(c, "timestamp")?);
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<&'a str, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+            vis.i64(fields::VERSION, rt::read::i64(c, "version")?);
+            vis.i64(fields::TIMESTAMP, rt::read::i64(c, "timestamp")?);
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -267,7 +266,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerGroupRegularExpressionValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topics = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "topics")?;
             let r: [u8; 16] = match rt::read::run::<16>(c) {

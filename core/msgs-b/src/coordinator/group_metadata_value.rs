@@ -69,7 +69,7 @@ impl rt::Sealed for GroupMetadataValue<'_> {}
 
 impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let protocol_type = rt::read::str(c, v >= 4, "protocol_type")?;
         let generation = rt::read::i32(c, "generation")?;
@@ -102,26 +102,25 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::PROTOCOL_TYPE, Some(rt::read::str(c, v >= 4, "protocol_type")?));
-        vis.i32(fields::GENERATION, rt::read::i32(c, "generation")?);
-        vis.str(fields::PROTOCOL, rt::read::opt_str(c, v >= 4, true, "protocol")?);
-        vis.str(fields::LEADER, rt::read::opt_str(c, v >= 4, true, "leader")?);
-        if v >= 2 {
-            vis.i64(
-                fields::CURRENT_STATE_TIMESTAMP,
-                rt::read::i64(c, "current_state_timestamp")?,
-            );
-        }
-        rt::visit::array::<MemberMetadata<'a>, V>(c, v >= 4, false, v, fields::MEMBERS, vis, "members")?;
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::PROTOCOL_TYPE, Some(rt::read::str(c, v >= 4, "protocol_type")?));
+            vis.i32(fields::GENERATION, rt::read::i32(c, "generation")?);
+            vis.str(fields::PROTOCOL, rt::read::opt_str(c, v >= 4, true, "protocol")?);
+            vis.str(fields::LEADER, rt::read::opt_str(c, v >= 4, true, "leader")?);
+            if v >= 2 {
+                vis.i64(
+                    fields::CURRENT_STATE_TIMESTAMP,
+                    rt::read::i64(c, "current_state_timestamp")?,
+                );
+            }
+            rt::visit::array::<MemberMetadata<'a>, V>(c, v >= 4, false, v, fields::MEMBERS, vis, "members")?;
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -232,7 +231,7 @@ impl rt::Sealed for MemberMetadata<'_> {}
 
 impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let member_id = rt::read::str(c, v >= 4, "members[].member_id")?;
         let group_instance_id = if v >= 3 {
@@ -270,27 +269,26 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 4, "members[].member_id")?;
-        if v >= 3 {
-            rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?;
-        }
-        rt::read::str(c, v >= 4, "members[].client_id")?;
-        rt::read::str(c, v >= 4, "members[].client_host")?;
-        if v >= 1 {
-            rt::read::i32(c, "members[].rebalance_timeout")?;
-        }
-        rt::read::i32(c, "members[].session_timeout")?;
-        rt::read::bytes(c, v >= 4, "members[].subscription")?;
-        rt::read::bytes(c, v >= 4, "members[].assignment")?;
-        if v >= 4 {
-            rt::read::check_tags(c, "members[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 4, "members[].member_id")?;
+            if v >= 3 {
+                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?;
+            }
+            rt::read::str(c, v >= 4, "members[].client_id")?;
+            rt::read::str(c, v >= 4, "members[].client_host")?;
+            if v >= 1 {
+                rt::read::i32(c, "members[].rebalance_timeout")?;
+            }
+            rt::read::i32(c, "members[].session_timeout")?;
+            rt::read::bytes(c, v >= 4, "members[].subscription")?;
+            rt::read::bytes(c, v >= 4, "members[].assignment")?;
+            if v >= 4 {
+                rt::read::check_tags(c, "members[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -322,51 +320,50 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::MEMBERS_MEMBER_ID,
-            Some(rt::read::str(c, v >= 4, "members[].member_id")?),
-        );
-        if v >= 3 {
+        cur.forked(|c| {
             vis.str(
-                fields::MEMBERS_GROUP_INSTANCE_ID,
-                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?,
+                fields::MEMBERS_MEMBER_ID,
+                Some(rt::read::str(c, v >= 4, "members[].member_id")?),
             );
-        }
-        vis.str(
-            fields::MEMBERS_CLIENT_ID,
-            Some(rt::read::str(c, v >= 4, "members[].client_id")?),
-        );
-        vis.str(
-            fields::MEMBERS_CLIENT_HOST,
-            Some(rt::read::str(c, v >= 4, "members[].client_host")?),
-        );
-        if v >= 1 {
+            if v >= 3 {
+                vis.str(
+                    fields::MEMBERS_GROUP_INSTANCE_ID,
+                    rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?,
+                );
+            }
+            vis.str(
+                fields::MEMBERS_CLIENT_ID,
+                Some(rt::read::str(c, v >= 4, "members[].client_id")?),
+            );
+            vis.str(
+                fields::MEMBERS_CLIENT_HOST,
+                Some(rt::read::str(c, v >= 4, "members[].client_host")?),
+            );
+            if v >= 1 {
+                vis.i32(
+                    fields::MEMBERS_REBALANCE_TIMEOUT,
+                    rt::read::i32(c, "members[].rebalance_timeout")?,
+                );
+            }
             vis.i32(
-                fields::MEMBERS_REBALANCE_TIMEOUT,
-                rt::read::i32(c, "members[].rebalance_timeout")?,
+                fields::MEMBERS_SESSION_TIMEOUT,
+                rt::read::i32(c, "members[].session_timeout")?,
             );
-        }
-        vis.i32(
-            fields::MEMBERS_SESSION_TIMEOUT,
-            rt::read::i32(c, "members[].session_timeout")?,
-        );
-        vis.bytes(
-            fields::MEMBERS_SUBSCRIPTION,
-            Some(rt::read::bytes(c, v >= 4, "members[].subscription")?),
-        );
-        vis.bytes(
-            fields::MEMBERS_ASSIGNMENT,
-            Some(rt::read::bytes(c, v >= 4, "members[].assignment")?),
-        );
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::MEMBERS_TAGGED_FIELDS, vis, "members[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            vis.bytes(
+                fields::MEMBERS_SUBSCRIPTION,
+                Some(rt::read::bytes(c, v >= 4, "members[].subscription")?),
+            );
+            vis.bytes(
+                fields::MEMBERS_ASSIGNMENT,
+                Some(rt::read::bytes(c, v >= 4, "members[].assignment")?),
+            );
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::MEMBERS_TAGGED_FIELDS, vis, "members[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -777,7 +774,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for GroupMetadataValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let protocol_type = rt::owned::read_str(c, v >= 4, "protocol_type")?;
             let generation = rt::read::i32(c, "generation")?;
@@ -914,7 +911,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for MemberMetadata {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let member_id = rt::owned::read_str(c, v >= 4, "members[].member_id")?;
             let group_instance_id = if v >= 3 {

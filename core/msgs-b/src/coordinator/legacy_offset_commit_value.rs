@@ -60,7 +60,7 @@ impl rt::Sealed for LegacyOffsetCommitValue<'_> {}
 
 impl<'a> rt::Struct<'a> for LegacyOffsetCommitValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let offset = rt::read::i64(c, "offset")?;
         let metadata = rt::read::str(c, false, "metadata")?;
         let commit_timestamp = rt::read::i64(c, "commit_timestamp")?;
@@ -77,14 +77,13 @@ impl<'a> rt::Struct<'a> for LegacyOffsetCommitValue<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i64(fields::OFFSET, rt::read::i64(c, "offset")?);
-        vis.str(fields::METADATA, Some(rt::read::str(c, false, "metadata")?));
-        vis.i64(fields::COMMIT_TIMESTAMP, rt::read::i64(c, "commit_timestamp")?);
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i64(fields::OFFSET, rt::read::i64(c, "offset")?);
+            vis.str(fields::METADATA, Some(rt::read::str(c, false, "metadata")?));
+            vis.i64(fields::COMMIT_TIMESTAMP, rt::read::i64(c, "commit_timestamp")?);
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -247,7 +246,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for LegacyOffsetCommitValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let offset = rt::read::i64(c, "offset")?;
             let metadata = rt::owned::read_str(c, false, "metadata")?;
             let commit_timestamp = rt::read::i64(c, "commit_timestamp")?;

@@ -60,7 +60,7 @@ impl rt::Sealed for OffsetCommitKey<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetCommitKey<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let group = rt::read::str(c, false, "group")?;
         let topic = rt::read::str(c, false, "topic")?;
         let partition = rt::read::i32(c, "partition")?;
@@ -77,14 +77,13 @@ impl<'a> rt::Struct<'a> for OffsetCommitKey<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP, Some(rt::read::str(c, false, "group")?));
-        vis.str(fields::TOPIC, Some(rt::read::str(c, false, "topic")?));
-        vis.i32(fields::PARTITION, rt::read::i32(c, "partition")?);
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(fields::GROUP, Some(rt::read::str(c, false, "group")?));
+            vis.str(fields::TOPIC, Some(rt::read::str(c, false, "topic")?));
+            vis.i32(fields::PARTITION, rt::read::i32(c, "partition")?);
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -248,7 +247,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetCommitKey {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let group = rt::owned::read_str(c, false, "group")?;
             let topic = rt::owned::read_str(c, false, "topic")?;
             let partition = rt::read::i32(c, "partition")?;

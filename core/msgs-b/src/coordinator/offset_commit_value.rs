@@ -69,7 +69,7 @@ impl rt::Sealed for OffsetCommitValue<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let offset = rt::read::i64(c, "offset")?;
         let leader_epoch = if v >= 3 {
@@ -124,36 +124,35 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i64(fields::OFFSET, rt::read::i64(c, "offset")?);
-        if v >= 3 {
-            vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
-        }
-        vis.str(fields::METADATA, Some(rt::read::str(c, v >= 4, "metadata")?));
-        vis.i64(fields::COMMIT_TIMESTAMP, rt::read::i64(c, "commit_timestamp")?);
-        if v == 1 {
-            vis.i64(fields::EXPIRE_TIMESTAMP, rt::read::i64(c, "expire_timestamp")?);
-        }
-        if v >= 4 {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
-                        rt::read::check_tag_size(c, before, size, tag, "topic_id")?;
+        cur.forked(|c| {
+            vis.i64(fields::OFFSET, rt::read::i64(c, "offset")?);
+            if v >= 3 {
+                vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
+            }
+            vis.str(fields::METADATA, Some(rt::read::str(c, v >= 4, "metadata")?));
+            vis.i64(fields::COMMIT_TIMESTAMP, rt::read::i64(c, "commit_timestamp")?);
+            if v == 1 {
+                vis.i64(fields::EXPIRE_TIMESTAMP, rt::read::i64(c, "expire_timestamp")?);
+            }
+            if v >= 4 {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
+                            rt::read::check_tag_size(c, before, size, tag, "topic_id")?;
+                        }
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -425,7 +424,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetCommitValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let offset = rt::read::i64(c, "offset")?;
             let leader_epoch = if v >= 3 {

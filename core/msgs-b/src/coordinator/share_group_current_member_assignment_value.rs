@@ -68,7 +68,7 @@ impl rt::Sealed for ShareGroupCurrentMemberAssignmentValue<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 9] = match rt::read::run::<9>(c) {
             Some(r) => r,
@@ -95,28 +95,27 @@ impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
-        vis.i32(
-            fields::PREVIOUS_MEMBER_EPOCH,
-            rt::read::i32(c, "previous_member_epoch")?,
-        );
-        vis.i8(fields::STATE, rt::read::i8(c, "state")?);
-        rt::visit::array::<TopicPartitions<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::ASSIGNED_PARTITIONS,
-            vis,
-            "assigned_partitions",
-        )?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
+            vis.i32(
+                fields::PREVIOUS_MEMBER_EPOCH,
+                rt::read::i32(c, "previous_member_epoch")?,
+            );
+            vis.i8(fields::STATE, rt::read::i8(c, "state")?);
+            rt::visit::array::<TopicPartitions<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::ASSIGNED_PARTITIONS,
+                vis,
+                "assigned_partitions",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -197,7 +196,7 @@ impl rt::Sealed for TopicPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "assigned_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "assigned_partitions[].partitions")?;
@@ -211,15 +210,14 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "assigned_partitions[].topic_id")?;
-        rt::read::check_array::<i32>(c, true, false, v, "assigned_partitions[].partitions")?;
-        rt::read::check_tags(c, "assigned_partitions[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::uuid(c, "assigned_partitions[].topic_id")?;
+            rt::read::check_array::<i32>(c, true, false, v, "assigned_partitions[].partitions")?;
+            rt::read::check_tags(c, "assigned_partitions[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -239,31 +237,30 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(
-            fields::ASSIGNED_PARTITIONS_TOPIC_ID,
-            rt::read::uuid(c, "assigned_partitions[].topic_id")?,
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::ASSIGNED_PARTITIONS_PARTITIONS,
-            vis,
-            "assigned_partitions[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::ASSIGNED_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "assigned_partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(
+                fields::ASSIGNED_PARTITIONS_TOPIC_ID,
+                rt::read::uuid(c, "assigned_partitions[].topic_id")?,
+            );
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::ASSIGNED_PARTITIONS_PARTITIONS,
+                vis,
+                "assigned_partitions[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::ASSIGNED_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "assigned_partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -502,7 +499,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupCurrentMemberAssignmentValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
@@ -593,7 +590,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "assigned_partitions[].topic_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "assigned_partitions[].partitions")?;

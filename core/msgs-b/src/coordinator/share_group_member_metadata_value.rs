@@ -63,7 +63,7 @@ impl rt::Sealed for ShareGroupMemberMetadataValue<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
         let client_id = rt::read::str(c, true, "client_id")?;
@@ -84,25 +84,24 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
-        vis.str(fields::CLIENT_ID, Some(rt::read::str(c, true, "client_id")?));
-        vis.str(fields::CLIENT_HOST, Some(rt::read::str(c, true, "client_host")?));
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::SUBSCRIBED_TOPIC_NAMES,
-            vis,
-            "subscribed_topic_names",
-        )?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
+            vis.str(fields::CLIENT_ID, Some(rt::read::str(c, true, "client_id")?));
+            vis.str(fields::CLIENT_HOST, Some(rt::read::str(c, true, "client_host")?));
+            rt::visit::array::<&'a str, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::SUBSCRIBED_TOPIC_NAMES,
+                vis,
+                "subscribed_topic_names",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -300,7 +299,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupMemberMetadataValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let rack_id = rt::owned::read_opt_str(c, true, true, "rack_id")?;
             let client_id = rt::owned::read_str(c, true, "client_id")?;

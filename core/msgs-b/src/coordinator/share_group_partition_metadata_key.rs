@@ -60,7 +60,7 @@ impl rt::Sealed for ShareGroupPartitionMetadataKey<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataKey<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let group_id = rt::read::str(c, false, "group_id")?;
         Ok(Self {
             group_id,
@@ -73,12 +73,11 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataKey<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -197,7 +196,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupPartitionMetadataKey {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let group_id = rt::owned::read_str(c, false, "group_id")?;
             Ok(Self {
                 group_id,

@@ -58,7 +58,7 @@ impl rt::Sealed for ShareGroupPartitionMetadataValue<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let initialized_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initialized_topics")?;
         let deleting_topics = rt::read::array::<TopicInfo<'a>>(c, true, v, "deleting_topics")?;
@@ -75,23 +75,22 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<TopicPartitionsInfo<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::INITIALIZED_TOPICS,
-            vis,
-            "initialized_topics",
-        )?;
-        rt::visit::array::<TopicInfo<'a>, V>(c, true, false, v, fields::DELETING_TOPICS, vis, "deleting_topics")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<TopicPartitionsInfo<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::INITIALIZED_TOPICS,
+                vis,
+                "initialized_topics",
+            )?;
+            rt::visit::array::<TopicInfo<'a>, V>(c, true, false, v, fields::DELETING_TOPICS, vis, "deleting_topics")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -168,7 +167,7 @@ impl rt::Sealed for TopicPartitionsInfo<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "initialized_topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "initialized_topics[].topic_name")?;
@@ -184,16 +183,15 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "initialized_topics[].topic_id")?;
-        rt::read::str(c, true, "initialized_topics[].topic_name")?;
-        rt::read::check_array::<i32>(c, true, false, v, "initialized_topics[].partitions")?;
-        rt::read::check_tags(c, "initialized_topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::uuid(c, "initialized_topics[].topic_id")?;
+            rt::read::str(c, true, "initialized_topics[].topic_name")?;
+            rt::read::check_array::<i32>(c, true, false, v, "initialized_topics[].partitions")?;
+            rt::read::check_tags(c, "initialized_topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -214,35 +212,34 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(
-            fields::INITIALIZED_TOPICS_TOPIC_ID,
-            rt::read::uuid(c, "initialized_topics[].topic_id")?,
-        );
-        vis.str(
-            fields::INITIALIZED_TOPICS_TOPIC_NAME,
-            Some(rt::read::str(c, true, "initialized_topics[].topic_name")?),
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::INITIALIZED_TOPICS_PARTITIONS,
-            vis,
-            "initialized_topics[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::INITIALIZED_TOPICS_TAGGED_FIELDS,
-            vis,
-            "initialized_topics[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(
+                fields::INITIALIZED_TOPICS_TOPIC_ID,
+                rt::read::uuid(c, "initialized_topics[].topic_id")?,
+            );
+            vis.str(
+                fields::INITIALIZED_TOPICS_TOPIC_NAME,
+                Some(rt::read::str(c, true, "initialized_topics[].topic_name")?),
+            );
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::INITIALIZED_TOPICS_PARTITIONS,
+                vis,
+                "initialized_topics[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::INITIALIZED_TOPICS_TAGGED_FIELDS,
+                vis,
+                "initialized_topics[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -323,7 +320,7 @@ impl rt::Sealed for TopicInfo<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let topic_id = rt::read::uuid(c, "deleting_topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "deleting_topics[].topic_name")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "deleting_topics[]._tagged_fields")?;
@@ -336,14 +333,13 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "deleting_topics[].topic_id")?;
-        rt::read::str(c, true, "deleting_topics[].topic_name")?;
-        rt::read::check_tags(c, "deleting_topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::uuid(c, "deleting_topics[].topic_id")?;
+            rt::read::str(c, true, "deleting_topics[].topic_name")?;
+            rt::read::check_tags(c, "deleting_topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -362,25 +358,24 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(
-            fields::DELETING_TOPICS_TOPIC_ID,
-            rt::read::uuid(c, "deleting_topics[].topic_id")?,
-        );
-        vis.str(
-            fields::DELETING_TOPICS_TOPIC_NAME,
-            Some(rt::read::str(c, true, "deleting_topics[].topic_name")?),
-        );
-        rt::visit::tags_only(
-            c,
-            fields::DELETING_TOPICS_TAGGED_FIELDS,
-            vis,
-            "deleting_topics[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.uuid(
+                fields::DELETING_TOPICS_TOPIC_ID,
+                rt::read::uuid(c, "deleting_topics[].topic_id")?,
+            );
+            vis.str(
+                fields::DELETING_TOPICS_TOPIC_NAME,
+                Some(rt::read::str(c, true, "deleting_topics[].topic_name")?),
+            );
+            rt::visit::tags_only(
+                c,
+                fields::DELETING_TOPICS_TAGGED_FIELDS,
+                vis,
+                "deleting_topics[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -638,7 +633,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupPartitionMetadataValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let initialized_topics = rt::owned::read_array::<TopicPartitionsInfo, _>(c, true, v, "initialized_topics")?;
             let deleting_topics = rt::owned::read_array::<TopicInfo, _>(c, true, v, "deleting_topics")?;
@@ -720,7 +715,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicPartitionsInfo {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "initialized_topics[].topic_id")?;
             let topic_name = rt::owned::read_str(c, true, "initialized_topics[].topic_name")?;
@@ -802,7 +797,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicInfo {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let topic_id = rt::read::uuid(c, "deleting_topics[].topic_id")?;
             let topic_name = rt::owned::read_str(c, true, "deleting_topics[].topic_name")?;
             let unknown_tagged_fields =

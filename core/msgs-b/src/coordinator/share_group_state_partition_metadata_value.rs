@@ -65,11 +65,11 @@ impl rt::Sealed for ShareGroupStatePartitionMetadataValue<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let initializing_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initializing_topics")?;
         let initialized_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initialized_topics")
-            .map_err(|e| e.renamed(fields::ALIAS_INITIALIZED_TOPICS.paths))?;
+            .map_err(|e| c.renamed(e, fields::ALIAS_INITIALIZED_TOPICS.paths))?;
         let deleting_topics = rt::read::array::<TopicInfo<'a>>(c, true, v, "deleting_topics")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
@@ -85,33 +85,32 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<TopicPartitionsInfo<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::INITIALIZING_TOPICS,
-            vis,
-            "initializing_topics",
-        )?;
-        rt::visit::array::<TopicPartitionsInfo<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::INITIALIZED_TOPICS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_INITIALIZED_TOPICS.ids),
-            "initialized_topics",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_INITIALIZED_TOPICS.paths))?;
-        rt::visit::array::<TopicInfo<'a>, V>(c, true, false, v, fields::DELETING_TOPICS, vis, "deleting_topics")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<TopicPartitionsInfo<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::INITIALIZING_TOPICS,
+                vis,
+                "initializing_topics",
+            )?;
+            rt::visit::array::<TopicPartitionsInfo<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::INITIALIZED_TOPICS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_INITIALIZED_TOPICS.ids),
+                "initialized_topics",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_INITIALIZED_TOPICS.paths))?;
+            rt::visit::array::<TopicInfo<'a>, V>(c, true, false, v, fields::DELETING_TOPICS, vis, "deleting_topics")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -193,7 +192,7 @@ impl rt::Sealed for TopicPartitionsInfo<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "initializing_topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "initializing_topics[].topic_name")?;
@@ -209,16 +208,15 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "initializing_topics[].topic_id")?;
-        rt::read::str(c, true, "initializing_topics[].topic_name")?;
-        rt::read::check_array::<i32>(c, true, false, v, "initializing_topics[].partitions")?;
-        rt::read::check_tags(c, "initializing_topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::uuid(c, "initializing_topics[].topic_id")?;
+            rt::read::str(c, true, "initializing_topics[].topic_name")?;
+            rt::read::check_array::<i32>(c, true, false, v, "initializing_topics[].partitions")?;
+            rt::read::check_tags(c, "initializing_topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -239,35 +237,34 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(
-            fields::INITIALIZING_TOPICS_TOPIC_ID,
-            rt::read::uuid(c, "initializing_topics[].topic_id")?,
-        );
-        vis.str(
-            fields::INITIALIZING_TOPICS_TOPIC_NAME,
-            Some(rt::read::str(c, true, "initializing_topics[].topic_name")?),
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::INITIALIZING_TOPICS_PARTITIONS,
-            vis,
-            "initializing_topics[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::INITIALIZING_TOPICS_TAGGED_FIELDS,
-            vis,
-            "initializing_topics[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(
+                fields::INITIALIZING_TOPICS_TOPIC_ID,
+                rt::read::uuid(c, "initializing_topics[].topic_id")?,
+            );
+            vis.str(
+                fields::INITIALIZING_TOPICS_TOPIC_NAME,
+                Some(rt::read::str(c, true, "initializing_topics[].topic_name")?),
+            );
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::INITIALIZING_TOPICS_PARTITIONS,
+                vis,
+                "initializing_topics[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::INITIALIZING_TOPICS_TAGGED_FIELDS,
+                vis,
+                "initializing_topics[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -348,7 +345,7 @@ impl rt::Sealed for TopicInfo<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let topic_id = rt::read::uuid(c, "deleting_topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "deleting_topics[].topic_name")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "deleting_topics[]._tagged_fields")?;
@@ -361,14 +358,13 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "deleting_topics[].topic_id")?;
-        rt::read::str(c, true, "deleting_topics[].topic_name")?;
-        rt::read::check_tags(c, "deleting_topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::uuid(c, "deleting_topics[].topic_id")?;
+            rt::read::str(c, true, "deleting_topics[].topic_name")?;
+            rt::read::check_tags(c, "deleting_topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -387,25 +383,24 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(
-            fields::DELETING_TOPICS_TOPIC_ID,
-            rt::read::uuid(c, "deleting_topics[].topic_id")?,
-        );
-        vis.str(
-            fields::DELETING_TOPICS_TOPIC_NAME,
-            Some(rt::read::str(c, true, "deleting_topics[].topic_name")?),
-        );
-        rt::visit::tags_only(
-            c,
-            fields::DELETING_TOPICS_TAGGED_FIELDS,
-            vis,
-            "deleting_topics[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.uuid(
+                fields::DELETING_TOPICS_TOPIC_ID,
+                rt::read::uuid(c, "deleting_topics[].topic_id")?,
+            );
+            vis.str(
+                fields::DELETING_TOPICS_TOPIC_NAME,
+                Some(rt::read::str(c, true, "deleting_topics[].topic_name")?),
+            );
+            rt::visit::tags_only(
+                c,
+                fields::DELETING_TOPICS_TAGGED_FIELDS,
+                vis,
+                "deleting_topics[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -761,12 +756,12 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupStatePartitionMetadataValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let initializing_topics =
                 rt::owned::read_array::<TopicPartitionsInfo, _>(c, true, v, "initializing_topics")?;
             let initialized_topics = rt::owned::read_array::<TopicPartitionsInfo, _>(c, true, v, "initialized_topics")
-                .map_err(|e| e.renamed(super::fields::ALIAS_INITIALIZED_TOPICS.paths))?;
+                .map_err(|e| c.renamed(e, super::fields::ALIAS_INITIALIZED_TOPICS.paths))?;
             let deleting_topics = rt::owned::read_array::<TopicInfo, _>(c, true, v, "deleting_topics")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
@@ -852,7 +847,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicPartitionsInfo {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "initializing_topics[].topic_id")?;
             let topic_name = rt::owned::read_str(c, true, "initializing_topics[].topic_name")?;
@@ -934,7 +929,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicInfo {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let topic_id = rt::read::uuid(c, "deleting_topics[].topic_id")?;
             let topic_name = rt::owned::read_str(c, true, "deleting_topics[].topic_name")?;
             let unknown_tagged_fields =

@@ -62,7 +62,7 @@ impl rt::Sealed for ShareGroupTargetAssignmentMemberKey<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareGroupTargetAssignmentMemberKey<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let group_id = rt::read::str(c, false, "group_id")?;
         let member_id = rt::read::str(c, false, "member_id")?;
         Ok(Self {
@@ -77,13 +77,12 @@ impl<'a> rt::Struct<'a> for ShareGroupTargetAssignmentMemberKey<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
-        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, false, "member_id")?));
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
+            vis.str(fields::MEMBER_ID, Some(rt::read::str(c, false, "member_id")?));
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -226,7 +225,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupTargetAssignmentMemberKey {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let group_id = rt::owned::read_str(c, false, "group_id")?;
             let member_id = rt::owned::read_str(c, false, "member_id")?;
             Ok(Self {

@@ -64,7 +64,7 @@ impl rt::Sealed for ShareGroupTargetAssignmentMemberValue<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareGroupTargetAssignmentMemberValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_partitions = rt::read::array::<TopicPartition<'a>>(c, true, v, "topic_partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -79,22 +79,21 @@ impl<'a> rt::Struct<'a> for ShareGroupTargetAssignmentMemberValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<TopicPartition<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPIC_PARTITIONS,
-            vis,
-            "topic_partitions",
-        )?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<TopicPartition<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPIC_PARTITIONS,
+                vis,
+                "topic_partitions",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -172,7 +171,7 @@ impl rt::Sealed for TopicPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "topic_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "topic_partitions[].partitions")?;
@@ -186,15 +185,14 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "topic_partitions[].topic_id")?;
-        rt::read::check_array::<i32>(c, true, false, v, "topic_partitions[].partitions")?;
-        rt::read::check_tags(c, "topic_partitions[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::uuid(c, "topic_partitions[].topic_id")?;
+            rt::read::check_array::<i32>(c, true, false, v, "topic_partitions[].partitions")?;
+            rt::read::check_tags(c, "topic_partitions[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -214,31 +212,30 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(
-            fields::TOPIC_PARTITIONS_TOPIC_ID,
-            rt::read::uuid(c, "topic_partitions[].topic_id")?,
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPIC_PARTITIONS_PARTITIONS,
-            vis,
-            "topic_partitions[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPIC_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "topic_partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(
+                fields::TOPIC_PARTITIONS_TOPIC_ID,
+                rt::read::uuid(c, "topic_partitions[].topic_id")?,
+            );
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPIC_PARTITIONS_PARTITIONS,
+                vis,
+                "topic_partitions[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::TOPIC_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topic_partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -412,7 +409,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupTargetAssignmentMemberValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_partitions = rt::owned::read_array::<TopicPartition, _>(c, true, v, "topic_partitions")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -486,7 +483,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicPartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "topic_partitions[].topic_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "topic_partitions[].partitions")?;

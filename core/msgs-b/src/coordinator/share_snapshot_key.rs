@@ -60,7 +60,7 @@ impl rt::Sealed for ShareSnapshotKey<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareSnapshotKey<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let group_id = rt::read::str(c, false, "group_id")?;
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
@@ -83,14 +83,13 @@ impl<'a> rt::Struct<'a> for ShareSnapshotKey<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
-        vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
-        vis.i32(fields::PARTITION, rt::read::i32(c, "partition")?);
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
+            vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
+            vis.i32(fields::PARTITION, rt::read::i32(c, "partition")?);
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -253,7 +252,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareSnapshotKey {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let group_id = rt::owned::read_str(c, false, "group_id")?;
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,

@@ -75,7 +75,7 @@ impl rt::Sealed for ShareSnapshotValue<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
@@ -136,37 +136,36 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::SNAPSHOT_EPOCH, rt::read::i32(c, "snapshot_epoch")?);
-        vis.i32(fields::STATE_EPOCH, rt::read::i32(c, "state_epoch")?);
-        vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
-        vis.i64(fields::START_OFFSET, rt::read::i64(c, "start_offset")?);
-        vis.i64(fields::CREATE_TIMESTAMP, rt::read::i64(c, "create_timestamp")?);
-        vis.i64(fields::WRITE_TIMESTAMP, rt::read::i64(c, "write_timestamp")?);
-        rt::visit::array::<StateBatch<'a>, V>(c, true, false, v, fields::STATE_BATCHES, vis, "state_batches")?;
-        {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        vis.i32(
-                            fields::DELIVERY_COMPLETE_COUNT,
-                            rt::read::i32(c, "delivery_complete_count")?,
-                        );
-                        rt::read::check_tag_size(c, before, size, tag, "delivery_complete_count")?;
+        cur.forked(|c| {
+            vis.i32(fields::SNAPSHOT_EPOCH, rt::read::i32(c, "snapshot_epoch")?);
+            vis.i32(fields::STATE_EPOCH, rt::read::i32(c, "state_epoch")?);
+            vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
+            vis.i64(fields::START_OFFSET, rt::read::i64(c, "start_offset")?);
+            vis.i64(fields::CREATE_TIMESTAMP, rt::read::i64(c, "create_timestamp")?);
+            vis.i64(fields::WRITE_TIMESTAMP, rt::read::i64(c, "write_timestamp")?);
+            rt::visit::array::<StateBatch<'a>, V>(c, true, false, v, fields::STATE_BATCHES, vis, "state_batches")?;
+            {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            vis.i32(
+                                fields::DELIVERY_COMPLETE_COUNT,
+                                rt::read::i32(c, "delivery_complete_count")?,
+                            );
+                            rt::read::check_tag_size(c, before, size, tag, "delivery_complete_count")?;
+                        }
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -269,7 +268,7 @@ impl rt::Sealed for StateBatch<'_> {}
 
 impl<'a> rt::Struct<'a> for StateBatch<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 19] = match rt::read::run::<19>(c) {
             Some(r) => r,
             None => {
@@ -292,18 +291,17 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<19>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "state_batches[].first_offset": i64 = 8, "state_batches[].last_offset": i64 = 8, "state_batches[].delivery_state": i8 = 1, "state_batches[].delivery_count": i16 = 2);
             }
         }
         rt::read::check_tags(c, "state_batches[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -321,33 +319,32 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i64(
-            fields::STATE_BATCHES_FIRST_OFFSET,
-            rt::read::i64(c, "state_batches[].first_offset")?,
-        );
-        vis.i64(
-            fields::STATE_BATCHES_LAST_OFFSET,
-            rt::read::i64(c, "state_batches[].last_offset")?,
-        );
-        vis.i8(
-            fields::STATE_BATCHES_DELIVERY_STATE,
-            rt::read::i8(c, "state_batches[].delivery_state")?,
-        );
-        vis.i16(
-            fields::STATE_BATCHES_DELIVERY_COUNT,
-            rt::read::i16(c, "state_batches[].delivery_count")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::STATE_BATCHES_TAGGED_FIELDS,
-            vis,
-            "state_batches[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i64(
+                fields::STATE_BATCHES_FIRST_OFFSET,
+                rt::read::i64(c, "state_batches[].first_offset")?,
+            );
+            vis.i64(
+                fields::STATE_BATCHES_LAST_OFFSET,
+                rt::read::i64(c, "state_batches[].last_offset")?,
+            );
+            vis.i8(
+                fields::STATE_BATCHES_DELIVERY_STATE,
+                rt::read::i8(c, "state_batches[].delivery_state")?,
+            );
+            vis.i16(
+                fields::STATE_BATCHES_DELIVERY_COUNT,
+                rt::read::i16(c, "state_batches[].delivery_count")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::STATE_BATCHES_TAGGED_FIELDS,
+                vis,
+                "state_batches[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -703,7 +700,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareSnapshotValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
@@ -860,7 +857,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for StateBatch {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 19] = match rt::read::run::<19>(c) {
                 Some(r) => r,
                 None => {

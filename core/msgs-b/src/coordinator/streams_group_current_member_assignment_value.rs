@@ -83,7 +83,7 @@ impl rt::Sealed for StreamsGroupCurrentMemberAssignmentValue<'_> {}
 
 impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 9] = match rt::read::run::<9>(c) {
             Some(r) => r,
@@ -96,18 +96,18 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
         let state = rt::read::i8_at::<9, 8>(&r);
         let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks")?;
         let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+            .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS.paths))?;
         let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
+            .map_err(|e| c.renamed(e, fields::ALIAS_WARMUP_TASKS.paths))?;
         let active_tasks_pending_revocation =
             rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks_pending_revocation")
-                .map_err(|e| e.renamed(fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths))?;
+                .map_err(|e| c.renamed(e, fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths))?;
         let standby_tasks_pending_revocation =
             rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks_pending_revocation")
-                .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths))?;
+                .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths))?;
         let warmup_tasks_pending_revocation =
             rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks_pending_revocation")
-                .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths))?;
+                .map_err(|e| c.renamed(e, fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths))?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             member_epoch,
@@ -128,70 +128,69 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
-        vis.i32(
-            fields::PREVIOUS_MEMBER_EPOCH,
-            rt::read::i32(c, "previous_member_epoch")?,
-        );
-        vis.i8(fields::STATE, rt::read::i8(c, "state")?);
-        rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
-        rt::visit::array::<TaskIds<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::STANDBY_TASKS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS.ids),
-            "standby_tasks",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
-        rt::visit::array::<TaskIds<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::WARMUP_TASKS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_WARMUP_TASKS.ids),
-            "warmup_tasks",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
-        rt::visit::array::<TaskIds<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::ACTIVE_TASKS_PENDING_REVOCATION,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.ids),
-            "active_tasks_pending_revocation",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths))?;
-        rt::visit::array::<TaskIds<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::STANDBY_TASKS_PENDING_REVOCATION,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.ids),
-            "standby_tasks_pending_revocation",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths))?;
-        rt::visit::array::<TaskIds<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::WARMUP_TASKS_PENDING_REVOCATION,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.ids),
-            "warmup_tasks_pending_revocation",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths))?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
+            vis.i32(
+                fields::PREVIOUS_MEMBER_EPOCH,
+                rt::read::i32(c, "previous_member_epoch")?,
+            );
+            vis.i8(fields::STATE, rt::read::i8(c, "state")?);
+            rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
+            rt::visit::array::<TaskIds<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::STANDBY_TASKS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS.ids),
+                "standby_tasks",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS.paths))?;
+            rt::visit::array::<TaskIds<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::WARMUP_TASKS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_WARMUP_TASKS.ids),
+                "warmup_tasks",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_WARMUP_TASKS.paths))?;
+            rt::visit::array::<TaskIds<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::ACTIVE_TASKS_PENDING_REVOCATION,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.ids),
+                "active_tasks_pending_revocation",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths))?;
+            rt::visit::array::<TaskIds<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::STANDBY_TASKS_PENDING_REVOCATION,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.ids),
+                "standby_tasks_pending_revocation",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths))?;
+            rt::visit::array::<TaskIds<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::WARMUP_TASKS_PENDING_REVOCATION,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.ids),
+                "warmup_tasks_pending_revocation",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths))?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -324,7 +323,7 @@ impl rt::Sealed for TaskIds<'_> {}
 
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
@@ -376,55 +375,54 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
-            Some(rt::read::str(c, true, "active_tasks[].subtopology_id")?),
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::ACTIVE_TASKS_PARTITIONS,
-            vis,
-            "active_tasks[].partitions",
-        )?;
-        {
-            let n = rt::read::tag_count(c, "active_tasks[]._tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "active_tasks[]._tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        rt::visit::array::<i32, V>(
+        cur.forked(|c| {
+            vis.str(
+                fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
+                Some(rt::read::str(c, true, "active_tasks[].subtopology_id")?),
+            );
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::ACTIVE_TASKS_PARTITIONS,
+                vis,
+                "active_tasks[].partitions",
+            )?;
+            {
+                let n = rt::read::tag_count(c, "active_tasks[]._tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "active_tasks[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            rt::visit::array::<i32, V>(
+                                c,
+                                true,
+                                true,
+                                v,
+                                fields::ACTIVE_TASKS_ASSIGNMENT_EPOCHS,
+                                vis,
+                                "active_tasks[].assignment_epochs",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "active_tasks[].assignment_epochs")?;
+                        }
+                        _ => rt::visit::unknown_tag(
                             c,
-                            true,
-                            true,
-                            v,
-                            fields::ACTIVE_TASKS_ASSIGNMENT_EPOCHS,
+                            tag,
+                            size,
+                            fields::ACTIVE_TASKS_TAGGED_FIELDS,
                             vis,
-                            "active_tasks[].assignment_epochs",
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "active_tasks[].assignment_epochs")?;
+                            "active_tasks[]._tagged_fields",
+                        )?,
                     }
-                    _ => rt::visit::unknown_tag(
-                        c,
-                        tag,
-                        size,
-                        fields::ACTIVE_TASKS_TAGGED_FIELDS,
-                        vis,
-                        "active_tasks[]._tagged_fields",
-                    )?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1241,7 +1239,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupCurrentMemberAssignmentValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
@@ -1254,18 +1252,18 @@ pub mod owned {
             let state = rt::read::i8_at::<9, 8>(&r);
             let active_tasks = rt::owned::read_array::<TaskIds, _>(c, true, v, "active_tasks")?;
             let standby_tasks = rt::owned::read_array::<TaskIds, _>(c, true, v, "standby_tasks")
-                .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+                .map_err(|e| c.renamed(e, super::fields::ALIAS_STANDBY_TASKS.paths))?;
             let warmup_tasks = rt::owned::read_array::<TaskIds, _>(c, true, v, "warmup_tasks")
-                .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
+                .map_err(|e| c.renamed(e, super::fields::ALIAS_WARMUP_TASKS.paths))?;
             let active_tasks_pending_revocation =
                 rt::owned::read_array::<TaskIds, _>(c, true, v, "active_tasks_pending_revocation")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths))?;
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths))?;
             let standby_tasks_pending_revocation =
                 rt::owned::read_array::<TaskIds, _>(c, true, v, "standby_tasks_pending_revocation")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths))?;
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths))?;
             let warmup_tasks_pending_revocation =
                 rt::owned::read_array::<TaskIds, _>(c, true, v, "warmup_tasks_pending_revocation")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths))?;
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths))?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
                 member_epoch,
@@ -1412,7 +1410,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TaskIds {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let subtopology_id = rt::owned::read_str(c, true, "active_tasks[].subtopology_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "active_tasks[].partitions")?;

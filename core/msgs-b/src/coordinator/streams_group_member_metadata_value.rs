@@ -78,7 +78,7 @@ impl rt::Sealed for StreamsGroupMemberMetadataValue<'_> {}
 
 impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
         let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
@@ -115,23 +115,22 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
-        vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
-        vis.str(fields::CLIENT_ID, Some(rt::read::str(c, true, "client_id")?));
-        vis.str(fields::CLIENT_HOST, Some(rt::read::str(c, true, "client_host")?));
-        vis.i32(fields::REBALANCE_TIMEOUT_MS, rt::read::i32(c, "rebalance_timeout_ms")?);
-        vis.i32(fields::TOPOLOGY_EPOCH, rt::read::i32(c, "topology_epoch")?);
-        vis.str(fields::PROCESS_ID, Some(rt::read::str(c, true, "process_id")?));
-        let present = rt::read::present(c, true, "user_endpoint")?;
-        rt::visit::struct_field::<Endpoint<'a>, V>(c, present, v, fields::USER_ENDPOINT, vis)?;
-        rt::visit::array::<KeyValue<'a>, V>(c, true, false, v, fields::CLIENT_TAGS, vis, "client_tags")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
+            vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
+            vis.str(fields::CLIENT_ID, Some(rt::read::str(c, true, "client_id")?));
+            vis.str(fields::CLIENT_HOST, Some(rt::read::str(c, true, "client_host")?));
+            vis.i32(fields::REBALANCE_TIMEOUT_MS, rt::read::i32(c, "rebalance_timeout_ms")?);
+            vis.i32(fields::TOPOLOGY_EPOCH, rt::read::i32(c, "topology_epoch")?);
+            vis.str(fields::PROCESS_ID, Some(rt::read::str(c, true, "process_id")?));
+            let present = rt::read::present(c, true, "user_endpoint")?;
+            rt::visit::struct_field::<Endpoint<'a>, V>(c, present, v, fields::USER_ENDPOINT, vis)?;
+            rt::visit::array::<KeyValue<'a>, V>(c, true, false, v, fields::CLIENT_TAGS, vis, "client_tags")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -223,7 +222,7 @@ impl rt::Sealed for Endpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let host = rt::read::str(c, true, "user_endpoint.host")?;
         let port = rt::read::u16(c, "user_endpoint.port")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "user_endpoint._tagged_fields")?;
@@ -236,14 +235,13 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "user_endpoint.host")?;
-        rt::read::u16(c, "user_endpoint.port")?;
-        rt::read::check_tags(c, "user_endpoint._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "user_endpoint.host")?;
+            rt::read::u16(c, "user_endpoint.port")?;
+            rt::read::check_tags(c, "user_endpoint._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -262,22 +260,21 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::USER_ENDPOINT_HOST,
-            Some(rt::read::str(c, true, "user_endpoint.host")?),
-        );
-        vis.u16(fields::USER_ENDPOINT_PORT, rt::read::u16(c, "user_endpoint.port")?);
-        rt::visit::tags_only(
-            c,
-            fields::USER_ENDPOINT_TAGGED_FIELDS,
-            vis,
-            "user_endpoint._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::USER_ENDPOINT_HOST,
+                Some(rt::read::str(c, true, "user_endpoint.host")?),
+            );
+            vis.u16(fields::USER_ENDPOINT_PORT, rt::read::u16(c, "user_endpoint.port")?);
+            rt::visit::tags_only(
+                c,
+                fields::USER_ENDPOINT_TAGGED_FIELDS,
+                vis,
+                "user_endpoint._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -354,7 +351,7 @@ impl rt::Sealed for KeyValue<'_> {}
 
 impl<'a> rt::Struct<'a> for KeyValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let key = rt::read::str(c, true, "client_tags[].key")?;
         let value = rt::read::str(c, true, "client_tags[].value")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "client_tags[]._tagged_fields")?;
@@ -367,14 +364,13 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "client_tags[].key")?;
-        rt::read::str(c, true, "client_tags[].value")?;
-        rt::read::check_tags(c, "client_tags[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "client_tags[].key")?;
+            rt::read::str(c, true, "client_tags[].value")?;
+            rt::read::check_tags(c, "client_tags[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -393,25 +389,24 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::CLIENT_TAGS_KEY,
-            Some(rt::read::str(c, true, "client_tags[].key")?),
-        );
-        vis.str(
-            fields::CLIENT_TAGS_VALUE,
-            Some(rt::read::str(c, true, "client_tags[].value")?),
-        );
-        rt::visit::tags_only(
-            c,
-            fields::CLIENT_TAGS_TAGGED_FIELDS,
-            vis,
-            "client_tags[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::CLIENT_TAGS_KEY,
+                Some(rt::read::str(c, true, "client_tags[].key")?),
+            );
+            vis.str(
+                fields::CLIENT_TAGS_VALUE,
+                Some(rt::read::str(c, true, "client_tags[].value")?),
+            );
+            rt::visit::tags_only(
+                c,
+                fields::CLIENT_TAGS_TAGGED_FIELDS,
+                vis,
+                "client_tags[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -800,7 +795,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupMemberMetadataValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let instance_id = rt::owned::read_opt_str(c, true, true, "instance_id")?;
             let rack_id = rt::owned::read_opt_str(c, true, true, "rack_id")?;
@@ -912,7 +907,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Endpoint {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let host = rt::owned::read_str(c, true, "user_endpoint.host")?;
             let port = rt::read::u16(c, "user_endpoint.port")?;
             let unknown_tagged_fields =
@@ -994,7 +989,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for KeyValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let key = rt::owned::read_str(c, true, "client_tags[].key")?;
             let value = rt::owned::read_str(c, true, "client_tags[].value")?;
             let unknown_tagged_fields =

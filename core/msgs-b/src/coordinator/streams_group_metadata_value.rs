@@ -69,7 +69,7 @@ impl rt::Sealed for StreamsGroupMetadataValue<'_> {}
 
 impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
@@ -141,58 +141,57 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
-        vis.i64(fields::METADATA_HASH, rt::read::i64(c, "metadata_hash")?);
-        {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        vis.i32(
-                            fields::VALIDATED_TOPOLOGY_EPOCH,
-                            rt::read::i32(c, "validated_topology_epoch")?,
-                        );
-                        rt::read::check_tag_size(c, before, size, tag, "validated_topology_epoch")?;
+        cur.forked(|c| {
+            vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
+            vis.i64(fields::METADATA_HASH, rt::read::i64(c, "metadata_hash")?);
+            {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            vis.i32(
+                                fields::VALIDATED_TOPOLOGY_EPOCH,
+                                rt::read::i32(c, "validated_topology_epoch")?,
+                            );
+                            rt::read::check_tag_size(c, before, size, tag, "validated_topology_epoch")?;
+                        }
+                        1 => {
+                            rt::visit::array::<LastAssignmentConfig<'a>, V>(
+                                c,
+                                true,
+                                true,
+                                v,
+                                fields::LAST_ASSIGNMENT_CONFIGS,
+                                vis,
+                                "last_assignment_configs",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "last_assignment_configs")?;
+                        }
+                        2 => {
+                            vis.i32(
+                                fields::STORED_DESCRIPTION_TOPOLOGY_EPOCH,
+                                rt::read::i32(c, "stored_description_topology_epoch")?,
+                            );
+                            rt::read::check_tag_size(c, before, size, tag, "stored_description_topology_epoch")?;
+                        }
+                        3 => {
+                            vis.i32(
+                                fields::FAILED_DESCRIPTION_TOPOLOGY_EPOCH,
+                                rt::read::i32(c, "failed_description_topology_epoch")?,
+                            );
+                            rt::read::check_tag_size(c, before, size, tag, "failed_description_topology_epoch")?;
+                        }
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    1 => {
-                        rt::visit::array::<LastAssignmentConfig<'a>, V>(
-                            c,
-                            true,
-                            true,
-                            v,
-                            fields::LAST_ASSIGNMENT_CONFIGS,
-                            vis,
-                            "last_assignment_configs",
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "last_assignment_configs")?;
-                    }
-                    2 => {
-                        vis.i32(
-                            fields::STORED_DESCRIPTION_TOPOLOGY_EPOCH,
-                            rt::read::i32(c, "stored_description_topology_epoch")?,
-                        );
-                        rt::read::check_tag_size(c, before, size, tag, "stored_description_topology_epoch")?;
-                    }
-                    3 => {
-                        vis.i32(
-                            fields::FAILED_DESCRIPTION_TOPOLOGY_EPOCH,
-                            rt::read::i32(c, "failed_description_topology_epoch")?,
-                        );
-                        rt::read::check_tag_size(c, before, size, tag, "failed_description_topology_epoch")?;
-                    }
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -349,7 +348,7 @@ impl rt::Sealed for LastAssignmentConfig<'_> {}
 
 impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let key = rt::read::str(c, true, "last_assignment_configs[].key")?;
         let value = rt::read::str(c, true, "last_assignment_configs[].value")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "last_assignment_configs[]._tagged_fields")?;
@@ -362,14 +361,13 @@ impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "last_assignment_configs[].key")?;
-        rt::read::str(c, true, "last_assignment_configs[].value")?;
-        rt::read::check_tags(c, "last_assignment_configs[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "last_assignment_configs[].key")?;
+            rt::read::str(c, true, "last_assignment_configs[].value")?;
+            rt::read::check_tags(c, "last_assignment_configs[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -388,25 +386,24 @@ impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::LAST_ASSIGNMENT_CONFIGS_KEY,
-            Some(rt::read::str(c, true, "last_assignment_configs[].key")?),
-        );
-        vis.str(
-            fields::LAST_ASSIGNMENT_CONFIGS_VALUE,
-            Some(rt::read::str(c, true, "last_assignment_configs[].value")?),
-        );
-        rt::visit::tags_only(
-            c,
-            fields::LAST_ASSIGNMENT_CONFIGS_TAGGED_FIELDS,
-            vis,
-            "last_assignment_configs[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::LAST_ASSIGNMENT_CONFIGS_KEY,
+                Some(rt::read::str(c, true, "last_assignment_configs[].key")?),
+            );
+            vis.str(
+                fields::LAST_ASSIGNMENT_CONFIGS_VALUE,
+                Some(rt::read::str(c, true, "last_assignment_configs[].value")?),
+            );
+            rt::visit::tags_only(
+                c,
+                fields::LAST_ASSIGNMENT_CONFIGS_TAGGED_FIELDS,
+                vis,
+                "last_assignment_configs[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -688,7 +685,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupMetadataValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
@@ -913,7 +910,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for LastAssignmentConfig {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let key = rt::owned::read_str(c, true, "last_assignment_configs[].key")?;
             let value = rt::owned::read_str(c, true, "last_assignment_configs[].value")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(

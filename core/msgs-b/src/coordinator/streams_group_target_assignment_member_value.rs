@@ -65,13 +65,13 @@ impl rt::Sealed for StreamsGroupTargetAssignmentMemberValue<'_> {}
 
 impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks")?;
         let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+            .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS.paths))?;
         let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
+            .map_err(|e| c.renamed(e, fields::ALIAS_WARMUP_TASKS.paths))?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             active_tasks,
@@ -86,34 +86,33 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
-        rt::visit::array::<TaskIds<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::STANDBY_TASKS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS.ids),
-            "standby_tasks",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
-        rt::visit::array::<TaskIds<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::WARMUP_TASKS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_WARMUP_TASKS.ids),
-            "warmup_tasks",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
+            rt::visit::array::<TaskIds<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::STANDBY_TASKS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS.ids),
+                "standby_tasks",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS.paths))?;
+            rt::visit::array::<TaskIds<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::WARMUP_TASKS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_WARMUP_TASKS.ids),
+                "warmup_tasks",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_WARMUP_TASKS.paths))?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -201,7 +200,7 @@ impl rt::Sealed for TaskIds<'_> {}
 
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
@@ -215,15 +214,14 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "active_tasks[].subtopology_id")?;
-        rt::read::check_array::<i32>(c, true, false, v, "active_tasks[].partitions")?;
-        rt::read::check_tags(c, "active_tasks[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "active_tasks[].subtopology_id")?;
+            rt::read::check_array::<i32>(c, true, false, v, "active_tasks[].partitions")?;
+            rt::read::check_tags(c, "active_tasks[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -243,31 +241,30 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
-            Some(rt::read::str(c, true, "active_tasks[].subtopology_id")?),
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::ACTIVE_TASKS_PARTITIONS,
-            vis,
-            "active_tasks[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::ACTIVE_TASKS_TAGGED_FIELDS,
-            vis,
-            "active_tasks[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
+                Some(rt::read::str(c, true, "active_tasks[].subtopology_id")?),
+            );
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::ACTIVE_TASKS_PARTITIONS,
+                vis,
+                "active_tasks[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::ACTIVE_TASKS_TAGGED_FIELDS,
+                vis,
+                "active_tasks[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -598,13 +595,13 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupTargetAssignmentMemberValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let active_tasks = rt::owned::read_array::<TaskIds, _>(c, true, v, "active_tasks")?;
             let standby_tasks = rt::owned::read_array::<TaskIds, _>(c, true, v, "standby_tasks")
-                .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+                .map_err(|e| c.renamed(e, super::fields::ALIAS_STANDBY_TASKS.paths))?;
             let warmup_tasks = rt::owned::read_array::<TaskIds, _>(c, true, v, "warmup_tasks")
-                .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
+                .map_err(|e| c.renamed(e, super::fields::ALIAS_WARMUP_TASKS.paths))?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
                 active_tasks,
@@ -688,7 +685,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TaskIds {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let subtopology_id = rt::owned::read_str(c, true, "active_tasks[].subtopology_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "active_tasks[].partitions")?;

@@ -64,7 +64,7 @@ impl rt::Sealed for StreamsGroupTargetAssignmentMetadataKey<'_> {}
 
 impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMetadataKey<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let group_id = rt::read::str(c, false, "group_id")?;
         Ok(Self {
             group_id,
@@ -77,12 +77,11 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMetadataKey<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -201,7 +200,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupTargetAssignmentMetadataKey {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let group_id = rt::owned::read_str(c, false, "group_id")?;
             Ok(Self {
                 group_id,

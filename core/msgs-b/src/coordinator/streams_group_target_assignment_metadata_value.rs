@@ -62,7 +62,7 @@ impl rt::Sealed for StreamsGroupTargetAssignmentMetadataValue<'_> {}
 
 impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMetadataValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let assignment_epoch = rt::read::i32(c, "assignment_epoch")?;
         let mut assignment_timestamp_tag: i64 = 0_i64;
         let unknown_tagged_fields = {
@@ -98,27 +98,26 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMetadataValue<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::ASSIGNMENT_EPOCH, rt::read::i32(c, "assignment_epoch")?);
-        {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        vis.i64(fields::ASSIGNMENT_TIMESTAMP, rt::read::i64(c, "assignment_timestamp")?);
-                        rt::read::check_tag_size(c, before, size, tag, "assignment_timestamp")?;
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(fields::ASSIGNMENT_EPOCH, rt::read::i32(c, "assignment_epoch")?);
+            {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            vis.i64(fields::ASSIGNMENT_TIMESTAMP, rt::read::i64(c, "assignment_timestamp")?);
+                            rt::read::check_tag_size(c, before, size, tag, "assignment_timestamp")?;
+                        }
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -279,7 +278,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupTargetAssignmentMetadataValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let assignment_epoch = rt::read::i32(c, "assignment_epoch")?;
             let mut assignment_timestamp_tag: i64 = 0_i64;
             let unknown_tagged_fields = {

@@ -63,8 +63,8 @@ impl rt::Sealed for StreamsGroupTopologyValue<'_> {}
 
 impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let epoch = rt::read::i32(c, "epoch")?;
             let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "subtopologies")?;
@@ -81,15 +81,14 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
-        rt::visit::array::<Subtopology<'a>, V>(c, true, false, v, fields::SUBTOPOLOGIES, vis, "subtopologies")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
+            rt::visit::array::<Subtopology<'a>, V>(c, true, false, v, fields::SUBTOPOLOGIES, vis, "subtopologies")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -177,8 +176,8 @@ impl rt::Sealed for Subtopology<'_> {}
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let subtopology_id = rt::read::str(c, true, "subtopologies[].subtopology_id")?;
             let source_topics = rt::read::array::<&'a str>(c, true, v, "subtopologies[].source_topics")?;
@@ -189,7 +188,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
                 rt::read::array::<&'a str>(c, true, v, "subtopologies[].repartition_sink_topics")?;
             let repartition_source_topics =
                 rt::read::array::<TopicInfo<'a>>(c, true, v, "subtopologies[].repartition_source_topics")
-                    .map_err(|e| e.renamed(fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+                    .map_err(|e| c.renamed(e, fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
             let copartition_groups =
                 rt::read::array::<CopartitionGroup<'a>>(c, true, v, "subtopologies[].copartition_groups")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "subtopologies[]._tagged_fields")?;
@@ -208,22 +207,21 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::str(c, true, "subtopologies[].subtopology_id")?;
-            rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].source_topics")?;
-            rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].source_topic_regex")?;
-            rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "subtopologies[].state_changelog_topics")?;
-            rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].repartition_sink_topics")?;
-            rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "subtopologies[].repartition_source_topics")
-                .map_err(|e| e.renamed(fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-            rt::read::check_array::<CopartitionGroup<'a>>(c, true, false, v, "subtopologies[].copartition_groups")?;
-            rt::read::check_tags(c, "subtopologies[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::str(c, true, "subtopologies[].subtopology_id")?;
+                rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].source_topics")?;
+                rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].source_topic_regex")?;
+                rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "subtopologies[].state_changelog_topics")?;
+                rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].repartition_sink_topics")?;
+                rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "subtopologies[].repartition_source_topics")
+                    .map_err(|e| c.renamed(e, fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+                rt::read::check_array::<CopartitionGroup<'a>>(c, true, false, v, "subtopologies[].copartition_groups")?;
+                rt::read::check_tags(c, "subtopologies[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -248,77 +246,76 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::SUBTOPOLOGIES_SUBTOPOLOGY_ID,
-            Some(rt::read::str(c, true, "subtopologies[].subtopology_id")?),
-        );
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::SUBTOPOLOGIES_SOURCE_TOPICS,
-            vis,
-            "subtopologies[].source_topics",
-        )?;
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::SUBTOPOLOGIES_SOURCE_TOPIC_REGEX,
-            vis,
-            "subtopologies[].source_topic_regex",
-        )?;
-        rt::visit::array::<TopicInfo<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS,
-            vis,
-            "subtopologies[].state_changelog_topics",
-        )?;
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::SUBTOPOLOGIES_REPARTITION_SINK_TOPICS,
-            vis,
-            "subtopologies[].repartition_sink_topics",
-        )?;
-        rt::visit::array::<TopicInfo<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.ids),
-            "subtopologies[].repartition_source_topics",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-        rt::visit::array::<CopartitionGroup<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::SUBTOPOLOGIES_COPARTITION_GROUPS,
-            vis,
-            "subtopologies[].copartition_groups",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::SUBTOPOLOGIES_TAGGED_FIELDS,
-            vis,
-            "subtopologies[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::SUBTOPOLOGIES_SUBTOPOLOGY_ID,
+                Some(rt::read::str(c, true, "subtopologies[].subtopology_id")?),
+            );
+            rt::visit::array::<&'a str, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::SUBTOPOLOGIES_SOURCE_TOPICS,
+                vis,
+                "subtopologies[].source_topics",
+            )?;
+            rt::visit::array::<&'a str, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::SUBTOPOLOGIES_SOURCE_TOPIC_REGEX,
+                vis,
+                "subtopologies[].source_topic_regex",
+            )?;
+            rt::visit::array::<TopicInfo<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS,
+                vis,
+                "subtopologies[].state_changelog_topics",
+            )?;
+            rt::visit::array::<&'a str, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::SUBTOPOLOGIES_REPARTITION_SINK_TOPICS,
+                vis,
+                "subtopologies[].repartition_sink_topics",
+            )?;
+            rt::visit::array::<TopicInfo<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.ids),
+                "subtopologies[].repartition_source_topics",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+            rt::visit::array::<CopartitionGroup<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::SUBTOPOLOGIES_COPARTITION_GROUPS,
+                vis,
+                "subtopologies[].copartition_groups",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::SUBTOPOLOGIES_TAGGED_FIELDS,
+                vis,
+                "subtopologies[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -441,7 +438,7 @@ impl rt::Sealed for TopicInfo<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, true, "subtopologies[].state_changelog_topics[].name")?;
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -467,27 +464,20 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         rt::read::str(c, true, "subtopologies[].state_changelog_topics[].name")?;
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "subtopologies[].state_changelog_topics[].partitions": i32 = 4, "subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
             }
         }
-        rt::read::check_array::<TopicConfig<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "subtopologies[].state_changelog_topics[].topic_configs",
-        )?;
+        rt::read::check_array::<TopicConfig<'a>>(c, true, false, v, "subtopologies[].state_changelog_topics[].topic_configs")?;
         rt::read::check_tags(c, "subtopologies[].state_changelog_topics[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -508,39 +498,38 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME,
-            Some(rt::read::str(c, true, "subtopologies[].state_changelog_topics[].name")?),
-        );
-        vis.i32(
-            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_PARTITIONS,
-            rt::read::i32(c, "subtopologies[].state_changelog_topics[].partitions")?,
-        );
-        vis.i16(
-            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_REPLICATION_FACTOR,
-            rt::read::i16(c, "subtopologies[].state_changelog_topics[].replication_factor")?,
-        );
-        rt::visit::array::<TopicConfig<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS,
-            vis,
-            "subtopologies[].state_changelog_topics[].topic_configs",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
-            vis,
-            "subtopologies[].state_changelog_topics[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME,
+                Some(rt::read::str(c, true, "subtopologies[].state_changelog_topics[].name")?),
+            );
+            vis.i32(
+                fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_PARTITIONS,
+                rt::read::i32(c, "subtopologies[].state_changelog_topics[].partitions")?,
+            );
+            vis.i16(
+                fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_REPLICATION_FACTOR,
+                rt::read::i16(c, "subtopologies[].state_changelog_topics[].replication_factor")?,
+            );
+            rt::visit::array::<TopicConfig<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS,
+                vis,
+                "subtopologies[].state_changelog_topics[].topic_configs",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
+                vis,
+                "subtopologies[].state_changelog_topics[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -632,7 +621,7 @@ impl rt::Sealed for CopartitionGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let source_topics = rt::read::array::<i16>(c, true, v, "subtopologies[].copartition_groups[].source_topics")?;
         let source_topic_regex =
@@ -655,28 +644,27 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::check_array::<i16>(c, true, false, v, "subtopologies[].copartition_groups[].source_topics")?;
-        rt::read::check_array::<i16>(
-            c,
-            true,
-            false,
-            v,
-            "subtopologies[].copartition_groups[].source_topic_regex",
-        )?;
-        rt::read::check_array::<i16>(
-            c,
-            true,
-            false,
-            v,
-            "subtopologies[].copartition_groups[].repartition_source_topics",
-        )?;
-        rt::read::check_tags(c, "subtopologies[].copartition_groups[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::check_array::<i16>(c, true, false, v, "subtopologies[].copartition_groups[].source_topics")?;
+            rt::read::check_array::<i16>(
+                c,
+                true,
+                false,
+                v,
+                "subtopologies[].copartition_groups[].source_topic_regex",
+            )?;
+            rt::read::check_array::<i16>(
+                c,
+                true,
+                false,
+                v,
+                "subtopologies[].copartition_groups[].repartition_source_topics",
+            )?;
+            rt::read::check_tags(c, "subtopologies[].copartition_groups[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -697,45 +685,44 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<i16, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPICS,
-            vis,
-            "subtopologies[].copartition_groups[].source_topics",
-        )?;
-        rt::visit::array::<i16, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPIC_REGEX,
-            vis,
-            "subtopologies[].copartition_groups[].source_topic_regex",
-        )?;
-        rt::visit::array::<i16, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::SUBTOPOLOGIES_COPARTITION_GROUPS_REPARTITION_SOURCE_TOPICS,
-            vis,
-            "subtopologies[].copartition_groups[].repartition_source_topics",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::SUBTOPOLOGIES_COPARTITION_GROUPS_TAGGED_FIELDS,
-            vis,
-            "subtopologies[].copartition_groups[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<i16, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPICS,
+                vis,
+                "subtopologies[].copartition_groups[].source_topics",
+            )?;
+            rt::visit::array::<i16, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPIC_REGEX,
+                vis,
+                "subtopologies[].copartition_groups[].source_topic_regex",
+            )?;
+            rt::visit::array::<i16, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::SUBTOPOLOGIES_COPARTITION_GROUPS_REPARTITION_SOURCE_TOPICS,
+                vis,
+                "subtopologies[].copartition_groups[].repartition_source_topics",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::SUBTOPOLOGIES_COPARTITION_GROUPS_TAGGED_FIELDS,
+                vis,
+                "subtopologies[].copartition_groups[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -847,7 +834,7 @@ impl rt::Sealed for TopicConfig<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicConfig<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let key = rt::read::str(c, true, "subtopologies[].state_changelog_topics[].topic_configs[].key")?;
         let value = rt::read::str(
             c,
@@ -867,21 +854,20 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "subtopologies[].state_changelog_topics[].topic_configs[].key")?;
-        rt::read::str(
-            c,
-            true,
-            "subtopologies[].state_changelog_topics[].topic_configs[].value",
-        )?;
-        rt::read::check_tags(
-            c,
-            "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "subtopologies[].state_changelog_topics[].topic_configs[].key")?;
+            rt::read::str(
+                c,
+                true,
+                "subtopologies[].state_changelog_topics[].topic_configs[].value",
+            )?;
+            rt::read::check_tags(
+                c,
+                "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -900,33 +886,32 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_KEY,
-            Some(rt::read::str(
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_KEY,
+                Some(rt::read::str(
+                    c,
+                    true,
+                    "subtopologies[].state_changelog_topics[].topic_configs[].key",
+                )?),
+            );
+            vis.str(
+                fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_VALUE,
+                Some(rt::read::str(
+                    c,
+                    true,
+                    "subtopologies[].state_changelog_topics[].topic_configs[].value",
+                )?),
+            );
+            rt::visit::tags_only(
                 c,
-                true,
-                "subtopologies[].state_changelog_topics[].topic_configs[].key",
-            )?),
-        );
-        vis.str(
-            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_VALUE,
-            Some(rt::read::str(
-                c,
-                true,
-                "subtopologies[].state_changelog_topics[].topic_configs[].value",
-            )?),
-        );
-        rt::visit::tags_only(
-            c,
-            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS,
-            vis,
-            "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+                fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS,
+                vis,
+                "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1577,8 +1562,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupTopologyValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let epoch = rt::read::i32(c, "epoch")?;
                 let subtopologies = rt::owned::read_array::<Subtopology, _>(c, true, v, "subtopologies")?;
@@ -1677,8 +1662,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for Subtopology {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let subtopology_id = rt::owned::read_str(c, true, "subtopologies[].subtopology_id")?;
                 let source_topics =
@@ -1691,7 +1676,9 @@ pub mod owned {
                     rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "subtopologies[].repartition_sink_topics")?;
                 let repartition_source_topics =
                     rt::owned::read_array::<TopicInfo, _>(c, true, v, "subtopologies[].repartition_source_topics")
-                        .map_err(|e| e.renamed(super::fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+                        .map_err(|e| {
+                            c.renamed(e, super::fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths)
+                        })?;
                 let copartition_groups =
                     rt::owned::read_array::<CopartitionGroup, _>(c, true, v, "subtopologies[].copartition_groups")?;
                 let unknown_tagged_fields =
@@ -1844,7 +1831,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicInfo {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, true, "subtopologies[].state_changelog_topics[].name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -1959,7 +1946,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for CopartitionGroup {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let source_topics =
                 rt::owned::read_array::<i16, _>(c, true, v, "subtopologies[].copartition_groups[].source_topics")?;
@@ -2084,7 +2071,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicConfig {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let key = rt::owned::read_str(c, true, "subtopologies[].state_changelog_topics[].topic_configs[].key")?;
             let value = rt::owned::read_str(
                 c,

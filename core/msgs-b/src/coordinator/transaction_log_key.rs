@@ -59,7 +59,7 @@ impl rt::Sealed for TransactionLogKey<'_> {}
 
 impl<'a> rt::Struct<'a> for TransactionLogKey<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let transactional_id = rt::read::str(c, false, "transactional_id")?;
         Ok(Self {
             transactional_id,
@@ -72,15 +72,14 @@ impl<'a> rt::Struct<'a> for TransactionLogKey<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TRANSACTIONAL_ID,
-            Some(rt::read::str(c, false, "transactional_id")?),
-        );
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::TRANSACTIONAL_ID,
+                Some(rt::read::str(c, false, "transactional_id")?),
+            );
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -199,7 +198,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TransactionLogKey {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let transactional_id = rt::owned::read_str(c, false, "transactional_id")?;
             Ok(Self {
                 transactional_id,

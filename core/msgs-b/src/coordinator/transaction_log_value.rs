@@ -84,7 +84,7 @@ impl rt::Sealed for TransactionLogValue<'_> {}
 
 impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let producer_id = rt::read::i64(c, "producer_id")?;
         let producer_epoch = rt::read::i16(c, "producer_epoch")?;
@@ -169,66 +169,65 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
-        vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
-        vis.i32(
-            fields::TRANSACTION_TIMEOUT_MS,
-            rt::read::i32(c, "transaction_timeout_ms")?,
-        );
-        vis.i8(fields::TRANSACTION_STATUS, rt::read::i8(c, "transaction_status")?);
-        rt::visit::array::<PartitionsSchema<'a>, V>(
-            c,
-            v >= 1,
-            true,
-            v,
-            fields::TRANSACTION_PARTITIONS,
-            vis,
-            "transaction_partitions",
-        )?;
-        vis.i64(
-            fields::TRANSACTION_LAST_UPDATE_TIMESTAMP_MS,
-            rt::read::i64(c, "transaction_last_update_timestamp_ms")?,
-        );
-        vis.i64(
-            fields::TRANSACTION_START_TIMESTAMP_MS,
-            rt::read::i64(c, "transaction_start_timestamp_ms")?,
-        );
-        if v >= 1 {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        vis.i64(fields::PREVIOUS_PRODUCER_ID, rt::read::i64(c, "previous_producer_id")?);
-                        rt::read::check_tag_size(c, before, size, tag, "previous_producer_id")?;
+        cur.forked(|c| {
+            vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
+            vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
+            vis.i32(
+                fields::TRANSACTION_TIMEOUT_MS,
+                rt::read::i32(c, "transaction_timeout_ms")?,
+            );
+            vis.i8(fields::TRANSACTION_STATUS, rt::read::i8(c, "transaction_status")?);
+            rt::visit::array::<PartitionsSchema<'a>, V>(
+                c,
+                v >= 1,
+                true,
+                v,
+                fields::TRANSACTION_PARTITIONS,
+                vis,
+                "transaction_partitions",
+            )?;
+            vis.i64(
+                fields::TRANSACTION_LAST_UPDATE_TIMESTAMP_MS,
+                rt::read::i64(c, "transaction_last_update_timestamp_ms")?,
+            );
+            vis.i64(
+                fields::TRANSACTION_START_TIMESTAMP_MS,
+                rt::read::i64(c, "transaction_start_timestamp_ms")?,
+            );
+            if v >= 1 {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            vis.i64(fields::PREVIOUS_PRODUCER_ID, rt::read::i64(c, "previous_producer_id")?);
+                            rt::read::check_tag_size(c, before, size, tag, "previous_producer_id")?;
+                        }
+                        1 => {
+                            vis.i64(fields::NEXT_PRODUCER_ID, rt::read::i64(c, "next_producer_id")?);
+                            rt::read::check_tag_size(c, before, size, tag, "next_producer_id")?;
+                        }
+                        2 => {
+                            vis.i16(
+                                fields::CLIENT_TRANSACTION_VERSION,
+                                rt::read::i16(c, "client_transaction_version")?,
+                            );
+                            rt::read::check_tag_size(c, before, size, tag, "client_transaction_version")?;
+                        }
+                        3 => {
+                            vis.i16(fields::NEXT_PRODUCER_EPOCH, rt::read::i16(c, "next_producer_epoch")?);
+                            rt::read::check_tag_size(c, before, size, tag, "next_producer_epoch")?;
+                        }
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    1 => {
-                        vis.i64(fields::NEXT_PRODUCER_ID, rt::read::i64(c, "next_producer_id")?);
-                        rt::read::check_tag_size(c, before, size, tag, "next_producer_id")?;
-                    }
-                    2 => {
-                        vis.i16(
-                            fields::CLIENT_TRANSACTION_VERSION,
-                            rt::read::i16(c, "client_transaction_version")?,
-                        );
-                        rt::read::check_tag_size(c, before, size, tag, "client_transaction_version")?;
-                    }
-                    3 => {
-                        vis.i16(fields::NEXT_PRODUCER_EPOCH, rt::read::i16(c, "next_producer_epoch")?);
-                        rt::read::check_tag_size(c, before, size, tag, "next_producer_epoch")?;
-                    }
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -406,7 +405,7 @@ impl rt::Sealed for PartitionsSchema<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, v >= 1, "transaction_partitions[].topic")?;
         let partition_ids = rt::read::array::<i32>(c, v >= 1, v, "transaction_partitions[].partition_ids")?;
@@ -424,17 +423,16 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 1, "transaction_partitions[].topic")?;
-        rt::read::check_array::<i32>(c, v >= 1, false, v, "transaction_partitions[].partition_ids")?;
-        if v >= 1 {
-            rt::read::check_tags(c, "transaction_partitions[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 1, "transaction_partitions[].topic")?;
+            rt::read::check_array::<i32>(c, v >= 1, false, v, "transaction_partitions[].partition_ids")?;
+            if v >= 1 {
+                rt::read::check_tags(c, "transaction_partitions[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -456,33 +454,32 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TRANSACTION_PARTITIONS_TOPIC,
-            Some(rt::read::str(c, v >= 1, "transaction_partitions[].topic")?),
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            v >= 1,
-            false,
-            v,
-            fields::TRANSACTION_PARTITIONS_PARTITION_IDS,
-            vis,
-            "transaction_partitions[].partition_ids",
-        )?;
-        if v >= 1 {
-            rt::visit::tags_only(
+        cur.forked(|c| {
+            vis.str(
+                fields::TRANSACTION_PARTITIONS_TOPIC,
+                Some(rt::read::str(c, v >= 1, "transaction_partitions[].topic")?),
+            );
+            rt::visit::array::<i32, V>(
                 c,
-                fields::TRANSACTION_PARTITIONS_TAGGED_FIELDS,
+                v >= 1,
+                false,
+                v,
+                fields::TRANSACTION_PARTITIONS_PARTITION_IDS,
                 vis,
-                "transaction_partitions[]._tagged_fields",
+                "transaction_partitions[].partition_ids",
             )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TRANSACTION_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "transaction_partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -884,7 +881,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TransactionLogValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let producer_id = rt::read::i64(c, "producer_id")?;
             let producer_epoch = rt::read::i16(c, "producer_epoch")?;
@@ -1142,7 +1139,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionsSchema {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, v >= 1, "transaction_partitions[].topic")?;
             let partition_ids =

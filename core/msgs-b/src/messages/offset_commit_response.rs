@@ -64,8 +64,8 @@ impl rt::Sealed for OffsetCommitResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetCommitResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = if v >= 3 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -90,19 +90,18 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 3 {
-            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        }
-        rt::visit::array::<OffsetCommitResponseTopic<'a>, V>(c, v >= 8, false, v, fields::TOPICS, vis, "topics")?;
-        if v >= 8 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 3 {
+                vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            }
+            rt::visit::array::<OffsetCommitResponseTopic<'a>, V>(c, v >= 8, false, v, fields::TOPICS, vis, "topics")?;
+            if v >= 8 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -191,7 +190,7 @@ impl rt::Sealed for OffsetCommitResponseTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if v <= 9 {
             rt::read::str(c, v >= 8, "topics[].name")?
@@ -219,22 +218,21 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 9 {
-            rt::read::str(c, v >= 8, "topics[].name")?;
-        }
-        if v >= 10 {
-            rt::read::uuid(c, "topics[].topic_id")?;
-        }
-        rt::read::check_array::<OffsetCommitResponsePartition<'a>>(c, v >= 8, false, v, "topics[].partitions")?;
-        if v >= 8 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 9 {
+                rt::read::str(c, v >= 8, "topics[].name")?;
+            }
+            if v >= 10 {
+                rt::read::uuid(c, "topics[].topic_id")?;
+            }
+            rt::read::check_array::<OffsetCommitResponsePartition<'a>>(c, v >= 8, false, v, "topics[].partitions")?;
+            if v >= 8 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -261,30 +259,29 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 9 {
-            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 8, "topics[].name")?));
-        }
-        if v >= 10 {
-            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
-        }
-        rt::visit::array::<OffsetCommitResponsePartition<'a>, V>(
-            c,
-            v >= 8,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        if v >= 8 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 9 {
+                vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 8, "topics[].name")?));
+            }
+            if v >= 10 {
+                vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+            }
+            rt::visit::array::<OffsetCommitResponsePartition<'a>, V>(
+                c,
+                v >= 8,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            if v >= 8 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -376,7 +373,7 @@ impl rt::Sealed for OffsetCommitResponsePartition<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -400,21 +397,18 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
             }
         }
-        if v >= 8 {
-            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 8 { rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -435,28 +429,27 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].partitions[].partition_index")?,
-        );
-        vis.i16(
-            fields::TOPICS_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "topics[].partitions[].error_code")?,
-        );
-        if v >= 8 {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
+            );
+            vis.i16(
+                fields::TOPICS_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "topics[].partitions[].error_code")?,
+            );
+            if v >= 8 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "topics[].partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -723,8 +716,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetCommitResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = if v >= 3 {
                     rt::read::i32(c, "throttle_time_ms")?
@@ -827,7 +820,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetCommitResponseTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v <= 9 {
                 rt::owned::read_str(c, v >= 8, "topics[].name")?
@@ -938,7 +931,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetCommitResponsePartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,

@@ -64,8 +64,8 @@ impl rt::Sealed for OffsetDeleteRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let group_id = rt::read::str(c, false, "group_id")?;
             let topics = rt::read::array::<OffsetDeleteRequestTopic<'a>>(c, false, v, "topics")?;
@@ -81,14 +81,13 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
-        rt::visit::array::<OffsetDeleteRequestTopic<'a>, V>(c, false, false, v, fields::TOPICS, vis, "topics")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
+            rt::visit::array::<OffsetDeleteRequestTopic<'a>, V>(c, false, false, v, fields::TOPICS, vis, "topics")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -166,7 +165,7 @@ impl rt::Sealed for OffsetDeleteRequestTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, false, "topics[].name")?;
         let partitions = rt::read::array::<OffsetDeleteRequestPartition<'a>>(c, false, v, "topics[].partitions")?;
@@ -179,14 +178,13 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, false, "topics[].name")?;
-        rt::read::check_array::<OffsetDeleteRequestPartition<'a>>(c, false, false, v, "topics[].partitions")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, false, "topics[].name")?;
+            rt::read::check_array::<OffsetDeleteRequestPartition<'a>>(c, false, false, v, "topics[].partitions")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -205,22 +203,21 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, false, "topics[].name")?));
-        rt::visit::array::<OffsetDeleteRequestPartition<'a>, V>(
-            c,
-            false,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, false, "topics[].name")?));
+            rt::visit::array::<OffsetDeleteRequestPartition<'a>, V>(
+                c,
+                false,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -294,7 +291,7 @@ impl rt::Sealed for OffsetDeleteRequestPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetDeleteRequestPartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         Ok(Self {
             partition_index,
@@ -304,12 +301,11 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestPartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -326,15 +322,14 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestPartition<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].partitions[].partition_index")?,
-        );
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
+            );
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -552,8 +547,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetDeleteRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let group_id = rt::owned::read_str(c, false, "group_id")?;
                 let topics = rt::owned::read_array::<OffsetDeleteRequestTopic, _>(c, false, v, "topics")?;
@@ -629,7 +624,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetDeleteRequestTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, false, "topics[].name")?;
             let partitions =
@@ -701,7 +696,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetDeleteRequestPartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
             Ok(Self {
                 partition_index,

@@ -65,8 +65,8 @@ impl rt::Sealed for OffsetFetchRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let group_id = if v <= 7 {
                 rt::read::str(c, v >= 6, "group_id")?
@@ -107,35 +107,34 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 7 {
-            vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 6, "group_id")?));
-        }
-        if v <= 7 {
-            rt::visit::array::<OffsetFetchRequestTopic<'a>, V>(
-                c,
-                v >= 6,
-                (2..=7).contains(&v),
-                v,
-                fields::TOPICS,
-                vis,
-                "topics",
-            )?;
-        }
-        if v >= 8 {
-            rt::visit::array::<OffsetFetchRequestGroup<'a>, V>(c, v >= 6, false, v, fields::GROUPS, vis, "groups")?;
-        }
-        if v >= 7 {
-            vis.bool(fields::REQUIRE_STABLE, rt::read::bool(c, "require_stable")?);
-        }
-        if v >= 6 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 7 {
+                vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 6, "group_id")?));
+            }
+            if v <= 7 {
+                rt::visit::array::<OffsetFetchRequestTopic<'a>, V>(
+                    c,
+                    v >= 6,
+                    (2..=7).contains(&v),
+                    v,
+                    fields::TOPICS,
+                    vis,
+                    "topics",
+                )?;
+            }
+            if v >= 8 {
+                rt::visit::array::<OffsetFetchRequestGroup<'a>, V>(c, v >= 6, false, v, fields::GROUPS, vis, "groups")?;
+            }
+            if v >= 7 {
+                vis.bool(fields::REQUIRE_STABLE, rt::read::bool(c, "require_stable")?);
+            }
+            if v >= 6 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -267,7 +266,7 @@ impl rt::Sealed for OffsetFetchRequestTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if v <= 7 {
             rt::read::str(c, v >= 6, "topics[].name")?
@@ -293,21 +292,20 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 7 {
-            rt::read::str(c, v >= 6, "topics[].name")?;
-        }
-        if v <= 7 {
-            rt::read::check_array::<i32>(c, v >= 6, false, v, "topics[].partition_indexes")?;
-        }
-        if v >= 6 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 7 {
+                rt::read::str(c, v >= 6, "topics[].name")?;
+            }
+            if v <= 7 {
+                rt::read::check_array::<i32>(c, v >= 6, false, v, "topics[].partition_indexes")?;
+            }
+            if v >= 6 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -333,29 +331,28 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 7 {
-            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
-        }
-        if v <= 7 {
-            rt::visit::array::<i32, V>(
-                c,
-                v >= 6,
-                false,
-                v,
-                fields::TOPICS_PARTITION_INDEXES,
-                vis,
-                "topics[].partition_indexes",
-            )?;
-        }
-        if v >= 6 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 7 {
+                vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
+            }
+            if v <= 7 {
+                rt::visit::array::<i32, V>(
+                    c,
+                    v >= 6,
+                    false,
+                    v,
+                    fields::TOPICS_PARTITION_INDEXES,
+                    vis,
+                    "topics[].partition_indexes",
+                )?;
+            }
+            if v >= 6 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -463,7 +460,7 @@ impl rt::Sealed for OffsetFetchRequestGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let group_id = if v >= 8 {
             rt::read::str(c, v >= 6, "groups[].group_id")?
@@ -501,27 +498,26 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 8 {
-            rt::read::str(c, v >= 6, "groups[].group_id")?;
-        }
-        if v >= 9 {
-            rt::read::opt_str(c, v >= 6, v >= 9, "groups[].member_id")?;
-        }
-        if v >= 9 {
-            rt::read::i32(c, "groups[].member_epoch")?;
-        }
-        if v >= 8 {
-            rt::read::check_array::<OffsetFetchRequestTopics<'a>>(c, v >= 6, v >= 8, v, "groups[].topics")?;
-        }
-        if v >= 6 {
-            rt::read::check_tags(c, "groups[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 8 {
+                rt::read::str(c, v >= 6, "groups[].group_id")?;
+            }
+            if v >= 9 {
+                rt::read::opt_str(c, v >= 6, v >= 9, "groups[].member_id")?;
+            }
+            if v >= 9 {
+                rt::read::i32(c, "groups[].member_epoch")?;
+            }
+            if v >= 8 {
+                rt::read::check_array::<OffsetFetchRequestTopics<'a>>(c, v >= 6, v >= 8, v, "groups[].topics")?;
+            }
+            if v >= 6 {
+                rt::read::check_tags(c, "groups[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -553,41 +549,40 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 8 {
-            vis.str(
-                fields::GROUPS_GROUP_ID,
-                Some(rt::read::str(c, v >= 6, "groups[].group_id")?),
-            );
-        }
-        if v >= 9 {
-            vis.str(
-                fields::GROUPS_MEMBER_ID,
-                rt::read::opt_str(c, v >= 6, v >= 9, "groups[].member_id")?,
-            );
-        }
-        if v >= 9 {
-            vis.i32(fields::GROUPS_MEMBER_EPOCH, rt::read::i32(c, "groups[].member_epoch")?);
-        }
-        if v >= 8 {
-            rt::visit::array::<OffsetFetchRequestTopics<'a>, V>(
-                c,
-                v >= 6,
-                v >= 8,
-                v,
-                fields::GROUPS_TOPICS,
-                vis,
-                "groups[].topics",
-            )?;
-        }
-        if v >= 6 {
-            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 8 {
+                vis.str(
+                    fields::GROUPS_GROUP_ID,
+                    Some(rt::read::str(c, v >= 6, "groups[].group_id")?),
+                );
+            }
+            if v >= 9 {
+                vis.str(
+                    fields::GROUPS_MEMBER_ID,
+                    rt::read::opt_str(c, v >= 6, v >= 9, "groups[].member_id")?,
+                );
+            }
+            if v >= 9 {
+                vis.i32(fields::GROUPS_MEMBER_EPOCH, rt::read::i32(c, "groups[].member_epoch")?);
+            }
+            if v >= 8 {
+                rt::visit::array::<OffsetFetchRequestTopics<'a>, V>(
+                    c,
+                    v >= 6,
+                    v >= 8,
+                    v,
+                    fields::GROUPS_TOPICS,
+                    vis,
+                    "groups[].topics",
+                )?;
+            }
+            if v >= 6 {
+                rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -704,7 +699,7 @@ impl rt::Sealed for OffsetFetchRequestTopics<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if (8..=9).contains(&v) {
             rt::read::str(c, v >= 6, "groups[].topics[].name")?
@@ -736,24 +731,23 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if (8..=9).contains(&v) {
-            rt::read::str(c, v >= 6, "groups[].topics[].name")?;
-        }
-        if v >= 10 {
-            rt::read::uuid(c, "groups[].topics[].topic_id")?;
-        }
-        if v >= 8 {
-            rt::read::check_array::<i32>(c, v >= 6, false, v, "groups[].topics[].partition_indexes")?;
-        }
-        if v >= 6 {
-            rt::read::check_tags(c, "groups[].topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if (8..=9).contains(&v) {
+                rt::read::str(c, v >= 6, "groups[].topics[].name")?;
+            }
+            if v >= 10 {
+                rt::read::uuid(c, "groups[].topics[].topic_id")?;
+            }
+            if v >= 8 {
+                rt::read::check_array::<i32>(c, v >= 6, false, v, "groups[].topics[].partition_indexes")?;
+            }
+            if v >= 6 {
+                rt::read::check_tags(c, "groups[].topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -782,43 +776,42 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if (8..=9).contains(&v) {
-            vis.str(
-                fields::GROUPS_TOPICS_NAME,
-                Some(rt::read::str(c, v >= 6, "groups[].topics[].name")?),
-            );
-        }
-        if v >= 10 {
-            vis.uuid(
-                fields::GROUPS_TOPICS_TOPIC_ID,
-                rt::read::uuid(c, "groups[].topics[].topic_id")?,
-            );
-        }
-        if v >= 8 {
-            rt::visit::array::<i32, V>(
-                c,
-                v >= 6,
-                false,
-                v,
-                fields::GROUPS_TOPICS_PARTITION_INDEXES,
-                vis,
-                "groups[].topics[].partition_indexes",
-            )?;
-        }
-        if v >= 6 {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPICS_TAGGED_FIELDS,
-                vis,
-                "groups[].topics[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if (8..=9).contains(&v) {
+                vis.str(
+                    fields::GROUPS_TOPICS_NAME,
+                    Some(rt::read::str(c, v >= 6, "groups[].topics[].name")?),
+                );
+            }
+            if v >= 10 {
+                vis.uuid(
+                    fields::GROUPS_TOPICS_TOPIC_ID,
+                    rt::read::uuid(c, "groups[].topics[].topic_id")?,
+                );
+            }
+            if v >= 8 {
+                rt::visit::array::<i32, V>(
+                    c,
+                    v >= 6,
+                    false,
+                    v,
+                    fields::GROUPS_TOPICS_PARTITION_INDEXES,
+                    vis,
+                    "groups[].topics[].partition_indexes",
+                )?;
+            }
+            if v >= 6 {
+                rt::visit::tags_only(
+                    c,
+                    fields::GROUPS_TOPICS_TAGGED_FIELDS,
+                    vis,
+                    "groups[].topics[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1239,8 +1232,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetFetchRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let group_id = if v <= 7 {
                     rt::owned::read_str(c, v >= 6, "group_id")?
@@ -1408,7 +1401,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetFetchRequestTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v <= 7 {
                 rt::owned::read_str(c, v >= 6, "topics[].name")?
@@ -1534,7 +1527,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetFetchRequestGroup {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = if v >= 8 {
                 rt::owned::read_str(c, v >= 6, "groups[].group_id")?
@@ -1680,7 +1673,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetFetchRequestTopics {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if (8..=9).contains(&v) {
                 rt::owned::read_str(c, v >= 6, "groups[].topics[].name")?

@@ -64,8 +64,8 @@ impl rt::Sealed for OffsetFetchResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = if v >= 3 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -106,27 +106,42 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 3 {
-            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        }
-        if v <= 7 {
-            rt::visit::array::<OffsetFetchResponseTopic<'a>, V>(c, v >= 6, false, v, fields::TOPICS, vis, "topics")?;
-        }
-        if (2..=7).contains(&v) {
-            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        }
-        if v >= 8 {
-            rt::visit::array::<OffsetFetchResponseGroup<'a>, V>(c, v >= 6, false, v, fields::GROUPS, vis, "groups")?;
-        }
-        if v >= 6 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 3 {
+                vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            }
+            if v <= 7 {
+                rt::visit::array::<OffsetFetchResponseTopic<'a>, V>(
+                    c,
+                    v >= 6,
+                    false,
+                    v,
+                    fields::TOPICS,
+                    vis,
+                    "topics",
+                )?;
+            }
+            if (2..=7).contains(&v) {
+                vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            }
+            if v >= 8 {
+                rt::visit::array::<OffsetFetchResponseGroup<'a>, V>(
+                    c,
+                    v >= 6,
+                    false,
+                    v,
+                    fields::GROUPS,
+                    vis,
+                    "groups",
+                )?;
+            }
+            if v >= 6 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -246,7 +261,7 @@ impl rt::Sealed for OffsetFetchResponseTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if v <= 7 {
             rt::read::str(c, v >= 6, "topics[].name")?
@@ -272,21 +287,20 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 7 {
-            rt::read::str(c, v >= 6, "topics[].name")?;
-        }
-        if v <= 7 {
-            rt::read::check_array::<OffsetFetchResponsePartition<'a>>(c, v >= 6, false, v, "topics[].partitions")?;
-        }
-        if v >= 6 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 7 {
+                rt::read::str(c, v >= 6, "topics[].name")?;
+            }
+            if v <= 7 {
+                rt::read::check_array::<OffsetFetchResponsePartition<'a>>(c, v >= 6, false, v, "topics[].partitions")?;
+            }
+            if v >= 6 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -312,29 +326,28 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 7 {
-            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
-        }
-        if v <= 7 {
-            rt::visit::array::<OffsetFetchResponsePartition<'a>, V>(
-                c,
-                v >= 6,
-                false,
-                v,
-                fields::TOPICS_PARTITIONS,
-                vis,
-                "topics[].partitions",
-            )?;
-        }
-        if v >= 6 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 7 {
+                vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
+            }
+            if v <= 7 {
+                rt::visit::array::<OffsetFetchResponsePartition<'a>, V>(
+                    c,
+                    v >= 6,
+                    false,
+                    v,
+                    fields::TOPICS_PARTITIONS,
+                    vis,
+                    "topics[].partitions",
+                )?;
+            }
+            if v >= 6 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -439,8 +452,8 @@ impl rt::Sealed for OffsetFetchResponseGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let group_id = if v >= 8 {
                 rt::read::str(c, v >= 6, "groups[].group_id")?
@@ -473,25 +486,24 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            if v >= 8 {
-                rt::read::str(c, v >= 6, "groups[].group_id")?;
-            }
-            if v >= 8 {
-                rt::read::check_array::<OffsetFetchResponseTopics<'a>>(c, v >= 6, false, v, "groups[].topics")?;
-            }
-            if v >= 8 {
-                rt::read::i16(c, "groups[].error_code")?;
-            }
-            if v >= 6 {
-                rt::read::check_tags(c, "groups[]._tagged_fields")?;
-            }
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                if v >= 8 {
+                    rt::read::str(c, v >= 6, "groups[].group_id")?;
+                }
+                if v >= 8 {
+                    rt::read::check_array::<OffsetFetchResponseTopics<'a>>(c, v >= 6, false, v, "groups[].topics")?;
+                }
+                if v >= 8 {
+                    rt::read::i16(c, "groups[].error_code")?;
+                }
+                if v >= 6 {
+                    rt::read::check_tags(c, "groups[]._tagged_fields")?;
+                }
+                Ok(())
+            })
         })
     }
 
@@ -520,35 +532,34 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 8 {
-            vis.str(
-                fields::GROUPS_GROUP_ID,
-                Some(rt::read::str(c, v >= 6, "groups[].group_id")?),
-            );
-        }
-        if v >= 8 {
-            rt::visit::array::<OffsetFetchResponseTopics<'a>, V>(
-                c,
-                v >= 6,
-                false,
-                v,
-                fields::GROUPS_TOPICS,
-                vis,
-                "groups[].topics",
-            )?;
-        }
-        if v >= 8 {
-            vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
-        }
-        if v >= 6 {
-            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 8 {
+                vis.str(
+                    fields::GROUPS_GROUP_ID,
+                    Some(rt::read::str(c, v >= 6, "groups[].group_id")?),
+                );
+            }
+            if v >= 8 {
+                rt::visit::array::<OffsetFetchResponseTopics<'a>, V>(
+                    c,
+                    v >= 6,
+                    false,
+                    v,
+                    fields::GROUPS_TOPICS,
+                    vis,
+                    "groups[].topics",
+                )?;
+            }
+            if v >= 8 {
+                vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
+            }
+            if v >= 6 {
+                rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -671,7 +682,7 @@ impl rt::Sealed for OffsetFetchResponsePartition<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let partition_index;
         let committed_offset;
@@ -720,32 +731,29 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v <= 7 {
-            match rt::read::run::<12>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].committed_offset": i64 = 8);
-                }
+        match rt::read::run::<12>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].committed_offset": i64 = 8);
             }
         }
+        }
         if (5..=7).contains(&v) {
-            rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?;
+        rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?;
         }
         if v <= 7 {
-            rt::read::opt_str(c, v >= 6, v <= 7, "topics[].partitions[].metadata")?;
+        rt::read::opt_str(c, v >= 6, v <= 7, "topics[].partitions[].metadata")?;
         }
         if v <= 7 {
-            rt::read::i16(c, "topics[].partitions[].error_code")?;
+        rt::read::i16(c, "topics[].partitions[].error_code")?;
         }
-        if v >= 6 {
-            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 6 { rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -777,50 +785,49 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 7 {
-            vis.i32(
-                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-                rt::read::i32(c, "topics[].partitions[].partition_index")?,
-            );
-        }
-        if v <= 7 {
-            vis.i64(
-                fields::TOPICS_PARTITIONS_COMMITTED_OFFSET,
-                rt::read::i64(c, "topics[].partitions[].committed_offset")?,
-            );
-        }
-        if (5..=7).contains(&v) {
-            vis.i32(
-                fields::TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH,
-                rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?,
-            );
-        }
-        if v <= 7 {
-            vis.str(
-                fields::TOPICS_PARTITIONS_METADATA,
-                rt::read::opt_str(c, v >= 6, v <= 7, "topics[].partitions[].metadata")?,
-            );
-        }
-        if v <= 7 {
-            vis.i16(
-                fields::TOPICS_PARTITIONS_ERROR_CODE,
-                rt::read::i16(c, "topics[].partitions[].error_code")?,
-            );
-        }
-        if v >= 6 {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 7 {
+                vis.i32(
+                    fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?,
+                );
+            }
+            if v <= 7 {
+                vis.i64(
+                    fields::TOPICS_PARTITIONS_COMMITTED_OFFSET,
+                    rt::read::i64(c, "topics[].partitions[].committed_offset")?,
+                );
+            }
+            if (5..=7).contains(&v) {
+                vis.i32(
+                    fields::TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH,
+                    rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?,
+                );
+            }
+            if v <= 7 {
+                vis.str(
+                    fields::TOPICS_PARTITIONS_METADATA,
+                    rt::read::opt_str(c, v >= 6, v <= 7, "topics[].partitions[].metadata")?,
+                );
+            }
+            if v <= 7 {
+                vis.i16(
+                    fields::TOPICS_PARTITIONS_ERROR_CODE,
+                    rt::read::i16(c, "topics[].partitions[].error_code")?,
+                );
+            }
+            if v >= 6 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "topics[].partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -958,7 +965,7 @@ impl rt::Sealed for OffsetFetchResponseTopics<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if (8..=9).contains(&v) {
             rt::read::str(c, v >= 6, "groups[].topics[].name")?
@@ -990,30 +997,29 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if (8..=9).contains(&v) {
-            rt::read::str(c, v >= 6, "groups[].topics[].name")?;
-        }
-        if v >= 10 {
-            rt::read::uuid(c, "groups[].topics[].topic_id")?;
-        }
-        if v >= 8 {
-            rt::read::check_array::<OffsetFetchResponsePartitions<'a>>(
-                c,
-                v >= 6,
-                false,
-                v,
-                "groups[].topics[].partitions",
-            )?;
-        }
-        if v >= 6 {
-            rt::read::check_tags(c, "groups[].topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if (8..=9).contains(&v) {
+                rt::read::str(c, v >= 6, "groups[].topics[].name")?;
+            }
+            if v >= 10 {
+                rt::read::uuid(c, "groups[].topics[].topic_id")?;
+            }
+            if v >= 8 {
+                rt::read::check_array::<OffsetFetchResponsePartitions<'a>>(
+                    c,
+                    v >= 6,
+                    false,
+                    v,
+                    "groups[].topics[].partitions",
+                )?;
+            }
+            if v >= 6 {
+                rt::read::check_tags(c, "groups[].topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1042,43 +1048,42 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if (8..=9).contains(&v) {
-            vis.str(
-                fields::GROUPS_TOPICS_NAME,
-                Some(rt::read::str(c, v >= 6, "groups[].topics[].name")?),
-            );
-        }
-        if v >= 10 {
-            vis.uuid(
-                fields::GROUPS_TOPICS_TOPIC_ID,
-                rt::read::uuid(c, "groups[].topics[].topic_id")?,
-            );
-        }
-        if v >= 8 {
-            rt::visit::array::<OffsetFetchResponsePartitions<'a>, V>(
-                c,
-                v >= 6,
-                false,
-                v,
-                fields::GROUPS_TOPICS_PARTITIONS,
-                vis,
-                "groups[].topics[].partitions",
-            )?;
-        }
-        if v >= 6 {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPICS_TAGGED_FIELDS,
-                vis,
-                "groups[].topics[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if (8..=9).contains(&v) {
+                vis.str(
+                    fields::GROUPS_TOPICS_NAME,
+                    Some(rt::read::str(c, v >= 6, "groups[].topics[].name")?),
+                );
+            }
+            if v >= 10 {
+                vis.uuid(
+                    fields::GROUPS_TOPICS_TOPIC_ID,
+                    rt::read::uuid(c, "groups[].topics[].topic_id")?,
+                );
+            }
+            if v >= 8 {
+                rt::visit::array::<OffsetFetchResponsePartitions<'a>, V>(
+                    c,
+                    v >= 6,
+                    false,
+                    v,
+                    fields::GROUPS_TOPICS_PARTITIONS,
+                    vis,
+                    "groups[].topics[].partitions",
+                )?;
+            }
+            if v >= 6 {
+                rt::visit::tags_only(
+                    c,
+                    fields::GROUPS_TOPICS_TAGGED_FIELDS,
+                    vis,
+                    "groups[].topics[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1189,7 +1194,7 @@ impl rt::Sealed for OffsetFetchResponsePartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let partition_index;
         let committed_offset;
@@ -1236,29 +1241,26 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v >= 8 {
-            match rt::read::run::<16>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "groups[].topics[].partitions[].partition_index": i32 = 4, "groups[].topics[].partitions[].committed_offset": i64 = 8, "groups[].topics[].partitions[].committed_leader_epoch": i32 = 4);
-                }
+        match rt::read::run::<16>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "groups[].topics[].partitions[].partition_index": i32 = 4, "groups[].topics[].partitions[].committed_offset": i64 = 8, "groups[].topics[].partitions[].committed_leader_epoch": i32 = 4);
             }
         }
-        if v >= 8 {
-            rt::read::opt_str(c, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?;
         }
         if v >= 8 {
-            rt::read::i16(c, "groups[].topics[].partitions[].error_code")?;
+        rt::read::opt_str(c, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?;
         }
-        if v >= 6 {
-            rt::read::check_tags(c, "groups[].topics[].partitions[]._tagged_fields")?;
+        if v >= 8 {
+        rt::read::i16(c, "groups[].topics[].partitions[].error_code")?;
         }
-        cur.join(local);
+        if v >= 6 { rt::read::check_tags(c, "groups[].topics[].partitions[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1287,50 +1289,49 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 8 {
-            vis.i32(
-                fields::GROUPS_TOPICS_PARTITIONS_PARTITION_INDEX,
-                rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?,
-            );
-        }
-        if v >= 8 {
-            vis.i64(
-                fields::GROUPS_TOPICS_PARTITIONS_COMMITTED_OFFSET,
-                rt::read::i64(c, "groups[].topics[].partitions[].committed_offset")?,
-            );
-        }
-        if v >= 8 {
-            vis.i32(
-                fields::GROUPS_TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH,
-                rt::read::i32(c, "groups[].topics[].partitions[].committed_leader_epoch")?,
-            );
-        }
-        if v >= 8 {
-            vis.str(
-                fields::GROUPS_TOPICS_PARTITIONS_METADATA,
-                rt::read::opt_str(c, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?,
-            );
-        }
-        if v >= 8 {
-            vis.i16(
-                fields::GROUPS_TOPICS_PARTITIONS_ERROR_CODE,
-                rt::read::i16(c, "groups[].topics[].partitions[].error_code")?,
-            );
-        }
-        if v >= 6 {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "groups[].topics[].partitions[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 8 {
+                vis.i32(
+                    fields::GROUPS_TOPICS_PARTITIONS_PARTITION_INDEX,
+                    rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?,
+                );
+            }
+            if v >= 8 {
+                vis.i64(
+                    fields::GROUPS_TOPICS_PARTITIONS_COMMITTED_OFFSET,
+                    rt::read::i64(c, "groups[].topics[].partitions[].committed_offset")?,
+                );
+            }
+            if v >= 8 {
+                vis.i32(
+                    fields::GROUPS_TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH,
+                    rt::read::i32(c, "groups[].topics[].partitions[].committed_leader_epoch")?,
+                );
+            }
+            if v >= 8 {
+                vis.str(
+                    fields::GROUPS_TOPICS_PARTITIONS_METADATA,
+                    rt::read::opt_str(c, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?,
+                );
+            }
+            if v >= 8 {
+                vis.i16(
+                    fields::GROUPS_TOPICS_PARTITIONS_ERROR_CODE,
+                    rt::read::i16(c, "groups[].topics[].partitions[].error_code")?,
+                );
+            }
+            if v >= 6 {
+                rt::visit::tags_only(
+                    c,
+                    fields::GROUPS_TOPICS_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "groups[].topics[].partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1964,8 +1965,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetFetchResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = if v >= 3 {
                     rt::read::i32(c, "throttle_time_ms")?
@@ -2108,7 +2109,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetFetchResponseTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v <= 7 {
                 rt::owned::read_str(c, v >= 6, "topics[].name")?
@@ -2230,8 +2231,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetFetchResponseGroup {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let group_id = if v >= 8 {
                     rt::owned::read_str(c, v >= 6, "groups[].group_id")?
@@ -2387,7 +2388,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetFetchResponsePartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let partition_index;
             let committed_offset;
@@ -2582,7 +2583,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetFetchResponseTopics {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if (8..=9).contains(&v) {
                 rt::owned::read_str(c, v >= 6, "groups[].topics[].name")?
@@ -2718,7 +2719,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetFetchResponsePartitions {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let partition_index;
             let committed_offset;

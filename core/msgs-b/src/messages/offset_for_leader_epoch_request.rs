@@ -65,8 +65,8 @@ impl rt::Sealed for OffsetForLeaderEpochRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let replica_id = if v >= 3 {
                 rt::read::i32(c, "replica_id")?
@@ -91,19 +91,18 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 3 {
-            vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
-        }
-        rt::visit::array::<OffsetForLeaderTopic<'a>, V>(c, v >= 4, false, v, fields::TOPICS, vis, "topics")?;
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 3 {
+                vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
+            }
+            rt::visit::array::<OffsetForLeaderTopic<'a>, V>(c, v >= 4, false, v, fields::TOPICS, vis, "topics")?;
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -195,7 +194,7 @@ impl rt::Sealed for OffsetForLeaderTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, v >= 4, "topics[].topic")?;
         let partitions = rt::read::array::<OffsetForLeaderPartition<'a>>(c, v >= 4, v, "topics[].partitions")?;
@@ -213,17 +212,16 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 4, "topics[].topic")?;
-        rt::read::check_array::<OffsetForLeaderPartition<'a>>(c, v >= 4, false, v, "topics[].partitions")?;
-        if v >= 4 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 4, "topics[].topic")?;
+            rt::read::check_array::<OffsetForLeaderPartition<'a>>(c, v >= 4, false, v, "topics[].partitions")?;
+            if v >= 4 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -245,25 +243,24 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 4, "topics[].topic")?));
-        rt::visit::array::<OffsetForLeaderPartition<'a>, V>(
-            c,
-            v >= 4,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 4, "topics[].topic")?));
+            rt::visit::array::<OffsetForLeaderPartition<'a>, V>(
+                c,
+                v >= 4,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -348,7 +345,7 @@ impl rt::Sealed for OffsetForLeaderPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
         let current_leader_epoch = if v >= 2 {
@@ -372,20 +369,19 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "topics[].partitions[].partition")?;
-        if v >= 2 {
-            rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?;
-        }
-        rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-        if v >= 4 {
-            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i32(c, "topics[].partitions[].partition")?;
+            if v >= 2 {
+                rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?;
+            }
+            rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+            if v >= 4 {
+                rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -410,34 +406,33 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION,
-            rt::read::i32(c, "topics[].partitions[].partition")?,
-        );
-        if v >= 2 {
+        cur.forked(|c| {
             vis.i32(
-                fields::TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH,
-                rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?,
+                fields::TOPICS_PARTITIONS_PARTITION,
+                rt::read::i32(c, "topics[].partitions[].partition")?,
             );
-        }
-        vis.i32(
-            fields::TOPICS_PARTITIONS_LEADER_EPOCH,
-            rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
-        );
-        if v >= 4 {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 2 {
+                vis.i32(
+                    fields::TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH,
+                    rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?,
+                );
+            }
+            vis.i32(
+                fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+            );
+            if v >= 4 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "topics[].partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -710,8 +705,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetForLeaderEpochRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let replica_id = if v >= 3 {
                     rt::read::i32(c, "replica_id")?
@@ -810,7 +805,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetForLeaderTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, v >= 4, "topics[].topic")?;
             let partitions = rt::owned::read_array::<OffsetForLeaderPartition, _>(c, v >= 4, v, "topics[].partitions")?;
@@ -904,7 +899,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetForLeaderPartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
             let current_leader_epoch = if v >= 2 {

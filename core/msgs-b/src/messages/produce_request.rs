@@ -65,8 +65,8 @@ impl rt::Sealed for ProduceRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let transactional_id = if v >= 3 {
                 rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?
@@ -101,24 +101,23 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 3 {
-            vis.str(
-                fields::TRANSACTIONAL_ID,
-                rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?,
-            );
-        }
-        vis.i16(fields::ACKS, rt::read::i16(c, "acks")?);
-        vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
-        rt::visit::array::<TopicProduceData<'a>, V>(c, v >= 9, false, v, fields::TOPIC_DATA, vis, "topic_data")?;
-        if v >= 9 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 3 {
+                vis.str(
+                    fields::TRANSACTIONAL_ID,
+                    rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?,
+                );
+            }
+            vis.i16(fields::ACKS, rt::read::i16(c, "acks")?);
+            vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+            rt::visit::array::<TopicProduceData<'a>, V>(c, v >= 9, false, v, fields::TOPIC_DATA, vis, "topic_data")?;
+            if v >= 9 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -222,7 +221,7 @@ impl rt::Sealed for TopicProduceData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if v <= 12 {
             rt::read::str(c, v >= 9, "topic_data[].name")?
@@ -250,22 +249,21 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 12 {
-            rt::read::str(c, v >= 9, "topic_data[].name")?;
-        }
-        if v >= 13 {
-            rt::read::uuid(c, "topic_data[].topic_id")?;
-        }
-        rt::read::check_array::<PartitionProduceData<'a>>(c, v >= 9, false, v, "topic_data[].partition_data")?;
-        if v >= 9 {
-            rt::read::check_tags(c, "topic_data[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 12 {
+                rt::read::str(c, v >= 9, "topic_data[].name")?;
+            }
+            if v >= 13 {
+                rt::read::uuid(c, "topic_data[].topic_id")?;
+            }
+            rt::read::check_array::<PartitionProduceData<'a>>(c, v >= 9, false, v, "topic_data[].partition_data")?;
+            if v >= 9 {
+                rt::read::check_tags(c, "topic_data[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -292,33 +290,32 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 12 {
-            vis.str(
-                fields::TOPIC_DATA_NAME,
-                Some(rt::read::str(c, v >= 9, "topic_data[].name")?),
-            );
-        }
-        if v >= 13 {
-            vis.uuid(fields::TOPIC_DATA_TOPIC_ID, rt::read::uuid(c, "topic_data[].topic_id")?);
-        }
-        rt::visit::array::<PartitionProduceData<'a>, V>(
-            c,
-            v >= 9,
-            false,
-            v,
-            fields::TOPIC_DATA_PARTITION_DATA,
-            vis,
-            "topic_data[].partition_data",
-        )?;
-        if v >= 9 {
-            rt::visit::tags_only(c, fields::TOPIC_DATA_TAGGED_FIELDS, vis, "topic_data[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 12 {
+                vis.str(
+                    fields::TOPIC_DATA_NAME,
+                    Some(rt::read::str(c, v >= 9, "topic_data[].name")?),
+                );
+            }
+            if v >= 13 {
+                vis.uuid(fields::TOPIC_DATA_TOPIC_ID, rt::read::uuid(c, "topic_data[].topic_id")?);
+            }
+            rt::visit::array::<PartitionProduceData<'a>, V>(
+                c,
+                v >= 9,
+                false,
+                v,
+                fields::TOPIC_DATA_PARTITION_DATA,
+                vis,
+                "topic_data[].partition_data",
+            )?;
+            if v >= 9 {
+                rt::visit::tags_only(c, fields::TOPIC_DATA_TAGGED_FIELDS, vis, "topic_data[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -416,7 +413,7 @@ impl rt::Sealed for PartitionProduceData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let index = rt::read::i32(c, "topic_data[].partition_data[].index")?;
         let records = rt::read::opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?;
@@ -434,17 +431,16 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "topic_data[].partition_data[].index")?;
-        rt::read::opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?;
-        if v >= 9 {
-            rt::read::check_tags(c, "topic_data[].partition_data[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i32(c, "topic_data[].partition_data[].index")?;
+            rt::read::opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?;
+            if v >= 9 {
+                rt::read::check_tags(c, "topic_data[].partition_data[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -466,28 +462,27 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPIC_DATA_PARTITION_DATA_INDEX,
-            rt::read::i32(c, "topic_data[].partition_data[].index")?,
-        );
-        vis.records(
-            fields::TOPIC_DATA_PARTITION_DATA_RECORDS,
-            rt::read::opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?,
-        );
-        if v >= 9 {
-            rt::visit::tags_only(
-                c,
-                fields::TOPIC_DATA_PARTITION_DATA_TAGGED_FIELDS,
-                vis,
-                "topic_data[].partition_data[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPIC_DATA_PARTITION_DATA_INDEX,
+                rt::read::i32(c, "topic_data[].partition_data[].index")?,
+            );
+            vis.records(
+                fields::TOPIC_DATA_PARTITION_DATA_RECORDS,
+                rt::read::opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?,
+            );
+            if v >= 9 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPIC_DATA_PARTITION_DATA_TAGGED_FIELDS,
+                    vis,
+                    "topic_data[].partition_data[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -802,8 +797,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for ProduceRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let transactional_id = if v >= 3 {
                     rt::owned::read_opt_str(c, v >= 9, v >= 3, "transactional_id")?
@@ -926,7 +921,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicProduceData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v <= 12 {
                 rt::owned::read_str(c, v >= 9, "topic_data[].name")?
@@ -1037,7 +1032,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionProduceData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let index = rt::read::i32(c, "topic_data[].partition_data[].index")?;
             let records = rt::owned::read_opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?;

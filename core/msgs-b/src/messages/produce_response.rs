@@ -61,8 +61,8 @@ impl rt::Sealed for ProduceResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let responses = rt::read::array::<TopicProduceResponse<'a>>(c, v >= 9, v, "responses")?;
             let throttle_time_ms = if v >= 1 {
@@ -108,40 +108,39 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<TopicProduceResponse<'a>, V>(c, v >= 9, false, v, fields::RESPONSES, vis, "responses")?;
-        if v >= 1 {
-            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        }
-        if v >= 9 {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 10 => {
-                        rt::visit::array::<NodeEndpoint<'a>, V>(
-                            c,
-                            true,
-                            false,
-                            v,
-                            fields::NODE_ENDPOINTS,
-                            vis,
-                            "node_endpoints",
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+        cur.forked(|c| {
+            rt::visit::array::<TopicProduceResponse<'a>, V>(c, v >= 9, false, v, fields::RESPONSES, vis, "responses")?;
+            if v >= 1 {
+                vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            }
+            if v >= 9 {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 10 => {
+                            rt::visit::array::<NodeEndpoint<'a>, V>(
+                                c,
+                                true,
+                                false,
+                                v,
+                                fields::NODE_ENDPOINTS,
+                                vis,
+                                "node_endpoints",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                        }
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -253,8 +252,8 @@ impl rt::Sealed for TopicProduceResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let name = if v <= 12 {
                 rt::read::str(c, v >= 9, "responses[].name")?
@@ -284,29 +283,28 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            if v <= 12 {
-                rt::read::str(c, v >= 9, "responses[].name")?;
-            }
-            if v >= 13 {
-                rt::read::uuid(c, "responses[].topic_id")?;
-            }
-            rt::read::check_array::<PartitionProduceResponse<'a>>(
-                c,
-                v >= 9,
-                false,
-                v,
-                "responses[].partition_responses",
-            )?;
-            if v >= 9 {
-                rt::read::check_tags(c, "responses[]._tagged_fields")?;
-            }
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                if v <= 12 {
+                    rt::read::str(c, v >= 9, "responses[].name")?;
+                }
+                if v >= 13 {
+                    rt::read::uuid(c, "responses[].topic_id")?;
+                }
+                rt::read::check_array::<PartitionProduceResponse<'a>>(
+                    c,
+                    v >= 9,
+                    false,
+                    v,
+                    "responses[].partition_responses",
+                )?;
+                if v >= 9 {
+                    rt::read::check_tags(c, "responses[]._tagged_fields")?;
+                }
+                Ok(())
+            })
         })
     }
 
@@ -333,33 +331,32 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 12 {
-            vis.str(
-                fields::RESPONSES_NAME,
-                Some(rt::read::str(c, v >= 9, "responses[].name")?),
-            );
-        }
-        if v >= 13 {
-            vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
-        }
-        rt::visit::array::<PartitionProduceResponse<'a>, V>(
-            c,
-            v >= 9,
-            false,
-            v,
-            fields::RESPONSES_PARTITION_RESPONSES,
-            vis,
-            "responses[].partition_responses",
-        )?;
-        if v >= 9 {
-            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 12 {
+                vis.str(
+                    fields::RESPONSES_NAME,
+                    Some(rt::read::str(c, v >= 9, "responses[].name")?),
+                );
+            }
+            if v >= 13 {
+                vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
+            }
+            rt::visit::array::<PartitionProduceResponse<'a>, V>(
+                c,
+                v >= 9,
+                false,
+                v,
+                fields::RESPONSES_PARTITION_RESPONSES,
+                vis,
+                "responses[].partition_responses",
+            )?;
+            if v >= 9 {
+                rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -457,7 +454,7 @@ impl rt::Sealed for NodeEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let node_id = if v >= 10 {
             rt::read::i32(c, "node_endpoints[].node_id")?
@@ -495,27 +492,26 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 10 {
-            rt::read::i32(c, "node_endpoints[].node_id")?;
-        }
-        if v >= 10 {
-            rt::read::str(c, v >= 9, "node_endpoints[].host")?;
-        }
-        if v >= 10 {
-            rt::read::i32(c, "node_endpoints[].port")?;
-        }
-        if v >= 10 {
-            rt::read::opt_str(c, v >= 9, v >= 10, "node_endpoints[].rack")?;
-        }
-        if v >= 9 {
-            rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 10 {
+                rt::read::i32(c, "node_endpoints[].node_id")?;
+            }
+            if v >= 10 {
+                rt::read::str(c, v >= 9, "node_endpoints[].host")?;
+            }
+            if v >= 10 {
+                rt::read::i32(c, "node_endpoints[].port")?;
+            }
+            if v >= 10 {
+                rt::read::opt_str(c, v >= 9, v >= 10, "node_endpoints[].rack")?;
+            }
+            if v >= 9 {
+                rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -547,41 +543,40 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 10 {
-            vis.i32(
-                fields::NODE_ENDPOINTS_NODE_ID,
-                rt::read::i32(c, "node_endpoints[].node_id")?,
-            );
-        }
-        if v >= 10 {
-            vis.str(
-                fields::NODE_ENDPOINTS_HOST,
-                Some(rt::read::str(c, v >= 9, "node_endpoints[].host")?),
-            );
-        }
-        if v >= 10 {
-            vis.i32(fields::NODE_ENDPOINTS_PORT, rt::read::i32(c, "node_endpoints[].port")?);
-        }
-        if v >= 10 {
-            vis.str(
-                fields::NODE_ENDPOINTS_RACK,
-                rt::read::opt_str(c, v >= 9, v >= 10, "node_endpoints[].rack")?,
-            );
-        }
-        if v >= 9 {
-            rt::visit::tags_only(
-                c,
-                fields::NODE_ENDPOINTS_TAGGED_FIELDS,
-                vis,
-                "node_endpoints[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 10 {
+                vis.i32(
+                    fields::NODE_ENDPOINTS_NODE_ID,
+                    rt::read::i32(c, "node_endpoints[].node_id")?,
+                );
+            }
+            if v >= 10 {
+                vis.str(
+                    fields::NODE_ENDPOINTS_HOST,
+                    Some(rt::read::str(c, v >= 9, "node_endpoints[].host")?),
+                );
+            }
+            if v >= 10 {
+                vis.i32(fields::NODE_ENDPOINTS_PORT, rt::read::i32(c, "node_endpoints[].port")?);
+            }
+            if v >= 10 {
+                vis.str(
+                    fields::NODE_ENDPOINTS_RACK,
+                    rt::read::opt_str(c, v >= 9, v >= 10, "node_endpoints[].rack")?,
+                );
+            }
+            if v >= 9 {
+                rt::visit::tags_only(
+                    c,
+                    fields::NODE_ENDPOINTS_TAGGED_FIELDS,
+                    vis,
+                    "node_endpoints[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -725,7 +720,7 @@ impl rt::Sealed for PartitionProduceResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
@@ -842,96 +837,95 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::RESPONSES_PARTITION_RESPONSES_INDEX,
-            rt::read::i32(c, "responses[].partition_responses[].index")?,
-        );
-        vis.i16(
-            fields::RESPONSES_PARTITION_RESPONSES_ERROR_CODE,
-            rt::read::i16(c, "responses[].partition_responses[].error_code")?,
-        );
-        vis.i64(
-            fields::RESPONSES_PARTITION_RESPONSES_BASE_OFFSET,
-            rt::read::i64(c, "responses[].partition_responses[].base_offset")?,
-        );
-        if v >= 2 {
+        cur.forked(|c| {
+            vis.i32(
+                fields::RESPONSES_PARTITION_RESPONSES_INDEX,
+                rt::read::i32(c, "responses[].partition_responses[].index")?,
+            );
+            vis.i16(
+                fields::RESPONSES_PARTITION_RESPONSES_ERROR_CODE,
+                rt::read::i16(c, "responses[].partition_responses[].error_code")?,
+            );
             vis.i64(
-                fields::RESPONSES_PARTITION_RESPONSES_LOG_APPEND_TIME_MS,
-                rt::read::i64(c, "responses[].partition_responses[].log_append_time_ms")?,
+                fields::RESPONSES_PARTITION_RESPONSES_BASE_OFFSET,
+                rt::read::i64(c, "responses[].partition_responses[].base_offset")?,
             );
-        }
-        if v >= 5 {
-            vis.i64(
-                fields::RESPONSES_PARTITION_RESPONSES_LOG_START_OFFSET,
-                rt::read::i64(c, "responses[].partition_responses[].log_start_offset")?,
-            );
-        }
-        if v >= 8 {
-            rt::visit::array::<BatchIndexAndErrorMessage<'a>, V>(
-                c,
-                v >= 9,
-                false,
-                v,
-                fields::RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS,
-                vis,
-                "responses[].partition_responses[].record_errors",
-            )?;
-        }
-        if v >= 8 {
-            vis.str(
-                fields::RESPONSES_PARTITION_RESPONSES_ERROR_MESSAGE,
-                rt::read::opt_str(c, v >= 9, v >= 8, "responses[].partition_responses[].error_message")?,
-            );
-        }
-        if v >= 9 {
-            let n = rt::read::tag_count(c, "responses[].partition_responses[]._tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) =
-                    rt::read::next_tag(c, &mut next_tag, "responses[].partition_responses[]._tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 10 => {
-                        let present = true;
-                        rt::visit::struct_field::<LeaderIdAndEpoch<'a>, V>(
+            if v >= 2 {
+                vis.i64(
+                    fields::RESPONSES_PARTITION_RESPONSES_LOG_APPEND_TIME_MS,
+                    rt::read::i64(c, "responses[].partition_responses[].log_append_time_ms")?,
+                );
+            }
+            if v >= 5 {
+                vis.i64(
+                    fields::RESPONSES_PARTITION_RESPONSES_LOG_START_OFFSET,
+                    rt::read::i64(c, "responses[].partition_responses[].log_start_offset")?,
+                );
+            }
+            if v >= 8 {
+                rt::visit::array::<BatchIndexAndErrorMessage<'a>, V>(
+                    c,
+                    v >= 9,
+                    false,
+                    v,
+                    fields::RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS,
+                    vis,
+                    "responses[].partition_responses[].record_errors",
+                )?;
+            }
+            if v >= 8 {
+                vis.str(
+                    fields::RESPONSES_PARTITION_RESPONSES_ERROR_MESSAGE,
+                    rt::read::opt_str(c, v >= 9, v >= 8, "responses[].partition_responses[].error_message")?,
+                );
+            }
+            if v >= 9 {
+                let n = rt::read::tag_count(c, "responses[].partition_responses[]._tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) =
+                        rt::read::next_tag(c, &mut next_tag, "responses[].partition_responses[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 10 => {
+                            let present = true;
+                            rt::visit::struct_field::<LeaderIdAndEpoch<'a>, V>(
+                                c,
+                                present,
+                                v,
+                                fields::RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER,
+                                vis,
+                            )?;
+                            rt::read::check_tag_size(
+                                c,
+                                before,
+                                size,
+                                tag,
+                                "responses[].partition_responses[].current_leader",
+                            )?;
+                        }
+                        0 => {
+                            return Err(rt::read::tag_not_in_version(
+                                c,
+                                tag,
+                                "responses[].partition_responses[].current_leader",
+                            ))
+                        }
+                        _ => rt::visit::unknown_tag(
                             c,
-                            present,
-                            v,
-                            fields::RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER,
-                            vis,
-                        )?;
-                        rt::read::check_tag_size(
-                            c,
-                            before,
+                            tag,
                             size,
-                            tag,
-                            "responses[].partition_responses[].current_leader",
-                        )?;
+                            fields::RESPONSES_PARTITION_RESPONSES_TAGGED_FIELDS,
+                            vis,
+                            "responses[].partition_responses[]._tagged_fields",
+                        )?,
                     }
-                    0 => {
-                        return Err(rt::read::tag_not_in_version(
-                            c,
-                            tag,
-                            "responses[].partition_responses[].current_leader",
-                        ))
-                    }
-                    _ => rt::visit::unknown_tag(
-                        c,
-                        tag,
-                        size,
-                        fields::RESPONSES_PARTITION_RESPONSES_TAGGED_FIELDS,
-                        vis,
-                        "responses[].partition_responses[]._tagged_fields",
-                    )?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1094,7 +1088,7 @@ impl rt::Sealed for BatchIndexAndErrorMessage<'_> {}
 
 impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let batch_index = if v >= 8 {
             rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?
@@ -1125,26 +1119,25 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 8 {
-            rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?;
-        }
-        if v >= 8 {
-            rt::read::opt_str(
-                c,
-                v >= 9,
-                v >= 8,
-                "responses[].partition_responses[].record_errors[].batch_index_error_message",
-            )?;
-        }
-        if v >= 9 {
-            rt::read::check_tags(c, "responses[].partition_responses[].record_errors[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 8 {
+                rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?;
+            }
+            if v >= 8 {
+                rt::read::opt_str(
+                    c,
+                    v >= 9,
+                    v >= 8,
+                    "responses[].partition_responses[].record_errors[].batch_index_error_message",
+                )?;
+            }
+            if v >= 9 {
+                rt::read::check_tags(c, "responses[].partition_responses[].record_errors[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1170,37 +1163,36 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 8 {
-            vis.i32(
-                fields::RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS_BATCH_INDEX,
-                rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?,
-            );
-        }
-        if v >= 8 {
-            vis.str(
-                fields::RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS_BATCH_INDEX_ERROR_MESSAGE,
-                rt::read::opt_str(
+        cur.forked(|c| {
+            if v >= 8 {
+                vis.i32(
+                    fields::RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS_BATCH_INDEX,
+                    rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?,
+                );
+            }
+            if v >= 8 {
+                vis.str(
+                    fields::RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS_BATCH_INDEX_ERROR_MESSAGE,
+                    rt::read::opt_str(
+                        c,
+                        v >= 9,
+                        v >= 8,
+                        "responses[].partition_responses[].record_errors[].batch_index_error_message",
+                    )?,
+                );
+            }
+            if v >= 9 {
+                rt::visit::tags_only(
                     c,
-                    v >= 9,
-                    v >= 8,
-                    "responses[].partition_responses[].record_errors[].batch_index_error_message",
-                )?,
-            );
-        }
-        if v >= 9 {
-            rt::visit::tags_only(
-                c,
-                fields::RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS_TAGGED_FIELDS,
-                vis,
-                "responses[].partition_responses[].record_errors[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+                    fields::RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS_TAGGED_FIELDS,
+                    vis,
+                    "responses[].partition_responses[].record_errors[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1334,7 +1326,7 @@ impl rt::Sealed for LeaderIdAndEpoch<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let leader_id;
         let leader_epoch;
@@ -1365,23 +1357,20 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v >= 10 {
-            match rt::read::run::<8>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "responses[].partition_responses[].current_leader.leader_id": i32 = 4, "responses[].partition_responses[].current_leader.leader_epoch": i32 = 4);
-                }
+        match rt::read::run::<8>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "responses[].partition_responses[].current_leader.leader_id": i32 = 4, "responses[].partition_responses[].current_leader.leader_epoch": i32 = 4);
             }
         }
-        if v >= 9 {
-            rt::read::check_tags(c, "responses[].partition_responses[].current_leader._tagged_fields")?;
         }
-        cur.join(local);
+        if v >= 9 { rt::read::check_tags(c, "responses[].partition_responses[].current_leader._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1404,32 +1393,31 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 10 {
-            vis.i32(
-                fields::RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER_LEADER_ID,
-                rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_id")?,
-            );
-        }
-        if v >= 10 {
-            vis.i32(
-                fields::RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER_LEADER_EPOCH,
-                rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_epoch")?,
-            );
-        }
-        if v >= 9 {
-            rt::visit::tags_only(
-                c,
-                fields::RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER_TAGGED_FIELDS,
-                vis,
-                "responses[].partition_responses[].current_leader._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 10 {
+                vis.i32(
+                    fields::RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER_LEADER_ID,
+                    rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_id")?,
+                );
+            }
+            if v >= 10 {
+                vis.i32(
+                    fields::RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER_LEADER_EPOCH,
+                    rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_epoch")?,
+                );
+            }
+            if v >= 9 {
+                rt::visit::tags_only(
+                    c,
+                    fields::RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER_TAGGED_FIELDS,
+                    vis,
+                    "responses[].partition_responses[].current_leader._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -2032,8 +2020,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for ProduceResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let responses = rt::owned::read_array::<TopicProduceResponse, _>(c, v >= 9, v, "responses")?;
                 let throttle_time_ms = if v >= 1 {
@@ -2181,8 +2169,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicProduceResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let name = if v <= 12 {
                     rt::owned::read_str(c, v >= 9, "responses[].name")?
@@ -2312,7 +2300,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for NodeEndpoint {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let node_id = if v >= 10 {
                 rt::read::i32(c, "node_endpoints[].node_id")?
@@ -2490,7 +2478,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionProduceResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
@@ -2735,7 +2723,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for BatchIndexAndErrorMessage {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let batch_index = if v >= 8 {
                 rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?
@@ -2887,7 +2875,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let leader_id;
             let leader_epoch;

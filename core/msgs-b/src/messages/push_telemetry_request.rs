@@ -67,7 +67,7 @@ impl rt::Sealed for PushTelemetryRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 22] = match rt::read::run::<22>(c) {
             Some(r) => r,
             None => {
@@ -95,17 +95,16 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(fields::CLIENT_INSTANCE_ID, rt::read::uuid(c, "client_instance_id")?);
-        vis.i32(fields::SUBSCRIPTION_ID, rt::read::i32(c, "subscription_id")?);
-        vis.bool(fields::TERMINATING, rt::read::bool(c, "terminating")?);
-        vis.i8(fields::COMPRESSION_TYPE, rt::read::i8(c, "compression_type")?);
-        vis.bytes(fields::METRICS, Some(rt::read::bytes(c, true, "metrics")?));
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.uuid(fields::CLIENT_INSTANCE_ID, rt::read::uuid(c, "client_instance_id")?);
+            vis.i32(fields::SUBSCRIPTION_ID, rt::read::i32(c, "subscription_id")?);
+            vis.bool(fields::TERMINATING, rt::read::bool(c, "terminating")?);
+            vis.i8(fields::COMPRESSION_TYPE, rt::read::i8(c, "compression_type")?);
+            vis.bytes(fields::METRICS, Some(rt::read::bytes(c, true, "metrics")?));
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -319,7 +318,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PushTelemetryRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 22] = match rt::read::run::<22>(c) {
                 Some(r) => r,
                 None => {

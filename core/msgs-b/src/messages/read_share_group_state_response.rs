@@ -59,8 +59,8 @@ impl rt::Sealed for ReadShareGroupStateResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let results = rt::read::array::<ReadStateResult<'a>>(c, true, v, "results")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -75,14 +75,13 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<ReadStateResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<ReadStateResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -160,8 +159,8 @@ impl rt::Sealed for ReadStateResult<'_> {}
 
 impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "results[].topic_id")?;
             let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
@@ -176,16 +175,15 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::uuid(c, "results[].topic_id")?;
-            rt::read::check_array::<PartitionResult<'a>>(c, true, false, v, "results[].partitions")?;
-            rt::read::check_tags(c, "results[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::uuid(c, "results[].topic_id")?;
+                rt::read::check_array::<PartitionResult<'a>>(c, true, false, v, "results[].partitions")?;
+                rt::read::check_tags(c, "results[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -205,23 +203,22 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(fields::RESULTS_TOPIC_ID, rt::read::uuid(c, "results[].topic_id")?);
-        rt::visit::array::<PartitionResult<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::RESULTS_PARTITIONS,
-            vis,
-            "results[].partitions",
-        )?;
-        rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(fields::RESULTS_TOPIC_ID, rt::read::uuid(c, "results[].topic_id")?);
+            rt::visit::array::<PartitionResult<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::RESULTS_PARTITIONS,
+                vis,
+                "results[].partitions",
+            )?;
+            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -306,7 +303,7 @@ impl rt::Sealed for PartitionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -340,27 +337,26 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
             }
         }
         rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?;
         match rt::read::run::<12>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "results[].partitions[].state_epoch": i32 = 4, "results[].partitions[].start_offset": i64 = 8);
             }
         }
         rt::read::check_array::<StateBatch<'a>>(c, true, false, v, "results[].partitions[].state_batches")?;
         rt::read::check_tags(c, "results[].partitions[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -382,47 +378,46 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::RESULTS_PARTITIONS_PARTITION,
-            rt::read::i32(c, "results[].partitions[].partition")?,
-        );
-        vis.i16(
-            fields::RESULTS_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "results[].partitions[].error_code")?,
-        );
-        vis.str(
-            fields::RESULTS_PARTITIONS_ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?,
-        );
-        vis.i32(
-            fields::RESULTS_PARTITIONS_STATE_EPOCH,
-            rt::read::i32(c, "results[].partitions[].state_epoch")?,
-        );
-        vis.i64(
-            fields::RESULTS_PARTITIONS_START_OFFSET,
-            rt::read::i64(c, "results[].partitions[].start_offset")?,
-        );
-        rt::visit::array::<StateBatch<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::RESULTS_PARTITIONS_STATE_BATCHES,
-            vis,
-            "results[].partitions[].state_batches",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::RESULTS_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "results[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(
+                fields::RESULTS_PARTITIONS_PARTITION,
+                rt::read::i32(c, "results[].partitions[].partition")?,
+            );
+            vis.i16(
+                fields::RESULTS_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "results[].partitions[].error_code")?,
+            );
+            vis.str(
+                fields::RESULTS_PARTITIONS_ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?,
+            );
+            vis.i32(
+                fields::RESULTS_PARTITIONS_STATE_EPOCH,
+                rt::read::i32(c, "results[].partitions[].state_epoch")?,
+            );
+            vis.i64(
+                fields::RESULTS_PARTITIONS_START_OFFSET,
+                rt::read::i64(c, "results[].partitions[].start_offset")?,
+            );
+            rt::visit::array::<StateBatch<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::RESULTS_PARTITIONS_STATE_BATCHES,
+                vis,
+                "results[].partitions[].state_batches",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "results[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -506,7 +501,7 @@ impl rt::Sealed for StateBatch<'_> {}
 
 impl<'a> rt::Struct<'a> for StateBatch<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 19] = match rt::read::run::<19>(c) {
             Some(r) => r,
             None => {
@@ -530,18 +525,17 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<19>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "results[].partitions[].state_batches[].first_offset": i64 = 8, "results[].partitions[].state_batches[].last_offset": i64 = 8, "results[].partitions[].state_batches[].delivery_state": i8 = 1, "results[].partitions[].state_batches[].delivery_count": i16 = 2);
             }
         }
         rt::read::check_tags(c, "results[].partitions[].state_batches[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -559,33 +553,32 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i64(
-            fields::RESULTS_PARTITIONS_STATE_BATCHES_FIRST_OFFSET,
-            rt::read::i64(c, "results[].partitions[].state_batches[].first_offset")?,
-        );
-        vis.i64(
-            fields::RESULTS_PARTITIONS_STATE_BATCHES_LAST_OFFSET,
-            rt::read::i64(c, "results[].partitions[].state_batches[].last_offset")?,
-        );
-        vis.i8(
-            fields::RESULTS_PARTITIONS_STATE_BATCHES_DELIVERY_STATE,
-            rt::read::i8(c, "results[].partitions[].state_batches[].delivery_state")?,
-        );
-        vis.i16(
-            fields::RESULTS_PARTITIONS_STATE_BATCHES_DELIVERY_COUNT,
-            rt::read::i16(c, "results[].partitions[].state_batches[].delivery_count")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::RESULTS_PARTITIONS_STATE_BATCHES_TAGGED_FIELDS,
-            vis,
-            "results[].partitions[].state_batches[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i64(
+                fields::RESULTS_PARTITIONS_STATE_BATCHES_FIRST_OFFSET,
+                rt::read::i64(c, "results[].partitions[].state_batches[].first_offset")?,
+            );
+            vis.i64(
+                fields::RESULTS_PARTITIONS_STATE_BATCHES_LAST_OFFSET,
+                rt::read::i64(c, "results[].partitions[].state_batches[].last_offset")?,
+            );
+            vis.i8(
+                fields::RESULTS_PARTITIONS_STATE_BATCHES_DELIVERY_STATE,
+                rt::read::i8(c, "results[].partitions[].state_batches[].delivery_state")?,
+            );
+            vis.i16(
+                fields::RESULTS_PARTITIONS_STATE_BATCHES_DELIVERY_COUNT,
+                rt::read::i16(c, "results[].partitions[].state_batches[].delivery_count")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_PARTITIONS_STATE_BATCHES_TAGGED_FIELDS,
+                vis,
+                "results[].partitions[].state_batches[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -958,8 +951,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for ReadShareGroupStateResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let results = rt::owned::read_array::<ReadStateResult, _>(c, true, v, "results")?;
                 let unknown_tagged_fields =
@@ -1035,8 +1028,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for ReadStateResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let topic_id = rt::read::uuid(c, "results[].topic_id")?;
                 let partitions = rt::owned::read_array::<PartitionResult, _>(c, true, v, "results[].partitions")?;
@@ -1131,7 +1124,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -1259,7 +1252,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for StateBatch {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 19] = match rt::read::run::<19>(c) {
                 Some(r) => r,
                 None => {

@@ -64,8 +64,8 @@ impl rt::Sealed for ReadShareGroupStateSummaryResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let results = rt::read::array::<ReadStateSummaryResult<'a>>(c, true, v, "results")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -80,14 +80,13 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<ReadStateSummaryResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<ReadStateSummaryResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -165,7 +164,7 @@ impl rt::Sealed for ReadStateSummaryResult<'_> {}
 
 impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "results[].topic_id")?;
         let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
@@ -179,15 +178,14 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "results[].topic_id")?;
-        rt::read::check_array::<PartitionResult<'a>>(c, true, false, v, "results[].partitions")?;
-        rt::read::check_tags(c, "results[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::uuid(c, "results[].topic_id")?;
+            rt::read::check_array::<PartitionResult<'a>>(c, true, false, v, "results[].partitions")?;
+            rt::read::check_tags(c, "results[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -207,23 +205,22 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(fields::RESULTS_TOPIC_ID, rt::read::uuid(c, "results[].topic_id")?);
-        rt::visit::array::<PartitionResult<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::RESULTS_PARTITIONS,
-            vis,
-            "results[].partitions",
-        )?;
-        rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(fields::RESULTS_TOPIC_ID, rt::read::uuid(c, "results[].topic_id")?);
+            rt::visit::array::<PartitionResult<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::RESULTS_PARTITIONS,
+                vis,
+                "results[].partitions",
+            )?;
+            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -311,7 +308,7 @@ impl rt::Sealed for PartitionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -351,29 +348,28 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
             }
         }
         rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?;
         match rt::read::run::<16>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "results[].partitions[].state_epoch": i32 = 4, "results[].partitions[].leader_epoch": i32 = 4, "results[].partitions[].start_offset": i64 = 8);
             }
         }
         if v >= 1 {
-            rt::read::i32(c, "results[].partitions[].delivery_complete_count")?;
+        rt::read::i32(c, "results[].partitions[].delivery_complete_count")?;
         }
         rt::read::check_tags(c, "results[].partitions[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -397,48 +393,47 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::RESULTS_PARTITIONS_PARTITION,
-            rt::read::i32(c, "results[].partitions[].partition")?,
-        );
-        vis.i16(
-            fields::RESULTS_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "results[].partitions[].error_code")?,
-        );
-        vis.str(
-            fields::RESULTS_PARTITIONS_ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?,
-        );
-        vis.i32(
-            fields::RESULTS_PARTITIONS_STATE_EPOCH,
-            rt::read::i32(c, "results[].partitions[].state_epoch")?,
-        );
-        vis.i32(
-            fields::RESULTS_PARTITIONS_LEADER_EPOCH,
-            rt::read::i32(c, "results[].partitions[].leader_epoch")?,
-        );
-        vis.i64(
-            fields::RESULTS_PARTITIONS_START_OFFSET,
-            rt::read::i64(c, "results[].partitions[].start_offset")?,
-        );
-        if v >= 1 {
+        cur.forked(|c| {
             vis.i32(
-                fields::RESULTS_PARTITIONS_DELIVERY_COMPLETE_COUNT,
-                rt::read::i32(c, "results[].partitions[].delivery_complete_count")?,
+                fields::RESULTS_PARTITIONS_PARTITION,
+                rt::read::i32(c, "results[].partitions[].partition")?,
             );
-        }
-        rt::visit::tags_only(
-            c,
-            fields::RESULTS_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "results[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+            vis.i16(
+                fields::RESULTS_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "results[].partitions[].error_code")?,
+            );
+            vis.str(
+                fields::RESULTS_PARTITIONS_ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?,
+            );
+            vis.i32(
+                fields::RESULTS_PARTITIONS_STATE_EPOCH,
+                rt::read::i32(c, "results[].partitions[].state_epoch")?,
+            );
+            vis.i32(
+                fields::RESULTS_PARTITIONS_LEADER_EPOCH,
+                rt::read::i32(c, "results[].partitions[].leader_epoch")?,
+            );
+            vis.i64(
+                fields::RESULTS_PARTITIONS_START_OFFSET,
+                rt::read::i64(c, "results[].partitions[].start_offset")?,
+            );
+            if v >= 1 {
+                vis.i32(
+                    fields::RESULTS_PARTITIONS_DELIVERY_COMPLETE_COUNT,
+                    rt::read::i32(c, "results[].partitions[].delivery_complete_count")?,
+                );
+            }
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "results[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -756,8 +751,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for ReadShareGroupStateSummaryResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let results = rt::owned::read_array::<ReadStateSummaryResult, _>(c, true, v, "results")?;
                 let unknown_tagged_fields =
@@ -833,7 +828,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ReadStateSummaryResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "results[].topic_id")?;
             let partitions = rt::owned::read_array::<PartitionResult, _>(c, true, v, "results[].partitions")?;
@@ -931,7 +926,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,

@@ -61,7 +61,7 @@ impl rt::Sealed for RemoveRaftVoterRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
@@ -85,15 +85,14 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
-        vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
-        vis.uuid(fields::VOTER_DIRECTORY_ID, rt::read::uuid(c, "voter_directory_id")?);
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
+            vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
+            vis.uuid(fields::VOTER_DIRECTORY_ID, rt::read::uuid(c, "voter_directory_id")?);
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -258,7 +257,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for RemoveRaftVoterRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let cluster_id = rt::owned::read_opt_str(c, true, true, "cluster_id")?;
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,

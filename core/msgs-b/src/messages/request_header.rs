@@ -64,7 +64,7 @@ impl rt::Sealed for RequestHeader<'_> {}
 
 impl<'a> rt::Struct<'a> for RequestHeader<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
@@ -99,21 +99,20 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::REQUEST_API_KEY, rt::read::i16(c, "request_api_key")?);
-        vis.i16(fields::REQUEST_API_VERSION, rt::read::i16(c, "request_api_version")?);
-        vis.i32(fields::CORRELATION_ID, rt::read::i32(c, "correlation_id")?);
-        if v >= 1 {
-            vis.str(fields::CLIENT_ID, rt::read::opt_str(c, false, v >= 1, "client_id")?);
-        }
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(fields::REQUEST_API_KEY, rt::read::i16(c, "request_api_key")?);
+            vis.i16(fields::REQUEST_API_VERSION, rt::read::i16(c, "request_api_version")?);
+            vis.i32(fields::CORRELATION_ID, rt::read::i32(c, "correlation_id")?);
+            if v >= 1 {
+                vis.str(fields::CLIENT_ID, rt::read::opt_str(c, false, v >= 1, "client_id")?);
+            }
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -325,7 +324,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for RequestHeader {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,

@@ -59,7 +59,7 @@ impl rt::Sealed for ResponseHeader<'_> {}
 
 impl<'a> rt::Struct<'a> for ResponseHeader<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let correlation_id = rt::read::i32(c, "correlation_id")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -78,16 +78,15 @@ impl<'a> rt::Struct<'a> for ResponseHeader<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::CORRELATION_ID, rt::read::i32(c, "correlation_id")?);
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::CORRELATION_ID, rt::read::i32(c, "correlation_id")?);
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -217,7 +216,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ResponseHeader {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let correlation_id = rt::read::i32(c, "correlation_id")?;
             let unknown_tagged_fields = if v >= 1 {

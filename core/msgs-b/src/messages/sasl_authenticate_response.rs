@@ -63,7 +63,7 @@ impl rt::Sealed for SaslAuthenticateResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "error_code")?;
         let error_message = rt::read::opt_str(c, v >= 2, true, "error_message")?;
@@ -92,24 +92,23 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.str(
-            fields::ERROR_MESSAGE,
-            rt::read::opt_str(c, v >= 2, true, "error_message")?,
-        );
-        vis.bytes(fields::AUTH_BYTES, Some(rt::read::bytes(c, v >= 2, "auth_bytes")?));
-        if v >= 1 {
-            vis.i64(fields::SESSION_LIFETIME_MS, rt::read::i64(c, "session_lifetime_ms")?);
-        }
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            vis.str(
+                fields::ERROR_MESSAGE,
+                rt::read::opt_str(c, v >= 2, true, "error_message")?,
+            );
+            vis.bytes(fields::AUTH_BYTES, Some(rt::read::bytes(c, v >= 2, "auth_bytes")?));
+            if v >= 1 {
+                vis.i64(fields::SESSION_LIFETIME_MS, rt::read::i64(c, "session_lifetime_ms")?);
+            }
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -317,7 +316,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for SaslAuthenticateResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let error_message = rt::owned::read_opt_str(c, v >= 2, true, "error_message")?;

@@ -60,7 +60,7 @@ impl rt::Sealed for SaslHandshakeRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for SaslHandshakeRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let mechanism = rt::read::str(c, false, "mechanism")?;
         Ok(Self {
             mechanism,
@@ -73,12 +73,11 @@ impl<'a> rt::Struct<'a> for SaslHandshakeRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::MECHANISM, Some(rt::read::str(c, false, "mechanism")?));
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(fields::MECHANISM, Some(rt::read::str(c, false, "mechanism")?));
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -197,7 +196,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for SaslHandshakeRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let mechanism = rt::owned::read_str(c, false, "mechanism")?;
             Ok(Self {
                 mechanism,

@@ -63,7 +63,7 @@ impl rt::Sealed for SaslHandshakeResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "error_code")?;
         let mechanisms = rt::read::array::<&'a str>(c, false, v, "mechanisms")?;
@@ -79,14 +79,13 @@ impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        rt::visit::array::<&'a str, V>(c, false, false, v, fields::MECHANISMS, vis, "mechanisms")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            rt::visit::array::<&'a str, V>(c, false, false, v, fields::MECHANISMS, vis, "mechanisms")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -231,7 +230,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for SaslHandshakeResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let mechanisms = rt::owned::read_array::<rt::OwnedStr, _>(c, false, v, "mechanisms")?;

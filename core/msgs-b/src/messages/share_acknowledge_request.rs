@@ -68,8 +68,8 @@ impl rt::Sealed for ShareAcknowledgeRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let group_id = rt::read::opt_str(c, true, true, "group_id")?;
             let member_id = rt::read::opt_str(c, true, true, "member_id")?;
@@ -96,20 +96,19 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, rt::read::opt_str(c, true, true, "group_id")?);
-        vis.str(fields::MEMBER_ID, rt::read::opt_str(c, true, true, "member_id")?);
-        vis.i32(fields::SHARE_SESSION_EPOCH, rt::read::i32(c, "share_session_epoch")?);
-        if v >= 2 {
-            vis.bool(fields::IS_RENEW_ACK, rt::read::bool(c, "is_renew_ack")?);
-        }
-        rt::visit::array::<AcknowledgeTopic<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, rt::read::opt_str(c, true, true, "group_id")?);
+            vis.str(fields::MEMBER_ID, rt::read::opt_str(c, true, true, "member_id")?);
+            vis.i32(fields::SHARE_SESSION_EPOCH, rt::read::i32(c, "share_session_epoch")?);
+            if v >= 2 {
+                vis.bool(fields::IS_RENEW_ACK, rt::read::bool(c, "is_renew_ack")?);
+            }
+            rt::visit::array::<AcknowledgeTopic<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -204,8 +203,8 @@ impl rt::Sealed for AcknowledgeTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
             let partitions = rt::read::array::<AcknowledgePartition<'a>>(c, true, v, "topics[].partitions")?;
@@ -220,16 +219,15 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::uuid(c, "topics[].topic_id")?;
-            rt::read::check_array::<AcknowledgePartition<'a>>(c, true, false, v, "topics[].partitions")?;
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::uuid(c, "topics[].topic_id")?;
+                rt::read::check_array::<AcknowledgePartition<'a>>(c, true, false, v, "topics[].partitions")?;
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -249,23 +247,22 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
-        rt::visit::array::<AcknowledgePartition<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+            rt::visit::array::<AcknowledgePartition<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -338,7 +335,7 @@ impl rt::Sealed for AcknowledgePartition<'_> {}
 
 impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let acknowledgement_batches =
@@ -353,21 +350,20 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        rt::read::check_array::<AcknowledgementBatch<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "topics[].partitions[].acknowledgement_batches",
-        )?;
-        rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            rt::read::check_array::<AcknowledgementBatch<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "topics[].partitions[].acknowledgement_batches",
+            )?;
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -387,31 +383,30 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].partitions[].partition_index")?,
-        );
-        rt::visit::array::<AcknowledgementBatch<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES,
-            vis,
-            "topics[].partitions[].acknowledgement_batches",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
+            );
+            rt::visit::array::<AcknowledgementBatch<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES,
+                vis,
+                "topics[].partitions[].acknowledgement_batches",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -497,7 +492,7 @@ impl rt::Sealed for AcknowledgementBatch<'_> {}
 
 impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
@@ -525,26 +520,19 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<16>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].acknowledgement_batches[].first_offset": i64 = 8, "topics[].partitions[].acknowledgement_batches[].last_offset": i64 = 8);
             }
         }
-        rt::read::check_array::<i8>(
-            c,
-            true,
-            false,
-            v,
-            "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
-        )?;
+        rt::read::check_array::<i8>(c, true, false, v, "topics[].partitions[].acknowledgement_batches[].acknowledge_types")?;
         rt::read::check_tags(c, "topics[].partitions[].acknowledgement_batches[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -564,35 +552,34 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i64(
-            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_FIRST_OFFSET,
-            rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?,
-        );
-        vis.i64(
-            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_LAST_OFFSET,
-            rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?,
-        );
-        rt::visit::array::<i8, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_ACKNOWLEDGE_TYPES,
-            vis,
-            "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i64(
+                fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_FIRST_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?,
+            );
+            vis.i64(
+                fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_LAST_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?,
+            );
+            rt::visit::array::<i8, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_ACKNOWLEDGE_TYPES,
+                vis,
+                "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -978,8 +965,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareAcknowledgeRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let group_id = rt::owned::read_opt_str(c, true, true, "group_id")?;
                 let member_id = rt::owned::read_opt_str(c, true, true, "member_id")?;
@@ -1084,8 +1071,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for AcknowledgeTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
                 let partitions = rt::owned::read_array::<AcknowledgePartition, _>(c, true, v, "topics[].partitions")?;
@@ -1164,7 +1151,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AcknowledgePartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
             let acknowledgement_batches = rt::owned::read_array::<AcknowledgementBatch, _>(
@@ -1262,7 +1249,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AcknowledgementBatch {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,

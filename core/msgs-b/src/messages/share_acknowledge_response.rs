@@ -70,8 +70,8 @@ impl rt::Sealed for ShareAcknowledgeResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -106,35 +106,34 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.str(
-            fields::ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "error_message")?,
-        );
-        if v >= 2 {
-            vis.i32(
-                fields::ACQUISITION_LOCK_TIMEOUT_MS,
-                rt::read::i32(c, "acquisition_lock_timeout_ms")?,
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            vis.str(
+                fields::ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "error_message")?,
             );
-        }
-        rt::visit::array::<ShareAcknowledgeTopicResponse<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::RESPONSES,
-            vis,
-            "responses",
-        )?;
-        rt::visit::array::<NodeEndpoint<'a>, V>(c, true, false, v, fields::NODE_ENDPOINTS, vis, "node_endpoints")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            if v >= 2 {
+                vis.i32(
+                    fields::ACQUISITION_LOCK_TIMEOUT_MS,
+                    rt::read::i32(c, "acquisition_lock_timeout_ms")?,
+                );
+            }
+            rt::visit::array::<ShareAcknowledgeTopicResponse<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::RESPONSES,
+                vis,
+                "responses",
+            )?;
+            rt::visit::array::<NodeEndpoint<'a>, V>(c, true, false, v, fields::NODE_ENDPOINTS, vis, "node_endpoints")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -224,8 +223,8 @@ impl rt::Sealed for ShareAcknowledgeTopicResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
             let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "responses[].partitions")?;
@@ -240,16 +239,15 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::uuid(c, "responses[].topic_id")?;
-            rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "responses[].partitions")?;
-            rt::read::check_tags(c, "responses[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::uuid(c, "responses[].topic_id")?;
+                rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "responses[].partitions")?;
+                rt::read::check_tags(c, "responses[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -269,23 +267,22 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
-        rt::visit::array::<PartitionData<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::RESPONSES_PARTITIONS,
-            vis,
-            "responses[].partitions",
-        )?;
-        rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
+            rt::visit::array::<PartitionData<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::RESPONSES_PARTITIONS,
+                vis,
+                "responses[].partitions",
+            )?;
+            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -364,7 +361,7 @@ impl rt::Sealed for NodeEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let node_id = rt::read::i32(c, "node_endpoints[].node_id")?;
         let host = rt::read::str(c, true, "node_endpoints[].host")?;
         let port = rt::read::i32(c, "node_endpoints[].port")?;
@@ -381,16 +378,15 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "node_endpoints[].node_id")?;
-        rt::read::str(c, true, "node_endpoints[].host")?;
-        rt::read::i32(c, "node_endpoints[].port")?;
-        rt::read::opt_str(c, true, true, "node_endpoints[].rack")?;
-        rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::i32(c, "node_endpoints[].node_id")?;
+            rt::read::str(c, true, "node_endpoints[].host")?;
+            rt::read::i32(c, "node_endpoints[].port")?;
+            rt::read::opt_str(c, true, true, "node_endpoints[].rack")?;
+            rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -411,30 +407,29 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::NODE_ENDPOINTS_NODE_ID,
-            rt::read::i32(c, "node_endpoints[].node_id")?,
-        );
-        vis.str(
-            fields::NODE_ENDPOINTS_HOST,
-            Some(rt::read::str(c, true, "node_endpoints[].host")?),
-        );
-        vis.i32(fields::NODE_ENDPOINTS_PORT, rt::read::i32(c, "node_endpoints[].port")?);
-        vis.str(
-            fields::NODE_ENDPOINTS_RACK,
-            rt::read::opt_str(c, true, true, "node_endpoints[].rack")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::NODE_ENDPOINTS_TAGGED_FIELDS,
-            vis,
-            "node_endpoints[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(
+                fields::NODE_ENDPOINTS_NODE_ID,
+                rt::read::i32(c, "node_endpoints[].node_id")?,
+            );
+            vis.str(
+                fields::NODE_ENDPOINTS_HOST,
+                Some(rt::read::str(c, true, "node_endpoints[].host")?),
+            );
+            vis.i32(fields::NODE_ENDPOINTS_PORT, rt::read::i32(c, "node_endpoints[].port")?);
+            vis.str(
+                fields::NODE_ENDPOINTS_RACK,
+                rt::read::opt_str(c, true, true, "node_endpoints[].rack")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::NODE_ENDPOINTS_TAGGED_FIELDS,
+                vis,
+                "node_endpoints[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -514,7 +509,7 @@ impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -538,12 +533,11 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
             }
@@ -551,8 +545,8 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
         <LeaderIdAndEpoch as rt::Struct>::check(c, v)?;
         rt::read::check_tags(c, "responses[].partitions[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -573,38 +567,37 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "responses[].partitions[].partition_index")?,
-        );
-        vis.i16(
-            fields::RESPONSES_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "responses[].partitions[].error_code")?,
-        );
-        vis.str(
-            fields::RESPONSES_PARTITIONS_ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?,
-        );
-        let present = true;
-        rt::visit::struct_field::<LeaderIdAndEpoch<'a>, V>(
-            c,
-            present,
-            v,
-            fields::RESPONSES_PARTITIONS_CURRENT_LEADER,
-            vis,
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "responses[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(
+                fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "responses[].partitions[].partition_index")?,
+            );
+            vis.i16(
+                fields::RESPONSES_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "responses[].partitions[].error_code")?,
+            );
+            vis.str(
+                fields::RESPONSES_PARTITIONS_ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?,
+            );
+            let present = true;
+            rt::visit::struct_field::<LeaderIdAndEpoch<'a>, V>(
+                c,
+                present,
+                v,
+                fields::RESPONSES_PARTITIONS_CURRENT_LEADER,
+                vis,
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "responses[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -686,7 +679,7 @@ impl rt::Sealed for LeaderIdAndEpoch<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
@@ -706,18 +699,17 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<8>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "responses[].partitions[].current_leader.leader_id": i32 = 4, "responses[].partitions[].current_leader.leader_epoch": i32 = 4);
             }
         }
         rt::read::check_tags(c, "responses[].partitions[].current_leader._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -735,25 +727,24 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_ID,
-            rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?,
-        );
-        vis.i32(
-            fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH,
-            rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::RESPONSES_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS,
-            vis,
-            "responses[].partitions[].current_leader._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(
+                fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_ID,
+                rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?,
+            );
+            vis.i32(
+                fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH,
+                rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::RESPONSES_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS,
+                vis,
+                "responses[].partitions[].current_leader._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1240,8 +1231,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareAcknowledgeResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -1351,8 +1342,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareAcknowledgeTopicResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
                 let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "responses[].partitions")?;
@@ -1439,7 +1430,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for NodeEndpoint {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let node_id = rt::read::i32(c, "node_endpoints[].node_id")?;
             let host = rt::owned::read_str(c, true, "node_endpoints[].host")?;
             let port = rt::read::i32(c, "node_endpoints[].port")?;
@@ -1529,7 +1520,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -1634,7 +1625,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {

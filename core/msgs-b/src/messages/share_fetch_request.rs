@@ -89,8 +89,8 @@ impl rt::Sealed for ShareFetchRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let group_id = rt::read::opt_str(c, true, true, "group_id")?;
             let member_id = rt::read::opt_str(c, true, true, "member_id")?;
@@ -159,41 +159,40 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, rt::read::opt_str(c, true, true, "group_id")?);
-        vis.str(fields::MEMBER_ID, rt::read::opt_str(c, true, true, "member_id")?);
-        vis.i32(fields::SHARE_SESSION_EPOCH, rt::read::i32(c, "share_session_epoch")?);
-        vis.i32(fields::MAX_WAIT_MS, rt::read::i32(c, "max_wait_ms")?);
-        vis.i32(fields::MIN_BYTES, rt::read::i32(c, "min_bytes")?);
-        vis.i32(fields::MAX_BYTES, rt::read::i32(c, "max_bytes")?);
-        if v >= 1 {
-            vis.i32(fields::MAX_RECORDS, rt::read::i32(c, "max_records")?);
-        }
-        if v >= 1 {
-            vis.i32(fields::BATCH_SIZE, rt::read::i32(c, "batch_size")?);
-        }
-        if v >= 2 {
-            vis.i8(fields::SHARE_ACQUIRE_MODE, rt::read::i8(c, "share_acquire_mode")?);
-        }
-        if v >= 2 {
-            vis.bool(fields::IS_RENEW_ACK, rt::read::bool(c, "is_renew_ack")?);
-        }
-        rt::visit::array::<FetchTopic<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        rt::visit::array::<ForgottenTopic<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::FORGOTTEN_TOPICS_DATA,
-            vis,
-            "forgotten_topics_data",
-        )?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, rt::read::opt_str(c, true, true, "group_id")?);
+            vis.str(fields::MEMBER_ID, rt::read::opt_str(c, true, true, "member_id")?);
+            vis.i32(fields::SHARE_SESSION_EPOCH, rt::read::i32(c, "share_session_epoch")?);
+            vis.i32(fields::MAX_WAIT_MS, rt::read::i32(c, "max_wait_ms")?);
+            vis.i32(fields::MIN_BYTES, rt::read::i32(c, "min_bytes")?);
+            vis.i32(fields::MAX_BYTES, rt::read::i32(c, "max_bytes")?);
+            if v >= 1 {
+                vis.i32(fields::MAX_RECORDS, rt::read::i32(c, "max_records")?);
+            }
+            if v >= 1 {
+                vis.i32(fields::BATCH_SIZE, rt::read::i32(c, "batch_size")?);
+            }
+            if v >= 2 {
+                vis.i8(fields::SHARE_ACQUIRE_MODE, rt::read::i8(c, "share_acquire_mode")?);
+            }
+            if v >= 2 {
+                vis.bool(fields::IS_RENEW_ACK, rt::read::bool(c, "is_renew_ack")?);
+            }
+            rt::visit::array::<FetchTopic<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+            rt::visit::array::<ForgottenTopic<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::FORGOTTEN_TOPICS_DATA,
+                vis,
+                "forgotten_topics_data",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -323,8 +322,8 @@ impl rt::Sealed for FetchTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
             let partitions = rt::read::array::<FetchPartition<'a>>(c, true, v, "topics[].partitions")?;
@@ -339,16 +338,15 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::uuid(c, "topics[].topic_id")?;
-            rt::read::check_array::<FetchPartition<'a>>(c, true, false, v, "topics[].partitions")?;
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::uuid(c, "topics[].topic_id")?;
+                rt::read::check_array::<FetchPartition<'a>>(c, true, false, v, "topics[].partitions")?;
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -368,23 +366,22 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
-        rt::visit::array::<FetchPartition<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+            rt::visit::array::<FetchPartition<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -463,7 +460,7 @@ impl rt::Sealed for ForgottenTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "forgotten_topics_data[].partitions")?;
@@ -477,15 +474,14 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
-        rt::read::check_array::<i32>(c, true, false, v, "forgotten_topics_data[].partitions")?;
-        rt::read::check_tags(c, "forgotten_topics_data[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
+            rt::read::check_array::<i32>(c, true, false, v, "forgotten_topics_data[].partitions")?;
+            rt::read::check_tags(c, "forgotten_topics_data[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -505,31 +501,30 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(
-            fields::FORGOTTEN_TOPICS_DATA_TOPIC_ID,
-            rt::read::uuid(c, "forgotten_topics_data[].topic_id")?,
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::FORGOTTEN_TOPICS_DATA_PARTITIONS,
-            vis,
-            "forgotten_topics_data[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::FORGOTTEN_TOPICS_DATA_TAGGED_FIELDS,
-            vis,
-            "forgotten_topics_data[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(
+                fields::FORGOTTEN_TOPICS_DATA_TOPIC_ID,
+                rt::read::uuid(c, "forgotten_topics_data[].topic_id")?,
+            );
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::FORGOTTEN_TOPICS_DATA_PARTITIONS,
+                vis,
+                "forgotten_topics_data[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::FORGOTTEN_TOPICS_DATA_TAGGED_FIELDS,
+                vis,
+                "forgotten_topics_data[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -605,7 +600,7 @@ impl rt::Sealed for FetchPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let partition_max_bytes = if v <= 0 {
@@ -626,24 +621,23 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        if v <= 0 {
-            rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?;
-        }
-        rt::read::check_array::<AcknowledgementBatch<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "topics[].partitions[].acknowledgement_batches",
-        )?;
-        rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            if v <= 0 {
+                rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?;
+            }
+            rt::read::check_array::<AcknowledgementBatch<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "topics[].partitions[].acknowledgement_batches",
+            )?;
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -666,37 +660,36 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].partitions[].partition_index")?,
-        );
-        if v <= 0 {
+        cur.forked(|c| {
             vis.i32(
-                fields::TOPICS_PARTITIONS_PARTITION_MAX_BYTES,
-                rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?,
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
             );
-        }
-        rt::visit::array::<AcknowledgementBatch<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES,
-            vis,
-            "topics[].partitions[].acknowledgement_batches",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+            if v <= 0 {
+                vis.i32(
+                    fields::TOPICS_PARTITIONS_PARTITION_MAX_BYTES,
+                    rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?,
+                );
+            }
+            rt::visit::array::<AcknowledgementBatch<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES,
+                vis,
+                "topics[].partitions[].acknowledgement_batches",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -794,7 +787,7 @@ impl rt::Sealed for AcknowledgementBatch<'_> {}
 
 impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
@@ -822,26 +815,19 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<16>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].acknowledgement_batches[].first_offset": i64 = 8, "topics[].partitions[].acknowledgement_batches[].last_offset": i64 = 8);
             }
         }
-        rt::read::check_array::<i8>(
-            c,
-            true,
-            false,
-            v,
-            "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
-        )?;
+        rt::read::check_array::<i8>(c, true, false, v, "topics[].partitions[].acknowledgement_batches[].acknowledge_types")?;
         rt::read::check_tags(c, "topics[].partitions[].acknowledgement_batches[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -861,35 +847,34 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i64(
-            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_FIRST_OFFSET,
-            rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?,
-        );
-        vis.i64(
-            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_LAST_OFFSET,
-            rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?,
-        );
-        rt::visit::array::<i8, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_ACKNOWLEDGE_TYPES,
-            vis,
-            "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i64(
+                fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_FIRST_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?,
+            );
+            vis.i64(
+                fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_LAST_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?,
+            );
+            rt::visit::array::<i8, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_ACKNOWLEDGE_TYPES,
+                vis,
+                "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1485,8 +1470,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareFetchRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let group_id = rt::owned::read_opt_str(c, true, true, "group_id")?;
                 let member_id = rt::owned::read_opt_str(c, true, true, "member_id")?;
@@ -1671,8 +1656,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for FetchTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
                 let partitions = rt::owned::read_array::<FetchPartition, _>(c, true, v, "topics[].partitions")?;
@@ -1751,7 +1736,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ForgottenTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "forgotten_topics_data[].partitions")?;
@@ -1835,7 +1820,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for FetchPartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
             let partition_max_bytes = if v <= 0 {
@@ -1951,7 +1936,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AcknowledgementBatch {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,

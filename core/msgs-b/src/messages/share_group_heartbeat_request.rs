@@ -68,7 +68,7 @@ impl rt::Sealed for ShareGroupHeartbeatRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, true, "group_id")?;
         let member_id = rt::read::str(c, true, "member_id")?;
@@ -91,26 +91,25 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
-        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
-        vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
-        vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            true,
-            v,
-            fields::SUBSCRIBED_TOPIC_NAMES,
-            vis,
-            "subscribed_topic_names",
-        )?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
+            vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
+            vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
+            vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
+            rt::visit::array::<&'a str, V>(
+                c,
+                true,
+                true,
+                v,
+                fields::SUBSCRIBED_TOPIC_NAMES,
+                vis,
+                "subscribed_topic_names",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -332,7 +331,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupHeartbeatRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, true, "group_id")?;
             let member_id = rt::owned::read_str(c, true, "member_id")?;

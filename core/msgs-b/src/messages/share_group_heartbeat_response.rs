@@ -73,8 +73,8 @@ impl rt::Sealed for ShareGroupHeartbeatResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -113,27 +113,26 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.str(
-            fields::ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "error_message")?,
-        );
-        vis.str(fields::MEMBER_ID, rt::read::opt_str(c, true, true, "member_id")?);
-        vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
-        vis.i32(
-            fields::HEARTBEAT_INTERVAL_MS,
-            rt::read::i32(c, "heartbeat_interval_ms")?,
-        );
-        let present = rt::read::present(c, true, "assignment")?;
-        rt::visit::struct_field::<Assignment<'a>, V>(c, present, v, fields::ASSIGNMENT, vis)?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            vis.str(
+                fields::ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "error_message")?,
+            );
+            vis.str(fields::MEMBER_ID, rt::read::opt_str(c, true, true, "member_id")?);
+            vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
+            vis.i32(
+                fields::HEARTBEAT_INTERVAL_MS,
+                rt::read::i32(c, "heartbeat_interval_ms")?,
+            );
+            let present = rt::read::present(c, true, "assignment")?;
+            rt::visit::struct_field::<Assignment<'a>, V>(c, present, v, fields::ASSIGNMENT, vis)?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -215,7 +214,7 @@ impl rt::Sealed for Assignment<'_> {}
 
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_partitions = rt::read::array::<TopicPartitions<'a>>(c, true, v, "assignment.topic_partitions")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "assignment._tagged_fields")?;
@@ -227,14 +226,13 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::check_array::<TopicPartitions<'a>>(c, true, false, v, "assignment.topic_partitions")?;
-        rt::read::check_tags(c, "assignment._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::check_array::<TopicPartitions<'a>>(c, true, false, v, "assignment.topic_partitions")?;
+            rt::read::check_tags(c, "assignment._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -253,22 +251,21 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<TopicPartitions<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::ASSIGNMENT_TOPIC_PARTITIONS,
-            vis,
-            "assignment.topic_partitions",
-        )?;
-        rt::visit::tags_only(c, fields::ASSIGNMENT_TAGGED_FIELDS, vis, "assignment._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<TopicPartitions<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::ASSIGNMENT_TOPIC_PARTITIONS,
+                vis,
+                "assignment.topic_partitions",
+            )?;
+            rt::visit::tags_only(c, fields::ASSIGNMENT_TAGGED_FIELDS, vis, "assignment._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -346,7 +343,7 @@ impl rt::Sealed for TopicPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "assignment.topic_partitions[].partitions")?;
@@ -360,15 +357,14 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
-        rt::read::check_array::<i32>(c, true, false, v, "assignment.topic_partitions[].partitions")?;
-        rt::read::check_tags(c, "assignment.topic_partitions[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
+            rt::read::check_array::<i32>(c, true, false, v, "assignment.topic_partitions[].partitions")?;
+            rt::read::check_tags(c, "assignment.topic_partitions[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -388,31 +384,30 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(
-            fields::ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_ID,
-            rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?,
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::ASSIGNMENT_TOPIC_PARTITIONS_PARTITIONS,
-            vis,
-            "assignment.topic_partitions[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "assignment.topic_partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(
+                fields::ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_ID,
+                rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?,
+            );
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::ASSIGNMENT_TOPIC_PARTITIONS_PARTITIONS,
+                vis,
+                "assignment.topic_partitions[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "assignment.topic_partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -741,8 +736,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupHeartbeatResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -850,7 +845,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Assignment {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_partitions =
                 rt::owned::read_array::<TopicPartitions, _>(c, true, v, "assignment.topic_partitions")?;
@@ -926,7 +921,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "assignment.topic_partitions[].partitions")?;

@@ -57,7 +57,7 @@ impl rt::Sealed for SnapshotHeaderRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 10] = match rt::read::run::<10>(c) {
             Some(r) => r,
             None => {
@@ -79,17 +79,16 @@ impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
-        vis.i64(
-            fields::LAST_CONTAINED_LOG_TIMESTAMP,
-            rt::read::i64(c, "last_contained_log_timestamp")?,
-        );
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
+            vis.i64(
+                fields::LAST_CONTAINED_LOG_TIMESTAMP,
+                rt::read::i64(c, "last_contained_log_timestamp")?,
+            );
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -232,7 +231,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for SnapshotHeaderRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 10] = match rt::read::run::<10>(c) {
                 Some(r) => r,
                 None => {

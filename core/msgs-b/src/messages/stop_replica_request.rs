@@ -77,8 +77,8 @@ impl rt::Sealed for StopReplicaRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let controller_id = rt::read::i32(c, "controller_id")?;
             let is_k_raft_controller = if v >= 4 {
@@ -135,51 +135,50 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
-        if v >= 4 {
-            vis.bool(fields::IS_K_RAFT_CONTROLLER, rt::read::bool(c, "is_k_raft_controller")?);
-        }
-        vis.i32(fields::CONTROLLER_EPOCH, rt::read::i32(c, "controller_epoch")?);
-        if v >= 1 {
-            vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
-        }
-        if v <= 2 {
-            vis.bool(fields::DELETE_PARTITIONS, rt::read::bool(c, "delete_partitions")?);
-        }
-        if v <= 0 {
-            rt::visit::array::<StopReplicaPartitionV0<'a>, V>(
-                c,
-                v >= 2,
-                false,
-                v,
-                fields::UNGROUPED_PARTITIONS,
-                vis,
-                "ungrouped_partitions",
-            )?;
-        }
-        if (1..=2).contains(&v) {
-            rt::visit::array::<StopReplicaTopicV1<'a>, V>(c, v >= 2, false, v, fields::TOPICS, vis, "topics")?;
-        }
-        if v >= 3 {
-            rt::visit::array::<StopReplicaTopicState<'a>, V>(
-                c,
-                v >= 2,
-                false,
-                v,
-                fields::TOPIC_STATES,
-                vis,
-                "topic_states",
-            )?;
-        }
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
+            if v >= 4 {
+                vis.bool(fields::IS_K_RAFT_CONTROLLER, rt::read::bool(c, "is_k_raft_controller")?);
+            }
+            vis.i32(fields::CONTROLLER_EPOCH, rt::read::i32(c, "controller_epoch")?);
+            if v >= 1 {
+                vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+            }
+            if v <= 2 {
+                vis.bool(fields::DELETE_PARTITIONS, rt::read::bool(c, "delete_partitions")?);
+            }
+            if v <= 0 {
+                rt::visit::array::<StopReplicaPartitionV0<'a>, V>(
+                    c,
+                    v >= 2,
+                    false,
+                    v,
+                    fields::UNGROUPED_PARTITIONS,
+                    vis,
+                    "ungrouped_partitions",
+                )?;
+            }
+            if (1..=2).contains(&v) {
+                rt::visit::array::<StopReplicaTopicV1<'a>, V>(c, v >= 2, false, v, fields::TOPICS, vis, "topics")?;
+            }
+            if v >= 3 {
+                rt::visit::array::<StopReplicaTopicState<'a>, V>(
+                    c,
+                    v >= 2,
+                    false,
+                    v,
+                    fields::TOPIC_STATES,
+                    vis,
+                    "topic_states",
+                )?;
+            }
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -325,7 +324,7 @@ impl rt::Sealed for StopReplicaPartitionV0<'_> {}
 
 impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_name = if v <= 0 {
             rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?
@@ -351,21 +350,20 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 0 {
-            rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?;
-        }
-        if v <= 0 {
-            rt::read::i32(c, "ungrouped_partitions[].partition_index")?;
-        }
-        if v >= 2 {
-            rt::read::check_tags(c, "ungrouped_partitions[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 0 {
+                rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?;
+            }
+            if v <= 0 {
+                rt::read::i32(c, "ungrouped_partitions[].partition_index")?;
+            }
+            if v >= 2 {
+                rt::read::check_tags(c, "ungrouped_partitions[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -391,32 +389,31 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 0 {
-            vis.str(
-                fields::UNGROUPED_PARTITIONS_TOPIC_NAME,
-                Some(rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?),
-            );
-        }
-        if v <= 0 {
-            vis.i32(
-                fields::UNGROUPED_PARTITIONS_PARTITION_INDEX,
-                rt::read::i32(c, "ungrouped_partitions[].partition_index")?,
-            );
-        }
-        if v >= 2 {
-            rt::visit::tags_only(
-                c,
-                fields::UNGROUPED_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "ungrouped_partitions[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 0 {
+                vis.str(
+                    fields::UNGROUPED_PARTITIONS_TOPIC_NAME,
+                    Some(rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?),
+                );
+            }
+            if v <= 0 {
+                vis.i32(
+                    fields::UNGROUPED_PARTITIONS_PARTITION_INDEX,
+                    rt::read::i32(c, "ungrouped_partitions[].partition_index")?,
+                );
+            }
+            if v >= 2 {
+                rt::visit::tags_only(
+                    c,
+                    fields::UNGROUPED_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "ungrouped_partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -527,7 +524,7 @@ impl rt::Sealed for StopReplicaTopicV1<'_> {}
 
 impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if (1..=2).contains(&v) {
             rt::read::str(c, v >= 2, "topics[].name")?
@@ -553,21 +550,20 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if (1..=2).contains(&v) {
-            rt::read::str(c, v >= 2, "topics[].name")?;
-        }
-        if (1..=2).contains(&v) {
-            rt::read::check_array::<i32>(c, v >= 2, false, v, "topics[].partition_indexes")?;
-        }
-        if v >= 2 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if (1..=2).contains(&v) {
+                rt::read::str(c, v >= 2, "topics[].name")?;
+            }
+            if (1..=2).contains(&v) {
+                rt::read::check_array::<i32>(c, v >= 2, false, v, "topics[].partition_indexes")?;
+            }
+            if v >= 2 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -593,29 +589,28 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if (1..=2).contains(&v) {
-            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 2, "topics[].name")?));
-        }
-        if (1..=2).contains(&v) {
-            rt::visit::array::<i32, V>(
-                c,
-                v >= 2,
-                false,
-                v,
-                fields::TOPICS_PARTITION_INDEXES,
-                vis,
-                "topics[].partition_indexes",
-            )?;
-        }
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if (1..=2).contains(&v) {
+                vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 2, "topics[].name")?));
+            }
+            if (1..=2).contains(&v) {
+                rt::visit::array::<i32, V>(
+                    c,
+                    v >= 2,
+                    false,
+                    v,
+                    fields::TOPICS_PARTITION_INDEXES,
+                    vis,
+                    "topics[].partition_indexes",
+                )?;
+            }
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -723,7 +718,7 @@ impl rt::Sealed for StopReplicaTopicState<'_> {}
 
 impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_name = if v >= 3 {
             rt::read::str(c, v >= 2, "topic_states[].topic_name")?
@@ -749,27 +744,26 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 3 {
-            rt::read::str(c, v >= 2, "topic_states[].topic_name")?;
-        }
-        if v >= 3 {
-            rt::read::check_array::<StopReplicaPartitionState<'a>>(
-                c,
-                v >= 2,
-                false,
-                v,
-                "topic_states[].partition_states",
-            )?;
-        }
-        if v >= 2 {
-            rt::read::check_tags(c, "topic_states[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 3 {
+                rt::read::str(c, v >= 2, "topic_states[].topic_name")?;
+            }
+            if v >= 3 {
+                rt::read::check_array::<StopReplicaPartitionState<'a>>(
+                    c,
+                    v >= 2,
+                    false,
+                    v,
+                    "topic_states[].partition_states",
+                )?;
+            }
+            if v >= 2 {
+                rt::read::check_tags(c, "topic_states[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -795,37 +789,36 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 3 {
-            vis.str(
-                fields::TOPIC_STATES_TOPIC_NAME,
-                Some(rt::read::str(c, v >= 2, "topic_states[].topic_name")?),
-            );
-        }
-        if v >= 3 {
-            rt::visit::array::<StopReplicaPartitionState<'a>, V>(
-                c,
-                v >= 2,
-                false,
-                v,
-                fields::TOPIC_STATES_PARTITION_STATES,
-                vis,
-                "topic_states[].partition_states",
-            )?;
-        }
-        if v >= 2 {
-            rt::visit::tags_only(
-                c,
-                fields::TOPIC_STATES_TAGGED_FIELDS,
-                vis,
-                "topic_states[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 3 {
+                vis.str(
+                    fields::TOPIC_STATES_TOPIC_NAME,
+                    Some(rt::read::str(c, v >= 2, "topic_states[].topic_name")?),
+                );
+            }
+            if v >= 3 {
+                rt::visit::array::<StopReplicaPartitionState<'a>, V>(
+                    c,
+                    v >= 2,
+                    false,
+                    v,
+                    fields::TOPIC_STATES_PARTITION_STATES,
+                    vis,
+                    "topic_states[].partition_states",
+                )?;
+            }
+            if v >= 2 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPIC_STATES_TAGGED_FIELDS,
+                    vis,
+                    "topic_states[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -930,7 +923,7 @@ impl rt::Sealed for StopReplicaPartitionState<'_> {}
 
 impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let partition_index;
         let leader_epoch;
@@ -965,25 +958,20 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v >= 3 {
-            match rt::read::run::<9>(c) {
-                Some(_r) => {
-                    rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&_r));
-                }
-                None => {
-                    rt::read::short_run!(c; "topic_states[].partition_states[].partition_index": i32 = 4, "topic_states[].partition_states[].leader_epoch": i32 = 4, "topic_states[].partition_states[].delete_partition": bool = 1);
-                }
+        match rt::read::run::<9>(c) {
+            Some(_r) => { rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&_r)); }
+            None => {
+                rt::read::short_run!(c; "topic_states[].partition_states[].partition_index": i32 = 4, "topic_states[].partition_states[].leader_epoch": i32 = 4, "topic_states[].partition_states[].delete_partition": bool = 1);
             }
         }
-        if v >= 2 {
-            rt::read::check_tags(c, "topic_states[].partition_states[]._tagged_fields")?;
         }
-        cur.join(local);
+        if v >= 2 { rt::read::check_tags(c, "topic_states[].partition_states[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1006,38 +994,37 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 3 {
-            vis.i32(
-                fields::TOPIC_STATES_PARTITION_STATES_PARTITION_INDEX,
-                rt::read::i32(c, "topic_states[].partition_states[].partition_index")?,
-            );
-        }
-        if v >= 3 {
-            vis.i32(
-                fields::TOPIC_STATES_PARTITION_STATES_LEADER_EPOCH,
-                rt::read::i32(c, "topic_states[].partition_states[].leader_epoch")?,
-            );
-        }
-        if v >= 3 {
-            vis.bool(
-                fields::TOPIC_STATES_PARTITION_STATES_DELETE_PARTITION,
-                rt::read::bool(c, "topic_states[].partition_states[].delete_partition")?,
-            );
-        }
-        if v >= 2 {
-            rt::visit::tags_only(
-                c,
-                fields::TOPIC_STATES_PARTITION_STATES_TAGGED_FIELDS,
-                vis,
-                "topic_states[].partition_states[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 3 {
+                vis.i32(
+                    fields::TOPIC_STATES_PARTITION_STATES_PARTITION_INDEX,
+                    rt::read::i32(c, "topic_states[].partition_states[].partition_index")?,
+                );
+            }
+            if v >= 3 {
+                vis.i32(
+                    fields::TOPIC_STATES_PARTITION_STATES_LEADER_EPOCH,
+                    rt::read::i32(c, "topic_states[].partition_states[].leader_epoch")?,
+                );
+            }
+            if v >= 3 {
+                vis.bool(
+                    fields::TOPIC_STATES_PARTITION_STATES_DELETE_PARTITION,
+                    rt::read::bool(c, "topic_states[].partition_states[].delete_partition")?,
+                );
+            }
+            if v >= 2 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPIC_STATES_PARTITION_STATES_TAGGED_FIELDS,
+                    vis,
+                    "topic_states[].partition_states[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1579,8 +1566,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for StopReplicaRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let controller_id = rt::read::i32(c, "controller_id")?;
                 let is_k_raft_controller = if v >= 4 {
@@ -1771,7 +1758,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for StopReplicaPartitionV0 {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = if v <= 0 {
                 rt::owned::read_str(c, v >= 2, "ungrouped_partitions[].topic_name")?
@@ -1902,7 +1889,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for StopReplicaTopicV1 {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if (1..=2).contains(&v) {
                 rt::owned::read_str(c, v >= 2, "topics[].name")?
@@ -2020,7 +2007,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for StopReplicaTopicState {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = if v >= 3 {
                 rt::owned::read_str(c, v >= 2, "topic_states[].topic_name")?
@@ -2142,7 +2129,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for StopReplicaPartitionState {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let partition_index;
             let leader_epoch;

@@ -64,7 +64,7 @@ impl rt::Sealed for StopReplicaResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "error_code")?;
         let partition_errors = rt::read::array::<StopReplicaPartitionError<'a>>(c, v >= 2, v, "partition_errors")?;
@@ -85,25 +85,24 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        rt::visit::array::<StopReplicaPartitionError<'a>, V>(
-            c,
-            v >= 2,
-            false,
-            v,
-            fields::PARTITION_ERRORS,
-            vis,
-            "partition_errors",
-        )?;
-        if v >= 2 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            rt::visit::array::<StopReplicaPartitionError<'a>, V>(
+                c,
+                v >= 2,
+                false,
+                v,
+                fields::PARTITION_ERRORS,
+                vis,
+                "partition_errors",
+            )?;
+            if v >= 2 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -187,7 +186,7 @@ impl rt::Sealed for StopReplicaPartitionError<'_> {}
 
 impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, v >= 2, "partition_errors[].topic_name")?;
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -213,22 +212,19 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         rt::read::str(c, v >= 2, "partition_errors[].topic_name")?;
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "partition_errors[].partition_index": i32 = 4, "partition_errors[].error_code": i16 = 2);
             }
         }
-        if v >= 2 {
-            rt::read::check_tags(c, "partition_errors[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 2 { rt::read::check_tags(c, "partition_errors[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -250,32 +246,31 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::PARTITION_ERRORS_TOPIC_NAME,
-            Some(rt::read::str(c, v >= 2, "partition_errors[].topic_name")?),
-        );
-        vis.i32(
-            fields::PARTITION_ERRORS_PARTITION_INDEX,
-            rt::read::i32(c, "partition_errors[].partition_index")?,
-        );
-        vis.i16(
-            fields::PARTITION_ERRORS_ERROR_CODE,
-            rt::read::i16(c, "partition_errors[].error_code")?,
-        );
-        if v >= 2 {
-            rt::visit::tags_only(
-                c,
-                fields::PARTITION_ERRORS_TAGGED_FIELDS,
-                vis,
-                "partition_errors[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::PARTITION_ERRORS_TOPIC_NAME,
+                Some(rt::read::str(c, v >= 2, "partition_errors[].topic_name")?),
+            );
+            vis.i32(
+                fields::PARTITION_ERRORS_PARTITION_INDEX,
+                rt::read::i32(c, "partition_errors[].partition_index")?,
+            );
+            vis.i16(
+                fields::PARTITION_ERRORS_ERROR_CODE,
+                rt::read::i16(c, "partition_errors[].error_code")?,
+            );
+            if v >= 2 {
+                rt::visit::tags_only(
+                    c,
+                    fields::PARTITION_ERRORS_TAGGED_FIELDS,
+                    vis,
+                    "partition_errors[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -498,7 +493,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for StopReplicaResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let partition_errors =
@@ -592,7 +587,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for StopReplicaPartitionError {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, v >= 2, "partition_errors[].topic_name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {

@@ -61,7 +61,7 @@ impl rt::Sealed for StreamsGroupDescribeRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let group_ids = rt::read::array::<&'a str>(c, true, v, "group_ids")?;
         let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
@@ -84,24 +84,23 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<&'a str, V>(c, true, false, v, fields::GROUP_IDS, vis, "group_ids")?;
-        vis.bool(
-            fields::INCLUDE_AUTHORIZED_OPERATIONS,
-            rt::read::bool(c, "include_authorized_operations")?,
-        );
-        if v >= 1 {
+        cur.forked(|c| {
+            rt::visit::array::<&'a str, V>(c, true, false, v, fields::GROUP_IDS, vis, "group_ids")?;
             vis.bool(
-                fields::INCLUDE_TOPOLOGY_DESCRIPTION,
-                rt::read::bool(c, "include_topology_description")?,
+                fields::INCLUDE_AUTHORIZED_OPERATIONS,
+                rt::read::bool(c, "include_authorized_operations")?,
             );
-        }
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            if v >= 1 {
+                vis.bool(
+                    fields::INCLUDE_TOPOLOGY_DESCRIPTION,
+                    rt::read::bool(c, "include_topology_description")?,
+                );
+            }
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -285,7 +284,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupDescribeRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let group_ids = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "group_ids")?;
             let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;

@@ -63,8 +63,8 @@ impl rt::Sealed for StreamsGroupDescribeResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
@@ -81,15 +81,14 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        rt::visit::array::<DescribedGroup<'a>, V>(c, true, false, v, fields::GROUPS, vis, "groups")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            rt::visit::array::<DescribedGroup<'a>, V>(c, true, false, v, fields::GROUPS, vis, "groups")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -192,8 +191,8 @@ impl rt::Sealed for DescribedGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let error_code = rt::read::i16(c, "groups[].error_code")?;
             let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
@@ -246,38 +245,37 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::i16(c, "groups[].error_code")?;
-            rt::read::opt_str(c, true, true, "groups[].error_message")?;
-            rt::read::str(c, true, "groups[].group_id")?;
-            rt::read::str(c, true, "groups[].group_state")?;
-            match rt::read::run::<8>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "groups[].group_epoch": i32 = 4, "groups[].assignment_epoch": i32 = 4);
+            cur.forked(|c| {
+                rt::read::i16(c, "groups[].error_code")?;
+                rt::read::opt_str(c, true, true, "groups[].error_message")?;
+                rt::read::str(c, true, "groups[].group_id")?;
+                rt::read::str(c, true, "groups[].group_state")?;
+                match rt::read::run::<8>(c) {
+                    Some(_r) => {}
+                    None => {
+                        rt::read::short_run!(c; "groups[].group_epoch": i32 = 4, "groups[].assignment_epoch": i32 = 4);
+                    }
                 }
-            }
-            if rt::read::present(c, true, "groups[].topology")? {
-                <Topology as rt::Struct>::check(c, v)?;
-            }
-            rt::read::check_array::<Member<'a>>(c, true, false, v, "groups[].members")?;
-            rt::read::i32(c, "groups[].authorized_operations")?;
-            if v >= 1 && rt::read::present(c, v >= 1, "groups[].topology_description")? {
-                <TopologyDescription as rt::Struct>::check(c, v)?;
-            }
-            if v >= 1 {
-                rt::read::i8(c, "groups[].topology_description_status")?;
-            }
-            if v >= 1 {
-                rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?;
-            }
-            rt::read::check_tags(c, "groups[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+                if rt::read::present(c, true, "groups[].topology")? {
+                    <Topology as rt::Struct>::check(c, v)?;
+                }
+                rt::read::check_array::<Member<'a>>(c, true, false, v, "groups[].members")?;
+                rt::read::i32(c, "groups[].authorized_operations")?;
+                if v >= 1 && rt::read::present(c, v >= 1, "groups[].topology_description")? {
+                    <TopologyDescription as rt::Struct>::check(c, v)?;
+                }
+                if v >= 1 {
+                    rt::read::i8(c, "groups[].topology_description_status")?;
+                }
+                if v >= 1 {
+                    rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?;
+                }
+                rt::read::check_tags(c, "groups[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -312,60 +310,59 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
-        vis.str(
-            fields::GROUPS_ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "groups[].error_message")?,
-        );
-        vis.str(
-            fields::GROUPS_GROUP_ID,
-            Some(rt::read::str(c, true, "groups[].group_id")?),
-        );
-        vis.str(
-            fields::GROUPS_GROUP_STATE,
-            Some(rt::read::str(c, true, "groups[].group_state")?),
-        );
-        vis.i32(fields::GROUPS_GROUP_EPOCH, rt::read::i32(c, "groups[].group_epoch")?);
-        vis.i32(
-            fields::GROUPS_ASSIGNMENT_EPOCH,
-            rt::read::i32(c, "groups[].assignment_epoch")?,
-        );
-        let present = rt::read::present(c, true, "groups[].topology")?;
-        rt::visit::struct_field::<Topology<'a>, V>(c, present, v, fields::GROUPS_TOPOLOGY, vis)?;
-        rt::visit::array::<Member<'a>, V>(c, true, false, v, fields::GROUPS_MEMBERS, vis, "groups[].members")?;
-        vis.i32(
-            fields::GROUPS_AUTHORIZED_OPERATIONS,
-            rt::read::i32(c, "groups[].authorized_operations")?,
-        );
-        if v >= 1 {
-            let present = rt::read::present(c, v >= 1, "groups[].topology_description")?;
-            rt::visit::struct_field::<TopologyDescription<'a>, V>(
-                c,
-                present,
-                v,
-                fields::GROUPS_TOPOLOGY_DESCRIPTION,
-                vis,
-            )?;
-        }
-        if v >= 1 {
-            vis.i8(
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_STATUS,
-                rt::read::i8(c, "groups[].topology_description_status")?,
-            );
-        }
-        if v >= 1 {
+        cur.forked(|c| {
+            vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
             vis.str(
-                fields::GROUPS_ASSIGNOR_NAME,
-                rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?,
+                fields::GROUPS_ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "groups[].error_message")?,
             );
-        }
-        rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            vis.str(
+                fields::GROUPS_GROUP_ID,
+                Some(rt::read::str(c, true, "groups[].group_id")?),
+            );
+            vis.str(
+                fields::GROUPS_GROUP_STATE,
+                Some(rt::read::str(c, true, "groups[].group_state")?),
+            );
+            vis.i32(fields::GROUPS_GROUP_EPOCH, rt::read::i32(c, "groups[].group_epoch")?);
+            vis.i32(
+                fields::GROUPS_ASSIGNMENT_EPOCH,
+                rt::read::i32(c, "groups[].assignment_epoch")?,
+            );
+            let present = rt::read::present(c, true, "groups[].topology")?;
+            rt::visit::struct_field::<Topology<'a>, V>(c, present, v, fields::GROUPS_TOPOLOGY, vis)?;
+            rt::visit::array::<Member<'a>, V>(c, true, false, v, fields::GROUPS_MEMBERS, vis, "groups[].members")?;
+            vis.i32(
+                fields::GROUPS_AUTHORIZED_OPERATIONS,
+                rt::read::i32(c, "groups[].authorized_operations")?,
+            );
+            if v >= 1 {
+                let present = rt::read::present(c, v >= 1, "groups[].topology_description")?;
+                rt::visit::struct_field::<TopologyDescription<'a>, V>(
+                    c,
+                    present,
+                    v,
+                    fields::GROUPS_TOPOLOGY_DESCRIPTION,
+                    vis,
+                )?;
+            }
+            if v >= 1 {
+                vis.i8(
+                    fields::GROUPS_TOPOLOGY_DESCRIPTION_STATUS,
+                    rt::read::i8(c, "groups[].topology_description_status")?,
+                );
+            }
+            if v >= 1 {
+                vis.str(
+                    fields::GROUPS_ASSIGNOR_NAME,
+                    rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?,
+                );
+            }
+            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -486,8 +483,8 @@ impl rt::Sealed for Topology<'_> {}
 
 impl<'a> rt::Struct<'a> for Topology<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let epoch = rt::read::i32(c, "groups[].topology.epoch")?;
             let subtopologies =
@@ -503,16 +500,15 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::i32(c, "groups[].topology.epoch")?;
-            rt::read::check_array::<Subtopology<'a>>(c, true, true, v, "groups[].topology.subtopologies")?;
-            rt::read::check_tags(c, "groups[].topology._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::i32(c, "groups[].topology.epoch")?;
+                rt::read::check_array::<Subtopology<'a>>(c, true, true, v, "groups[].topology.subtopologies")?;
+                rt::read::check_tags(c, "groups[].topology._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -532,31 +528,30 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::GROUPS_TOPOLOGY_EPOCH,
-            rt::read::i32(c, "groups[].topology.epoch")?,
-        );
-        rt::visit::array::<Subtopology<'a>, V>(
-            c,
-            true,
-            true,
-            v,
-            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES,
-            vis,
-            "groups[].topology.subtopologies",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_TOPOLOGY_TAGGED_FIELDS,
-            vis,
-            "groups[].topology._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(
+                fields::GROUPS_TOPOLOGY_EPOCH,
+                rt::read::i32(c, "groups[].topology.epoch")?,
+            );
+            rt::visit::array::<Subtopology<'a>, V>(
+                c,
+                true,
+                true,
+                v,
+                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES,
+                vis,
+                "groups[].topology.subtopologies",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_TOPOLOGY_TAGGED_FIELDS,
+                vis,
+                "groups[].topology._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -668,8 +663,8 @@ impl rt::Sealed for Member<'_> {}
 
 impl<'a> rt::Struct<'a> for Member<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
             let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
@@ -683,10 +678,10 @@ impl<'a> rt::Struct<'a> for Member<'a> {
             let client_tags = rt::read::array::<KeyValue<'a>>(c, true, v, "groups[].members[].client_tags")?;
             let task_offsets = rt::read::array::<TaskOffset<'a>>(c, true, v, "groups[].members[].task_offsets")?;
             let task_end_offsets = rt::read::array::<TaskOffset<'a>>(c, true, v, "groups[].members[].task_end_offsets")
-                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
+                .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
             let assignment = <Assignment as rt::Struct>::read(c, v)?;
             let target_assignment = <Assignment as rt::Struct>::read(c, v)
-                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+                .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
             let is_classic = rt::read::bool(c, "groups[].members[].is_classic")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?;
             Ok(Self {
@@ -712,33 +707,32 @@ impl<'a> rt::Struct<'a> for Member<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::str(c, true, "groups[].members[].member_id")?;
-            rt::read::i32(c, "groups[].members[].member_epoch")?;
-            rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
-            rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
-            rt::read::str(c, true, "groups[].members[].client_id")?;
-            rt::read::str(c, true, "groups[].members[].client_host")?;
-            rt::read::i32(c, "groups[].members[].topology_epoch")?;
-            rt::read::str(c, true, "groups[].members[].process_id")?;
-            if rt::read::present(c, true, "groups[].members[].user_endpoint")? {
-                <Endpoint as rt::Struct>::check(c, v)?;
-            }
-            rt::read::check_array::<KeyValue<'a>>(c, true, false, v, "groups[].members[].client_tags")?;
-            rt::read::check_array::<TaskOffset<'a>>(c, true, false, v, "groups[].members[].task_offsets")?;
-            rt::read::check_array::<TaskOffset<'a>>(c, true, false, v, "groups[].members[].task_end_offsets")
-                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
-            <Assignment as rt::Struct>::check(c, v)?;
-            <Assignment as rt::Struct>::check(c, v)
-                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
-            rt::read::bool(c, "groups[].members[].is_classic")?;
-            rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::str(c, true, "groups[].members[].member_id")?;
+                rt::read::i32(c, "groups[].members[].member_epoch")?;
+                rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
+                rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
+                rt::read::str(c, true, "groups[].members[].client_id")?;
+                rt::read::str(c, true, "groups[].members[].client_host")?;
+                rt::read::i32(c, "groups[].members[].topology_epoch")?;
+                rt::read::str(c, true, "groups[].members[].process_id")?;
+                if rt::read::present(c, true, "groups[].members[].user_endpoint")? {
+                    <Endpoint as rt::Struct>::check(c, v)?;
+                }
+                rt::read::check_array::<KeyValue<'a>>(c, true, false, v, "groups[].members[].client_tags")?;
+                rt::read::check_array::<TaskOffset<'a>>(c, true, false, v, "groups[].members[].task_offsets")?;
+                rt::read::check_array::<TaskOffset<'a>>(c, true, false, v, "groups[].members[].task_end_offsets")
+                    .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
+                <Assignment as rt::Struct>::check(c, v)?;
+                <Assignment as rt::Struct>::check(c, v)
+                    .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+                rt::read::bool(c, "groups[].members[].is_classic")?;
+                rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -771,95 +765,94 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::GROUPS_MEMBERS_MEMBER_ID,
-            Some(rt::read::str(c, true, "groups[].members[].member_id")?),
-        );
-        vis.i32(
-            fields::GROUPS_MEMBERS_MEMBER_EPOCH,
-            rt::read::i32(c, "groups[].members[].member_epoch")?,
-        );
-        vis.str(
-            fields::GROUPS_MEMBERS_INSTANCE_ID,
-            rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?,
-        );
-        vis.str(
-            fields::GROUPS_MEMBERS_RACK_ID,
-            rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?,
-        );
-        vis.str(
-            fields::GROUPS_MEMBERS_CLIENT_ID,
-            Some(rt::read::str(c, true, "groups[].members[].client_id")?),
-        );
-        vis.str(
-            fields::GROUPS_MEMBERS_CLIENT_HOST,
-            Some(rt::read::str(c, true, "groups[].members[].client_host")?),
-        );
-        vis.i32(
-            fields::GROUPS_MEMBERS_TOPOLOGY_EPOCH,
-            rt::read::i32(c, "groups[].members[].topology_epoch")?,
-        );
-        vis.str(
-            fields::GROUPS_MEMBERS_PROCESS_ID,
-            Some(rt::read::str(c, true, "groups[].members[].process_id")?),
-        );
-        let present = rt::read::present(c, true, "groups[].members[].user_endpoint")?;
-        rt::visit::struct_field::<Endpoint<'a>, V>(c, present, v, fields::GROUPS_MEMBERS_USER_ENDPOINT, vis)?;
-        rt::visit::array::<KeyValue<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_MEMBERS_CLIENT_TAGS,
-            vis,
-            "groups[].members[].client_tags",
-        )?;
-        rt::visit::array::<TaskOffset<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_MEMBERS_TASK_OFFSETS,
-            vis,
-            "groups[].members[].task_offsets",
-        )?;
-        rt::visit::array::<TaskOffset<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_MEMBERS_TASK_END_OFFSETS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.ids),
-            "groups[].members[].task_end_offsets",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
-        let present = true;
-        rt::visit::struct_field::<Assignment<'a>, V>(c, present, v, fields::GROUPS_MEMBERS_ASSIGNMENT, vis)?;
-        let present = true;
-        rt::visit::struct_field::<Assignment<'a>, _>(
-            c,
-            present,
-            v,
-            fields::GROUPS_MEMBERS_TARGET_ASSIGNMENT,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.ids),
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
-        vis.bool(
-            fields::GROUPS_MEMBERS_IS_CLASSIC,
-            rt::read::bool(c, "groups[].members[].is_classic")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_MEMBERS_TAGGED_FIELDS,
-            vis,
-            "groups[].members[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::GROUPS_MEMBERS_MEMBER_ID,
+                Some(rt::read::str(c, true, "groups[].members[].member_id")?),
+            );
+            vis.i32(
+                fields::GROUPS_MEMBERS_MEMBER_EPOCH,
+                rt::read::i32(c, "groups[].members[].member_epoch")?,
+            );
+            vis.str(
+                fields::GROUPS_MEMBERS_INSTANCE_ID,
+                rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?,
+            );
+            vis.str(
+                fields::GROUPS_MEMBERS_RACK_ID,
+                rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?,
+            );
+            vis.str(
+                fields::GROUPS_MEMBERS_CLIENT_ID,
+                Some(rt::read::str(c, true, "groups[].members[].client_id")?),
+            );
+            vis.str(
+                fields::GROUPS_MEMBERS_CLIENT_HOST,
+                Some(rt::read::str(c, true, "groups[].members[].client_host")?),
+            );
+            vis.i32(
+                fields::GROUPS_MEMBERS_TOPOLOGY_EPOCH,
+                rt::read::i32(c, "groups[].members[].topology_epoch")?,
+            );
+            vis.str(
+                fields::GROUPS_MEMBERS_PROCESS_ID,
+                Some(rt::read::str(c, true, "groups[].members[].process_id")?),
+            );
+            let present = rt::read::present(c, true, "groups[].members[].user_endpoint")?;
+            rt::visit::struct_field::<Endpoint<'a>, V>(c, present, v, fields::GROUPS_MEMBERS_USER_ENDPOINT, vis)?;
+            rt::visit::array::<KeyValue<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::GROUPS_MEMBERS_CLIENT_TAGS,
+                vis,
+                "groups[].members[].client_tags",
+            )?;
+            rt::visit::array::<TaskOffset<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::GROUPS_MEMBERS_TASK_OFFSETS,
+                vis,
+                "groups[].members[].task_offsets",
+            )?;
+            rt::visit::array::<TaskOffset<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::GROUPS_MEMBERS_TASK_END_OFFSETS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.ids),
+                "groups[].members[].task_end_offsets",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
+            let present = true;
+            rt::visit::struct_field::<Assignment<'a>, V>(c, present, v, fields::GROUPS_MEMBERS_ASSIGNMENT, vis)?;
+            let present = true;
+            rt::visit::struct_field::<Assignment<'a>, _>(
+                c,
+                present,
+                v,
+                fields::GROUPS_MEMBERS_TARGET_ASSIGNMENT,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.ids),
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+            vis.bool(
+                fields::GROUPS_MEMBERS_IS_CLASSIC,
+                rt::read::bool(c, "groups[].members[].is_classic")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_TAGGED_FIELDS,
+                vis,
+                "groups[].members[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -968,8 +961,8 @@ impl rt::Sealed for TopologyDescription<'_> {}
 
 impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let subtopologies = if v >= 1 {
                 rt::read::array::<TopologyDescriptionSubtopology<'a>>(
@@ -1002,32 +995,31 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            if v >= 1 {
-                rt::read::check_array::<TopologyDescriptionSubtopology<'a>>(
-                    c,
-                    true,
-                    false,
-                    v,
-                    "groups[].topology_description.subtopologies",
-                )?;
-            }
-            if v >= 1 {
-                rt::read::check_array::<TopologyDescriptionGlobalStore<'a>>(
-                    c,
-                    true,
-                    false,
-                    v,
-                    "groups[].topology_description.global_stores",
-                )?;
-            }
-            rt::read::check_tags(c, "groups[].topology_description._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                if v >= 1 {
+                    rt::read::check_array::<TopologyDescriptionSubtopology<'a>>(
+                        c,
+                        true,
+                        false,
+                        v,
+                        "groups[].topology_description.subtopologies",
+                    )?;
+                }
+                if v >= 1 {
+                    rt::read::check_array::<TopologyDescriptionGlobalStore<'a>>(
+                        c,
+                        true,
+                        false,
+                        v,
+                        "groups[].topology_description.global_stores",
+                    )?;
+                }
+                rt::read::check_tags(c, "groups[].topology_description._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -1051,40 +1043,39 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            rt::visit::array::<TopologyDescriptionSubtopology<'a>, V>(
+        cur.forked(|c| {
+            if v >= 1 {
+                rt::visit::array::<TopologyDescriptionSubtopology<'a>, V>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES,
+                    vis,
+                    "groups[].topology_description.subtopologies",
+                )?;
+            }
+            if v >= 1 {
+                rt::visit::array::<TopologyDescriptionGlobalStore<'a>, V>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    fields::GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES,
+                    vis,
+                    "groups[].topology_description.global_stores",
+                )?;
+            }
+            rt::visit::tags_only(
                 c,
-                true,
-                false,
-                v,
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES,
+                fields::GROUPS_TOPOLOGY_DESCRIPTION_TAGGED_FIELDS,
                 vis,
-                "groups[].topology_description.subtopologies",
+                "groups[].topology_description._tagged_fields",
             )?;
-        }
-        if v >= 1 {
-            rt::visit::array::<TopologyDescriptionGlobalStore<'a>, V>(
-                c,
-                true,
-                false,
-                v,
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES,
-                vis,
-                "groups[].topology_description.global_stores",
-            )?;
-        }
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_TOPOLOGY_DESCRIPTION_TAGGED_FIELDS,
-            vis,
-            "groups[].topology_description._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1207,8 +1198,8 @@ impl rt::Sealed for Subtopology<'_> {}
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let subtopology_id = rt::read::str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
             let source_topics =
@@ -1227,7 +1218,12 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
                 v,
                 "groups[].topology.subtopologies[].repartition_source_topics",
             )
-            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+            .map_err(|e| {
+                c.renamed(
+                    e,
+                    fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths,
+                )
+            })?;
             let unknown_tagged_fields =
                 rt::read::unknown_tags_only(c, "groups[].topology.subtopologies[]._tagged_fields")?;
             Ok(Self {
@@ -1243,38 +1239,42 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
-            rt::read::check_array::<&'a str>(c, true, false, v, "groups[].topology.subtopologies[].source_topics")?;
-            rt::read::check_array::<&'a str>(
-                c,
-                true,
-                false,
-                v,
-                "groups[].topology.subtopologies[].repartition_sink_topics",
-            )?;
-            rt::read::check_array::<TopicInfo<'a>>(
-                c,
-                true,
-                false,
-                v,
-                "groups[].topology.subtopologies[].state_changelog_topics",
-            )?;
-            rt::read::check_array::<TopicInfo<'a>>(
-                c,
-                true,
-                false,
-                v,
-                "groups[].topology.subtopologies[].repartition_source_topics",
-            )
-            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-            rt::read::check_tags(c, "groups[].topology.subtopologies[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
+                rt::read::check_array::<&'a str>(c, true, false, v, "groups[].topology.subtopologies[].source_topics")?;
+                rt::read::check_array::<&'a str>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    "groups[].topology.subtopologies[].repartition_sink_topics",
+                )?;
+                rt::read::check_array::<TopicInfo<'a>>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    "groups[].topology.subtopologies[].state_changelog_topics",
+                )?;
+                rt::read::check_array::<TopicInfo<'a>>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    "groups[].topology.subtopologies[].repartition_source_topics",
+                )
+                .map_err(|e| {
+                    c.renamed(
+                        e,
+                        fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths,
+                    )
+                })?;
+                rt::read::check_tags(c, "groups[].topology.subtopologies[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -1297,66 +1297,70 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_SUBTOPOLOGY_ID,
-            Some(rt::read::str(
+        cur.forked(|c| {
+            vis.str(
+                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_SUBTOPOLOGY_ID,
+                Some(rt::read::str(
+                    c,
+                    true,
+                    "groups[].topology.subtopologies[].subtopology_id",
+                )?),
+            );
+            rt::visit::array::<&'a str, V>(
                 c,
                 true,
-                "groups[].topology.subtopologies[].subtopology_id",
-            )?),
-        );
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_SOURCE_TOPICS,
-            vis,
-            "groups[].topology.subtopologies[].source_topics",
-        )?;
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SINK_TOPICS,
-            vis,
-            "groups[].topology.subtopologies[].repartition_sink_topics",
-        )?;
-        rt::visit::array::<TopicInfo<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS,
-            vis,
-            "groups[].topology.subtopologies[].state_changelog_topics",
-        )?;
-        rt::visit::array::<TopicInfo<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS,
-            &mut rt::Renumbered::new(
+                false,
+                v,
+                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_SOURCE_TOPICS,
                 vis,
-                fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.ids,
-            ),
-            "groups[].topology.subtopologies[].repartition_source_topics",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_TAGGED_FIELDS,
-            vis,
-            "groups[].topology.subtopologies[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+                "groups[].topology.subtopologies[].source_topics",
+            )?;
+            rt::visit::array::<&'a str, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SINK_TOPICS,
+                vis,
+                "groups[].topology.subtopologies[].repartition_sink_topics",
+            )?;
+            rt::visit::array::<TopicInfo<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS,
+                vis,
+                "groups[].topology.subtopologies[].state_changelog_topics",
+            )?;
+            rt::visit::array::<TopicInfo<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS,
+                &mut rt::Renumbered::new(
+                    vis,
+                    fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.ids,
+                ),
+                "groups[].topology.subtopologies[].repartition_source_topics",
+            )
+            .map_err(|e| {
+                c.renamed(
+                    e,
+                    fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths,
+                )
+            })?;
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_TAGGED_FIELDS,
+                vis,
+                "groups[].topology.subtopologies[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1496,7 +1500,7 @@ impl rt::Sealed for Endpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let host = rt::read::str(c, true, "groups[].members[].user_endpoint.host")?;
         let port = rt::read::u16(c, "groups[].members[].user_endpoint.port")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].user_endpoint._tagged_fields")?;
@@ -1509,14 +1513,13 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "groups[].members[].user_endpoint.host")?;
-        rt::read::u16(c, "groups[].members[].user_endpoint.port")?;
-        rt::read::check_tags(c, "groups[].members[].user_endpoint._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "groups[].members[].user_endpoint.host")?;
+            rt::read::u16(c, "groups[].members[].user_endpoint.port")?;
+            rt::read::check_tags(c, "groups[].members[].user_endpoint._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1535,25 +1538,24 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::GROUPS_MEMBERS_USER_ENDPOINT_HOST,
-            Some(rt::read::str(c, true, "groups[].members[].user_endpoint.host")?),
-        );
-        vis.u16(
-            fields::GROUPS_MEMBERS_USER_ENDPOINT_PORT,
-            rt::read::u16(c, "groups[].members[].user_endpoint.port")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_MEMBERS_USER_ENDPOINT_TAGGED_FIELDS,
-            vis,
-            "groups[].members[].user_endpoint._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::GROUPS_MEMBERS_USER_ENDPOINT_HOST,
+                Some(rt::read::str(c, true, "groups[].members[].user_endpoint.host")?),
+            );
+            vis.u16(
+                fields::GROUPS_MEMBERS_USER_ENDPOINT_PORT,
+                rt::read::u16(c, "groups[].members[].user_endpoint.port")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_USER_ENDPOINT_TAGGED_FIELDS,
+                vis,
+                "groups[].members[].user_endpoint._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1630,7 +1632,7 @@ impl rt::Sealed for KeyValue<'_> {}
 
 impl<'a> rt::Struct<'a> for KeyValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let key = rt::read::str(c, true, "groups[].members[].client_tags[].key")?;
         let value = rt::read::str(c, true, "groups[].members[].client_tags[].value")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].client_tags[]._tagged_fields")?;
@@ -1643,14 +1645,13 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "groups[].members[].client_tags[].key")?;
-        rt::read::str(c, true, "groups[].members[].client_tags[].value")?;
-        rt::read::check_tags(c, "groups[].members[].client_tags[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "groups[].members[].client_tags[].key")?;
+            rt::read::str(c, true, "groups[].members[].client_tags[].value")?;
+            rt::read::check_tags(c, "groups[].members[].client_tags[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1669,25 +1670,24 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::GROUPS_MEMBERS_CLIENT_TAGS_KEY,
-            Some(rt::read::str(c, true, "groups[].members[].client_tags[].key")?),
-        );
-        vis.str(
-            fields::GROUPS_MEMBERS_CLIENT_TAGS_VALUE,
-            Some(rt::read::str(c, true, "groups[].members[].client_tags[].value")?),
-        );
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_MEMBERS_CLIENT_TAGS_TAGGED_FIELDS,
-            vis,
-            "groups[].members[].client_tags[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::GROUPS_MEMBERS_CLIENT_TAGS_KEY,
+                Some(rt::read::str(c, true, "groups[].members[].client_tags[].key")?),
+            );
+            vis.str(
+                fields::GROUPS_MEMBERS_CLIENT_TAGS_VALUE,
+                Some(rt::read::str(c, true, "groups[].members[].client_tags[].value")?),
+            );
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_CLIENT_TAGS_TAGGED_FIELDS,
+                vis,
+                "groups[].members[].client_tags[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1762,7 +1762,7 @@ impl rt::Sealed for TaskOffset<'_> {}
 
 impl<'a> rt::Struct<'a> for TaskOffset<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let subtopology_id = rt::read::str(c, true, "groups[].members[].task_offsets[].subtopology_id")?;
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
@@ -1783,19 +1783,18 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         rt::read::str(c, true, "groups[].members[].task_offsets[].subtopology_id")?;
         match rt::read::run::<12>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "groups[].members[].task_offsets[].partition": i32 = 4, "groups[].members[].task_offsets[].offset": i64 = 8);
             }
         }
         rt::read::check_tags(c, "groups[].members[].task_offsets[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1814,33 +1813,32 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::GROUPS_MEMBERS_TASK_OFFSETS_SUBTOPOLOGY_ID,
-            Some(rt::read::str(
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::GROUPS_MEMBERS_TASK_OFFSETS_SUBTOPOLOGY_ID,
+                Some(rt::read::str(
+                    c,
+                    true,
+                    "groups[].members[].task_offsets[].subtopology_id",
+                )?),
+            );
+            vis.i32(
+                fields::GROUPS_MEMBERS_TASK_OFFSETS_PARTITION,
+                rt::read::i32(c, "groups[].members[].task_offsets[].partition")?,
+            );
+            vis.i64(
+                fields::GROUPS_MEMBERS_TASK_OFFSETS_OFFSET,
+                rt::read::i64(c, "groups[].members[].task_offsets[].offset")?,
+            );
+            rt::visit::tags_only(
                 c,
-                true,
-                "groups[].members[].task_offsets[].subtopology_id",
-            )?),
-        );
-        vis.i32(
-            fields::GROUPS_MEMBERS_TASK_OFFSETS_PARTITION,
-            rt::read::i32(c, "groups[].members[].task_offsets[].partition")?,
-        );
-        vis.i64(
-            fields::GROUPS_MEMBERS_TASK_OFFSETS_OFFSET,
-            rt::read::i64(c, "groups[].members[].task_offsets[].offset")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_MEMBERS_TASK_OFFSETS_TAGGED_FIELDS,
-            vis,
-            "groups[].members[].task_offsets[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+                fields::GROUPS_MEMBERS_TASK_OFFSETS_TAGGED_FIELDS,
+                vis,
+                "groups[].members[].task_offsets[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1930,13 +1928,13 @@ impl rt::Sealed for Assignment<'_> {}
 
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.active_tasks")?;
         let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.standby_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
+            .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
         let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.warmup_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
+            .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].assignment._tagged_fields")?;
         Ok(Self {
             active_tasks,
@@ -1948,18 +1946,17 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.active_tasks")?;
-        rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.standby_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
-        rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.warmup_tasks")
-            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
-        rt::read::check_tags(c, "groups[].members[].assignment._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.active_tasks")?;
+            rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.standby_tasks")
+                .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
+            rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.warmup_tasks")
+                .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
+            rt::read::check_tags(c, "groups[].members[].assignment._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1980,47 +1977,46 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<TaskIds<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS,
-            vis,
-            "groups[].members[].assignment.active_tasks",
-        )?;
-        rt::visit::array::<TaskIds<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.ids),
-            "groups[].members[].assignment.standby_tasks",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
-        rt::visit::array::<TaskIds<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.ids),
-            "groups[].members[].assignment.warmup_tasks",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS,
-            vis,
-            "groups[].members[].assignment._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<TaskIds<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS,
+                vis,
+                "groups[].members[].assignment.active_tasks",
+            )?;
+            rt::visit::array::<TaskIds<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.ids),
+                "groups[].members[].assignment.standby_tasks",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
+            rt::visit::array::<TaskIds<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.ids),
+                "groups[].members[].assignment.warmup_tasks",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS,
+                vis,
+                "groups[].members[].assignment._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -2138,7 +2134,7 @@ impl rt::Sealed for TopologyDescriptionSubtopology<'_> {}
 
 impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let subtopology_id = if v >= 1 {
             rt::read::str(c, true, "groups[].topology_description.subtopologies[].subtopology_id")?
@@ -2166,25 +2162,24 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            rt::read::str(c, true, "groups[].topology_description.subtopologies[].subtopology_id")?;
-        }
-        if v >= 1 {
-            rt::read::check_array::<TopologyDescriptionNode<'a>>(
-                c,
-                true,
-                false,
-                v,
-                "groups[].topology_description.subtopologies[].nodes",
-            )?;
-        }
-        rt::read::check_tags(c, "groups[].topology_description.subtopologies[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                rt::read::str(c, true, "groups[].topology_description.subtopologies[].subtopology_id")?;
+            }
+            if v >= 1 {
+                rt::read::check_array::<TopologyDescriptionNode<'a>>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes",
+                )?;
+            }
+            rt::read::check_tags(c, "groups[].topology_description.subtopologies[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -2208,39 +2203,38 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.str(
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_SUBTOPOLOGY_ID,
-                Some(rt::read::str(
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.str(
+                    fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_SUBTOPOLOGY_ID,
+                    Some(rt::read::str(
+                        c,
+                        true,
+                        "groups[].topology_description.subtopologies[].subtopology_id",
+                    )?),
+                );
+            }
+            if v >= 1 {
+                rt::visit::array::<TopologyDescriptionNode<'a>, V>(
                     c,
                     true,
-                    "groups[].topology_description.subtopologies[].subtopology_id",
-                )?),
-            );
-        }
-        if v >= 1 {
-            rt::visit::array::<TopologyDescriptionNode<'a>, V>(
+                    false,
+                    v,
+                    fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES,
+                    vis,
+                    "groups[].topology_description.subtopologies[].nodes",
+                )?;
+            }
+            rt::visit::tags_only(
                 c,
-                true,
-                false,
-                v,
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES,
+                fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_TAGGED_FIELDS,
                 vis,
-                "groups[].topology_description.subtopologies[].nodes",
+                "groups[].topology_description.subtopologies[]._tagged_fields",
             )?;
-        }
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_TAGGED_FIELDS,
-            vis,
-            "groups[].topology_description.subtopologies[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -2366,17 +2360,21 @@ impl rt::Sealed for TopologyDescriptionGlobalStore<'_> {}
 
 impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let source = if v >= 1 {
             <TopologyDescriptionNode as rt::Struct>::read(c, v)
-                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?
+                .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?
         } else {
             TopologyDescriptionNode::DEFAULT
         };
         let processor = if v >= 1 {
-            <TopologyDescriptionNode as rt::Struct>::read(c, v)
-                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?
+            <TopologyDescriptionNode as rt::Struct>::read(c, v).map_err(|e| {
+                c.renamed(
+                    e,
+                    fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths,
+                )
+            })?
         } else {
             TopologyDescriptionNode::DEFAULT
         };
@@ -2391,21 +2389,24 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            <TopologyDescriptionNode as rt::Struct>::check(c, v)
-                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
-        }
-        if v >= 1 {
-            <TopologyDescriptionNode as rt::Struct>::check(c, v)
-                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
-        }
-        rt::read::check_tags(c, "groups[].topology_description.global_stores[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                <TopologyDescriptionNode as rt::Struct>::check(c, v)
+                    .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
+            }
+            if v >= 1 {
+                <TopologyDescriptionNode as rt::Struct>::check(c, v).map_err(|e| {
+                    c.renamed(
+                        e,
+                        fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths,
+                    )
+                })?;
+            }
+            rt::read::check_tags(c, "groups[].topology_description.global_stores[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -2429,43 +2430,47 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            let present = true;
-            rt::visit::struct_field::<TopologyDescriptionNode<'a>, _>(
+        cur.forked(|c| {
+            if v >= 1 {
+                let present = true;
+                rt::visit::struct_field::<TopologyDescriptionNode<'a>, _>(
+                    c,
+                    present,
+                    v,
+                    fields::GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE,
+                    &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.ids),
+                )
+                .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
+            }
+            if v >= 1 {
+                let present = true;
+                rt::visit::struct_field::<TopologyDescriptionNode<'a>, _>(
+                    c,
+                    present,
+                    v,
+                    fields::GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR,
+                    &mut rt::Renumbered::new(
+                        vis,
+                        fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.ids,
+                    ),
+                )
+                .map_err(|e| {
+                    c.renamed(
+                        e,
+                        fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths,
+                    )
+                })?;
+            }
+            rt::visit::tags_only(
                 c,
-                present,
-                v,
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE,
-                &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.ids),
-            )
-            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
-        }
-        if v >= 1 {
-            let present = true;
-            rt::visit::struct_field::<TopologyDescriptionNode<'a>, _>(
-                c,
-                present,
-                v,
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR,
-                &mut rt::Renumbered::new(
-                    vis,
-                    fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.ids,
-                ),
-            )
-            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
-        }
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_TAGGED_FIELDS,
-            vis,
-            "groups[].topology_description.global_stores[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+                fields::GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_TAGGED_FIELDS,
+                vis,
+                "groups[].topology_description.global_stores[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -2581,7 +2586,7 @@ impl rt::Sealed for TopicInfo<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(
             c,
@@ -2603,7 +2608,10 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
         )
         .map_err(|e| {
-            e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
+            c.renamed(
+                e,
+                fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
+            )
         })?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(
             c,
@@ -2620,37 +2628,20 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(
-            c,
-            true,
-            "groups[].topology.subtopologies[].state_changelog_topics[].name",
-        )?;
+        cur.forked(|c| {
+        rt::read::str(c, true, "groups[].topology.subtopologies[].state_changelog_topics[].name")?;
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "groups[].topology.subtopologies[].state_changelog_topics[].partitions": i32 = 4, "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
             }
         }
-        rt::read::check_array::<KeyValue<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )
-        .map_err(|e| {
-            e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
-        })?;
-        rt::read::check_tags(
-            c,
-            "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-        )?;
-        cur.join(local);
+        rt::read::check_array::<KeyValue<'a>>(c, true, false, v, "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs").map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths))?;
+        rt::read::check_tags(c, "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields")?;
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -2671,55 +2662,57 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME,
-            Some(rt::read::str(
+        cur.forked(|c| {
+            vis.str(
+                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME,
+                Some(rt::read::str(
+                    c,
+                    true,
+                    "groups[].topology.subtopologies[].state_changelog_topics[].name",
+                )?),
+            );
+            vis.i32(
+                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_PARTITIONS,
+                rt::read::i32(
+                    c,
+                    "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
+                )?,
+            );
+            vis.i16(
+                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_REPLICATION_FACTOR,
+                rt::read::i16(
+                    c,
+                    "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
+                )?,
+            );
+            rt::visit::array::<KeyValue<'a>, _>(
                 c,
                 true,
-                "groups[].topology.subtopologies[].state_changelog_topics[].name",
-            )?),
-        );
-        vis.i32(
-            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_PARTITIONS,
-            rt::read::i32(
+                false,
+                v,
+                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS,
+                &mut rt::Renumbered::new(
+                    vis,
+                    fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.ids,
+                ),
+                "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
+            )
+            .map_err(|e| {
+                c.renamed(
+                    e,
+                    fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
+                )
+            })?;
+            rt::visit::tags_only(
                 c,
-                "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
-            )?,
-        );
-        vis.i16(
-            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_REPLICATION_FACTOR,
-            rt::read::i16(
-                c,
-                "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
-            )?,
-        );
-        rt::visit::array::<KeyValue<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS,
-            &mut rt::Renumbered::new(
+                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
                 vis,
-                fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.ids,
-            ),
-            "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )
-        .map_err(|e| {
-            e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
-        })?;
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
-            vis,
-            "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+                "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -2833,7 +2826,7 @@ impl rt::Sealed for TaskIds<'_> {}
 
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let subtopology_id = rt::read::str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "groups[].members[].assignment.active_tasks[].partitions")?;
@@ -2848,21 +2841,20 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
-        rt::read::check_array::<i32>(
-            c,
-            true,
-            false,
-            v,
-            "groups[].members[].assignment.active_tasks[].partitions",
-        )?;
-        rt::read::check_tags(c, "groups[].members[].assignment.active_tasks[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
+            rt::read::check_array::<i32>(
+                c,
+                true,
+                false,
+                v,
+                "groups[].members[].assignment.active_tasks[].partitions",
+            )?;
+            rt::read::check_tags(c, "groups[].members[].assignment.active_tasks[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -2882,35 +2874,34 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_SUBTOPOLOGY_ID,
-            Some(rt::read::str(
+        cur.forked(|c| {
+            vis.str(
+                fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_SUBTOPOLOGY_ID,
+                Some(rt::read::str(
+                    c,
+                    true,
+                    "groups[].members[].assignment.active_tasks[].subtopology_id",
+                )?),
+            );
+            rt::visit::array::<i32, V>(
                 c,
                 true,
-                "groups[].members[].assignment.active_tasks[].subtopology_id",
-            )?),
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_PARTITIONS,
-            vis,
-            "groups[].members[].assignment.active_tasks[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_TAGGED_FIELDS,
-            vis,
-            "groups[].members[].assignment.active_tasks[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+                false,
+                v,
+                fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_PARTITIONS,
+                vis,
+                "groups[].members[].assignment.active_tasks[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_TAGGED_FIELDS,
+                vis,
+                "groups[].members[].assignment.active_tasks[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -3014,7 +3005,7 @@ impl rt::Sealed for TopologyDescriptionNode<'_> {}
 
 impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if v >= 1 {
             rt::read::str(c, true, "groups[].topology_description.subtopologies[].nodes[].name")?
@@ -3083,57 +3074,56 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            rt::read::str(c, true, "groups[].topology_description.subtopologies[].nodes[].name")?;
-        }
-        if v >= 1 {
-            rt::read::i8(c, "groups[].topology_description.subtopologies[].nodes[].node_type")?;
-        }
-        if v >= 1 {
-            rt::read::check_array::<&'a str>(
+        cur.forked(|c| {
+            if v >= 1 {
+                rt::read::str(c, true, "groups[].topology_description.subtopologies[].nodes[].name")?;
+            }
+            if v >= 1 {
+                rt::read::i8(c, "groups[].topology_description.subtopologies[].nodes[].node_type")?;
+            }
+            if v >= 1 {
+                rt::read::check_array::<&'a str>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes[].source_topics",
+                )?;
+            }
+            if v >= 1 {
+                rt::read::opt_str(
+                    c,
+                    true,
+                    v >= 1,
+                    "groups[].topology_description.subtopologies[].nodes[].sink_topic",
+                )?;
+            }
+            if v >= 1 {
+                rt::read::check_array::<&'a str>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes[].stores",
+                )?;
+            }
+            if v >= 1 {
+                rt::read::check_array::<&'a str>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes[].successors",
+                )?;
+            }
+            rt::read::check_tags(
                 c,
-                true,
-                false,
-                v,
-                "groups[].topology_description.subtopologies[].nodes[].source_topics",
+                "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
             )?;
-        }
-        if v >= 1 {
-            rt::read::opt_str(
-                c,
-                true,
-                v >= 1,
-                "groups[].topology_description.subtopologies[].nodes[].sink_topic",
-            )?;
-        }
-        if v >= 1 {
-            rt::read::check_array::<&'a str>(
-                c,
-                true,
-                false,
-                v,
-                "groups[].topology_description.subtopologies[].nodes[].stores",
-            )?;
-        }
-        if v >= 1 {
-            rt::read::check_array::<&'a str>(
-                c,
-                true,
-                false,
-                v,
-                "groups[].topology_description.subtopologies[].nodes[].successors",
-            )?;
-        }
-        rt::read::check_tags(
-            c,
-            "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -3169,78 +3159,77 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.str(
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_NAME,
-                Some(rt::read::str(
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.str(
+                    fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_NAME,
+                    Some(rt::read::str(
+                        c,
+                        true,
+                        "groups[].topology_description.subtopologies[].nodes[].name",
+                    )?),
+                );
+            }
+            if v >= 1 {
+                vis.i8(
+                    fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_NODE_TYPE,
+                    rt::read::i8(c, "groups[].topology_description.subtopologies[].nodes[].node_type")?,
+                );
+            }
+            if v >= 1 {
+                rt::visit::array::<&'a str, V>(
                     c,
                     true,
-                    "groups[].topology_description.subtopologies[].nodes[].name",
-                )?),
-            );
-        }
-        if v >= 1 {
-            vis.i8(
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_NODE_TYPE,
-                rt::read::i8(c, "groups[].topology_description.subtopologies[].nodes[].node_type")?,
-            );
-        }
-        if v >= 1 {
-            rt::visit::array::<&'a str, V>(
-                c,
-                true,
-                false,
-                v,
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SOURCE_TOPICS,
-                vis,
-                "groups[].topology_description.subtopologies[].nodes[].source_topics",
-            )?;
-        }
-        if v >= 1 {
-            vis.str(
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SINK_TOPIC,
-                rt::read::opt_str(
+                    false,
+                    v,
+                    fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SOURCE_TOPICS,
+                    vis,
+                    "groups[].topology_description.subtopologies[].nodes[].source_topics",
+                )?;
+            }
+            if v >= 1 {
+                vis.str(
+                    fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SINK_TOPIC,
+                    rt::read::opt_str(
+                        c,
+                        true,
+                        v >= 1,
+                        "groups[].topology_description.subtopologies[].nodes[].sink_topic",
+                    )?,
+                );
+            }
+            if v >= 1 {
+                rt::visit::array::<&'a str, V>(
                     c,
                     true,
-                    v >= 1,
-                    "groups[].topology_description.subtopologies[].nodes[].sink_topic",
-                )?,
-            );
-        }
-        if v >= 1 {
-            rt::visit::array::<&'a str, V>(
+                    false,
+                    v,
+                    fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_STORES,
+                    vis,
+                    "groups[].topology_description.subtopologies[].nodes[].stores",
+                )?;
+            }
+            if v >= 1 {
+                rt::visit::array::<&'a str, V>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SUCCESSORS,
+                    vis,
+                    "groups[].topology_description.subtopologies[].nodes[].successors",
+                )?;
+            }
+            rt::visit::tags_only(
                 c,
-                true,
-                false,
-                v,
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_STORES,
+                fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_TAGGED_FIELDS,
                 vis,
-                "groups[].topology_description.subtopologies[].nodes[].stores",
+                "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
             )?;
-        }
-        if v >= 1 {
-            rt::visit::array::<&'a str, V>(
-                c,
-                true,
-                false,
-                v,
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SUCCESSORS,
-                vis,
-                "groups[].topology_description.subtopologies[].nodes[].successors",
-            )?;
-        }
-        rt::visit::tags_only(
-            c,
-            fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_TAGGED_FIELDS,
-            vis,
-            "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -5766,8 +5755,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupDescribeResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let groups = rt::owned::read_array::<DescribedGroup, _>(c, true, v, "groups")?;
@@ -5886,8 +5875,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribedGroup {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let error_code = rt::read::i16(c, "groups[].error_code")?;
                 let error_message = rt::owned::read_opt_str(c, true, true, "groups[].error_message")?;
@@ -6059,8 +6048,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for Topology {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let epoch = rt::read::i32(c, "groups[].topology.epoch")?;
                 let subtopologies =
@@ -6205,8 +6194,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for Member {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let member_id = rt::owned::read_str(c, true, "groups[].members[].member_id")?;
                 let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
@@ -6223,10 +6212,10 @@ pub mod owned {
                     rt::owned::read_array::<TaskOffset, _>(c, true, v, "groups[].members[].task_offsets")?;
                 let task_end_offsets =
                     rt::owned::read_array::<TaskOffset, _>(c, true, v, "groups[].members[].task_end_offsets")
-                        .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
+                        .map_err(|e| c.renamed(e, super::fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
                 let assignment = <Assignment as rt::OwnedStruct>::read(c, v)?;
                 let target_assignment = <Assignment as rt::OwnedStruct>::read(c, v)
-                    .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
                 let is_classic = rt::read::bool(c, "groups[].members[].is_classic")?;
                 let unknown_tagged_fields =
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?);
@@ -6369,8 +6358,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopologyDescription {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let subtopologies = if v >= 1 {
                     rt::owned::read_array::<TopologyDescriptionSubtopology, _>(
@@ -6524,8 +6513,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for Subtopology {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let subtopology_id = rt::owned::read_str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
                 let source_topics = rt::owned::read_array::<rt::OwnedStr, _>(
@@ -6553,7 +6542,10 @@ pub mod owned {
                     "groups[].topology.subtopologies[].repartition_source_topics",
                 )
                 .map_err(|e| {
-                    e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths)
+                    c.renamed(
+                        e,
+                        super::fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths,
+                    )
                 })?;
                 let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                     c,
@@ -6702,7 +6694,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Endpoint {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let host = rt::owned::read_str(c, true, "groups[].members[].user_endpoint.host")?;
             let port = rt::read::u16(c, "groups[].members[].user_endpoint.port")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
@@ -6786,7 +6778,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for KeyValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let key = rt::owned::read_str(c, true, "groups[].members[].client_tags[].key")?;
             let value = rt::owned::read_str(c, true, "groups[].members[].client_tags[].value")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
@@ -6868,7 +6860,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TaskOffset {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let subtopology_id = rt::owned::read_str(c, true, "groups[].members[].task_offsets[].subtopology_id")?;
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
@@ -6976,16 +6968,16 @@ pub mod owned {
 
     impl rt::OwnedStruct for Assignment {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let active_tasks =
                 rt::owned::read_array::<TaskIds, _>(c, true, v, "groups[].members[].assignment.active_tasks")?;
             let standby_tasks =
                 rt::owned::read_array::<TaskIds, _>(c, true, v, "groups[].members[].assignment.standby_tasks")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
             let warmup_tasks =
                 rt::owned::read_array::<TaskIds, _>(c, true, v, "groups[].members[].assignment.warmup_tasks")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,
                 "groups[].members[].assignment._tagged_fields",
@@ -7108,7 +7100,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopologyDescriptionSubtopology {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let subtopology_id = if v >= 1 {
                 rt::owned::read_str(c, true, "groups[].topology_description.subtopologies[].subtopology_id")?
@@ -7249,18 +7241,24 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopologyDescriptionGlobalStore {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let source = if v >= 1 {
                 <TopologyDescriptionNode as rt::OwnedStruct>::read(c, v).map_err(|e| {
-                    e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths)
+                    c.renamed(
+                        e,
+                        super::fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths,
+                    )
                 })?
             } else {
                 TopologyDescriptionNode::default()
             };
             let processor = if v >= 1 {
                 <TopologyDescriptionNode as rt::OwnedStruct>::read(c, v).map_err(|e| {
-                    e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths)
+                    c.renamed(
+                        e,
+                        super::fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths,
+                    )
                 })?
             } else {
                 TopologyDescriptionNode::default()
@@ -7388,7 +7386,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicInfo {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(
                 c,
@@ -7410,7 +7408,10 @@ pub mod owned {
                 "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
             )
             .map_err(|e| {
-                e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
+                c.renamed(
+                    e,
+                    super::fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
+                )
             })?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,
@@ -7524,7 +7525,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TaskIds {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let subtopology_id =
                 rt::owned::read_str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
@@ -7642,7 +7643,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopologyDescriptionNode {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v >= 1 {
                 rt::owned::read_str(c, true, "groups[].topology_description.subtopologies[].nodes[].name")?

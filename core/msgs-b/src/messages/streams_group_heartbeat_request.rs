@@ -103,8 +103,8 @@ impl rt::Sealed for StreamsGroupHeartbeatRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let group_id = rt::read::str(c, true, "group_id")?;
             let member_id = rt::read::str(c, true, "member_id")?;
@@ -122,15 +122,15 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
             let topology = rt::read::opt_struct::<Topology>(c, true, v, "topology")?;
             let active_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "active_tasks")?;
             let standby_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "standby_tasks")
-                .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+                .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS.paths))?;
             let warmup_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "warmup_tasks")
-                .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
+                .map_err(|e| c.renamed(e, fields::ALIAS_WARMUP_TASKS.paths))?;
             let process_id = rt::read::opt_str(c, true, true, "process_id")?;
             let user_endpoint = rt::read::opt_struct::<Endpoint>(c, true, v, "user_endpoint")?;
             let client_tags = rt::read::opt_array::<KeyValue<'a>>(c, true, true, v, "client_tags")?;
             let task_offsets = rt::read::opt_array::<TaskOffset<'a>>(c, true, true, v, "task_offsets")?;
             let task_end_offsets = rt::read::opt_array::<TaskOffset<'a>>(c, true, true, v, "task_end_offsets")
-                .map_err(|e| e.renamed(fields::ALIAS_TASK_END_OFFSETS.paths))?;
+                .map_err(|e| c.renamed(e, fields::ALIAS_TASK_END_OFFSETS.paths))?;
             let shutdown_application = rt::read::bool(c, "shutdown_application")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
             Ok(Self {
@@ -160,62 +160,61 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
-        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
-        vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
-        vis.i32(
-            fields::ENDPOINT_INFORMATION_EPOCH,
-            rt::read::i32(c, "endpoint_information_epoch")?,
-        );
-        vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
-        vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
-        vis.i32(fields::REBALANCE_TIMEOUT_MS, rt::read::i32(c, "rebalance_timeout_ms")?);
-        let present = rt::read::present(c, true, "topology")?;
-        rt::visit::struct_field::<Topology<'a>, V>(c, present, v, fields::TOPOLOGY, vis)?;
-        rt::visit::array::<TaskIds<'a>, V>(c, true, true, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
-        rt::visit::array::<TaskIds<'a>, _>(
-            c,
-            true,
-            true,
-            v,
-            fields::STANDBY_TASKS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS.ids),
-            "standby_tasks",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
-        rt::visit::array::<TaskIds<'a>, _>(
-            c,
-            true,
-            true,
-            v,
-            fields::WARMUP_TASKS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_WARMUP_TASKS.ids),
-            "warmup_tasks",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
-        vis.str(fields::PROCESS_ID, rt::read::opt_str(c, true, true, "process_id")?);
-        let present = rt::read::present(c, true, "user_endpoint")?;
-        rt::visit::struct_field::<Endpoint<'a>, V>(c, present, v, fields::USER_ENDPOINT, vis)?;
-        rt::visit::array::<KeyValue<'a>, V>(c, true, true, v, fields::CLIENT_TAGS, vis, "client_tags")?;
-        rt::visit::array::<TaskOffset<'a>, V>(c, true, true, v, fields::TASK_OFFSETS, vis, "task_offsets")?;
-        rt::visit::array::<TaskOffset<'a>, _>(
-            c,
-            true,
-            true,
-            v,
-            fields::TASK_END_OFFSETS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_TASK_END_OFFSETS.ids),
-            "task_end_offsets",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_TASK_END_OFFSETS.paths))?;
-        vis.bool(fields::SHUTDOWN_APPLICATION, rt::read::bool(c, "shutdown_application")?);
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
+            vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
+            vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
+            vis.i32(
+                fields::ENDPOINT_INFORMATION_EPOCH,
+                rt::read::i32(c, "endpoint_information_epoch")?,
+            );
+            vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
+            vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
+            vis.i32(fields::REBALANCE_TIMEOUT_MS, rt::read::i32(c, "rebalance_timeout_ms")?);
+            let present = rt::read::present(c, true, "topology")?;
+            rt::visit::struct_field::<Topology<'a>, V>(c, present, v, fields::TOPOLOGY, vis)?;
+            rt::visit::array::<TaskIds<'a>, V>(c, true, true, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
+            rt::visit::array::<TaskIds<'a>, _>(
+                c,
+                true,
+                true,
+                v,
+                fields::STANDBY_TASKS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS.ids),
+                "standby_tasks",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS.paths))?;
+            rt::visit::array::<TaskIds<'a>, _>(
+                c,
+                true,
+                true,
+                v,
+                fields::WARMUP_TASKS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_WARMUP_TASKS.ids),
+                "warmup_tasks",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_WARMUP_TASKS.paths))?;
+            vis.str(fields::PROCESS_ID, rt::read::opt_str(c, true, true, "process_id")?);
+            let present = rt::read::present(c, true, "user_endpoint")?;
+            rt::visit::struct_field::<Endpoint<'a>, V>(c, present, v, fields::USER_ENDPOINT, vis)?;
+            rt::visit::array::<KeyValue<'a>, V>(c, true, true, v, fields::CLIENT_TAGS, vis, "client_tags")?;
+            rt::visit::array::<TaskOffset<'a>, V>(c, true, true, v, fields::TASK_OFFSETS, vis, "task_offsets")?;
+            rt::visit::array::<TaskOffset<'a>, _>(
+                c,
+                true,
+                true,
+                v,
+                fields::TASK_END_OFFSETS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_TASK_END_OFFSETS.ids),
+                "task_end_offsets",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_TASK_END_OFFSETS.paths))?;
+            vis.bool(fields::SHUTDOWN_APPLICATION, rt::read::bool(c, "shutdown_application")?);
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -330,8 +329,8 @@ impl rt::Sealed for Topology<'_> {}
 
 impl<'a> rt::Struct<'a> for Topology<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let epoch = rt::read::i32(c, "topology.epoch")?;
             let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "topology.subtopologies")?;
@@ -346,16 +345,15 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::i32(c, "topology.epoch")?;
-            rt::read::check_array::<Subtopology<'a>>(c, true, false, v, "topology.subtopologies")?;
-            rt::read::check_tags(c, "topology._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::i32(c, "topology.epoch")?;
+                rt::read::check_array::<Subtopology<'a>>(c, true, false, v, "topology.subtopologies")?;
+                rt::read::check_tags(c, "topology._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -375,23 +373,22 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::TOPOLOGY_EPOCH, rt::read::i32(c, "topology.epoch")?);
-        rt::visit::array::<Subtopology<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPOLOGY_SUBTOPOLOGIES,
-            vis,
-            "topology.subtopologies",
-        )?;
-        rt::visit::tags_only(c, fields::TOPOLOGY_TAGGED_FIELDS, vis, "topology._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::TOPOLOGY_EPOCH, rt::read::i32(c, "topology.epoch")?);
+            rt::visit::array::<Subtopology<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPOLOGY_SUBTOPOLOGIES,
+                vis,
+                "topology.subtopologies",
+            )?;
+            rt::visit::tags_only(c, fields::TOPOLOGY_TAGGED_FIELDS, vis, "topology._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -470,7 +467,7 @@ impl rt::Sealed for TaskIds<'_> {}
 
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
@@ -484,15 +481,14 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "active_tasks[].subtopology_id")?;
-        rt::read::check_array::<i32>(c, true, false, v, "active_tasks[].partitions")?;
-        rt::read::check_tags(c, "active_tasks[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "active_tasks[].subtopology_id")?;
+            rt::read::check_array::<i32>(c, true, false, v, "active_tasks[].partitions")?;
+            rt::read::check_tags(c, "active_tasks[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -512,31 +508,30 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
-            Some(rt::read::str(c, true, "active_tasks[].subtopology_id")?),
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::ACTIVE_TASKS_PARTITIONS,
-            vis,
-            "active_tasks[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::ACTIVE_TASKS_TAGGED_FIELDS,
-            vis,
-            "active_tasks[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
+                Some(rt::read::str(c, true, "active_tasks[].subtopology_id")?),
+            );
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::ACTIVE_TASKS_PARTITIONS,
+                vis,
+                "active_tasks[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::ACTIVE_TASKS_TAGGED_FIELDS,
+                vis,
+                "active_tasks[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -616,7 +611,7 @@ impl rt::Sealed for Endpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let host = rt::read::str(c, true, "user_endpoint.host")?;
         let port = rt::read::u16(c, "user_endpoint.port")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "user_endpoint._tagged_fields")?;
@@ -629,14 +624,13 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "user_endpoint.host")?;
-        rt::read::u16(c, "user_endpoint.port")?;
-        rt::read::check_tags(c, "user_endpoint._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "user_endpoint.host")?;
+            rt::read::u16(c, "user_endpoint.port")?;
+            rt::read::check_tags(c, "user_endpoint._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -655,22 +649,21 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::USER_ENDPOINT_HOST,
-            Some(rt::read::str(c, true, "user_endpoint.host")?),
-        );
-        vis.u16(fields::USER_ENDPOINT_PORT, rt::read::u16(c, "user_endpoint.port")?);
-        rt::visit::tags_only(
-            c,
-            fields::USER_ENDPOINT_TAGGED_FIELDS,
-            vis,
-            "user_endpoint._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::USER_ENDPOINT_HOST,
+                Some(rt::read::str(c, true, "user_endpoint.host")?),
+            );
+            vis.u16(fields::USER_ENDPOINT_PORT, rt::read::u16(c, "user_endpoint.port")?);
+            rt::visit::tags_only(
+                c,
+                fields::USER_ENDPOINT_TAGGED_FIELDS,
+                vis,
+                "user_endpoint._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -747,7 +740,7 @@ impl rt::Sealed for KeyValue<'_> {}
 
 impl<'a> rt::Struct<'a> for KeyValue<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let key = rt::read::str(c, true, "client_tags[].key")?;
         let value = rt::read::str(c, true, "client_tags[].value")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "client_tags[]._tagged_fields")?;
@@ -760,14 +753,13 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "client_tags[].key")?;
-        rt::read::str(c, true, "client_tags[].value")?;
-        rt::read::check_tags(c, "client_tags[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "client_tags[].key")?;
+            rt::read::str(c, true, "client_tags[].value")?;
+            rt::read::check_tags(c, "client_tags[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -786,25 +778,24 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::CLIENT_TAGS_KEY,
-            Some(rt::read::str(c, true, "client_tags[].key")?),
-        );
-        vis.str(
-            fields::CLIENT_TAGS_VALUE,
-            Some(rt::read::str(c, true, "client_tags[].value")?),
-        );
-        rt::visit::tags_only(
-            c,
-            fields::CLIENT_TAGS_TAGGED_FIELDS,
-            vis,
-            "client_tags[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::CLIENT_TAGS_KEY,
+                Some(rt::read::str(c, true, "client_tags[].key")?),
+            );
+            vis.str(
+                fields::CLIENT_TAGS_VALUE,
+                Some(rt::read::str(c, true, "client_tags[].value")?),
+            );
+            rt::visit::tags_only(
+                c,
+                fields::CLIENT_TAGS_TAGGED_FIELDS,
+                vis,
+                "client_tags[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -879,7 +870,7 @@ impl rt::Sealed for TaskOffset<'_> {}
 
 impl<'a> rt::Struct<'a> for TaskOffset<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let subtopology_id = rt::read::str(c, true, "task_offsets[].subtopology_id")?;
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
@@ -900,19 +891,18 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "task_offsets[].subtopology_id")?;
-        match rt::read::run::<12>(c) {
-            Some(_r) => {}
-            None => {
-                rt::read::short_run!(c; "task_offsets[].partition": i32 = 4, "task_offsets[].offset": i64 = 8);
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "task_offsets[].subtopology_id")?;
+            match rt::read::run::<12>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::short_run!(c; "task_offsets[].partition": i32 = 4, "task_offsets[].offset": i64 = 8);
+                }
             }
-        }
-        rt::read::check_tags(c, "task_offsets[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            rt::read::check_tags(c, "task_offsets[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -931,26 +921,25 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TASK_OFFSETS_SUBTOPOLOGY_ID,
-            Some(rt::read::str(c, true, "task_offsets[].subtopology_id")?),
-        );
-        vis.i32(
-            fields::TASK_OFFSETS_PARTITION,
-            rt::read::i32(c, "task_offsets[].partition")?,
-        );
-        vis.i64(fields::TASK_OFFSETS_OFFSET, rt::read::i64(c, "task_offsets[].offset")?);
-        rt::visit::tags_only(
-            c,
-            fields::TASK_OFFSETS_TAGGED_FIELDS,
-            vis,
-            "task_offsets[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::TASK_OFFSETS_SUBTOPOLOGY_ID,
+                Some(rt::read::str(c, true, "task_offsets[].subtopology_id")?),
+            );
+            vis.i32(
+                fields::TASK_OFFSETS_PARTITION,
+                rt::read::i32(c, "task_offsets[].partition")?,
+            );
+            vis.i64(fields::TASK_OFFSETS_OFFSET, rt::read::i64(c, "task_offsets[].offset")?);
+            rt::visit::tags_only(
+                c,
+                fields::TASK_OFFSETS_TAGGED_FIELDS,
+                vis,
+                "task_offsets[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1037,8 +1026,8 @@ impl rt::Sealed for Subtopology<'_> {}
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let subtopology_id = rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?;
             let source_topics = rt::read::array::<&'a str>(c, true, v, "topology.subtopologies[].source_topics")?;
@@ -1050,7 +1039,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
                 rt::read::array::<&'a str>(c, true, v, "topology.subtopologies[].repartition_sink_topics")?;
             let repartition_source_topics =
                 rt::read::array::<TopicInfo<'a>>(c, true, v, "topology.subtopologies[].repartition_source_topics")
-                    .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+                    .map_err(|e| c.renamed(e, fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
             let copartition_groups =
                 rt::read::array::<CopartitionGroup<'a>>(c, true, v, "topology.subtopologies[].copartition_groups")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topology.subtopologies[]._tagged_fields")?;
@@ -1069,40 +1058,45 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?;
-            rt::read::check_array::<&'a str>(c, true, false, v, "topology.subtopologies[].source_topics")?;
-            rt::read::check_array::<&'a str>(c, true, false, v, "topology.subtopologies[].source_topic_regex")?;
-            rt::read::check_array::<TopicInfo<'a>>(
-                c,
-                true,
-                false,
-                v,
-                "topology.subtopologies[].state_changelog_topics",
-            )?;
-            rt::read::check_array::<&'a str>(c, true, false, v, "topology.subtopologies[].repartition_sink_topics")?;
-            rt::read::check_array::<TopicInfo<'a>>(
-                c,
-                true,
-                false,
-                v,
-                "topology.subtopologies[].repartition_source_topics",
-            )
-            .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-            rt::read::check_array::<CopartitionGroup<'a>>(
-                c,
-                true,
-                false,
-                v,
-                "topology.subtopologies[].copartition_groups",
-            )?;
-            rt::read::check_tags(c, "topology.subtopologies[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?;
+                rt::read::check_array::<&'a str>(c, true, false, v, "topology.subtopologies[].source_topics")?;
+                rt::read::check_array::<&'a str>(c, true, false, v, "topology.subtopologies[].source_topic_regex")?;
+                rt::read::check_array::<TopicInfo<'a>>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    "topology.subtopologies[].state_changelog_topics",
+                )?;
+                rt::read::check_array::<&'a str>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    "topology.subtopologies[].repartition_sink_topics",
+                )?;
+                rt::read::check_array::<TopicInfo<'a>>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    "topology.subtopologies[].repartition_source_topics",
+                )
+                .map_err(|e| c.renamed(e, fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+                rt::read::check_array::<CopartitionGroup<'a>>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    "topology.subtopologies[].copartition_groups",
+                )?;
+                rt::read::check_tags(c, "topology.subtopologies[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -1127,77 +1121,76 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TOPOLOGY_SUBTOPOLOGIES_SUBTOPOLOGY_ID,
-            Some(rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?),
-        );
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPOLOGY_SUBTOPOLOGIES_SOURCE_TOPICS,
-            vis,
-            "topology.subtopologies[].source_topics",
-        )?;
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPOLOGY_SUBTOPOLOGIES_SOURCE_TOPIC_REGEX,
-            vis,
-            "topology.subtopologies[].source_topic_regex",
-        )?;
-        rt::visit::array::<TopicInfo<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS,
-            vis,
-            "topology.subtopologies[].state_changelog_topics",
-        )?;
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SINK_TOPICS,
-            vis,
-            "topology.subtopologies[].repartition_sink_topics",
-        )?;
-        rt::visit::array::<TopicInfo<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.ids),
-            "topology.subtopologies[].repartition_source_topics",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
-        rt::visit::array::<CopartitionGroup<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS,
-            vis,
-            "topology.subtopologies[].copartition_groups",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPOLOGY_SUBTOPOLOGIES_TAGGED_FIELDS,
-            vis,
-            "topology.subtopologies[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::TOPOLOGY_SUBTOPOLOGIES_SUBTOPOLOGY_ID,
+                Some(rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?),
+            );
+            rt::visit::array::<&'a str, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPOLOGY_SUBTOPOLOGIES_SOURCE_TOPICS,
+                vis,
+                "topology.subtopologies[].source_topics",
+            )?;
+            rt::visit::array::<&'a str, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPOLOGY_SUBTOPOLOGIES_SOURCE_TOPIC_REGEX,
+                vis,
+                "topology.subtopologies[].source_topic_regex",
+            )?;
+            rt::visit::array::<TopicInfo<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS,
+                vis,
+                "topology.subtopologies[].state_changelog_topics",
+            )?;
+            rt::visit::array::<&'a str, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SINK_TOPICS,
+                vis,
+                "topology.subtopologies[].repartition_sink_topics",
+            )?;
+            rt::visit::array::<TopicInfo<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.ids),
+                "topology.subtopologies[].repartition_source_topics",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+            rt::visit::array::<CopartitionGroup<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS,
+                vis,
+                "topology.subtopologies[].copartition_groups",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::TOPOLOGY_SUBTOPOLOGIES_TAGGED_FIELDS,
+                vis,
+                "topology.subtopologies[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1343,7 +1336,7 @@ impl rt::Sealed for TopicInfo<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, true, "topology.subtopologies[].state_changelog_topics[].name")?;
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -1360,7 +1353,12 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             v,
             "topology.subtopologies[].state_changelog_topics[].topic_configs",
         )
-        .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths))?;
+        .map_err(|e| {
+            c.renamed(
+                e,
+                fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
+            )
+        })?;
         let unknown_tagged_fields =
             rt::read::unknown_tags_only(c, "topology.subtopologies[].state_changelog_topics[]._tagged_fields")?;
         Ok(Self {
@@ -1374,28 +1372,20 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         rt::read::str(c, true, "topology.subtopologies[].state_changelog_topics[].name")?;
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topology.subtopologies[].state_changelog_topics[].partitions": i32 = 4, "topology.subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
             }
         }
-        rt::read::check_array::<KeyValue<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths))?;
+        rt::read::check_array::<KeyValue<'a>>(c, true, false, v, "topology.subtopologies[].state_changelog_topics[].topic_configs").map_err(|e| c.renamed(e, fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths))?;
         rt::read::check_tags(c, "topology.subtopologies[].state_changelog_topics[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1416,50 +1406,54 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME,
-            Some(rt::read::str(
+        cur.forked(|c| {
+            vis.str(
+                fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME,
+                Some(rt::read::str(
+                    c,
+                    true,
+                    "topology.subtopologies[].state_changelog_topics[].name",
+                )?),
+            );
+            vis.i32(
+                fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_PARTITIONS,
+                rt::read::i32(c, "topology.subtopologies[].state_changelog_topics[].partitions")?,
+            );
+            vis.i16(
+                fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_REPLICATION_FACTOR,
+                rt::read::i16(
+                    c,
+                    "topology.subtopologies[].state_changelog_topics[].replication_factor",
+                )?,
+            );
+            rt::visit::array::<KeyValue<'a>, _>(
                 c,
                 true,
-                "topology.subtopologies[].state_changelog_topics[].name",
-            )?),
-        );
-        vis.i32(
-            fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_PARTITIONS,
-            rt::read::i32(c, "topology.subtopologies[].state_changelog_topics[].partitions")?,
-        );
-        vis.i16(
-            fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_REPLICATION_FACTOR,
-            rt::read::i16(
+                false,
+                v,
+                fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS,
+                &mut rt::Renumbered::new(
+                    vis,
+                    fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.ids,
+                ),
+                "topology.subtopologies[].state_changelog_topics[].topic_configs",
+            )
+            .map_err(|e| {
+                c.renamed(
+                    e,
+                    fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
+                )
+            })?;
+            rt::visit::tags_only(
                 c,
-                "topology.subtopologies[].state_changelog_topics[].replication_factor",
-            )?,
-        );
-        rt::visit::array::<KeyValue<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS,
-            &mut rt::Renumbered::new(
+                fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
                 vis,
-                fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.ids,
-            ),
-            "topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths))?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
-            vis,
-            "topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+                "topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1568,7 +1562,7 @@ impl rt::Sealed for CopartitionGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let source_topics = rt::read::array::<i16>(
             c,
@@ -1600,34 +1594,33 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::check_array::<i16>(
-            c,
-            true,
-            false,
-            v,
-            "topology.subtopologies[].copartition_groups[].source_topics",
-        )?;
-        rt::read::check_array::<i16>(
-            c,
-            true,
-            false,
-            v,
-            "topology.subtopologies[].copartition_groups[].source_topic_regex",
-        )?;
-        rt::read::check_array::<i16>(
-            c,
-            true,
-            false,
-            v,
-            "topology.subtopologies[].copartition_groups[].repartition_source_topics",
-        )?;
-        rt::read::check_tags(c, "topology.subtopologies[].copartition_groups[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::check_array::<i16>(
+                c,
+                true,
+                false,
+                v,
+                "topology.subtopologies[].copartition_groups[].source_topics",
+            )?;
+            rt::read::check_array::<i16>(
+                c,
+                true,
+                false,
+                v,
+                "topology.subtopologies[].copartition_groups[].source_topic_regex",
+            )?;
+            rt::read::check_array::<i16>(
+                c,
+                true,
+                false,
+                v,
+                "topology.subtopologies[].copartition_groups[].repartition_source_topics",
+            )?;
+            rt::read::check_tags(c, "topology.subtopologies[].copartition_groups[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1648,45 +1641,44 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<i16, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPICS,
-            vis,
-            "topology.subtopologies[].copartition_groups[].source_topics",
-        )?;
-        rt::visit::array::<i16, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPIC_REGEX,
-            vis,
-            "topology.subtopologies[].copartition_groups[].source_topic_regex",
-        )?;
-        rt::visit::array::<i16, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_REPARTITION_SOURCE_TOPICS,
-            vis,
-            "topology.subtopologies[].copartition_groups[].repartition_source_topics",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_TAGGED_FIELDS,
-            vis,
-            "topology.subtopologies[].copartition_groups[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<i16, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPICS,
+                vis,
+                "topology.subtopologies[].copartition_groups[].source_topics",
+            )?;
+            rt::visit::array::<i16, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPIC_REGEX,
+                vis,
+                "topology.subtopologies[].copartition_groups[].source_topic_regex",
+            )?;
+            rt::visit::array::<i16, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_REPARTITION_SOURCE_TOPICS,
+                vis,
+                "topology.subtopologies[].copartition_groups[].repartition_source_topics",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_TAGGED_FIELDS,
+                vis,
+                "topology.subtopologies[].copartition_groups[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -3123,8 +3115,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupHeartbeatRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let group_id = rt::owned::read_str(c, true, "group_id")?;
                 let member_id = rt::owned::read_str(c, true, "member_id")?;
@@ -3142,15 +3134,15 @@ pub mod owned {
                 let topology = rt::owned::read_opt_struct::<Topology>(c, true, v, "topology")?;
                 let active_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "active_tasks")?;
                 let standby_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "standby_tasks")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_STANDBY_TASKS.paths))?;
                 let warmup_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "warmup_tasks")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_WARMUP_TASKS.paths))?;
                 let process_id = rt::owned::read_opt_str(c, true, true, "process_id")?;
                 let user_endpoint = rt::owned::read_opt_struct::<Endpoint>(c, true, v, "user_endpoint")?;
                 let client_tags = rt::owned::read_opt_array::<KeyValue, _>(c, true, true, v, "client_tags")?;
                 let task_offsets = rt::owned::read_opt_array::<TaskOffset, _>(c, true, true, v, "task_offsets")?;
                 let task_end_offsets = rt::owned::read_opt_array::<TaskOffset, _>(c, true, true, v, "task_end_offsets")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_TASK_END_OFFSETS.paths))?;
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_TASK_END_OFFSETS.paths))?;
                 let shutdown_application = rt::read::bool(c, "shutdown_application")?;
                 let unknown_tagged_fields =
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -3287,8 +3279,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for Topology {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let epoch = rt::read::i32(c, "topology.epoch")?;
                 let subtopologies = rt::owned::read_array::<Subtopology, _>(c, true, v, "topology.subtopologies")?;
@@ -3367,7 +3359,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TaskIds {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let subtopology_id = rt::owned::read_str(c, true, "active_tasks[].subtopology_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "active_tasks[].partitions")?;
@@ -3446,7 +3438,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Endpoint {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let host = rt::owned::read_str(c, true, "user_endpoint.host")?;
             let port = rt::read::u16(c, "user_endpoint.port")?;
             let unknown_tagged_fields =
@@ -3528,7 +3520,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for KeyValue {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let key = rt::owned::read_str(c, true, "client_tags[].key")?;
             let value = rt::owned::read_str(c, true, "client_tags[].value")?;
             let unknown_tagged_fields =
@@ -3608,7 +3600,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TaskOffset {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let subtopology_id = rt::owned::read_str(c, true, "task_offsets[].subtopology_id")?;
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
@@ -3722,8 +3714,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for Subtopology {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let subtopology_id = rt::owned::read_str(c, true, "topology.subtopologies[].subtopology_id")?;
                 let source_topics =
@@ -3752,7 +3744,12 @@ pub mod owned {
                     v,
                     "topology.subtopologies[].repartition_source_topics",
                 )
-                .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+                .map_err(|e| {
+                    c.renamed(
+                        e,
+                        super::fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths,
+                    )
+                })?;
                 let copartition_groups = rt::owned::read_array::<CopartitionGroup, _>(
                     c,
                     true,
@@ -3927,7 +3924,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicInfo {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, true, "topology.subtopologies[].state_changelog_topics[].name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -3945,7 +3942,10 @@ pub mod owned {
                 "topology.subtopologies[].state_changelog_topics[].topic_configs",
             )
             .map_err(|e| {
-                e.renamed(super::fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
+                c.renamed(
+                    e,
+                    super::fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
+                )
             })?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,
@@ -4061,7 +4061,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for CopartitionGroup {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let source_topics = rt::owned::read_array::<i16, _>(
                 c,

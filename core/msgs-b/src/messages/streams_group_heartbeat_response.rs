@@ -99,8 +99,8 @@ impl rt::Sealed for StreamsGroupHeartbeatResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -134,9 +134,9 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
             let status = rt::read::opt_array::<Status<'a>>(c, true, true, v, "status")?;
             let active_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "active_tasks")?;
             let standby_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "standby_tasks")
-                .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+                .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS.paths))?;
             let warmup_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "warmup_tasks")
-                .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
+                .map_err(|e| c.renamed(e, fields::ALIAS_WARMUP_TASKS.paths))?;
             let topology_description_required = if v >= 1 {
                 rt::read::bool(c, "topology_description_required")?
             } else {
@@ -172,82 +172,81 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.str(
-            fields::ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "error_message")?,
-        );
-        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
-        vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
-        vis.i32(
-            fields::HEARTBEAT_INTERVAL_MS,
-            rt::read::i32(c, "heartbeat_interval_ms")?,
-        );
-        if v <= 0 {
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            vis.str(
+                fields::ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "error_message")?,
+            );
+            vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
+            vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
             vis.i32(
-                fields::ACCEPTABLE_RECOVERY_LAG_LEGACY,
-                rt::read::i32(c, "acceptable_recovery_lag_legacy")?,
+                fields::HEARTBEAT_INTERVAL_MS,
+                rt::read::i32(c, "heartbeat_interval_ms")?,
             );
-        }
-        vis.i32(
-            fields::TASK_OFFSET_INTERVAL_MS,
-            rt::read::i32(c, "task_offset_interval_ms")?,
-        );
-        if v >= 1 {
-            vis.i64(
-                fields::ACCEPTABLE_RECOVERY_LAG,
-                rt::read::i64(c, "acceptable_recovery_lag")?,
+            if v <= 0 {
+                vis.i32(
+                    fields::ACCEPTABLE_RECOVERY_LAG_LEGACY,
+                    rt::read::i32(c, "acceptable_recovery_lag_legacy")?,
+                );
+            }
+            vis.i32(
+                fields::TASK_OFFSET_INTERVAL_MS,
+                rt::read::i32(c, "task_offset_interval_ms")?,
             );
-        }
-        rt::visit::array::<Status<'a>, V>(c, true, true, v, fields::STATUS, vis, "status")?;
-        rt::visit::array::<TaskIds<'a>, V>(c, true, true, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
-        rt::visit::array::<TaskIds<'a>, _>(
-            c,
-            true,
-            true,
-            v,
-            fields::STANDBY_TASKS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS.ids),
-            "standby_tasks",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
-        rt::visit::array::<TaskIds<'a>, _>(
-            c,
-            true,
-            true,
-            v,
-            fields::WARMUP_TASKS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_WARMUP_TASKS.ids),
-            "warmup_tasks",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
-        if v >= 1 {
-            vis.bool(
-                fields::TOPOLOGY_DESCRIPTION_REQUIRED,
-                rt::read::bool(c, "topology_description_required")?,
+            if v >= 1 {
+                vis.i64(
+                    fields::ACCEPTABLE_RECOVERY_LAG,
+                    rt::read::i64(c, "acceptable_recovery_lag")?,
+                );
+            }
+            rt::visit::array::<Status<'a>, V>(c, true, true, v, fields::STATUS, vis, "status")?;
+            rt::visit::array::<TaskIds<'a>, V>(c, true, true, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
+            rt::visit::array::<TaskIds<'a>, _>(
+                c,
+                true,
+                true,
+                v,
+                fields::STANDBY_TASKS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS.ids),
+                "standby_tasks",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS.paths))?;
+            rt::visit::array::<TaskIds<'a>, _>(
+                c,
+                true,
+                true,
+                v,
+                fields::WARMUP_TASKS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_WARMUP_TASKS.ids),
+                "warmup_tasks",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_WARMUP_TASKS.paths))?;
+            if v >= 1 {
+                vis.bool(
+                    fields::TOPOLOGY_DESCRIPTION_REQUIRED,
+                    rt::read::bool(c, "topology_description_required")?,
+                );
+            }
+            vis.i32(
+                fields::ENDPOINT_INFORMATION_EPOCH,
+                rt::read::i32(c, "endpoint_information_epoch")?,
             );
-        }
-        vis.i32(
-            fields::ENDPOINT_INFORMATION_EPOCH,
-            rt::read::i32(c, "endpoint_information_epoch")?,
-        );
-        rt::visit::array::<EndpointToPartitions<'a>, V>(
-            c,
-            true,
-            true,
-            v,
-            fields::PARTITIONS_BY_USER_ENDPOINT,
-            vis,
-            "partitions_by_user_endpoint",
-        )?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            rt::visit::array::<EndpointToPartitions<'a>, V>(
+                c,
+                true,
+                true,
+                v,
+                fields::PARTITIONS_BY_USER_ENDPOINT,
+                vis,
+                "partitions_by_user_endpoint",
+            )?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -391,7 +390,7 @@ impl rt::Sealed for Status<'_> {}
 
 impl<'a> rt::Struct<'a> for Status<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let status_code = rt::read::i8(c, "status[].status_code")?;
         let status_detail = rt::read::str(c, true, "status[].status_detail")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "status[]._tagged_fields")?;
@@ -404,14 +403,13 @@ impl<'a> rt::Struct<'a> for Status<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i8(c, "status[].status_code")?;
-        rt::read::str(c, true, "status[].status_detail")?;
-        rt::read::check_tags(c, "status[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::i8(c, "status[].status_code")?;
+            rt::read::str(c, true, "status[].status_detail")?;
+            rt::read::check_tags(c, "status[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -430,17 +428,16 @@ impl<'a> rt::Struct<'a> for Status<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i8(fields::STATUS_STATUS_CODE, rt::read::i8(c, "status[].status_code")?);
-        vis.str(
-            fields::STATUS_STATUS_DETAIL,
-            Some(rt::read::str(c, true, "status[].status_detail")?),
-        );
-        rt::visit::tags_only(c, fields::STATUS_TAGGED_FIELDS, vis, "status[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i8(fields::STATUS_STATUS_CODE, rt::read::i8(c, "status[].status_code")?);
+            vis.str(
+                fields::STATUS_STATUS_DETAIL,
+                Some(rt::read::str(c, true, "status[].status_detail")?),
+            );
+            rt::visit::tags_only(c, fields::STATUS_TAGGED_FIELDS, vis, "status[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -517,7 +514,7 @@ impl rt::Sealed for TaskIds<'_> {}
 
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
@@ -531,15 +528,14 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "active_tasks[].subtopology_id")?;
-        rt::read::check_array::<i32>(c, true, false, v, "active_tasks[].partitions")?;
-        rt::read::check_tags(c, "active_tasks[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "active_tasks[].subtopology_id")?;
+            rt::read::check_array::<i32>(c, true, false, v, "active_tasks[].partitions")?;
+            rt::read::check_tags(c, "active_tasks[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -559,31 +555,30 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
-            Some(rt::read::str(c, true, "active_tasks[].subtopology_id")?),
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::ACTIVE_TASKS_PARTITIONS,
-            vis,
-            "active_tasks[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::ACTIVE_TASKS_TAGGED_FIELDS,
-            vis,
-            "active_tasks[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
+                Some(rt::read::str(c, true, "active_tasks[].subtopology_id")?),
+            );
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::ACTIVE_TASKS_PARTITIONS,
+                vis,
+                "active_tasks[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::ACTIVE_TASKS_TAGGED_FIELDS,
+                vis,
+                "active_tasks[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -660,14 +655,14 @@ impl rt::Sealed for EndpointToPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let user_endpoint = <Endpoint as rt::Struct>::read(c, v)?;
         let active_partitions =
             rt::read::array::<TopicPartition<'a>>(c, true, v, "partitions_by_user_endpoint[].active_partitions")?;
         let standby_partitions =
             rt::read::array::<TopicPartition<'a>>(c, true, v, "partitions_by_user_endpoint[].standby_partitions")
-                .map_err(|e| e.renamed(fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
+                .map_err(|e| c.renamed(e, fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "partitions_by_user_endpoint[]._tagged_fields")?;
         Ok(Self {
             user_endpoint,
@@ -679,29 +674,28 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        <Endpoint as rt::Struct>::check(c, v)?;
-        rt::read::check_array::<TopicPartition<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "partitions_by_user_endpoint[].active_partitions",
-        )?;
-        rt::read::check_array::<TopicPartition<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "partitions_by_user_endpoint[].standby_partitions",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
-        rt::read::check_tags(c, "partitions_by_user_endpoint[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            <Endpoint as rt::Struct>::check(c, v)?;
+            rt::read::check_array::<TopicPartition<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "partitions_by_user_endpoint[].active_partitions",
+            )?;
+            rt::read::check_array::<TopicPartition<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "partitions_by_user_endpoint[].standby_partitions",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
+            rt::read::check_tags(c, "partitions_by_user_endpoint[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -722,45 +716,44 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        let present = true;
-        rt::visit::struct_field::<Endpoint<'a>, V>(
-            c,
-            present,
-            v,
-            fields::PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT,
-            vis,
-        )?;
-        rt::visit::array::<TopicPartition<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS,
-            vis,
-            "partitions_by_user_endpoint[].active_partitions",
-        )?;
-        rt::visit::array::<TopicPartition<'a>, _>(
-            c,
-            true,
-            false,
-            v,
-            fields::PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.ids),
-            "partitions_by_user_endpoint[].standby_partitions",
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
-        rt::visit::tags_only(
-            c,
-            fields::PARTITIONS_BY_USER_ENDPOINT_TAGGED_FIELDS,
-            vis,
-            "partitions_by_user_endpoint[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            let present = true;
+            rt::visit::struct_field::<Endpoint<'a>, V>(
+                c,
+                present,
+                v,
+                fields::PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT,
+                vis,
+            )?;
+            rt::visit::array::<TopicPartition<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS,
+                vis,
+                "partitions_by_user_endpoint[].active_partitions",
+            )?;
+            rt::visit::array::<TopicPartition<'a>, _>(
+                c,
+                true,
+                false,
+                v,
+                fields::PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.ids),
+                "partitions_by_user_endpoint[].standby_partitions",
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
+            rt::visit::tags_only(
+                c,
+                fields::PARTITIONS_BY_USER_ENDPOINT_TAGGED_FIELDS,
+                vis,
+                "partitions_by_user_endpoint[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -868,7 +861,7 @@ impl rt::Sealed for Endpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let host = rt::read::str(c, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
         let port = rt::read::u16(c, "partitions_by_user_endpoint[].user_endpoint.port")?;
         let unknown_tagged_fields =
@@ -882,14 +875,13 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
-        rt::read::u16(c, "partitions_by_user_endpoint[].user_endpoint.port")?;
-        rt::read::check_tags(c, "partitions_by_user_endpoint[].user_endpoint._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
+            rt::read::u16(c, "partitions_by_user_endpoint[].user_endpoint.port")?;
+            rt::read::check_tags(c, "partitions_by_user_endpoint[].user_endpoint._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -908,29 +900,28 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_HOST,
-            Some(rt::read::str(
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_HOST,
+                Some(rt::read::str(
+                    c,
+                    true,
+                    "partitions_by_user_endpoint[].user_endpoint.host",
+                )?),
+            );
+            vis.u16(
+                fields::PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_PORT,
+                rt::read::u16(c, "partitions_by_user_endpoint[].user_endpoint.port")?,
+            );
+            rt::visit::tags_only(
                 c,
-                true,
-                "partitions_by_user_endpoint[].user_endpoint.host",
-            )?),
-        );
-        vis.u16(
-            fields::PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_PORT,
-            rt::read::u16(c, "partitions_by_user_endpoint[].user_endpoint.port")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_TAGGED_FIELDS,
-            vis,
-            "partitions_by_user_endpoint[].user_endpoint._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+                fields::PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_TAGGED_FIELDS,
+                vis,
+                "partitions_by_user_endpoint[].user_endpoint._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1007,7 +998,7 @@ impl rt::Sealed for TopicPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, true, "partitions_by_user_endpoint[].active_partitions[].topic")?;
         let partitions = rt::read::array::<i32>(
@@ -1027,21 +1018,20 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "partitions_by_user_endpoint[].active_partitions[].topic")?;
-        rt::read::check_array::<i32>(
-            c,
-            true,
-            false,
-            v,
-            "partitions_by_user_endpoint[].active_partitions[].partitions",
-        )?;
-        rt::read::check_tags(c, "partitions_by_user_endpoint[].active_partitions[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "partitions_by_user_endpoint[].active_partitions[].topic")?;
+            rt::read::check_array::<i32>(
+                c,
+                true,
+                false,
+                v,
+                "partitions_by_user_endpoint[].active_partitions[].partitions",
+            )?;
+            rt::read::check_tags(c, "partitions_by_user_endpoint[].active_partitions[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1061,35 +1051,34 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_TOPIC,
-            Some(rt::read::str(
+        cur.forked(|c| {
+            vis.str(
+                fields::PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_TOPIC,
+                Some(rt::read::str(
+                    c,
+                    true,
+                    "partitions_by_user_endpoint[].active_partitions[].topic",
+                )?),
+            );
+            rt::visit::array::<i32, V>(
                 c,
                 true,
-                "partitions_by_user_endpoint[].active_partitions[].topic",
-            )?),
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_PARTITIONS,
-            vis,
-            "partitions_by_user_endpoint[].active_partitions[].partitions",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "partitions_by_user_endpoint[].active_partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+                false,
+                v,
+                fields::PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_PARTITIONS,
+                vis,
+                "partitions_by_user_endpoint[].active_partitions[].partitions",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "partitions_by_user_endpoint[].active_partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1979,8 +1968,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupHeartbeatResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
@@ -2014,9 +2003,9 @@ pub mod owned {
                 let status = rt::owned::read_opt_array::<Status, _>(c, true, true, v, "status")?;
                 let active_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "active_tasks")?;
                 let standby_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "standby_tasks")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_STANDBY_TASKS.paths))?;
                 let warmup_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "warmup_tasks")
-                    .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_WARMUP_TASKS.paths))?;
                 let topology_description_required = if v >= 1 {
                     rt::read::bool(c, "topology_description_required")?
                 } else {
@@ -2189,7 +2178,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Status {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let status_code = rt::read::i8(c, "status[].status_code")?;
             let status_detail = rt::owned::read_str(c, true, "status[].status_detail")?;
             let unknown_tagged_fields =
@@ -2264,7 +2253,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TaskIds {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let subtopology_id = rt::owned::read_str(c, true, "active_tasks[].subtopology_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "active_tasks[].partitions")?;
@@ -2347,7 +2336,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for EndpointToPartitions {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let user_endpoint = <Endpoint as rt::OwnedStruct>::read(c, v)?;
             let active_partitions = rt::owned::read_array::<TopicPartition, _>(
@@ -2362,7 +2351,12 @@ pub mod owned {
                 v,
                 "partitions_by_user_endpoint[].standby_partitions",
             )
-            .map_err(|e| e.renamed(super::fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
+            .map_err(|e| {
+                c.renamed(
+                    e,
+                    super::fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths,
+                )
+            })?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,
                 "partitions_by_user_endpoint[]._tagged_fields",
@@ -2471,7 +2465,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Endpoint {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let host = rt::owned::read_str(c, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
             let port = rt::read::u16(c, "partitions_by_user_endpoint[].user_endpoint.port")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
@@ -2555,7 +2549,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicPartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, true, "partitions_by_user_endpoint[].active_partitions[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(

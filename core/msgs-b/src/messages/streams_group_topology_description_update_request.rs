@@ -69,8 +69,8 @@ impl rt::Sealed for StreamsGroupTopologyDescriptionUpdateRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let group_id = rt::read::str(c, true, "group_id")?;
             let member_id = rt::read::str(c, true, "member_id")?;
@@ -91,18 +91,17 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
-        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
-        vis.i32(fields::TOPOLOGY_EPOCH, rt::read::i32(c, "topology_epoch")?);
-        let present = true;
-        rt::visit::struct_field::<TopologyDescription<'a>, V>(c, present, v, fields::TOPOLOGY_DESCRIPTION, vis)?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
+            vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
+            vis.i32(fields::TOPOLOGY_EPOCH, rt::read::i32(c, "topology_epoch")?);
+            let present = true;
+            rt::visit::struct_field::<TopologyDescription<'a>, V>(c, present, v, fields::TOPOLOGY_DESCRIPTION, vis)?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -185,8 +184,8 @@ impl rt::Sealed for TopologyDescription<'_> {}
 
 impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let subtopologies = rt::read::array::<TopologyDescriptionSubtopology<'a>>(
                 c,
@@ -211,28 +210,27 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::check_array::<TopologyDescriptionSubtopology<'a>>(
-                c,
-                true,
-                false,
-                v,
-                "topology_description.subtopologies",
-            )?;
-            rt::read::check_array::<TopologyDescriptionGlobalStore<'a>>(
-                c,
-                true,
-                false,
-                v,
-                "topology_description.global_stores",
-            )?;
-            rt::read::check_tags(c, "topology_description._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::check_array::<TopologyDescriptionSubtopology<'a>>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    "topology_description.subtopologies",
+                )?;
+                rt::read::check_array::<TopologyDescriptionGlobalStore<'a>>(
+                    c,
+                    true,
+                    false,
+                    v,
+                    "topology_description.global_stores",
+                )?;
+                rt::read::check_tags(c, "topology_description._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -252,36 +250,35 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<TopologyDescriptionSubtopology<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES,
-            vis,
-            "topology_description.subtopologies",
-        )?;
-        rt::visit::array::<TopologyDescriptionGlobalStore<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPOLOGY_DESCRIPTION_GLOBAL_STORES,
-            vis,
-            "topology_description.global_stores",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPOLOGY_DESCRIPTION_TAGGED_FIELDS,
-            vis,
-            "topology_description._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<TopologyDescriptionSubtopology<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES,
+                vis,
+                "topology_description.subtopologies",
+            )?;
+            rt::visit::array::<TopologyDescriptionGlobalStore<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPOLOGY_DESCRIPTION_GLOBAL_STORES,
+                vis,
+                "topology_description.global_stores",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::TOPOLOGY_DESCRIPTION_TAGGED_FIELDS,
+                vis,
+                "topology_description._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -361,7 +358,7 @@ impl rt::Sealed for TopologyDescriptionSubtopology<'_> {}
 
 impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let subtopology_id = rt::read::str(c, true, "topology_description.subtopologies[].subtopology_id")?;
         let nodes =
@@ -377,21 +374,20 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "topology_description.subtopologies[].subtopology_id")?;
-        rt::read::check_array::<TopologyDescriptionNode<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "topology_description.subtopologies[].nodes",
-        )?;
-        rt::read::check_tags(c, "topology_description.subtopologies[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "topology_description.subtopologies[].subtopology_id")?;
+            rt::read::check_array::<TopologyDescriptionNode<'a>>(
+                c,
+                true,
+                false,
+                v,
+                "topology_description.subtopologies[].nodes",
+            )?;
+            rt::read::check_tags(c, "topology_description.subtopologies[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -411,35 +407,34 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_SUBTOPOLOGY_ID,
-            Some(rt::read::str(
+        cur.forked(|c| {
+            vis.str(
+                fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_SUBTOPOLOGY_ID,
+                Some(rt::read::str(
+                    c,
+                    true,
+                    "topology_description.subtopologies[].subtopology_id",
+                )?),
+            );
+            rt::visit::array::<TopologyDescriptionNode<'a>, V>(
                 c,
                 true,
-                "topology_description.subtopologies[].subtopology_id",
-            )?),
-        );
-        rt::visit::array::<TopologyDescriptionNode<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES,
-            vis,
-            "topology_description.subtopologies[].nodes",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_TAGGED_FIELDS,
-            vis,
-            "topology_description.subtopologies[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+                false,
+                v,
+                fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES,
+                vis,
+                "topology_description.subtopologies[].nodes",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_TAGGED_FIELDS,
+                vis,
+                "topology_description.subtopologies[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -527,12 +522,12 @@ impl rt::Sealed for TopologyDescriptionGlobalStore<'_> {}
 
 impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let source = <TopologyDescriptionNode as rt::Struct>::read(c, v)
-            .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
+            .map_err(|e| c.renamed(e, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
         let processor = <TopologyDescriptionNode as rt::Struct>::read(c, v)
-            .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
+            .map_err(|e| c.renamed(e, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
         let unknown_tagged_fields =
             rt::read::unknown_tags_only(c, "topology_description.global_stores[]._tagged_fields")?;
         Ok(Self {
@@ -544,17 +539,16 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        <TopologyDescriptionNode as rt::Struct>::check(c, v)
-            .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
-        <TopologyDescriptionNode as rt::Struct>::check(c, v)
-            .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
-        rt::read::check_tags(c, "topology_description.global_stores[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            <TopologyDescriptionNode as rt::Struct>::check(c, v)
+                .map_err(|e| c.renamed(e, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
+            <TopologyDescriptionNode as rt::Struct>::check(c, v)
+                .map_err(|e| c.renamed(e, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
+            rt::read::check_tags(c, "topology_description.global_stores[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -574,36 +568,35 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        let present = true;
-        rt::visit::struct_field::<TopologyDescriptionNode<'a>, _>(
-            c,
-            present,
-            v,
-            fields::TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.ids),
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
-        let present = true;
-        rt::visit::struct_field::<TopologyDescriptionNode<'a>, _>(
-            c,
-            present,
-            v,
-            fields::TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.ids),
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPOLOGY_DESCRIPTION_GLOBAL_STORES_TAGGED_FIELDS,
-            vis,
-            "topology_description.global_stores[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            let present = true;
+            rt::visit::struct_field::<TopologyDescriptionNode<'a>, _>(
+                c,
+                present,
+                v,
+                fields::TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.ids),
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
+            let present = true;
+            rt::visit::struct_field::<TopologyDescriptionNode<'a>, _>(
+                c,
+                present,
+                v,
+                fields::TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.ids),
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
+            rt::visit::tags_only(
+                c,
+                fields::TOPOLOGY_DESCRIPTION_GLOBAL_STORES_TAGGED_FIELDS,
+                vis,
+                "topology_description.global_stores[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -695,7 +688,7 @@ impl rt::Sealed for TopologyDescriptionNode<'_> {}
 
 impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, true, "topology_description.subtopologies[].nodes[].name")?;
         let node_type = rt::read::i8(c, "topology_description.subtopologies[].nodes[].node_type")?;
@@ -720,31 +713,30 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "topology_description.subtopologies[].nodes[].name")?;
-        rt::read::i8(c, "topology_description.subtopologies[].nodes[].node_type")?;
-        rt::read::check_array::<&'a str>(
-            c,
-            true,
-            false,
-            v,
-            "topology_description.subtopologies[].nodes[].source_topics",
-        )?;
-        rt::read::opt_str(c, true, true, "topology_description.subtopologies[].nodes[].sink_topic")?;
-        rt::read::check_array::<&'a str>(c, true, false, v, "topology_description.subtopologies[].nodes[].stores")?;
-        rt::read::check_array::<&'a str>(
-            c,
-            true,
-            false,
-            v,
-            "topology_description.subtopologies[].nodes[].successors",
-        )?;
-        rt::read::check_tags(c, "topology_description.subtopologies[].nodes[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "topology_description.subtopologies[].nodes[].name")?;
+            rt::read::i8(c, "topology_description.subtopologies[].nodes[].node_type")?;
+            rt::read::check_array::<&'a str>(
+                c,
+                true,
+                false,
+                v,
+                "topology_description.subtopologies[].nodes[].source_topics",
+            )?;
+            rt::read::opt_str(c, true, true, "topology_description.subtopologies[].nodes[].sink_topic")?;
+            rt::read::check_array::<&'a str>(c, true, false, v, "topology_description.subtopologies[].nodes[].stores")?;
+            rt::read::check_array::<&'a str>(
+                c,
+                true,
+                false,
+                v,
+                "topology_description.subtopologies[].nodes[].successors",
+            )?;
+            rt::read::check_tags(c, "topology_description.subtopologies[].nodes[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -768,61 +760,60 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_NAME,
-            Some(rt::read::str(
+        cur.forked(|c| {
+            vis.str(
+                fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_NAME,
+                Some(rt::read::str(
+                    c,
+                    true,
+                    "topology_description.subtopologies[].nodes[].name",
+                )?),
+            );
+            vis.i8(
+                fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_NODE_TYPE,
+                rt::read::i8(c, "topology_description.subtopologies[].nodes[].node_type")?,
+            );
+            rt::visit::array::<&'a str, V>(
                 c,
                 true,
-                "topology_description.subtopologies[].nodes[].name",
-            )?),
-        );
-        vis.i8(
-            fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_NODE_TYPE,
-            rt::read::i8(c, "topology_description.subtopologies[].nodes[].node_type")?,
-        );
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SOURCE_TOPICS,
-            vis,
-            "topology_description.subtopologies[].nodes[].source_topics",
-        )?;
-        vis.str(
-            fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SINK_TOPIC,
-            rt::read::opt_str(c, true, true, "topology_description.subtopologies[].nodes[].sink_topic")?,
-        );
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_STORES,
-            vis,
-            "topology_description.subtopologies[].nodes[].stores",
-        )?;
-        rt::visit::array::<&'a str, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SUCCESSORS,
-            vis,
-            "topology_description.subtopologies[].nodes[].successors",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_TAGGED_FIELDS,
-            vis,
-            "topology_description.subtopologies[].nodes[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+                false,
+                v,
+                fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SOURCE_TOPICS,
+                vis,
+                "topology_description.subtopologies[].nodes[].source_topics",
+            )?;
+            vis.str(
+                fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SINK_TOPIC,
+                rt::read::opt_str(c, true, true, "topology_description.subtopologies[].nodes[].sink_topic")?,
+            );
+            rt::visit::array::<&'a str, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_STORES,
+                vis,
+                "topology_description.subtopologies[].nodes[].stores",
+            )?;
+            rt::visit::array::<&'a str, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SUCCESSORS,
+                vis,
+                "topology_description.subtopologies[].nodes[].successors",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_TAGGED_FIELDS,
+                vis,
+                "topology_description.subtopologies[].nodes[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1613,8 +1604,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupTopologyDescriptionUpdateRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let group_id = rt::owned::read_str(c, true, "group_id")?;
                 let member_id = rt::owned::read_str(c, true, "member_id")?;
@@ -1701,8 +1692,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopologyDescription {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let subtopologies = rt::owned::read_array::<TopologyDescriptionSubtopology, _>(
                     c,
@@ -1794,7 +1785,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopologyDescriptionSubtopology {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let subtopology_id = rt::owned::read_str(c, true, "topology_description.subtopologies[].subtopology_id")?;
             let nodes = rt::owned::read_array::<TopologyDescriptionNode, _>(
@@ -1888,12 +1879,16 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopologyDescriptionGlobalStore {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let source = <TopologyDescriptionNode as rt::OwnedStruct>::read(c, v)
-                .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
-            let processor = <TopologyDescriptionNode as rt::OwnedStruct>::read(c, v)
-                .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
+                .map_err(|e| c.renamed(e, super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
+            let processor = <TopologyDescriptionNode as rt::OwnedStruct>::read(c, v).map_err(|e| {
+                c.renamed(
+                    e,
+                    super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths,
+                )
+            })?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
                 c,
                 "topology_description.global_stores[]._tagged_fields",
@@ -1995,7 +1990,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopologyDescriptionNode {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, true, "topology_description.subtopologies[].nodes[].name")?;
             let node_type = rt::read::i8(c, "topology_description.subtopologies[].nodes[].node_type")?;

@@ -73,7 +73,7 @@ impl rt::Sealed for SyncGroupRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let group_id = rt::read::str(c, v >= 4, "group_id")?;
         let generation_id = rt::read::i32(c, "generation_id")?;
@@ -116,45 +116,44 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
-        vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
-        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 4, "member_id")?));
-        if v >= 3 {
-            vis.str(
-                fields::GROUP_INSTANCE_ID,
-                rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?,
-            );
-        }
-        if v >= 5 {
-            vis.str(
-                fields::PROTOCOL_TYPE,
-                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?,
-            );
-        }
-        if v >= 5 {
-            vis.str(
-                fields::PROTOCOL_NAME,
-                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?,
-            );
-        }
-        rt::visit::array::<SyncGroupRequestAssignment<'a>, V>(
-            c,
-            v >= 4,
-            false,
-            v,
-            fields::ASSIGNMENTS,
-            vis,
-            "assignments",
-        )?;
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
+            vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
+            vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 4, "member_id")?));
+            if v >= 3 {
+                vis.str(
+                    fields::GROUP_INSTANCE_ID,
+                    rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?,
+                );
+            }
+            if v >= 5 {
+                vis.str(
+                    fields::PROTOCOL_TYPE,
+                    rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?,
+                );
+            }
+            if v >= 5 {
+                vis.str(
+                    fields::PROTOCOL_NAME,
+                    rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?,
+                );
+            }
+            rt::visit::array::<SyncGroupRequestAssignment<'a>, V>(
+                c,
+                v >= 4,
+                false,
+                v,
+                fields::ASSIGNMENTS,
+                vis,
+                "assignments",
+            )?;
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -263,7 +262,7 @@ impl rt::Sealed for SyncGroupRequestAssignment<'_> {}
 
 impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let member_id = rt::read::str(c, v >= 4, "assignments[].member_id")?;
         let assignment = rt::read::bytes(c, v >= 4, "assignments[].assignment")?;
@@ -281,17 +280,16 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 4, "assignments[].member_id")?;
-        rt::read::bytes(c, v >= 4, "assignments[].assignment")?;
-        if v >= 4 {
-            rt::read::check_tags(c, "assignments[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 4, "assignments[].member_id")?;
+            rt::read::bytes(c, v >= 4, "assignments[].assignment")?;
+            if v >= 4 {
+                rt::read::check_tags(c, "assignments[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -313,28 +311,27 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::ASSIGNMENTS_MEMBER_ID,
-            Some(rt::read::str(c, v >= 4, "assignments[].member_id")?),
-        );
-        vis.bytes(
-            fields::ASSIGNMENTS_ASSIGNMENT,
-            Some(rt::read::bytes(c, v >= 4, "assignments[].assignment")?),
-        );
-        if v >= 4 {
-            rt::visit::tags_only(
-                c,
-                fields::ASSIGNMENTS_TAGGED_FIELDS,
-                vis,
-                "assignments[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::ASSIGNMENTS_MEMBER_ID,
+                Some(rt::read::str(c, v >= 4, "assignments[].member_id")?),
+            );
+            vis.bytes(
+                fields::ASSIGNMENTS_ASSIGNMENT,
+                Some(rt::read::bytes(c, v >= 4, "assignments[].assignment")?),
+            );
+            if v >= 4 {
+                rt::visit::tags_only(
+                    c,
+                    fields::ASSIGNMENTS_TAGGED_FIELDS,
+                    vis,
+                    "assignments[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -645,7 +642,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for SyncGroupRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let group_id = rt::owned::read_str(c, v >= 4, "group_id")?;
             let generation_id = rt::read::i32(c, "generation_id")?;
@@ -789,7 +786,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for SyncGroupRequestAssignment {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let member_id = rt::owned::read_str(c, v >= 4, "assignments[].member_id")?;
             let assignment = rt::owned::read_bytes(c, v >= 4, "assignments[].assignment")?;

@@ -66,7 +66,7 @@ impl rt::Sealed for SyncGroupResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
@@ -105,32 +105,31 @@ impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        }
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        if v >= 5 {
-            vis.str(
-                fields::PROTOCOL_TYPE,
-                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?,
-            );
-        }
-        if v >= 5 {
-            vis.str(
-                fields::PROTOCOL_NAME,
-                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?,
-            );
-        }
-        vis.bytes(fields::ASSIGNMENT, Some(rt::read::bytes(c, v >= 4, "assignment")?));
-        if v >= 4 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            }
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            if v >= 5 {
+                vis.str(
+                    fields::PROTOCOL_TYPE,
+                    rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?,
+                );
+            }
+            if v >= 5 {
+                vis.str(
+                    fields::PROTOCOL_NAME,
+                    rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?,
+                );
+            }
+            vis.bytes(fields::ASSIGNMENT, Some(rt::read::bytes(c, v >= 4, "assignment")?));
+            if v >= 4 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -369,7 +368,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for SyncGroupResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?

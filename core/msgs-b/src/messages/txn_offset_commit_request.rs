@@ -76,8 +76,8 @@ impl rt::Sealed for TxnOffsetCommitRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
             let group_id = rt::read::str(c, v >= 3, "group_id")?;
@@ -128,38 +128,37 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TRANSACTIONAL_ID,
-            Some(rt::read::str(c, v >= 3, "transactional_id")?),
-        );
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 3, "group_id")?));
-        vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
-        vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
-        if v >= 3 {
-            vis.i32(
-                fields::GENERATION_ID_OR_MEMBER_EPOCH,
-                rt::read::i32(c, "generation_id_or_member_epoch")?,
-            );
-        }
-        if v >= 3 {
-            vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 3, "member_id")?));
-        }
-        if v >= 3 {
+        cur.forked(|c| {
             vis.str(
-                fields::GROUP_INSTANCE_ID,
-                rt::read::opt_str(c, v >= 3, v >= 3, "group_instance_id")?,
+                fields::TRANSACTIONAL_ID,
+                Some(rt::read::str(c, v >= 3, "transactional_id")?),
             );
-        }
-        rt::visit::array::<TxnOffsetCommitRequestTopic<'a>, V>(c, v >= 3, false, v, fields::TOPICS, vis, "topics")?;
-        if v >= 3 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 3, "group_id")?));
+            vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
+            vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
+            if v >= 3 {
+                vis.i32(
+                    fields::GENERATION_ID_OR_MEMBER_EPOCH,
+                    rt::read::i32(c, "generation_id_or_member_epoch")?,
+                );
+            }
+            if v >= 3 {
+                vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 3, "member_id")?));
+            }
+            if v >= 3 {
+                vis.str(
+                    fields::GROUP_INSTANCE_ID,
+                    rt::read::opt_str(c, v >= 3, v >= 3, "group_instance_id")?,
+                );
+            }
+            rt::visit::array::<TxnOffsetCommitRequestTopic<'a>, V>(c, v >= 3, false, v, fields::TOPICS, vis, "topics")?;
+            if v >= 3 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -284,7 +283,7 @@ impl rt::Sealed for TxnOffsetCommitRequestTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = if v <= 5 {
             rt::read::str(c, v >= 3, "topics[].name")?
@@ -312,22 +311,21 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 5 {
-            rt::read::str(c, v >= 3, "topics[].name")?;
-        }
-        if v >= 6 {
-            rt::read::uuid(c, "topics[].topic_id")?;
-        }
-        rt::read::check_array::<TxnOffsetCommitRequestPartition<'a>>(c, v >= 3, false, v, "topics[].partitions")?;
-        if v >= 3 {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 5 {
+                rt::read::str(c, v >= 3, "topics[].name")?;
+            }
+            if v >= 6 {
+                rt::read::uuid(c, "topics[].topic_id")?;
+            }
+            rt::read::check_array::<TxnOffsetCommitRequestPartition<'a>>(c, v >= 3, false, v, "topics[].partitions")?;
+            if v >= 3 {
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -354,30 +352,29 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 5 {
-            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 3, "topics[].name")?));
-        }
-        if v >= 6 {
-            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
-        }
-        rt::visit::array::<TxnOffsetCommitRequestPartition<'a>, V>(
-            c,
-            v >= 3,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        if v >= 3 {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 5 {
+                vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 3, "topics[].name")?));
+            }
+            if v >= 6 {
+                vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+            }
+            rt::visit::array::<TxnOffsetCommitRequestPartition<'a>, V>(
+                c,
+                v >= 3,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            if v >= 3 {
+                rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -475,7 +472,7 @@ impl rt::Sealed for TxnOffsetCommitRequestPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
@@ -507,25 +504,22 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<12>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].committed_offset": i64 = 8);
             }
         }
         if v >= 2 {
-            rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?;
+        rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?;
         }
         rt::read::opt_str(c, v >= 3, true, "topics[].partitions[].committed_metadata")?;
-        if v >= 3 {
-            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 3 { rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -550,38 +544,37 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].partitions[].partition_index")?,
-        );
-        vis.i64(
-            fields::TOPICS_PARTITIONS_COMMITTED_OFFSET,
-            rt::read::i64(c, "topics[].partitions[].committed_offset")?,
-        );
-        if v >= 2 {
+        cur.forked(|c| {
             vis.i32(
-                fields::TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH,
-                rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?,
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
             );
-        }
-        vis.str(
-            fields::TOPICS_PARTITIONS_COMMITTED_METADATA,
-            rt::read::opt_str(c, v >= 3, true, "topics[].partitions[].committed_metadata")?,
-        );
-        if v >= 3 {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+            vis.i64(
+                fields::TOPICS_PARTITIONS_COMMITTED_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].committed_offset")?,
+            );
+            if v >= 2 {
+                vis.i32(
+                    fields::TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH,
+                    rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?,
+                );
+            }
+            vis.str(
+                fields::TOPICS_PARTITIONS_COMMITTED_METADATA,
+                rt::read::opt_str(c, v >= 3, true, "topics[].partitions[].committed_metadata")?,
+            );
+            if v >= 3 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "topics[].partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1029,8 +1022,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for TxnOffsetCommitRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let transactional_id = rt::owned::read_str(c, v >= 3, "transactional_id")?;
                 let group_id = rt::owned::read_str(c, v >= 3, "group_id")?;
@@ -1202,7 +1195,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TxnOffsetCommitRequestTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = if v <= 5 {
                 rt::owned::read_str(c, v >= 3, "topics[].name")?
@@ -1321,7 +1314,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TxnOffsetCommitRequestPartition {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,

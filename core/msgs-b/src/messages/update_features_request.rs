@@ -61,7 +61,7 @@ impl rt::Sealed for UpdateFeaturesRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let timeout_ms = rt::read::i32(c, "timeout_ms")?;
         let feature_updates = rt::read::array::<FeatureUpdateKey<'a>>(c, true, v, "feature_updates")?;
@@ -84,26 +84,25 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
-        rt::visit::array::<FeatureUpdateKey<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::FEATURE_UPDATES,
-            vis,
-            "feature_updates",
-        )?;
-        if v >= 1 {
-            vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
-        }
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+            rt::visit::array::<FeatureUpdateKey<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::FEATURE_UPDATES,
+                vis,
+                "feature_updates",
+            )?;
+            if v >= 1 {
+                vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
+            }
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -194,7 +193,7 @@ impl rt::Sealed for FeatureUpdateKey<'_> {}
 
 impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let feature = rt::read::str(c, true, "feature_updates[].feature")?;
         let max_version_level = rt::read::i16(c, "feature_updates[].max_version_level")?;
@@ -220,21 +219,20 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "feature_updates[].feature")?;
-        rt::read::i16(c, "feature_updates[].max_version_level")?;
-        if v <= 0 {
-            rt::read::bool(c, "feature_updates[].allow_downgrade")?;
-        }
-        if v >= 1 {
-            rt::read::i8(c, "feature_updates[].upgrade_type")?;
-        }
-        rt::read::check_tags(c, "feature_updates[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "feature_updates[].feature")?;
+            rt::read::i16(c, "feature_updates[].max_version_level")?;
+            if v <= 0 {
+                rt::read::bool(c, "feature_updates[].allow_downgrade")?;
+            }
+            if v >= 1 {
+                rt::read::i8(c, "feature_updates[].upgrade_type")?;
+            }
+            rt::read::check_tags(c, "feature_updates[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -260,38 +258,37 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::FEATURE_UPDATES_FEATURE,
-            Some(rt::read::str(c, true, "feature_updates[].feature")?),
-        );
-        vis.i16(
-            fields::FEATURE_UPDATES_MAX_VERSION_LEVEL,
-            rt::read::i16(c, "feature_updates[].max_version_level")?,
-        );
-        if v <= 0 {
-            vis.bool(
-                fields::FEATURE_UPDATES_ALLOW_DOWNGRADE,
-                rt::read::bool(c, "feature_updates[].allow_downgrade")?,
+        cur.forked(|c| {
+            vis.str(
+                fields::FEATURE_UPDATES_FEATURE,
+                Some(rt::read::str(c, true, "feature_updates[].feature")?),
             );
-        }
-        if v >= 1 {
-            vis.i8(
-                fields::FEATURE_UPDATES_UPGRADE_TYPE,
-                rt::read::i8(c, "feature_updates[].upgrade_type")?,
+            vis.i16(
+                fields::FEATURE_UPDATES_MAX_VERSION_LEVEL,
+                rt::read::i16(c, "feature_updates[].max_version_level")?,
             );
-        }
-        rt::visit::tags_only(
-            c,
-            fields::FEATURE_UPDATES_TAGGED_FIELDS,
-            vis,
-            "feature_updates[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+            if v <= 0 {
+                vis.bool(
+                    fields::FEATURE_UPDATES_ALLOW_DOWNGRADE,
+                    rt::read::bool(c, "feature_updates[].allow_downgrade")?,
+                );
+            }
+            if v >= 1 {
+                vis.i8(
+                    fields::FEATURE_UPDATES_UPGRADE_TYPE,
+                    rt::read::i8(c, "feature_updates[].upgrade_type")?,
+                );
+            }
+            rt::visit::tags_only(
+                c,
+                fields::FEATURE_UPDATES_TAGGED_FIELDS,
+                vis,
+                "feature_updates[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -567,7 +564,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for UpdateFeaturesRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let timeout_ms = rt::read::i32(c, "timeout_ms")?;
             let feature_updates = rt::owned::read_array::<FeatureUpdateKey, _>(c, true, v, "feature_updates")?;
@@ -677,7 +674,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for FeatureUpdateKey {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let feature = rt::owned::read_str(c, true, "feature_updates[].feature")?;
             let max_version_level = rt::read::i16(c, "feature_updates[].max_version_level")?;

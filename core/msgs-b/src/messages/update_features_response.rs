@@ -63,7 +63,7 @@ impl rt::Sealed for UpdateFeaturesResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -94,22 +94,21 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        vis.str(
-            fields::ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "error_message")?,
-        );
-        if v <= 1 {
-            rt::visit::array::<UpdatableFeatureResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
-        }
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            vis.str(
+                fields::ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "error_message")?,
+            );
+            if v <= 1 {
+                rt::visit::array::<UpdatableFeatureResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
+            }
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -192,7 +191,7 @@ impl rt::Sealed for UpdatableFeatureResult<'_> {}
 
 impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let feature = rt::read::str(c, true, "results[].feature")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let error_message = rt::read::opt_str(c, true, true, "results[].error_message")?;
@@ -207,15 +206,14 @@ impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "results[].feature")?;
-        rt::read::i16(c, "results[].error_code")?;
-        rt::read::opt_str(c, true, true, "results[].error_message")?;
-        rt::read::check_tags(c, "results[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "results[].feature")?;
+            rt::read::i16(c, "results[].error_code")?;
+            rt::read::opt_str(c, true, true, "results[].error_message")?;
+            rt::read::check_tags(c, "results[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -235,21 +233,20 @@ impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::RESULTS_FEATURE,
-            Some(rt::read::str(c, true, "results[].feature")?),
-        );
-        vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
-        vis.str(
-            fields::RESULTS_ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "results[].error_message")?,
-        );
-        rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::RESULTS_FEATURE,
+                Some(rt::read::str(c, true, "results[].feature")?),
+            );
+            vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
+            vis.str(
+                fields::RESULTS_ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "results[].error_message")?,
+            );
+            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -505,7 +502,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for UpdateFeaturesResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -609,7 +606,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for UpdatableFeatureResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let feature = rt::owned::read_str(c, true, "results[].feature")?;
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let error_message = rt::owned::read_opt_str(c, true, true, "results[].error_message")?;

@@ -77,8 +77,8 @@ impl rt::Sealed for UpdateMetadataRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let controller_id = rt::read::i32(c, "controller_id")?;
             let is_k_raft_controller = if v >= 8 {
@@ -146,67 +146,66 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
-        if v >= 8 {
-            vis.bool(fields::IS_K_RAFT_CONTROLLER, rt::read::bool(c, "is_k_raft_controller")?);
-        }
-        vis.i32(fields::CONTROLLER_EPOCH, rt::read::i32(c, "controller_epoch")?);
-        if v >= 5 {
-            vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
-        }
-        if v <= 4 {
-            rt::visit::array::<UpdateMetadataPartitionState<'a>, V>(
+        cur.forked(|c| {
+            vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
+            if v >= 8 {
+                vis.bool(fields::IS_K_RAFT_CONTROLLER, rt::read::bool(c, "is_k_raft_controller")?);
+            }
+            vis.i32(fields::CONTROLLER_EPOCH, rt::read::i32(c, "controller_epoch")?);
+            if v >= 5 {
+                vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+            }
+            if v <= 4 {
+                rt::visit::array::<UpdateMetadataPartitionState<'a>, V>(
+                    c,
+                    v >= 6,
+                    false,
+                    v,
+                    fields::UNGROUPED_PARTITION_STATES,
+                    vis,
+                    "ungrouped_partition_states",
+                )?;
+            }
+            if v >= 5 {
+                rt::visit::array::<UpdateMetadataTopicState<'a>, V>(
+                    c,
+                    v >= 6,
+                    false,
+                    v,
+                    fields::TOPIC_STATES,
+                    vis,
+                    "topic_states",
+                )?;
+            }
+            rt::visit::array::<UpdateMetadataBroker<'a>, V>(
                 c,
                 v >= 6,
                 false,
                 v,
-                fields::UNGROUPED_PARTITION_STATES,
+                fields::LIVE_BROKERS,
                 vis,
-                "ungrouped_partition_states",
+                "live_brokers",
             )?;
-        }
-        if v >= 5 {
-            rt::visit::array::<UpdateMetadataTopicState<'a>, V>(
-                c,
-                v >= 6,
-                false,
-                v,
-                fields::TOPIC_STATES,
-                vis,
-                "topic_states",
-            )?;
-        }
-        rt::visit::array::<UpdateMetadataBroker<'a>, V>(
-            c,
-            v >= 6,
-            false,
-            v,
-            fields::LIVE_BROKERS,
-            vis,
-            "live_brokers",
-        )?;
-        if v >= 6 {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 8 => {
-                        vis.i8(fields::TYPE, rt::read::i8(c, "type")?);
-                        rt::read::check_tag_size(c, before, size, tag, "type")?;
+            if v >= 6 {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 8 => {
+                            vis.i8(fields::TYPE, rt::read::i8(c, "type")?);
+                            rt::read::check_tag_size(c, before, size, tag, "type")?;
+                        }
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "type")),
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "type")),
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -384,7 +383,7 @@ impl rt::Sealed for UpdateMetadataPartitionState<'_> {}
 
 impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_name = if v <= 4 {
             rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?
@@ -430,15 +429,14 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v <= 4 {
-            rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?;
+        rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?;
         }
         match rt::read::run::<16>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "ungrouped_partition_states[].partition_index": i32 = 4, "ungrouped_partition_states[].controller_epoch": i32 = 4, "ungrouped_partition_states[].leader": i32 = 4, "ungrouped_partition_states[].leader_epoch": i32 = 4);
             }
@@ -447,13 +445,11 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
         rt::read::i32(c, "ungrouped_partition_states[].zk_version")?;
         rt::read::check_array::<i32>(c, v >= 6, false, v, "ungrouped_partition_states[].replicas")?;
         if v >= 4 {
-            rt::read::check_array::<i32>(c, v >= 6, false, v, "ungrouped_partition_states[].offline_replicas")?;
+        rt::read::check_array::<i32>(c, v >= 6, false, v, "ungrouped_partition_states[].offline_replicas")?;
         }
-        if v >= 6 {
-            rt::read::check_tags(c, "ungrouped_partition_states[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 6 { rt::read::check_tags(c, "ungrouped_partition_states[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -483,75 +479,74 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 4 {
-            vis.str(
-                fields::UNGROUPED_PARTITION_STATES_TOPIC_NAME,
-                Some(rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?),
+        cur.forked(|c| {
+            if v <= 4 {
+                vis.str(
+                    fields::UNGROUPED_PARTITION_STATES_TOPIC_NAME,
+                    Some(rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?),
+                );
+            }
+            vis.i32(
+                fields::UNGROUPED_PARTITION_STATES_PARTITION_INDEX,
+                rt::read::i32(c, "ungrouped_partition_states[].partition_index")?,
             );
-        }
-        vis.i32(
-            fields::UNGROUPED_PARTITION_STATES_PARTITION_INDEX,
-            rt::read::i32(c, "ungrouped_partition_states[].partition_index")?,
-        );
-        vis.i32(
-            fields::UNGROUPED_PARTITION_STATES_CONTROLLER_EPOCH,
-            rt::read::i32(c, "ungrouped_partition_states[].controller_epoch")?,
-        );
-        vis.i32(
-            fields::UNGROUPED_PARTITION_STATES_LEADER,
-            rt::read::i32(c, "ungrouped_partition_states[].leader")?,
-        );
-        vis.i32(
-            fields::UNGROUPED_PARTITION_STATES_LEADER_EPOCH,
-            rt::read::i32(c, "ungrouped_partition_states[].leader_epoch")?,
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            v >= 6,
-            false,
-            v,
-            fields::UNGROUPED_PARTITION_STATES_ISR,
-            vis,
-            "ungrouped_partition_states[].isr",
-        )?;
-        vis.i32(
-            fields::UNGROUPED_PARTITION_STATES_ZK_VERSION,
-            rt::read::i32(c, "ungrouped_partition_states[].zk_version")?,
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            v >= 6,
-            false,
-            v,
-            fields::UNGROUPED_PARTITION_STATES_REPLICAS,
-            vis,
-            "ungrouped_partition_states[].replicas",
-        )?;
-        if v >= 4 {
+            vis.i32(
+                fields::UNGROUPED_PARTITION_STATES_CONTROLLER_EPOCH,
+                rt::read::i32(c, "ungrouped_partition_states[].controller_epoch")?,
+            );
+            vis.i32(
+                fields::UNGROUPED_PARTITION_STATES_LEADER,
+                rt::read::i32(c, "ungrouped_partition_states[].leader")?,
+            );
+            vis.i32(
+                fields::UNGROUPED_PARTITION_STATES_LEADER_EPOCH,
+                rt::read::i32(c, "ungrouped_partition_states[].leader_epoch")?,
+            );
             rt::visit::array::<i32, V>(
                 c,
                 v >= 6,
                 false,
                 v,
-                fields::UNGROUPED_PARTITION_STATES_OFFLINE_REPLICAS,
+                fields::UNGROUPED_PARTITION_STATES_ISR,
                 vis,
-                "ungrouped_partition_states[].offline_replicas",
+                "ungrouped_partition_states[].isr",
             )?;
-        }
-        if v >= 6 {
-            rt::visit::tags_only(
+            vis.i32(
+                fields::UNGROUPED_PARTITION_STATES_ZK_VERSION,
+                rt::read::i32(c, "ungrouped_partition_states[].zk_version")?,
+            );
+            rt::visit::array::<i32, V>(
                 c,
-                fields::UNGROUPED_PARTITION_STATES_TAGGED_FIELDS,
+                v >= 6,
+                false,
+                v,
+                fields::UNGROUPED_PARTITION_STATES_REPLICAS,
                 vis,
-                "ungrouped_partition_states[]._tagged_fields",
+                "ungrouped_partition_states[].replicas",
             )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 4 {
+                rt::visit::array::<i32, V>(
+                    c,
+                    v >= 6,
+                    false,
+                    v,
+                    fields::UNGROUPED_PARTITION_STATES_OFFLINE_REPLICAS,
+                    vis,
+                    "ungrouped_partition_states[].offline_replicas",
+                )?;
+            }
+            if v >= 6 {
+                rt::visit::tags_only(
+                    c,
+                    fields::UNGROUPED_PARTITION_STATES_TAGGED_FIELDS,
+                    vis,
+                    "ungrouped_partition_states[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -668,7 +663,7 @@ impl rt::Sealed for UpdateMetadataTopicState<'_> {}
 
 impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_name = if v >= 5 {
             rt::read::str(c, v >= 6, "topic_states[].topic_name")?
@@ -682,7 +677,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
         };
         let partition_states = if v >= 5 {
             rt::read::array::<UpdateMetadataPartitionState<'a>>(c, v >= 6, v, "topic_states[].partition_states")
-                .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?
+                .map_err(|e| c.renamed(e, fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?
         } else {
             rt::Array::EMPTY
         };
@@ -701,31 +696,30 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 5 {
-            rt::read::str(c, v >= 6, "topic_states[].topic_name")?;
-        }
-        if v >= 7 {
-            rt::read::uuid(c, "topic_states[].topic_id")?;
-        }
-        if v >= 5 {
-            rt::read::check_array::<UpdateMetadataPartitionState<'a>>(
-                c,
-                v >= 6,
-                false,
-                v,
-                "topic_states[].partition_states",
-            )
-            .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
-        }
-        if v >= 6 {
-            rt::read::check_tags(c, "topic_states[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 5 {
+                rt::read::str(c, v >= 6, "topic_states[].topic_name")?;
+            }
+            if v >= 7 {
+                rt::read::uuid(c, "topic_states[].topic_id")?;
+            }
+            if v >= 5 {
+                rt::read::check_array::<UpdateMetadataPartitionState<'a>>(
+                    c,
+                    v >= 6,
+                    false,
+                    v,
+                    "topic_states[].partition_states",
+                )
+                .map_err(|e| c.renamed(e, fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
+            }
+            if v >= 6 {
+                rt::read::check_tags(c, "topic_states[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -754,44 +748,43 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 5 {
-            vis.str(
-                fields::TOPIC_STATES_TOPIC_NAME,
-                Some(rt::read::str(c, v >= 6, "topic_states[].topic_name")?),
-            );
-        }
-        if v >= 7 {
-            vis.uuid(
-                fields::TOPIC_STATES_TOPIC_ID,
-                rt::read::uuid(c, "topic_states[].topic_id")?,
-            );
-        }
-        if v >= 5 {
-            rt::visit::array::<UpdateMetadataPartitionState<'a>, _>(
-                c,
-                v >= 6,
-                false,
-                v,
-                fields::TOPIC_STATES_PARTITION_STATES,
-                &mut rt::Renumbered::new(vis, fields::ALIAS_TOPIC_STATES_PARTITION_STATES.ids),
-                "topic_states[].partition_states",
-            )
-            .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
-        }
-        if v >= 6 {
-            rt::visit::tags_only(
-                c,
-                fields::TOPIC_STATES_TAGGED_FIELDS,
-                vis,
-                "topic_states[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 5 {
+                vis.str(
+                    fields::TOPIC_STATES_TOPIC_NAME,
+                    Some(rt::read::str(c, v >= 6, "topic_states[].topic_name")?),
+                );
+            }
+            if v >= 7 {
+                vis.uuid(
+                    fields::TOPIC_STATES_TOPIC_ID,
+                    rt::read::uuid(c, "topic_states[].topic_id")?,
+                );
+            }
+            if v >= 5 {
+                rt::visit::array::<UpdateMetadataPartitionState<'a>, _>(
+                    c,
+                    v >= 6,
+                    false,
+                    v,
+                    fields::TOPIC_STATES_PARTITION_STATES,
+                    &mut rt::Renumbered::new(vis, fields::ALIAS_TOPIC_STATES_PARTITION_STATES.ids),
+                    "topic_states[].partition_states",
+                )
+                .map_err(|e| c.renamed(e, fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
+            }
+            if v >= 6 {
+                rt::visit::tags_only(
+                    c,
+                    fields::TOPIC_STATES_TAGGED_FIELDS,
+                    vis,
+                    "topic_states[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -911,7 +904,7 @@ impl rt::Sealed for UpdateMetadataBroker<'_> {}
 
 impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let id = rt::read::i32(c, "live_brokers[].id")?;
         let v0_host = if v <= 0 {
@@ -951,28 +944,27 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::i32(c, "live_brokers[].id")?;
-        if v <= 0 {
-            rt::read::str(c, v >= 6, "live_brokers[].v0_host")?;
-        }
-        if v <= 0 {
-            rt::read::i32(c, "live_brokers[].v0_port")?;
-        }
-        if v >= 1 {
-            rt::read::check_array::<UpdateMetadataEndpoint<'a>>(c, v >= 6, false, v, "live_brokers[].endpoints")?;
-        }
-        if v >= 2 {
-            rt::read::opt_str(c, v >= 6, v >= 2, "live_brokers[].rack")?;
-        }
-        if v >= 6 {
-            rt::read::check_tags(c, "live_brokers[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::i32(c, "live_brokers[].id")?;
+            if v <= 0 {
+                rt::read::str(c, v >= 6, "live_brokers[].v0_host")?;
+            }
+            if v <= 0 {
+                rt::read::i32(c, "live_brokers[].v0_port")?;
+            }
+            if v >= 1 {
+                rt::read::check_array::<UpdateMetadataEndpoint<'a>>(c, v >= 6, false, v, "live_brokers[].endpoints")?;
+            }
+            if v >= 2 {
+                rt::read::opt_str(c, v >= 6, v >= 2, "live_brokers[].rack")?;
+            }
+            if v >= 6 {
+                rt::read::check_tags(c, "live_brokers[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1005,50 +997,49 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::LIVE_BROKERS_ID, rt::read::i32(c, "live_brokers[].id")?);
-        if v <= 0 {
-            vis.str(
-                fields::LIVE_BROKERS_V0_HOST,
-                Some(rt::read::str(c, v >= 6, "live_brokers[].v0_host")?),
-            );
-        }
-        if v <= 0 {
-            vis.i32(
-                fields::LIVE_BROKERS_V0_PORT,
-                rt::read::i32(c, "live_brokers[].v0_port")?,
-            );
-        }
-        if v >= 1 {
-            rt::visit::array::<UpdateMetadataEndpoint<'a>, V>(
-                c,
-                v >= 6,
-                false,
-                v,
-                fields::LIVE_BROKERS_ENDPOINTS,
-                vis,
-                "live_brokers[].endpoints",
-            )?;
-        }
-        if v >= 2 {
-            vis.str(
-                fields::LIVE_BROKERS_RACK,
-                rt::read::opt_str(c, v >= 6, v >= 2, "live_brokers[].rack")?,
-            );
-        }
-        if v >= 6 {
-            rt::visit::tags_only(
-                c,
-                fields::LIVE_BROKERS_TAGGED_FIELDS,
-                vis,
-                "live_brokers[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::LIVE_BROKERS_ID, rt::read::i32(c, "live_brokers[].id")?);
+            if v <= 0 {
+                vis.str(
+                    fields::LIVE_BROKERS_V0_HOST,
+                    Some(rt::read::str(c, v >= 6, "live_brokers[].v0_host")?),
+                );
+            }
+            if v <= 0 {
+                vis.i32(
+                    fields::LIVE_BROKERS_V0_PORT,
+                    rt::read::i32(c, "live_brokers[].v0_port")?,
+                );
+            }
+            if v >= 1 {
+                rt::visit::array::<UpdateMetadataEndpoint<'a>, V>(
+                    c,
+                    v >= 6,
+                    false,
+                    v,
+                    fields::LIVE_BROKERS_ENDPOINTS,
+                    vis,
+                    "live_brokers[].endpoints",
+                )?;
+            }
+            if v >= 2 {
+                vis.str(
+                    fields::LIVE_BROKERS_RACK,
+                    rt::read::opt_str(c, v >= 6, v >= 2, "live_brokers[].rack")?,
+                );
+            }
+            if v >= 6 {
+                rt::visit::tags_only(
+                    c,
+                    fields::LIVE_BROKERS_TAGGED_FIELDS,
+                    vis,
+                    "live_brokers[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1157,7 +1148,7 @@ impl rt::Sealed for UpdateMetadataEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let port = if v >= 1 {
             rt::read::i32(c, "live_brokers[].endpoints[].port")?
@@ -1195,27 +1186,26 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            rt::read::i32(c, "live_brokers[].endpoints[].port")?;
-        }
-        if v >= 1 {
-            rt::read::str(c, v >= 6, "live_brokers[].endpoints[].host")?;
-        }
-        if v >= 3 {
-            rt::read::str(c, v >= 6, "live_brokers[].endpoints[].listener")?;
-        }
-        if v >= 1 {
-            rt::read::i16(c, "live_brokers[].endpoints[].security_protocol")?;
-        }
-        if v >= 6 {
-            rt::read::check_tags(c, "live_brokers[].endpoints[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                rt::read::i32(c, "live_brokers[].endpoints[].port")?;
+            }
+            if v >= 1 {
+                rt::read::str(c, v >= 6, "live_brokers[].endpoints[].host")?;
+            }
+            if v >= 3 {
+                rt::read::str(c, v >= 6, "live_brokers[].endpoints[].listener")?;
+            }
+            if v >= 1 {
+                rt::read::i16(c, "live_brokers[].endpoints[].security_protocol")?;
+            }
+            if v >= 6 {
+                rt::read::check_tags(c, "live_brokers[].endpoints[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1247,44 +1237,43 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.i32(
-                fields::LIVE_BROKERS_ENDPOINTS_PORT,
-                rt::read::i32(c, "live_brokers[].endpoints[].port")?,
-            );
-        }
-        if v >= 1 {
-            vis.str(
-                fields::LIVE_BROKERS_ENDPOINTS_HOST,
-                Some(rt::read::str(c, v >= 6, "live_brokers[].endpoints[].host")?),
-            );
-        }
-        if v >= 3 {
-            vis.str(
-                fields::LIVE_BROKERS_ENDPOINTS_LISTENER,
-                Some(rt::read::str(c, v >= 6, "live_brokers[].endpoints[].listener")?),
-            );
-        }
-        if v >= 1 {
-            vis.i16(
-                fields::LIVE_BROKERS_ENDPOINTS_SECURITY_PROTOCOL,
-                rt::read::i16(c, "live_brokers[].endpoints[].security_protocol")?,
-            );
-        }
-        if v >= 6 {
-            rt::visit::tags_only(
-                c,
-                fields::LIVE_BROKERS_ENDPOINTS_TAGGED_FIELDS,
-                vis,
-                "live_brokers[].endpoints[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.i32(
+                    fields::LIVE_BROKERS_ENDPOINTS_PORT,
+                    rt::read::i32(c, "live_brokers[].endpoints[].port")?,
+                );
+            }
+            if v >= 1 {
+                vis.str(
+                    fields::LIVE_BROKERS_ENDPOINTS_HOST,
+                    Some(rt::read::str(c, v >= 6, "live_brokers[].endpoints[].host")?),
+                );
+            }
+            if v >= 3 {
+                vis.str(
+                    fields::LIVE_BROKERS_ENDPOINTS_LISTENER,
+                    Some(rt::read::str(c, v >= 6, "live_brokers[].endpoints[].listener")?),
+                );
+            }
+            if v >= 1 {
+                vis.i16(
+                    fields::LIVE_BROKERS_ENDPOINTS_SECURITY_PROTOCOL,
+                    rt::read::i16(c, "live_brokers[].endpoints[].security_protocol")?,
+                );
+            }
+            if v >= 6 {
+                rt::visit::tags_only(
+                    c,
+                    fields::LIVE_BROKERS_ENDPOINTS_TAGGED_FIELDS,
+                    vis,
+                    "live_brokers[].endpoints[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -2234,8 +2223,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for UpdateMetadataRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let controller_id = rt::read::i32(c, "controller_id")?;
                 let is_k_raft_controller = if v >= 8 {
@@ -2482,7 +2471,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for UpdateMetadataPartitionState {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = if v <= 4 {
                 rt::owned::read_str(c, v >= 6, "ungrouped_partition_states[].topic_name")?
@@ -2642,7 +2631,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for UpdateMetadataTopicState {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = if v >= 5 {
                 rt::owned::read_str(c, v >= 6, "topic_states[].topic_name")?
@@ -2661,7 +2650,7 @@ pub mod owned {
                     v,
                     "topic_states[].partition_states",
                 )
-                .map_err(|e| e.renamed(super::fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?
+                .map_err(|e| c.renamed(e, super::fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?
             } else {
                 Vec::new()
             };
@@ -2793,7 +2782,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for UpdateMetadataBroker {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let id = rt::read::i32(c, "live_brokers[].id")?;
             let v0_host = if v <= 0 {
@@ -2934,7 +2923,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for UpdateMetadataEndpoint {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let port = if v >= 1 {
                 rt::read::i32(c, "live_brokers[].endpoints[].port")?

@@ -60,7 +60,7 @@ impl rt::Sealed for UpdateMetadataResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let error_code = rt::read::i16(c, "error_code")?;
         let unknown_tagged_fields = if v >= 6 {
@@ -79,16 +79,15 @@ impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        if v >= 6 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            if v >= 6 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -218,7 +217,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for UpdateMetadataResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let error_code = rt::read::i16(c, "error_code")?;
             let unknown_tagged_fields = if v >= 6 {

@@ -70,7 +70,7 @@ impl rt::Sealed for UpdateRaftVoterRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
         let r: [u8; 24] = match rt::read::run::<24>(c) {
@@ -101,20 +101,19 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
-        vis.i32(fields::CURRENT_LEADER_EPOCH, rt::read::i32(c, "current_leader_epoch")?);
-        vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
-        vis.uuid(fields::VOTER_DIRECTORY_ID, rt::read::uuid(c, "voter_directory_id")?);
-        rt::visit::array::<Listener<'a>, V>(c, true, false, v, fields::LISTENERS, vis, "listeners")?;
-        let present = true;
-        rt::visit::struct_field::<KRaftVersionFeature<'a>, V>(c, present, v, fields::K_RAFT_VERSION_FEATURE, vis)?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
+            vis.i32(fields::CURRENT_LEADER_EPOCH, rt::read::i32(c, "current_leader_epoch")?);
+            vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
+            vis.uuid(fields::VOTER_DIRECTORY_ID, rt::read::uuid(c, "voter_directory_id")?);
+            rt::visit::array::<Listener<'a>, V>(c, true, false, v, fields::LISTENERS, vis, "listeners")?;
+            let present = true;
+            rt::visit::struct_field::<KRaftVersionFeature<'a>, V>(c, present, v, fields::K_RAFT_VERSION_FEATURE, vis)?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -203,7 +202,7 @@ impl rt::Sealed for Listener<'_> {}
 
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "listeners[].name")?;
         let host = rt::read::str(c, true, "listeners[].host")?;
         let port = rt::read::u16(c, "listeners[].port")?;
@@ -218,15 +217,14 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "listeners[].name")?;
-        rt::read::str(c, true, "listeners[].host")?;
-        rt::read::u16(c, "listeners[].port")?;
-        rt::read::check_tags(c, "listeners[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "listeners[].name")?;
+            rt::read::str(c, true, "listeners[].host")?;
+            rt::read::u16(c, "listeners[].port")?;
+            rt::read::check_tags(c, "listeners[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -246,21 +244,20 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::LISTENERS_NAME,
-            Some(rt::read::str(c, true, "listeners[].name")?),
-        );
-        vis.str(
-            fields::LISTENERS_HOST,
-            Some(rt::read::str(c, true, "listeners[].host")?),
-        );
-        vis.u16(fields::LISTENERS_PORT, rt::read::u16(c, "listeners[].port")?);
-        rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::LISTENERS_NAME,
+                Some(rt::read::str(c, true, "listeners[].name")?),
+            );
+            vis.str(
+                fields::LISTENERS_HOST,
+                Some(rt::read::str(c, true, "listeners[].host")?),
+            );
+            vis.u16(fields::LISTENERS_PORT, rt::read::u16(c, "listeners[].port")?);
+            rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -333,7 +330,7 @@ impl rt::Sealed for KRaftVersionFeature<'_> {}
 
 impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
             None => {
@@ -352,18 +349,17 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<4>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "k_raft_version_feature.min_supported_version": i16 = 2, "k_raft_version_feature.max_supported_version": i16 = 2);
             }
         }
         rt::read::check_tags(c, "k_raft_version_feature._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -381,25 +377,24 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(
-            fields::K_RAFT_VERSION_FEATURE_MIN_SUPPORTED_VERSION,
-            rt::read::i16(c, "k_raft_version_feature.min_supported_version")?,
-        );
-        vis.i16(
-            fields::K_RAFT_VERSION_FEATURE_MAX_SUPPORTED_VERSION,
-            rt::read::i16(c, "k_raft_version_feature.max_supported_version")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::K_RAFT_VERSION_FEATURE_TAGGED_FIELDS,
-            vis,
-            "k_raft_version_feature._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i16(
+                fields::K_RAFT_VERSION_FEATURE_MIN_SUPPORTED_VERSION,
+                rt::read::i16(c, "k_raft_version_feature.min_supported_version")?,
+            );
+            vis.i16(
+                fields::K_RAFT_VERSION_FEATURE_MAX_SUPPORTED_VERSION,
+                rt::read::i16(c, "k_raft_version_feature.max_supported_version")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::K_RAFT_VERSION_FEATURE_TAGGED_FIELDS,
+                vis,
+                "k_raft_version_feature._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -746,7 +741,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for UpdateRaftVoterRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let cluster_id = rt::owned::read_opt_str(c, true, true, "cluster_id")?;
             let r: [u8; 24] = match rt::read::run::<24>(c) {
@@ -849,7 +844,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Listener {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "listeners[].name")?;
             let host = rt::owned::read_str(c, true, "listeners[].host")?;
             let port = rt::read::u16(c, "listeners[].port")?;
@@ -935,7 +930,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for KRaftVersionFeature {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {

@@ -60,7 +60,7 @@ impl rt::Sealed for UpdateRaftVoterResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -105,30 +105,35 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
-        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        let present = true;
-                        rt::visit::struct_field::<CurrentLeader<'a>, V>(c, present, v, fields::CURRENT_LEADER, vis)?;
-                        rt::read::check_tag_size(c, before, size, tag, "current_leader")?;
+        cur.forked(|c| {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+            {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            let present = true;
+                            rt::visit::struct_field::<CurrentLeader<'a>, V>(
+                                c,
+                                present,
+                                v,
+                                fields::CURRENT_LEADER,
+                                vis,
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "current_leader")?;
+                        }
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -225,7 +230,7 @@ impl rt::Sealed for CurrentLeader<'_> {}
 
 impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
@@ -248,11 +253,10 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<8>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "current_leader.leader_id": i32 = 4, "current_leader.leader_epoch": i32 = 4);
             }
@@ -260,8 +264,8 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
         rt::read::str(c, true, "current_leader.host")?;
         rt::read::i32(c, "current_leader.port")?;
         rt::read::check_tags(c, "current_leader._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -281,30 +285,29 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::CURRENT_LEADER_LEADER_ID,
-            rt::read::i32(c, "current_leader.leader_id")?,
-        );
-        vis.i32(
-            fields::CURRENT_LEADER_LEADER_EPOCH,
-            rt::read::i32(c, "current_leader.leader_epoch")?,
-        );
-        vis.str(
-            fields::CURRENT_LEADER_HOST,
-            Some(rt::read::str(c, true, "current_leader.host")?),
-        );
-        vis.i32(fields::CURRENT_LEADER_PORT, rt::read::i32(c, "current_leader.port")?);
-        rt::visit::tags_only(
-            c,
-            fields::CURRENT_LEADER_TAGGED_FIELDS,
-            vis,
-            "current_leader._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(
+                fields::CURRENT_LEADER_LEADER_ID,
+                rt::read::i32(c, "current_leader.leader_id")?,
+            );
+            vis.i32(
+                fields::CURRENT_LEADER_LEADER_EPOCH,
+                rt::read::i32(c, "current_leader.leader_epoch")?,
+            );
+            vis.str(
+                fields::CURRENT_LEADER_HOST,
+                Some(rt::read::str(c, true, "current_leader.host")?),
+            );
+            vis.i32(fields::CURRENT_LEADER_PORT, rt::read::i32(c, "current_leader.port")?);
+            rt::visit::tags_only(
+                c,
+                fields::CURRENT_LEADER_TAGGED_FIELDS,
+                vis,
+                "current_leader._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -555,7 +558,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for UpdateRaftVoterResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -688,7 +691,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for CurrentLeader {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {

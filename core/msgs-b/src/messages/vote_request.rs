@@ -68,8 +68,8 @@ impl rt::Sealed for VoteRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for VoteRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
             let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
@@ -88,18 +88,17 @@ impl<'a> rt::Struct<'a> for VoteRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
-        if v >= 1 {
-            vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
-        }
-        rt::visit::array::<TopicData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
+            if v >= 1 {
+                vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
+            }
+            rt::visit::array::<TopicData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -185,7 +184,7 @@ impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
@@ -199,15 +198,14 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "topics[].topic_name")?;
-        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
-        rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, true, "topics[].topic_name")?;
+            rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -227,26 +225,25 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TOPICS_TOPIC_NAME,
-            Some(rt::read::str(c, true, "topics[].topic_name")?),
-        );
-        rt::visit::array::<PartitionData<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::TOPICS_TOPIC_NAME,
+                Some(rt::read::str(c, true, "topics[].topic_name")?),
+            );
+            rt::visit::array::<PartitionData<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -338,7 +335,7 @@ impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
@@ -393,36 +390,35 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<12>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].replica_epoch": i32 = 4, "topics[].partitions[].replica_id": i32 = 4);
             }
         }
         if v >= 1 {
-            match rt::read::run::<32>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "topics[].partitions[].replica_directory_id": uuid = 16, "topics[].partitions[].voter_directory_id": uuid = 16);
-                }
+        match rt::read::run::<32>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "topics[].partitions[].replica_directory_id": uuid = 16, "topics[].partitions[].voter_directory_id": uuid = 16);
             }
         }
+        }
         match rt::read::run::<12>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].last_offset_epoch": i32 = 4, "topics[].partitions[].last_offset": i64 = 8);
             }
         }
         if v >= 2 {
-            rt::read::bool(c, "topics[].partitions[].pre_vote")?;
+        rt::read::bool(c, "topics[].partitions[].pre_vote")?;
         }
         rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -448,56 +444,55 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "topics[].partitions[].partition_index")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_REPLICA_EPOCH,
-            rt::read::i32(c, "topics[].partitions[].replica_epoch")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_REPLICA_ID,
-            rt::read::i32(c, "topics[].partitions[].replica_id")?,
-        );
-        if v >= 1 {
-            vis.uuid(
-                fields::TOPICS_PARTITIONS_REPLICA_DIRECTORY_ID,
-                rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?,
+        cur.forked(|c| {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
             );
-        }
-        if v >= 1 {
-            vis.uuid(
-                fields::TOPICS_PARTITIONS_VOTER_DIRECTORY_ID,
-                rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?,
+            vis.i32(
+                fields::TOPICS_PARTITIONS_REPLICA_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].replica_epoch")?,
             );
-        }
-        vis.i32(
-            fields::TOPICS_PARTITIONS_LAST_OFFSET_EPOCH,
-            rt::read::i32(c, "topics[].partitions[].last_offset_epoch")?,
-        );
-        vis.i64(
-            fields::TOPICS_PARTITIONS_LAST_OFFSET,
-            rt::read::i64(c, "topics[].partitions[].last_offset")?,
-        );
-        if v >= 2 {
-            vis.bool(
-                fields::TOPICS_PARTITIONS_PRE_VOTE,
-                rt::read::bool(c, "topics[].partitions[].pre_vote")?,
+            vis.i32(
+                fields::TOPICS_PARTITIONS_REPLICA_ID,
+                rt::read::i32(c, "topics[].partitions[].replica_id")?,
             );
-        }
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+            if v >= 1 {
+                vis.uuid(
+                    fields::TOPICS_PARTITIONS_REPLICA_DIRECTORY_ID,
+                    rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?,
+                );
+            }
+            if v >= 1 {
+                vis.uuid(
+                    fields::TOPICS_PARTITIONS_VOTER_DIRECTORY_ID,
+                    rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?,
+                );
+            }
+            vis.i32(
+                fields::TOPICS_PARTITIONS_LAST_OFFSET_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].last_offset_epoch")?,
+            );
+            vis.i64(
+                fields::TOPICS_PARTITIONS_LAST_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].last_offset")?,
+            );
+            if v >= 2 {
+                vis.bool(
+                    fields::TOPICS_PARTITIONS_PRE_VOTE,
+                    rt::read::bool(c, "topics[].partitions[].pre_vote")?,
+                );
+            }
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -889,8 +884,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for VoteRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let cluster_id = rt::owned::read_opt_str(c, true, true, "cluster_id")?;
                 let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
@@ -978,7 +973,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_name = rt::owned::read_str(c, true, "topics[].topic_name")?;
             let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
@@ -1081,7 +1076,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,

@@ -63,8 +63,8 @@ impl rt::Sealed for VotersRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for VotersRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let version = rt::read::i16(c, "version")?;
             let voters = rt::read::array::<Voter<'a>>(c, true, v, "voters")?;
@@ -81,15 +81,14 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
-        rt::visit::array::<Voter<'a>, V>(c, true, false, v, fields::VOTERS, vis, "voters")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
+            rt::visit::array::<Voter<'a>, V>(c, true, false, v, fields::VOTERS, vis, "voters")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -168,7 +167,7 @@ impl rt::Sealed for Voter<'_> {}
 
 impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
@@ -192,21 +191,20 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        match rt::read::run::<20>(c) {
-            Some(_r) => {}
-            None => {
-                rt::read::short_run!(c; "voters[].voter_id": i32 = 4, "voters[].voter_directory_id": uuid = 16);
+        cur.forked(|c| {
+            match rt::read::run::<20>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::short_run!(c; "voters[].voter_id": i32 = 4, "voters[].voter_directory_id": uuid = 16);
+                }
             }
-        }
-        rt::read::check_array::<Endpoint<'a>>(c, true, false, v, "voters[].endpoints")?;
-        <KRaftVersionFeature as rt::Struct>::check(c, v)?;
-        rt::read::check_tags(c, "voters[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            rt::read::check_array::<Endpoint<'a>>(c, true, false, v, "voters[].endpoints")?;
+            <KRaftVersionFeature as rt::Struct>::check(c, v)?;
+            rt::read::check_tags(c, "voters[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -227,27 +225,34 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::VOTERS_VOTER_ID, rt::read::i32(c, "voters[].voter_id")?);
-        vis.uuid(
-            fields::VOTERS_VOTER_DIRECTORY_ID,
-            rt::read::uuid(c, "voters[].voter_directory_id")?,
-        );
-        rt::visit::array::<Endpoint<'a>, V>(c, true, false, v, fields::VOTERS_ENDPOINTS, vis, "voters[].endpoints")?;
-        let present = true;
-        rt::visit::struct_field::<KRaftVersionFeature<'a>, V>(
-            c,
-            present,
-            v,
-            fields::VOTERS_K_RAFT_VERSION_FEATURE,
-            vis,
-        )?;
-        rt::visit::tags_only(c, fields::VOTERS_TAGGED_FIELDS, vis, "voters[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::VOTERS_VOTER_ID, rt::read::i32(c, "voters[].voter_id")?);
+            vis.uuid(
+                fields::VOTERS_VOTER_DIRECTORY_ID,
+                rt::read::uuid(c, "voters[].voter_directory_id")?,
+            );
+            rt::visit::array::<Endpoint<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::VOTERS_ENDPOINTS,
+                vis,
+                "voters[].endpoints",
+            )?;
+            let present = true;
+            rt::visit::struct_field::<KRaftVersionFeature<'a>, V>(
+                c,
+                present,
+                v,
+                fields::VOTERS_K_RAFT_VERSION_FEATURE,
+                vis,
+            )?;
+            rt::visit::tags_only(c, fields::VOTERS_TAGGED_FIELDS, vis, "voters[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -333,7 +338,7 @@ impl rt::Sealed for Endpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "voters[].endpoints[].name")?;
         let host = rt::read::str(c, true, "voters[].endpoints[].host")?;
         let port = rt::read::u16(c, "voters[].endpoints[].port")?;
@@ -348,15 +353,14 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "voters[].endpoints[].name")?;
-        rt::read::str(c, true, "voters[].endpoints[].host")?;
-        rt::read::u16(c, "voters[].endpoints[].port")?;
-        rt::read::check_tags(c, "voters[].endpoints[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "voters[].endpoints[].name")?;
+            rt::read::str(c, true, "voters[].endpoints[].host")?;
+            rt::read::u16(c, "voters[].endpoints[].port")?;
+            rt::read::check_tags(c, "voters[].endpoints[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -376,29 +380,28 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::VOTERS_ENDPOINTS_NAME,
-            Some(rt::read::str(c, true, "voters[].endpoints[].name")?),
-        );
-        vis.str(
-            fields::VOTERS_ENDPOINTS_HOST,
-            Some(rt::read::str(c, true, "voters[].endpoints[].host")?),
-        );
-        vis.u16(
-            fields::VOTERS_ENDPOINTS_PORT,
-            rt::read::u16(c, "voters[].endpoints[].port")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::VOTERS_ENDPOINTS_TAGGED_FIELDS,
-            vis,
-            "voters[].endpoints[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::VOTERS_ENDPOINTS_NAME,
+                Some(rt::read::str(c, true, "voters[].endpoints[].name")?),
+            );
+            vis.str(
+                fields::VOTERS_ENDPOINTS_HOST,
+                Some(rt::read::str(c, true, "voters[].endpoints[].host")?),
+            );
+            vis.u16(
+                fields::VOTERS_ENDPOINTS_PORT,
+                rt::read::u16(c, "voters[].endpoints[].port")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::VOTERS_ENDPOINTS_TAGGED_FIELDS,
+                vis,
+                "voters[].endpoints[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -471,7 +474,7 @@ impl rt::Sealed for KRaftVersionFeature<'_> {}
 
 impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
             None => {
@@ -490,18 +493,17 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<4>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "voters[].k_raft_version_feature.min_supported_version": i16 = 2, "voters[].k_raft_version_feature.max_supported_version": i16 = 2);
             }
         }
         rt::read::check_tags(c, "voters[].k_raft_version_feature._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -519,25 +521,24 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i16(
-            fields::VOTERS_K_RAFT_VERSION_FEATURE_MIN_SUPPORTED_VERSION,
-            rt::read::i16(c, "voters[].k_raft_version_feature.min_supported_version")?,
-        );
-        vis.i16(
-            fields::VOTERS_K_RAFT_VERSION_FEATURE_MAX_SUPPORTED_VERSION,
-            rt::read::i16(c, "voters[].k_raft_version_feature.max_supported_version")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::VOTERS_K_RAFT_VERSION_FEATURE_TAGGED_FIELDS,
-            vis,
-            "voters[].k_raft_version_feature._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i16(
+                fields::VOTERS_K_RAFT_VERSION_FEATURE_MIN_SUPPORTED_VERSION,
+                rt::read::i16(c, "voters[].k_raft_version_feature.min_supported_version")?,
+            );
+            vis.i16(
+                fields::VOTERS_K_RAFT_VERSION_FEATURE_MAX_SUPPORTED_VERSION,
+                rt::read::i16(c, "voters[].k_raft_version_feature.max_supported_version")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::VOTERS_K_RAFT_VERSION_FEATURE_TAGGED_FIELDS,
+                vis,
+                "voters[].k_raft_version_feature._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -880,8 +881,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for VotersRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let version = rt::read::i16(c, "version")?;
                 let voters = rt::owned::read_array::<Voter, _>(c, true, v, "voters")?;
@@ -968,7 +969,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Voter {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
@@ -1065,7 +1066,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Endpoint {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "voters[].endpoints[].name")?;
             let host = rt::owned::read_str(c, true, "voters[].endpoints[].host")?;
             let port = rt::read::u16(c, "voters[].endpoints[].port")?;
@@ -1151,7 +1152,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for KRaftVersionFeature {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,
                 None => {

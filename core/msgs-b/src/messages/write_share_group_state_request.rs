@@ -64,8 +64,8 @@ impl rt::Sealed for WriteShareGroupStateRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for WriteShareGroupStateRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let group_id = rt::read::str(c, true, "group_id")?;
             let topics = rt::read::array::<WriteStateData<'a>>(c, true, v, "topics")?;
@@ -82,15 +82,14 @@ impl<'a> rt::Struct<'a> for WriteShareGroupStateRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
-        rt::visit::array::<WriteStateData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
+            rt::visit::array::<WriteStateData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -170,8 +169,8 @@ impl rt::Sealed for WriteStateData<'_> {}
 
 impl<'a> rt::Struct<'a> for WriteStateData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
             let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
@@ -186,16 +185,15 @@ impl<'a> rt::Struct<'a> for WriteStateData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::uuid(c, "topics[].topic_id")?;
-            rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::uuid(c, "topics[].topic_id")?;
+                rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
+                rt::read::check_tags(c, "topics[]._tagged_fields")?;
+                Ok(())
+            })
         })
     }
 
@@ -215,23 +213,22 @@ impl<'a> rt::Struct<'a> for WriteStateData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
-        rt::visit::array::<PartitionData<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS,
-            vis,
-            "topics[].partitions",
-        )?;
-        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+            rt::visit::array::<PartitionData<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -316,7 +313,7 @@ impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
@@ -348,23 +345,22 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<20>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].state_epoch": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4, "topics[].partitions[].start_offset": i64 = 8);
             }
         }
         if v >= 1 {
-            rt::read::i32(c, "topics[].partitions[].delivery_complete_count")?;
+        rt::read::i32(c, "topics[].partitions[].delivery_complete_count")?;
         }
         rt::read::check_array::<StateBatch<'a>>(c, true, false, v, "topics[].partitions[].state_batches")?;
         rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -387,49 +383,48 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::TOPICS_PARTITIONS_PARTITION,
-            rt::read::i32(c, "topics[].partitions[].partition")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_STATE_EPOCH,
-            rt::read::i32(c, "topics[].partitions[].state_epoch")?,
-        );
-        vis.i32(
-            fields::TOPICS_PARTITIONS_LEADER_EPOCH,
-            rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
-        );
-        vis.i64(
-            fields::TOPICS_PARTITIONS_START_OFFSET,
-            rt::read::i64(c, "topics[].partitions[].start_offset")?,
-        );
-        if v >= 1 {
+        cur.forked(|c| {
             vis.i32(
-                fields::TOPICS_PARTITIONS_DELIVERY_COMPLETE_COUNT,
-                rt::read::i32(c, "topics[].partitions[].delivery_complete_count")?,
+                fields::TOPICS_PARTITIONS_PARTITION,
+                rt::read::i32(c, "topics[].partitions[].partition")?,
             );
-        }
-        rt::visit::array::<StateBatch<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::TOPICS_PARTITIONS_STATE_BATCHES,
-            vis,
-            "topics[].partitions[].state_batches",
-        )?;
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+            vis.i32(
+                fields::TOPICS_PARTITIONS_STATE_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].state_epoch")?,
+            );
+            vis.i32(
+                fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+            );
+            vis.i64(
+                fields::TOPICS_PARTITIONS_START_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].start_offset")?,
+            );
+            if v >= 1 {
+                vis.i32(
+                    fields::TOPICS_PARTITIONS_DELIVERY_COMPLETE_COUNT,
+                    rt::read::i32(c, "topics[].partitions[].delivery_complete_count")?,
+                );
+            }
+            rt::visit::array::<StateBatch<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_STATE_BATCHES,
+                vis,
+                "topics[].partitions[].state_batches",
+            )?;
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -520,7 +515,7 @@ impl rt::Sealed for StateBatch<'_> {}
 
 impl<'a> rt::Struct<'a> for StateBatch<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 19] = match rt::read::run::<19>(c) {
             Some(r) => r,
             None => {
@@ -544,18 +539,17 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<19>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topics[].partitions[].state_batches[].first_offset": i64 = 8, "topics[].partitions[].state_batches[].last_offset": i64 = 8, "topics[].partitions[].state_batches[].delivery_state": i8 = 1, "topics[].partitions[].state_batches[].delivery_count": i16 = 2);
             }
         }
         rt::read::check_tags(c, "topics[].partitions[].state_batches[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -573,33 +567,32 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i64(
-            fields::TOPICS_PARTITIONS_STATE_BATCHES_FIRST_OFFSET,
-            rt::read::i64(c, "topics[].partitions[].state_batches[].first_offset")?,
-        );
-        vis.i64(
-            fields::TOPICS_PARTITIONS_STATE_BATCHES_LAST_OFFSET,
-            rt::read::i64(c, "topics[].partitions[].state_batches[].last_offset")?,
-        );
-        vis.i8(
-            fields::TOPICS_PARTITIONS_STATE_BATCHES_DELIVERY_STATE,
-            rt::read::i8(c, "topics[].partitions[].state_batches[].delivery_state")?,
-        );
-        vis.i16(
-            fields::TOPICS_PARTITIONS_STATE_BATCHES_DELIVERY_COUNT,
-            rt::read::i16(c, "topics[].partitions[].state_batches[].delivery_count")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::TOPICS_PARTITIONS_STATE_BATCHES_TAGGED_FIELDS,
-            vis,
-            "topics[].partitions[].state_batches[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i64(
+                fields::TOPICS_PARTITIONS_STATE_BATCHES_FIRST_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].state_batches[].first_offset")?,
+            );
+            vis.i64(
+                fields::TOPICS_PARTITIONS_STATE_BATCHES_LAST_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].state_batches[].last_offset")?,
+            );
+            vis.i8(
+                fields::TOPICS_PARTITIONS_STATE_BATCHES_DELIVERY_STATE,
+                rt::read::i8(c, "topics[].partitions[].state_batches[].delivery_state")?,
+            );
+            vis.i16(
+                fields::TOPICS_PARTITIONS_STATE_BATCHES_DELIVERY_COUNT,
+                rt::read::i16(c, "topics[].partitions[].state_batches[].delivery_count")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_STATE_BATCHES_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].state_batches[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -995,8 +988,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for WriteShareGroupStateRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let group_id = rt::owned::read_str(c, true, "group_id")?;
                 let topics = rt::owned::read_array::<WriteStateData, _>(c, true, v, "topics")?;
@@ -1076,8 +1069,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for WriteStateData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
                 let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
@@ -1172,7 +1165,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
@@ -1291,7 +1284,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for StateBatch {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 19] = match rt::read::run::<19>(c) {
                 Some(r) => r,
                 None => {

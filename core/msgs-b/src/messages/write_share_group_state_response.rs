@@ -59,8 +59,8 @@ impl rt::Sealed for WriteShareGroupStateResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for WriteShareGroupStateResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let results = rt::read::array::<WriteStateResult<'a>>(c, true, v, "results")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -75,14 +75,13 @@ impl<'a> rt::Struct<'a> for WriteShareGroupStateResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<WriteStateResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<WriteStateResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -160,7 +159,7 @@ impl rt::Sealed for WriteStateResult<'_> {}
 
 impl<'a> rt::Struct<'a> for WriteStateResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id = rt::read::uuid(c, "results[].topic_id")?;
         let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
@@ -174,15 +173,14 @@ impl<'a> rt::Struct<'a> for WriteStateResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::uuid(c, "results[].topic_id")?;
-        rt::read::check_array::<PartitionResult<'a>>(c, true, false, v, "results[].partitions")?;
-        rt::read::check_tags(c, "results[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::uuid(c, "results[].topic_id")?;
+            rt::read::check_array::<PartitionResult<'a>>(c, true, false, v, "results[].partitions")?;
+            rt::read::check_tags(c, "results[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -202,23 +200,22 @@ impl<'a> rt::Struct<'a> for WriteStateResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(fields::RESULTS_TOPIC_ID, rt::read::uuid(c, "results[].topic_id")?);
-        rt::visit::array::<PartitionResult<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::RESULTS_PARTITIONS,
-            vis,
-            "results[].partitions",
-        )?;
-        rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.uuid(fields::RESULTS_TOPIC_ID, rt::read::uuid(c, "results[].topic_id")?);
+            rt::visit::array::<PartitionResult<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::RESULTS_PARTITIONS,
+                vis,
+                "results[].partitions",
+            )?;
+            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -294,7 +291,7 @@ impl rt::Sealed for PartitionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -315,19 +312,18 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
             }
         }
         rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?;
         rt::read::check_tags(c, "results[].partitions[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -346,29 +342,28 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::RESULTS_PARTITIONS_PARTITION,
-            rt::read::i32(c, "results[].partitions[].partition")?,
-        );
-        vis.i16(
-            fields::RESULTS_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "results[].partitions[].error_code")?,
-        );
-        vis.str(
-            fields::RESULTS_PARTITIONS_ERROR_MESSAGE,
-            rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::RESULTS_PARTITIONS_TAGGED_FIELDS,
-            vis,
-            "results[].partitions[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(
+                fields::RESULTS_PARTITIONS_PARTITION,
+                rt::read::i32(c, "results[].partitions[].partition")?,
+            );
+            vis.i16(
+                fields::RESULTS_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "results[].partitions[].error_code")?,
+            );
+            vis.str(
+                fields::RESULTS_PARTITIONS_ERROR_MESSAGE,
+                rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "results[].partitions[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -604,8 +599,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for WriteShareGroupStateResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let results = rt::owned::read_array::<WriteStateResult, _>(c, true, v, "results")?;
                 let unknown_tagged_fields =
@@ -681,7 +676,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for WriteStateResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id = rt::read::uuid(c, "results[].topic_id")?;
             let partitions = rt::owned::read_array::<PartitionResult, _>(c, true, v, "results[].partitions")?;
@@ -763,7 +758,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {

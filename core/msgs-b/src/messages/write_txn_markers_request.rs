@@ -61,8 +61,8 @@ impl rt::Sealed for WriteTxnMarkersRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let markers = rt::read::array::<WritableTxnMarker<'a>>(c, v >= 1, v, "markers")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -81,16 +81,15 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<WritableTxnMarker<'a>, V>(c, v >= 1, false, v, fields::MARKERS, vis, "markers")?;
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<WritableTxnMarker<'a>, V>(c, v >= 1, false, v, fields::MARKERS, vis, "markers")?;
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -182,7 +181,7 @@ impl rt::Sealed for WritableTxnMarker<'_> {}
 
 impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 11] = match rt::read::run::<11>(c) {
             Some(r) => r,
@@ -218,14 +217,11 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<11>(c) {
-            Some(_r) => {
-                rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&_r));
-            }
+            Some(_r) => { rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&_r)); }
             None => {
                 rt::read::short_run!(c; "markers[].producer_id": i64 = 8, "markers[].producer_epoch": i16 = 2, "markers[].transaction_result": bool = 1);
             }
@@ -233,13 +229,11 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
         rt::read::check_array::<WritableTxnMarkerTopic<'a>>(c, v >= 1, false, v, "markers[].topics")?;
         rt::read::i32(c, "markers[].coordinator_epoch")?;
         if v >= 2 {
-            rt::read::i8(c, "markers[].transaction_version")?;
+        rt::read::i8(c, "markers[].transaction_version")?;
         }
-        if v >= 1 {
-            rt::read::check_tags(c, "markers[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 1 { rt::read::check_tags(c, "markers[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -265,43 +259,42 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i64(fields::MARKERS_PRODUCER_ID, rt::read::i64(c, "markers[].producer_id")?);
-        vis.i16(
-            fields::MARKERS_PRODUCER_EPOCH,
-            rt::read::i16(c, "markers[].producer_epoch")?,
-        );
-        vis.bool(
-            fields::MARKERS_TRANSACTION_RESULT,
-            rt::read::bool(c, "markers[].transaction_result")?,
-        );
-        rt::visit::array::<WritableTxnMarkerTopic<'a>, V>(
-            c,
-            v >= 1,
-            false,
-            v,
-            fields::MARKERS_TOPICS,
-            vis,
-            "markers[].topics",
-        )?;
-        vis.i32(
-            fields::MARKERS_COORDINATOR_EPOCH,
-            rt::read::i32(c, "markers[].coordinator_epoch")?,
-        );
-        if v >= 2 {
-            vis.i8(
-                fields::MARKERS_TRANSACTION_VERSION,
-                rt::read::i8(c, "markers[].transaction_version")?,
+        cur.forked(|c| {
+            vis.i64(fields::MARKERS_PRODUCER_ID, rt::read::i64(c, "markers[].producer_id")?);
+            vis.i16(
+                fields::MARKERS_PRODUCER_EPOCH,
+                rt::read::i16(c, "markers[].producer_epoch")?,
             );
-        }
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::MARKERS_TAGGED_FIELDS, vis, "markers[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            vis.bool(
+                fields::MARKERS_TRANSACTION_RESULT,
+                rt::read::bool(c, "markers[].transaction_result")?,
+            );
+            rt::visit::array::<WritableTxnMarkerTopic<'a>, V>(
+                c,
+                v >= 1,
+                false,
+                v,
+                fields::MARKERS_TOPICS,
+                vis,
+                "markers[].topics",
+            )?;
+            vis.i32(
+                fields::MARKERS_COORDINATOR_EPOCH,
+                rt::read::i32(c, "markers[].coordinator_epoch")?,
+            );
+            if v >= 2 {
+                vis.i8(
+                    fields::MARKERS_TRANSACTION_VERSION,
+                    rt::read::i8(c, "markers[].transaction_version")?,
+                );
+            }
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::MARKERS_TAGGED_FIELDS, vis, "markers[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -397,7 +390,7 @@ impl rt::Sealed for WritableTxnMarkerTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 1, "markers[].topics[].name")?;
         let partition_indexes = rt::read::array::<i32>(c, v >= 1, v, "markers[].topics[].partition_indexes")?;
@@ -415,17 +408,16 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 1, "markers[].topics[].name")?;
-        rt::read::check_array::<i32>(c, v >= 1, false, v, "markers[].topics[].partition_indexes")?;
-        if v >= 1 {
-            rt::read::check_tags(c, "markers[].topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 1, "markers[].topics[].name")?;
+            rt::read::check_array::<i32>(c, v >= 1, false, v, "markers[].topics[].partition_indexes")?;
+            if v >= 1 {
+                rt::read::check_tags(c, "markers[].topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -447,33 +439,32 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::MARKERS_TOPICS_NAME,
-            Some(rt::read::str(c, v >= 1, "markers[].topics[].name")?),
-        );
-        rt::visit::array::<i32, V>(
-            c,
-            v >= 1,
-            false,
-            v,
-            fields::MARKERS_TOPICS_PARTITION_INDEXES,
-            vis,
-            "markers[].topics[].partition_indexes",
-        )?;
-        if v >= 1 {
-            rt::visit::tags_only(
+        cur.forked(|c| {
+            vis.str(
+                fields::MARKERS_TOPICS_NAME,
+                Some(rt::read::str(c, v >= 1, "markers[].topics[].name")?),
+            );
+            rt::visit::array::<i32, V>(
                 c,
-                fields::MARKERS_TOPICS_TAGGED_FIELDS,
+                v >= 1,
+                false,
+                v,
+                fields::MARKERS_TOPICS_PARTITION_INDEXES,
                 vis,
-                "markers[].topics[]._tagged_fields",
+                "markers[].topics[].partition_indexes",
             )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::MARKERS_TOPICS_TAGGED_FIELDS,
+                    vis,
+                    "markers[].topics[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -780,8 +771,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for WriteTxnMarkersRequest {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let markers = rt::owned::read_array::<WritableTxnMarker, _>(c, v >= 1, v, "markers")?;
                 let unknown_tagged_fields = if v >= 1 {
@@ -884,7 +875,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for WritableTxnMarker {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 11] = match rt::read::run::<11>(c) {
                 Some(r) => r,
@@ -1009,7 +1000,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for WritableTxnMarkerTopic {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 1, "markers[].topics[].name")?;
             let partition_indexes =

@@ -60,8 +60,8 @@ impl rt::Sealed for WriteTxnMarkersResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let markers = rt::read::array::<WritableTxnMarkerResult<'a>>(c, v >= 1, v, "markers")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -80,16 +80,15 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<WritableTxnMarkerResult<'a>, V>(c, v >= 1, false, v, fields::MARKERS, vis, "markers")?;
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<WritableTxnMarkerResult<'a>, V>(c, v >= 1, false, v, fields::MARKERS, vis, "markers")?;
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -175,8 +174,8 @@ impl rt::Sealed for WritableTxnMarkerResult<'_> {}
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let producer_id = rt::read::i64(c, "markers[].producer_id")?;
             let topics = rt::read::array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, v, "markers[].topics")?;
@@ -195,18 +194,17 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
-        rt::outline(move || -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
+        rt::outline(move || -> Result<(), rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
-            let mut local = cur.fork();
-            let c = &mut local;
-            rt::read::i64(c, "markers[].producer_id")?;
-            rt::read::check_array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, false, v, "markers[].topics")?;
-            if v >= 1 {
-                rt::read::check_tags(c, "markers[]._tagged_fields")?;
-            }
-            cur.join(local);
-            Ok(())
+            cur.forked(|c| {
+                rt::read::i64(c, "markers[].producer_id")?;
+                rt::read::check_array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, false, v, "markers[].topics")?;
+                if v >= 1 {
+                    rt::read::check_tags(c, "markers[]._tagged_fields")?;
+                }
+                Ok(())
+            })
         })
     }
 
@@ -228,25 +226,24 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i64(fields::MARKERS_PRODUCER_ID, rt::read::i64(c, "markers[].producer_id")?);
-        rt::visit::array::<WritableTxnMarkerTopicResult<'a>, V>(
-            c,
-            v >= 1,
-            false,
-            v,
-            fields::MARKERS_TOPICS,
-            vis,
-            "markers[].topics",
-        )?;
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::MARKERS_TAGGED_FIELDS, vis, "markers[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i64(fields::MARKERS_PRODUCER_ID, rt::read::i64(c, "markers[].producer_id")?);
+            rt::visit::array::<WritableTxnMarkerTopicResult<'a>, V>(
+                c,
+                v >= 1,
+                false,
+                v,
+                fields::MARKERS_TOPICS,
+                vis,
+                "markers[].topics",
+            )?;
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::MARKERS_TAGGED_FIELDS, vis, "markers[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -333,7 +330,7 @@ impl rt::Sealed for WritableTxnMarkerTopicResult<'_> {}
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let name = rt::read::str(c, v >= 1, "markers[].topics[].name")?;
         let partitions =
@@ -352,23 +349,22 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 1, "markers[].topics[].name")?;
-        rt::read::check_array::<WritableTxnMarkerPartitionResult<'a>>(
-            c,
-            v >= 1,
-            false,
-            v,
-            "markers[].topics[].partitions",
-        )?;
-        if v >= 1 {
-            rt::read::check_tags(c, "markers[].topics[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 1, "markers[].topics[].name")?;
+            rt::read::check_array::<WritableTxnMarkerPartitionResult<'a>>(
+                c,
+                v >= 1,
+                false,
+                v,
+                "markers[].topics[].partitions",
+            )?;
+            if v >= 1 {
+                rt::read::check_tags(c, "markers[].topics[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -390,33 +386,32 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::MARKERS_TOPICS_NAME,
-            Some(rt::read::str(c, v >= 1, "markers[].topics[].name")?),
-        );
-        rt::visit::array::<WritableTxnMarkerPartitionResult<'a>, V>(
-            c,
-            v >= 1,
-            false,
-            v,
-            fields::MARKERS_TOPICS_PARTITIONS,
-            vis,
-            "markers[].topics[].partitions",
-        )?;
-        if v >= 1 {
-            rt::visit::tags_only(
+        cur.forked(|c| {
+            vis.str(
+                fields::MARKERS_TOPICS_NAME,
+                Some(rt::read::str(c, v >= 1, "markers[].topics[].name")?),
+            );
+            rt::visit::array::<WritableTxnMarkerPartitionResult<'a>, V>(
                 c,
-                fields::MARKERS_TOPICS_TAGGED_FIELDS,
+                v >= 1,
+                false,
+                v,
+                fields::MARKERS_TOPICS_PARTITIONS,
                 vis,
-                "markers[].topics[]._tagged_fields",
+                "markers[].topics[].partitions",
             )?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::MARKERS_TOPICS_TAGGED_FIELDS,
+                    vis,
+                    "markers[].topics[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -498,7 +493,7 @@ impl rt::Sealed for WritableTxnMarkerPartitionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -522,21 +517,18 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         match rt::read::run::<6>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "markers[].topics[].partitions[].partition_index": i32 = 4, "markers[].topics[].partitions[].error_code": i16 = 2);
             }
         }
-        if v >= 1 {
-            rt::read::check_tags(c, "markers[].topics[].partitions[]._tagged_fields")?;
-        }
-        cur.join(local);
+        if v >= 1 { rt::read::check_tags(c, "markers[].topics[].partitions[]._tagged_fields")?; }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -557,28 +549,27 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::MARKERS_TOPICS_PARTITIONS_PARTITION_INDEX,
-            rt::read::i32(c, "markers[].topics[].partitions[].partition_index")?,
-        );
-        vis.i16(
-            fields::MARKERS_TOPICS_PARTITIONS_ERROR_CODE,
-            rt::read::i16(c, "markers[].topics[].partitions[].error_code")?,
-        );
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::MARKERS_TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "markers[].topics[].partitions[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(
+                fields::MARKERS_TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "markers[].topics[].partitions[].partition_index")?,
+            );
+            vis.i16(
+                fields::MARKERS_TOPICS_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "markers[].topics[].partitions[].error_code")?,
+            );
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::MARKERS_TOPICS_PARTITIONS_TAGGED_FIELDS,
+                    vis,
+                    "markers[].topics[].partitions[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -856,8 +847,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for WriteTxnMarkersResponse {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let markers = rt::owned::read_array::<WritableTxnMarkerResult, _>(c, v >= 1, v, "markers")?;
                 let unknown_tagged_fields = if v >= 1 {
@@ -944,8 +935,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for WritableTxnMarkerResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let producer_id = rt::read::i64(c, "markers[].producer_id")?;
                 let topics =
@@ -1036,7 +1027,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for WritableTxnMarkerTopicResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let name = rt::owned::read_str(c, v >= 1, "markers[].topics[].name")?;
             let partitions = rt::owned::read_array::<WritableTxnMarkerPartitionResult, _>(
@@ -1131,7 +1122,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for WritableTxnMarkerPartitionResult {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,

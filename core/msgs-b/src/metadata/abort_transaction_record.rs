@@ -59,7 +59,7 @@ impl rt::Sealed for AbortTransactionRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let mut reason_tag: Option<&'a str> = None;
         let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
@@ -93,26 +93,25 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        vis.str(fields::REASON, rt::read::opt_str(c, true, true, "reason")?);
-                        rt::read::check_tag_size(c, before, size, tag, "reason")?;
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            vis.str(fields::REASON, rt::read::opt_str(c, true, true, "reason")?);
+                            rt::read::check_tag_size(c, before, size, tag, "reason")?;
+                        }
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -248,7 +247,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AbortTransactionRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let mut reason_tag: Option<rt::OwnedStr> = None;
             let unknown_tagged_fields = {
                 let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;

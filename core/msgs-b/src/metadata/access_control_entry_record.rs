@@ -75,7 +75,7 @@ impl rt::Sealed for AccessControlEntryRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 17] = match rt::read::run::<17>(c) {
             Some(r) => r,
             None => {
@@ -115,20 +115,19 @@ impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(fields::ID, rt::read::uuid(c, "id")?);
-        vis.i8(fields::RESOURCE_TYPE, rt::read::i8(c, "resource_type")?);
-        vis.str(fields::RESOURCE_NAME, Some(rt::read::str(c, true, "resource_name")?));
-        vis.i8(fields::PATTERN_TYPE, rt::read::i8(c, "pattern_type")?);
-        vis.str(fields::PRINCIPAL, Some(rt::read::str(c, true, "principal")?));
-        vis.str(fields::HOST, Some(rt::read::str(c, true, "host")?));
-        vis.i8(fields::OPERATION, rt::read::i8(c, "operation")?);
-        vis.i8(fields::PERMISSION_TYPE, rt::read::i8(c, "permission_type")?);
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.uuid(fields::ID, rt::read::uuid(c, "id")?);
+            vis.i8(fields::RESOURCE_TYPE, rt::read::i8(c, "resource_type")?);
+            vis.str(fields::RESOURCE_NAME, Some(rt::read::str(c, true, "resource_name")?));
+            vis.i8(fields::PATTERN_TYPE, rt::read::i8(c, "pattern_type")?);
+            vis.str(fields::PRINCIPAL, Some(rt::read::str(c, true, "principal")?));
+            vis.str(fields::HOST, Some(rt::read::str(c, true, "host")?));
+            vis.i8(fields::OPERATION, rt::read::i8(c, "operation")?);
+            vis.i8(fields::PERMISSION_TYPE, rt::read::i8(c, "permission_type")?);
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -410,7 +409,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AccessControlEntryRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 17] = match rt::read::run::<17>(c) {
                 Some(r) => r,
                 None => {

@@ -69,7 +69,7 @@ impl rt::Sealed for BrokerRegistrationChangeRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
@@ -139,55 +139,54 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
-        vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
-        {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        vis.i8(fields::FENCED, rt::read::i8(c, "fenced")?);
-                        rt::read::check_tag_size(c, before, size, tag, "fenced")?;
+        cur.forked(|c| {
+            vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+            vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+            {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            vis.i8(fields::FENCED, rt::read::i8(c, "fenced")?);
+                            rt::read::check_tag_size(c, before, size, tag, "fenced")?;
+                        }
+                        1 if v >= 1 => {
+                            vis.i8(
+                                fields::IN_CONTROLLED_SHUTDOWN,
+                                rt::read::i8(c, "in_controlled_shutdown")?,
+                            );
+                            rt::read::check_tag_size(c, before, size, tag, "in_controlled_shutdown")?;
+                        }
+                        1 => return Err(rt::read::tag_not_in_version(c, tag, "in_controlled_shutdown")),
+                        2 if v >= 2 => {
+                            rt::visit::array::<rt::Uuid, V>(c, true, false, v, fields::LOG_DIRS, vis, "log_dirs")?;
+                            rt::read::check_tag_size(c, before, size, tag, "log_dirs")?;
+                        }
+                        2 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
+                        3 if v >= 3 => {
+                            rt::visit::array::<rt::Uuid, V>(
+                                c,
+                                true,
+                                v >= 3,
+                                v,
+                                fields::CORDONED_LOG_DIRS,
+                                vis,
+                                "cordoned_log_dirs",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "cordoned_log_dirs")?;
+                        }
+                        3 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    1 if v >= 1 => {
-                        vis.i8(
-                            fields::IN_CONTROLLED_SHUTDOWN,
-                            rt::read::i8(c, "in_controlled_shutdown")?,
-                        );
-                        rt::read::check_tag_size(c, before, size, tag, "in_controlled_shutdown")?;
-                    }
-                    1 => return Err(rt::read::tag_not_in_version(c, tag, "in_controlled_shutdown")),
-                    2 if v >= 2 => {
-                        rt::visit::array::<rt::Uuid, V>(c, true, false, v, fields::LOG_DIRS, vis, "log_dirs")?;
-                        rt::read::check_tag_size(c, before, size, tag, "log_dirs")?;
-                    }
-                    2 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
-                    3 if v >= 3 => {
-                        rt::visit::array::<rt::Uuid, V>(
-                            c,
-                            true,
-                            v >= 3,
-                            v,
-                            fields::CORDONED_LOG_DIRS,
-                            vis,
-                            "cordoned_log_dirs",
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "cordoned_log_dirs")?;
-                    }
-                    3 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -505,7 +504,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for BrokerRegistrationChangeRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,

@@ -63,7 +63,7 @@ impl rt::Sealed for ClientQuotaRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let entity = rt::read::array::<EntityData<'a>>(c, true, v, "entity")?;
         let key = rt::read::str(c, true, "key")?;
@@ -90,17 +90,16 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::visit::array::<EntityData<'a>, V>(c, true, false, v, fields::ENTITY, vis, "entity")?;
-        vis.str(fields::KEY, Some(rt::read::str(c, true, "key")?));
-        vis.f64(fields::VALUE, rt::read::f64(c, "value")?);
-        vis.bool(fields::REMOVE, rt::read::bool(c, "remove")?);
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::visit::array::<EntityData<'a>, V>(c, true, false, v, fields::ENTITY, vis, "entity")?;
+            vis.str(fields::KEY, Some(rt::read::str(c, true, "key")?));
+            vis.f64(fields::VALUE, rt::read::f64(c, "value")?);
+            vis.bool(fields::REMOVE, rt::read::bool(c, "remove")?);
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -182,7 +181,7 @@ impl rt::Sealed for EntityData<'_> {}
 
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let entity_type = rt::read::str(c, true, "entity[].entity_type")?;
         let entity_name = rt::read::opt_str(c, true, true, "entity[].entity_name")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "entity[]._tagged_fields")?;
@@ -195,14 +194,13 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "entity[].entity_type")?;
-        rt::read::opt_str(c, true, true, "entity[].entity_name")?;
-        rt::read::check_tags(c, "entity[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "entity[].entity_type")?;
+            rt::read::opt_str(c, true, true, "entity[].entity_name")?;
+            rt::read::check_tags(c, "entity[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -221,20 +219,19 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::ENTITY_ENTITY_TYPE,
-            Some(rt::read::str(c, true, "entity[].entity_type")?),
-        );
-        vis.str(
-            fields::ENTITY_ENTITY_NAME,
-            rt::read::opt_str(c, true, true, "entity[].entity_name")?,
-        );
-        rt::visit::tags_only(c, fields::ENTITY_TAGGED_FIELDS, vis, "entity[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::ENTITY_ENTITY_TYPE,
+                Some(rt::read::str(c, true, "entity[].entity_type")?),
+            );
+            vis.str(
+                fields::ENTITY_ENTITY_NAME,
+                rt::read::opt_str(c, true, true, "entity[].entity_name")?,
+            );
+            rt::visit::tags_only(c, fields::ENTITY_TAGGED_FIELDS, vis, "entity[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -472,7 +469,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ClientQuotaRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let entity = rt::owned::read_array::<EntityData, _>(c, true, v, "entity")?;
             let key = rt::owned::read_str(c, true, "key")?;
@@ -572,7 +569,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for EntityData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let entity_type = rt::owned::read_str(c, true, "entity[].entity_type")?;
             let entity_name = rt::owned::read_opt_str(c, true, true, "entity[].entity_name")?;
             let unknown_tagged_fields =

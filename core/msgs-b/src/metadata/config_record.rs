@@ -63,7 +63,7 @@ impl rt::Sealed for ConfigRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let resource_type = rt::read::i8(c, "resource_type")?;
         let resource_name = rt::read::str(c, true, "resource_name")?;
         let name = rt::read::str(c, true, "name")?;
@@ -83,16 +83,15 @@ impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i8(fields::RESOURCE_TYPE, rt::read::i8(c, "resource_type")?);
-        vis.str(fields::RESOURCE_NAME, Some(rt::read::str(c, true, "resource_name")?));
-        vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
-        vis.str(fields::VALUE, rt::read::opt_str(c, true, true, "value")?);
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i8(fields::RESOURCE_TYPE, rt::read::i8(c, "resource_type")?);
+            vis.str(fields::RESOURCE_NAME, Some(rt::read::str(c, true, "resource_name")?));
+            vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
+            vis.str(fields::VALUE, rt::read::opt_str(c, true, true, "value")?);
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -280,7 +279,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConfigRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let resource_type = rt::read::i8(c, "resource_type")?;
             let resource_name = rt::owned::read_str(c, true, "resource_name")?;
             let name = rt::owned::read_str(c, true, "name")?;

@@ -72,7 +72,7 @@ impl rt::Sealed for DelegationTokenRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let owner = rt::read::str(c, true, "owner")?;
         let requester = rt::read::str(c, true, "requester")?;
@@ -105,20 +105,19 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::OWNER, Some(rt::read::str(c, true, "owner")?));
-        vis.str(fields::REQUESTER, Some(rt::read::str(c, true, "requester")?));
-        rt::visit::array::<&'a str, V>(c, true, false, v, fields::RENEWERS, vis, "renewers")?;
-        vis.i64(fields::ISSUE_TIMESTAMP, rt::read::i64(c, "issue_timestamp")?);
-        vis.i64(fields::MAX_TIMESTAMP, rt::read::i64(c, "max_timestamp")?);
-        vis.i64(fields::EXPIRATION_TIMESTAMP, rt::read::i64(c, "expiration_timestamp")?);
-        vis.str(fields::TOKEN_ID, Some(rt::read::str(c, true, "token_id")?));
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::OWNER, Some(rt::read::str(c, true, "owner")?));
+            vis.str(fields::REQUESTER, Some(rt::read::str(c, true, "requester")?));
+            rt::visit::array::<&'a str, V>(c, true, false, v, fields::RENEWERS, vis, "renewers")?;
+            vis.i64(fields::ISSUE_TIMESTAMP, rt::read::i64(c, "issue_timestamp")?);
+            vis.i64(fields::MAX_TIMESTAMP, rt::read::i64(c, "max_timestamp")?);
+            vis.i64(fields::EXPIRATION_TIMESTAMP, rt::read::i64(c, "expiration_timestamp")?);
+            vis.str(fields::TOKEN_ID, Some(rt::read::str(c, true, "token_id")?));
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -382,7 +381,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for DelegationTokenRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let owner = rt::owned::read_str(c, true, "owner")?;
             let requester = rt::owned::read_str(c, true, "requester")?;

@@ -90,7 +90,7 @@ impl rt::Sealed for PartitionRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
@@ -178,57 +178,64 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::PARTITION_ID, rt::read::i32(c, "partition_id")?);
-        vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
-        rt::visit::array::<i32, V>(c, true, false, v, fields::REPLICAS, vis, "replicas")?;
-        rt::visit::array::<i32, V>(c, true, false, v, fields::ISR, vis, "isr")?;
-        rt::visit::array::<i32, V>(c, true, false, v, fields::REMOVING_REPLICAS, vis, "removing_replicas")?;
-        rt::visit::array::<i32, V>(c, true, false, v, fields::ADDING_REPLICAS, vis, "adding_replicas")?;
-        vis.i32(fields::LEADER, rt::read::i32(c, "leader")?);
-        vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
-        vis.i32(fields::PARTITION_EPOCH, rt::read::i32(c, "partition_epoch")?);
-        if v >= 1 {
-            rt::visit::array::<rt::Uuid, V>(c, true, false, v, fields::DIRECTORIES, vis, "directories")?;
-        }
-        {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        vis.i8(fields::LEADER_RECOVERY_STATE, rt::read::i8(c, "leader_recovery_state")?);
-                        rt::read::check_tag_size(c, before, size, tag, "leader_recovery_state")?;
+        cur.forked(|c| {
+            vis.i32(fields::PARTITION_ID, rt::read::i32(c, "partition_id")?);
+            vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
+            rt::visit::array::<i32, V>(c, true, false, v, fields::REPLICAS, vis, "replicas")?;
+            rt::visit::array::<i32, V>(c, true, false, v, fields::ISR, vis, "isr")?;
+            rt::visit::array::<i32, V>(c, true, false, v, fields::REMOVING_REPLICAS, vis, "removing_replicas")?;
+            rt::visit::array::<i32, V>(c, true, false, v, fields::ADDING_REPLICAS, vis, "adding_replicas")?;
+            vis.i32(fields::LEADER, rt::read::i32(c, "leader")?);
+            vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
+            vis.i32(fields::PARTITION_EPOCH, rt::read::i32(c, "partition_epoch")?);
+            if v >= 1 {
+                rt::visit::array::<rt::Uuid, V>(c, true, false, v, fields::DIRECTORIES, vis, "directories")?;
+            }
+            {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            vis.i8(fields::LEADER_RECOVERY_STATE, rt::read::i8(c, "leader_recovery_state")?);
+                            rt::read::check_tag_size(c, before, size, tag, "leader_recovery_state")?;
+                        }
+                        1 if v >= 2 => {
+                            rt::visit::array::<i32, V>(
+                                c,
+                                true,
+                                v >= 2,
+                                v,
+                                fields::ELIGIBLE_LEADER_REPLICAS,
+                                vis,
+                                "eligible_leader_replicas",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "eligible_leader_replicas")?;
+                        }
+                        1 => return Err(rt::read::tag_not_in_version(c, tag, "eligible_leader_replicas")),
+                        2 if v >= 2 => {
+                            rt::visit::array::<i32, V>(
+                                c,
+                                true,
+                                v >= 2,
+                                v,
+                                fields::LAST_KNOWN_ELR,
+                                vis,
+                                "last_known_elr",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "last_known_elr")?;
+                        }
+                        2 => return Err(rt::read::tag_not_in_version(c, tag, "last_known_elr")),
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    1 if v >= 2 => {
-                        rt::visit::array::<i32, V>(
-                            c,
-                            true,
-                            v >= 2,
-                            v,
-                            fields::ELIGIBLE_LEADER_REPLICAS,
-                            vis,
-                            "eligible_leader_replicas",
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "eligible_leader_replicas")?;
-                    }
-                    1 => return Err(rt::read::tag_not_in_version(c, tag, "eligible_leader_replicas")),
-                    2 if v >= 2 => {
-                        rt::visit::array::<i32, V>(c, true, v >= 2, v, fields::LAST_KNOWN_ELR, vis, "last_known_elr")?;
-                        rt::read::check_tag_size(c, before, size, tag, "last_known_elr")?;
-                    }
-                    2 => return Err(rt::read::tag_not_in_version(c, tag, "last_known_elr")),
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -714,7 +721,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,

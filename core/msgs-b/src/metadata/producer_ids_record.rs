@@ -60,7 +60,7 @@ impl rt::Sealed for ProducerIdsRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for ProducerIdsRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
@@ -84,15 +84,14 @@ impl<'a> rt::Struct<'a> for ProducerIdsRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
-        vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
-        vis.i64(fields::NEXT_PRODUCER_ID, rt::read::i64(c, "next_producer_id")?);
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+            vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+            vis.i64(fields::NEXT_PRODUCER_ID, rt::read::i64(c, "next_producer_id")?);
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -256,7 +255,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ProducerIdsRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {

@@ -84,7 +84,7 @@ impl rt::Sealed for RegisterBrokerRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let broker_id = rt::read::i32(c, "broker_id")?;
         let is_migrating_zk_broker = if v >= 2 {
@@ -161,60 +161,59 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
-        if v >= 2 {
-            vis.bool(
-                fields::IS_MIGRATING_ZK_BROKER,
-                rt::read::bool(c, "is_migrating_zk_broker")?,
-            );
-        }
-        vis.uuid(fields::INCARNATION_ID, rt::read::uuid(c, "incarnation_id")?);
-        vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
-        rt::visit::array::<BrokerEndpoint<'a>, V>(c, true, false, v, fields::END_POINTS, vis, "end_points")?;
-        rt::visit::array::<BrokerFeature<'a>, V>(c, true, false, v, fields::FEATURES, vis, "features")?;
-        vis.str(fields::RACK, rt::read::opt_str(c, true, true, "rack")?);
-        vis.bool(fields::FENCED, rt::read::bool(c, "fenced")?);
-        if v >= 1 {
-            vis.bool(
-                fields::IN_CONTROLLED_SHUTDOWN,
-                rt::read::bool(c, "in_controlled_shutdown")?,
-            );
-        }
-        {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 3 => {
-                        rt::visit::array::<rt::Uuid, V>(c, true, false, v, fields::LOG_DIRS, vis, "log_dirs")?;
-                        rt::read::check_tag_size(c, before, size, tag, "log_dirs")?;
+        cur.forked(|c| {
+            vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+            if v >= 2 {
+                vis.bool(
+                    fields::IS_MIGRATING_ZK_BROKER,
+                    rt::read::bool(c, "is_migrating_zk_broker")?,
+                );
+            }
+            vis.uuid(fields::INCARNATION_ID, rt::read::uuid(c, "incarnation_id")?);
+            vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+            rt::visit::array::<BrokerEndpoint<'a>, V>(c, true, false, v, fields::END_POINTS, vis, "end_points")?;
+            rt::visit::array::<BrokerFeature<'a>, V>(c, true, false, v, fields::FEATURES, vis, "features")?;
+            vis.str(fields::RACK, rt::read::opt_str(c, true, true, "rack")?);
+            vis.bool(fields::FENCED, rt::read::bool(c, "fenced")?);
+            if v >= 1 {
+                vis.bool(
+                    fields::IN_CONTROLLED_SHUTDOWN,
+                    rt::read::bool(c, "in_controlled_shutdown")?,
+                );
+            }
+            {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 3 => {
+                            rt::visit::array::<rt::Uuid, V>(c, true, false, v, fields::LOG_DIRS, vis, "log_dirs")?;
+                            rt::read::check_tag_size(c, before, size, tag, "log_dirs")?;
+                        }
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
+                        1 if v >= 4 => {
+                            rt::visit::array::<rt::Uuid, V>(
+                                c,
+                                true,
+                                v >= 4,
+                                v,
+                                fields::CORDONED_LOG_DIRS,
+                                vis,
+                                "cordoned_log_dirs",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "cordoned_log_dirs")?;
+                        }
+                        1 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
-                    1 if v >= 4 => {
-                        rt::visit::array::<rt::Uuid, V>(
-                            c,
-                            true,
-                            v >= 4,
-                            v,
-                            fields::CORDONED_LOG_DIRS,
-                            vis,
-                            "cordoned_log_dirs",
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "cordoned_log_dirs")?;
-                    }
-                    1 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -375,7 +374,7 @@ impl rt::Sealed for BrokerEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "end_points[].name")?;
         let host = rt::read::str(c, true, "end_points[].host")?;
         let r: [u8; 4] = match rt::read::run::<4>(c) {
@@ -398,20 +397,19 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "end_points[].name")?;
-        rt::read::str(c, true, "end_points[].host")?;
-        match rt::read::run::<4>(c) {
-            Some(_r) => {}
-            None => {
-                rt::read::short_run!(c; "end_points[].port": u16 = 2, "end_points[].security_protocol": i16 = 2);
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "end_points[].name")?;
+            rt::read::str(c, true, "end_points[].host")?;
+            match rt::read::run::<4>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::short_run!(c; "end_points[].port": u16 = 2, "end_points[].security_protocol": i16 = 2);
+                }
             }
-        }
-        rt::read::check_tags(c, "end_points[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            rt::read::check_tags(c, "end_points[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -431,25 +429,24 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::END_POINTS_NAME,
-            Some(rt::read::str(c, true, "end_points[].name")?),
-        );
-        vis.str(
-            fields::END_POINTS_HOST,
-            Some(rt::read::str(c, true, "end_points[].host")?),
-        );
-        vis.u16(fields::END_POINTS_PORT, rt::read::u16(c, "end_points[].port")?);
-        vis.i16(
-            fields::END_POINTS_SECURITY_PROTOCOL,
-            rt::read::i16(c, "end_points[].security_protocol")?,
-        );
-        rt::visit::tags_only(c, fields::END_POINTS_TAGGED_FIELDS, vis, "end_points[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::END_POINTS_NAME,
+                Some(rt::read::str(c, true, "end_points[].name")?),
+            );
+            vis.str(
+                fields::END_POINTS_HOST,
+                Some(rt::read::str(c, true, "end_points[].host")?),
+            );
+            vis.u16(fields::END_POINTS_PORT, rt::read::u16(c, "end_points[].port")?);
+            vis.i16(
+                fields::END_POINTS_SECURITY_PROTOCOL,
+                rt::read::i16(c, "end_points[].security_protocol")?,
+            );
+            rt::visit::tags_only(c, fields::END_POINTS_TAGGED_FIELDS, vis, "end_points[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -526,7 +523,7 @@ impl rt::Sealed for BrokerFeature<'_> {}
 
 impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "features[].name")?;
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
@@ -547,19 +544,18 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         rt::read::str(c, true, "features[].name")?;
         match rt::read::run::<4>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
             }
         }
         rt::read::check_tags(c, "features[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -578,21 +574,20 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::FEATURES_NAME, Some(rt::read::str(c, true, "features[].name")?));
-        vis.i16(
-            fields::FEATURES_MIN_SUPPORTED_VERSION,
-            rt::read::i16(c, "features[].min_supported_version")?,
-        );
-        vis.i16(
-            fields::FEATURES_MAX_SUPPORTED_VERSION,
-            rt::read::i16(c, "features[].max_supported_version")?,
-        );
-        rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(fields::FEATURES_NAME, Some(rt::read::str(c, true, "features[].name")?));
+            vis.i16(
+                fields::FEATURES_MIN_SUPPORTED_VERSION,
+                rt::read::i16(c, "features[].min_supported_version")?,
+            );
+            vis.i16(
+                fields::FEATURES_MAX_SUPPORTED_VERSION,
+                rt::read::i16(c, "features[].max_supported_version")?,
+            );
+            rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1074,7 +1069,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for RegisterBrokerRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let broker_id = rt::read::i32(c, "broker_id")?;
             let is_migrating_zk_broker = if v >= 2 {
@@ -1316,7 +1311,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for BrokerEndpoint {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "end_points[].name")?;
             let host = rt::owned::read_str(c, true, "end_points[].host")?;
             let r: [u8; 4] = match rt::read::run::<4>(c) {
@@ -1418,7 +1413,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for BrokerFeature {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "features[].name")?;
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,

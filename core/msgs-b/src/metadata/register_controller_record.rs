@@ -66,7 +66,7 @@ impl rt::Sealed for RegisterControllerRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 21] = match rt::read::run::<21>(c) {
             Some(r) => r,
@@ -95,18 +95,17 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
-        vis.uuid(fields::INCARNATION_ID, rt::read::uuid(c, "incarnation_id")?);
-        vis.bool(fields::ZK_MIGRATION_READY, rt::read::bool(c, "zk_migration_ready")?);
-        rt::visit::array::<ControllerEndpoint<'a>, V>(c, true, false, v, fields::END_POINTS, vis, "end_points")?;
-        rt::visit::array::<ControllerFeature<'a>, V>(c, true, false, v, fields::FEATURES, vis, "features")?;
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
+            vis.uuid(fields::INCARNATION_ID, rt::read::uuid(c, "incarnation_id")?);
+            vis.bool(fields::ZK_MIGRATION_READY, rt::read::bool(c, "zk_migration_ready")?);
+            rt::visit::array::<ControllerEndpoint<'a>, V>(c, true, false, v, fields::END_POINTS, vis, "end_points")?;
+            rt::visit::array::<ControllerFeature<'a>, V>(c, true, false, v, fields::FEATURES, vis, "features")?;
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -189,7 +188,7 @@ impl rt::Sealed for ControllerEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "end_points[].name")?;
         let host = rt::read::str(c, true, "end_points[].host")?;
         let r: [u8; 4] = match rt::read::run::<4>(c) {
@@ -212,20 +211,19 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, true, "end_points[].name")?;
-        rt::read::str(c, true, "end_points[].host")?;
-        match rt::read::run::<4>(c) {
-            Some(_r) => {}
-            None => {
-                rt::read::short_run!(c; "end_points[].port": u16 = 2, "end_points[].security_protocol": i16 = 2);
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            rt::read::str(c, true, "end_points[].name")?;
+            rt::read::str(c, true, "end_points[].host")?;
+            match rt::read::run::<4>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::short_run!(c; "end_points[].port": u16 = 2, "end_points[].security_protocol": i16 = 2);
+                }
             }
-        }
-        rt::read::check_tags(c, "end_points[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+            rt::read::check_tags(c, "end_points[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -245,25 +243,24 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::END_POINTS_NAME,
-            Some(rt::read::str(c, true, "end_points[].name")?),
-        );
-        vis.str(
-            fields::END_POINTS_HOST,
-            Some(rt::read::str(c, true, "end_points[].host")?),
-        );
-        vis.u16(fields::END_POINTS_PORT, rt::read::u16(c, "end_points[].port")?);
-        vis.i16(
-            fields::END_POINTS_SECURITY_PROTOCOL,
-            rt::read::i16(c, "end_points[].security_protocol")?,
-        );
-        rt::visit::tags_only(c, fields::END_POINTS_TAGGED_FIELDS, vis, "end_points[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::END_POINTS_NAME,
+                Some(rt::read::str(c, true, "end_points[].name")?),
+            );
+            vis.str(
+                fields::END_POINTS_HOST,
+                Some(rt::read::str(c, true, "end_points[].host")?),
+            );
+            vis.u16(fields::END_POINTS_PORT, rt::read::u16(c, "end_points[].port")?);
+            vis.i16(
+                fields::END_POINTS_SECURITY_PROTOCOL,
+                rt::read::i16(c, "end_points[].security_protocol")?,
+            );
+            rt::visit::tags_only(c, fields::END_POINTS_TAGGED_FIELDS, vis, "end_points[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -340,7 +337,7 @@ impl rt::Sealed for ControllerFeature<'_> {}
 
 impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "features[].name")?;
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
@@ -361,19 +358,18 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         rt::read::str(c, true, "features[].name")?;
         match rt::read::run::<4>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
             }
         }
         rt::read::check_tags(c, "features[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -392,21 +388,20 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::FEATURES_NAME, Some(rt::read::str(c, true, "features[].name")?));
-        vis.i16(
-            fields::FEATURES_MIN_SUPPORTED_VERSION,
-            rt::read::i16(c, "features[].min_supported_version")?,
-        );
-        vis.i16(
-            fields::FEATURES_MAX_SUPPORTED_VERSION,
-            rt::read::i16(c, "features[].max_supported_version")?,
-        );
-        rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(fields::FEATURES_NAME, Some(rt::read::str(c, true, "features[].name")?));
+            vis.i16(
+                fields::FEATURES_MIN_SUPPORTED_VERSION,
+                rt::read::i16(c, "features[].min_supported_version")?,
+            );
+            vis.i16(
+                fields::FEATURES_MAX_SUPPORTED_VERSION,
+                rt::read::i16(c, "features[].max_supported_version")?,
+            );
+            rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -762,7 +757,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for RegisterControllerRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 21] = match rt::read::run::<21>(c) {
                 Some(r) => r,
@@ -865,7 +860,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ControllerEndpoint {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "end_points[].name")?;
             let host = rt::owned::read_str(c, true, "end_points[].host")?;
             let r: [u8; 4] = match rt::read::run::<4>(c) {
@@ -967,7 +962,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ControllerFeature {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "features[].name")?;
             let r: [u8; 4] = match rt::read::run::<4>(c) {
                 Some(r) => r,

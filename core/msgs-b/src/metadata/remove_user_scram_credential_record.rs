@@ -63,7 +63,7 @@ impl rt::Sealed for RemoveUserScramCredentialRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for RemoveUserScramCredentialRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "name")?;
         let mechanism = rt::read::i8(c, "mechanism")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -79,14 +79,13 @@ impl<'a> rt::Struct<'a> for RemoveUserScramCredentialRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
-        vis.i8(fields::MECHANISM, rt::read::i8(c, "mechanism")?);
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
+            vis.i8(fields::MECHANISM, rt::read::i8(c, "mechanism")?);
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -230,7 +229,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for RemoveUserScramCredentialRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "name")?;
             let mechanism = rt::read::i8(c, "mechanism")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);

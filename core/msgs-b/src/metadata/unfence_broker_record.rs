@@ -63,7 +63,7 @@ impl rt::Sealed for UnfenceBrokerRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for UnfenceBrokerRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -85,14 +85,13 @@ impl<'a> rt::Struct<'a> for UnfenceBrokerRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::ID, rt::read::i32(c, "id")?);
-        vis.i64(fields::EPOCH, rt::read::i64(c, "epoch")?);
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(fields::ID, rt::read::i32(c, "id")?);
+            vis.i64(fields::EPOCH, rt::read::i64(c, "epoch")?);
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -235,7 +234,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for UnfenceBrokerRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {

@@ -69,7 +69,7 @@ impl rt::Sealed for UserScramCredentialRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "name")?;
         let mechanism = rt::read::i8(c, "mechanism")?;
         let salt = rt::read::bytes(c, true, "salt")?;
@@ -93,18 +93,17 @@ impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
-        vis.i8(fields::MECHANISM, rt::read::i8(c, "mechanism")?);
-        vis.bytes(fields::SALT, Some(rt::read::bytes(c, true, "salt")?));
-        vis.bytes(fields::STORED_KEY, Some(rt::read::bytes(c, true, "stored_key")?));
-        vis.bytes(fields::SERVER_KEY, Some(rt::read::bytes(c, true, "server_key")?));
-        vis.i32(fields::ITERATIONS, rt::read::i32(c, "iterations")?);
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
+            vis.i8(fields::MECHANISM, rt::read::i8(c, "mechanism")?);
+            vis.bytes(fields::SALT, Some(rt::read::bytes(c, true, "salt")?));
+            vis.bytes(fields::STORED_KEY, Some(rt::read::bytes(c, true, "stored_key")?));
+            vis.bytes(fields::SERVER_KEY, Some(rt::read::bytes(c, true, "server_key")?));
+            vis.i32(fields::ITERATIONS, rt::read::i32(c, "iterations")?);
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -343,7 +342,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for UserScramCredentialRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "name")?;
             let mechanism = rt::read::i8(c, "mechanism")?;
             let salt = rt::owned::read_bytes(c, true, "salt")?;

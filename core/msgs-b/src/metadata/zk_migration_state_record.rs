@@ -59,7 +59,7 @@ impl rt::Sealed for ZkMigrationStateRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for ZkMigrationStateRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let zk_migration_state = rt::read::i8(c, "zk_migration_state")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
@@ -73,13 +73,12 @@ impl<'a> rt::Struct<'a> for ZkMigrationStateRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i8(fields::ZK_MIGRATION_STATE, rt::read::i8(c, "zk_migration_state")?);
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i8(fields::ZK_MIGRATION_STATE, rt::read::i8(c, "zk_migration_state")?);
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -199,7 +198,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ZkMigrationStateRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let zk_migration_state = rt::read::i8(c, "zk_migration_state")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {

@@ -72,7 +72,7 @@ impl rt::Sealed for QuorumStateData<'_> {}
 
 impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let cluster_id = if v <= 0 {
             rt::read::str(c, true, "cluster_id")?
@@ -121,28 +121,27 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 0 {
-            vis.str(fields::CLUSTER_ID, Some(rt::read::str(c, true, "cluster_id")?));
-        }
-        vis.i32(fields::LEADER_ID, rt::read::i32(c, "leader_id")?);
-        vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
-        vis.i32(fields::VOTED_ID, rt::read::i32(c, "voted_id")?);
-        if v >= 1 {
-            vis.uuid(fields::VOTED_DIRECTORY_ID, rt::read::uuid(c, "voted_directory_id")?);
-        }
-        if v <= 0 {
-            vis.i64(fields::APPLIED_OFFSET, rt::read::i64(c, "applied_offset")?);
-        }
-        if v <= 0 {
-            rt::visit::array::<Voter<'a>, V>(c, true, v <= 0, v, fields::CURRENT_VOTERS, vis, "current_voters")?;
-        }
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 0 {
+                vis.str(fields::CLUSTER_ID, Some(rt::read::str(c, true, "cluster_id")?));
+            }
+            vis.i32(fields::LEADER_ID, rt::read::i32(c, "leader_id")?);
+            vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
+            vis.i32(fields::VOTED_ID, rt::read::i32(c, "voted_id")?);
+            if v >= 1 {
+                vis.uuid(fields::VOTED_DIRECTORY_ID, rt::read::uuid(c, "voted_directory_id")?);
+            }
+            if v <= 0 {
+                vis.i64(fields::APPLIED_OFFSET, rt::read::i64(c, "applied_offset")?);
+            }
+            if v <= 0 {
+                rt::visit::array::<Voter<'a>, V>(c, true, v <= 0, v, fields::CURRENT_VOTERS, vis, "current_voters")?;
+            }
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -265,7 +264,7 @@ impl rt::Sealed for Voter<'_> {}
 
 impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let voter_id = if v <= 0 {
             rt::read::i32(c, "current_voters[].voter_id")?
@@ -281,16 +280,15 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 0 {
-            rt::read::i32(c, "current_voters[].voter_id")?;
-        }
-        rt::read::check_tags(c, "current_voters[]._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 0 {
+                rt::read::i32(c, "current_voters[].voter_id")?;
+            }
+            rt::read::check_tags(c, "current_voters[]._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -311,24 +309,23 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 0 {
-            vis.i32(
-                fields::CURRENT_VOTERS_VOTER_ID,
-                rt::read::i32(c, "current_voters[].voter_id")?,
-            );
-        }
-        rt::visit::tags_only(
-            c,
-            fields::CURRENT_VOTERS_TAGGED_FIELDS,
-            vis,
-            "current_voters[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 0 {
+                vis.i32(
+                    fields::CURRENT_VOTERS_VOTER_ID,
+                    rt::read::i32(c, "current_voters[].voter_id")?,
+                );
+            }
+            rt::visit::tags_only(
+                c,
+                fields::CURRENT_VOTERS_TAGGED_FIELDS,
+                vis,
+                "current_voters[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -619,7 +616,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for QuorumStateData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let cluster_id = if v <= 0 {
                 rt::owned::read_str(c, true, "cluster_id")?
@@ -774,7 +771,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for Voter {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let voter_id = if v <= 0 {
                 rt::read::i32(c, "current_voters[].voter_id")?

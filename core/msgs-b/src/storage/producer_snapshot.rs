@@ -63,7 +63,7 @@ impl rt::Sealed for ProducerSnapshot<'_> {}
 
 impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let crc = rt::read::u32(c, "crc")?;
         let producer_entries = rt::read::array::<ProducerEntry<'a>>(c, false, v, "producer_entries")?;
@@ -79,22 +79,21 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.u32(fields::CRC, rt::read::u32(c, "crc")?);
-        rt::visit::array::<ProducerEntry<'a>, V>(
-            c,
-            false,
-            false,
-            v,
-            fields::PRODUCER_ENTRIES,
-            vis,
-            "producer_entries",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.u32(fields::CRC, rt::read::u32(c, "crc")?);
+            rt::visit::array::<ProducerEntry<'a>, V>(
+                c,
+                false,
+                false,
+                v,
+                fields::PRODUCER_ENTRIES,
+                vis,
+                "producer_entries",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -183,7 +182,7 @@ impl rt::Sealed for ProducerEntry<'_> {}
 
 impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 46] = match rt::read::run::<46>(c) {
             Some(r) => r,
             None => {
@@ -213,17 +212,16 @@ impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<46>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "producer_entries[].producer_id": i64 = 8, "producer_entries[].epoch": i16 = 2, "producer_entries[].last_sequence": i32 = 4, "producer_entries[].last_offset": i64 = 8, "producer_entries[].offset_delta": i32 = 4, "producer_entries[].timestamp": i64 = 8, "producer_entries[].coordinator_epoch": i32 = 4, "producer_entries[].current_txn_first_offset": i64 = 8);
             }
         }
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -240,43 +238,42 @@ impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i64(
-            fields::PRODUCER_ENTRIES_PRODUCER_ID,
-            rt::read::i64(c, "producer_entries[].producer_id")?,
-        );
-        vis.i16(
-            fields::PRODUCER_ENTRIES_EPOCH,
-            rt::read::i16(c, "producer_entries[].epoch")?,
-        );
-        vis.i32(
-            fields::PRODUCER_ENTRIES_LAST_SEQUENCE,
-            rt::read::i32(c, "producer_entries[].last_sequence")?,
-        );
-        vis.i64(
-            fields::PRODUCER_ENTRIES_LAST_OFFSET,
-            rt::read::i64(c, "producer_entries[].last_offset")?,
-        );
-        vis.i32(
-            fields::PRODUCER_ENTRIES_OFFSET_DELTA,
-            rt::read::i32(c, "producer_entries[].offset_delta")?,
-        );
-        vis.i64(
-            fields::PRODUCER_ENTRIES_TIMESTAMP,
-            rt::read::i64(c, "producer_entries[].timestamp")?,
-        );
-        vis.i32(
-            fields::PRODUCER_ENTRIES_COORDINATOR_EPOCH,
-            rt::read::i32(c, "producer_entries[].coordinator_epoch")?,
-        );
-        vis.i64(
-            fields::PRODUCER_ENTRIES_CURRENT_TXN_FIRST_OFFSET,
-            rt::read::i64(c, "producer_entries[].current_txn_first_offset")?,
-        );
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i64(
+                fields::PRODUCER_ENTRIES_PRODUCER_ID,
+                rt::read::i64(c, "producer_entries[].producer_id")?,
+            );
+            vis.i16(
+                fields::PRODUCER_ENTRIES_EPOCH,
+                rt::read::i16(c, "producer_entries[].epoch")?,
+            );
+            vis.i32(
+                fields::PRODUCER_ENTRIES_LAST_SEQUENCE,
+                rt::read::i32(c, "producer_entries[].last_sequence")?,
+            );
+            vis.i64(
+                fields::PRODUCER_ENTRIES_LAST_OFFSET,
+                rt::read::i64(c, "producer_entries[].last_offset")?,
+            );
+            vis.i32(
+                fields::PRODUCER_ENTRIES_OFFSET_DELTA,
+                rt::read::i32(c, "producer_entries[].offset_delta")?,
+            );
+            vis.i64(
+                fields::PRODUCER_ENTRIES_TIMESTAMP,
+                rt::read::i64(c, "producer_entries[].timestamp")?,
+            );
+            vis.i32(
+                fields::PRODUCER_ENTRIES_COORDINATOR_EPOCH,
+                rt::read::i32(c, "producer_entries[].coordinator_epoch")?,
+            );
+            vis.i64(
+                fields::PRODUCER_ENTRIES_CURRENT_TXN_FIRST_OFFSET,
+                rt::read::i64(c, "producer_entries[].current_txn_first_offset")?,
+            );
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -579,7 +576,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ProducerSnapshot {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let crc = rt::read::u32(c, "crc")?;
             let producer_entries = rt::owned::read_array::<ProducerEntry, _>(c, false, v, "producer_entries")?;
@@ -677,7 +674,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ProducerEntry {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 46] = match rt::read::run::<46>(c) {
                 Some(r) => r,
                 None => {

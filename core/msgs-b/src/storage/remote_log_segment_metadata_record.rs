@@ -84,8 +84,8 @@ impl rt::Sealed for RemoteLogSegmentMetadataRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
             let r: [u8; 36] = match rt::read::run::<36>(c) {
@@ -147,55 +147,60 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        let present = true;
-        rt::visit::struct_field::<RemoteLogSegmentIdEntry<'a>, V>(c, present, v, fields::REMOTE_LOG_SEGMENT_ID, vis)?;
-        vis.i64(fields::START_OFFSET, rt::read::i64(c, "start_offset")?);
-        vis.i64(fields::END_OFFSET, rt::read::i64(c, "end_offset")?);
-        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
-        vis.i64(fields::MAX_TIMESTAMP_MS, rt::read::i64(c, "max_timestamp_ms")?);
-        vis.i64(fields::EVENT_TIMESTAMP_MS, rt::read::i64(c, "event_timestamp_ms")?);
-        rt::visit::array::<SegmentLeaderEpochEntry<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::SEGMENT_LEADER_EPOCHS,
-            vis,
-            "segment_leader_epochs",
-        )?;
-        vis.i32(
-            fields::SEGMENT_SIZE_IN_BYTES,
-            rt::read::i32(c, "segment_size_in_bytes")?,
-        );
-        vis.bytes(
-            fields::CUSTOM_METADATA,
-            rt::read::opt_bytes(c, true, true, "custom_metadata")?,
-        );
-        vis.i8(
-            fields::REMOTE_LOG_SEGMENT_STATE,
-            rt::read::i8(c, "remote_log_segment_state")?,
-        );
-        {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        vis.bool(fields::TXN_INDEX_EMPTY, rt::read::bool(c, "txn_index_empty")?);
-                        rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
+        cur.forked(|c| {
+            let present = true;
+            rt::visit::struct_field::<RemoteLogSegmentIdEntry<'a>, V>(
+                c,
+                present,
+                v,
+                fields::REMOTE_LOG_SEGMENT_ID,
+                vis,
+            )?;
+            vis.i64(fields::START_OFFSET, rt::read::i64(c, "start_offset")?);
+            vis.i64(fields::END_OFFSET, rt::read::i64(c, "end_offset")?);
+            vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+            vis.i64(fields::MAX_TIMESTAMP_MS, rt::read::i64(c, "max_timestamp_ms")?);
+            vis.i64(fields::EVENT_TIMESTAMP_MS, rt::read::i64(c, "event_timestamp_ms")?);
+            rt::visit::array::<SegmentLeaderEpochEntry<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::SEGMENT_LEADER_EPOCHS,
+                vis,
+                "segment_leader_epochs",
+            )?;
+            vis.i32(
+                fields::SEGMENT_SIZE_IN_BYTES,
+                rt::read::i32(c, "segment_size_in_bytes")?,
+            );
+            vis.bytes(
+                fields::CUSTOM_METADATA,
+                rt::read::opt_bytes(c, true, true, "custom_metadata")?,
+            );
+            vis.i8(
+                fields::REMOTE_LOG_SEGMENT_STATE,
+                rt::read::i8(c, "remote_log_segment_state")?,
+            );
+            {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            vis.bool(fields::TXN_INDEX_EMPTY, rt::read::bool(c, "txn_index_empty")?);
+                            rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
+                        }
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -303,7 +308,7 @@ impl rt::Sealed for RemoteLogSegmentIdEntry<'_> {}
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
         let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
@@ -317,15 +322,14 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        <TopicIdPartitionEntry as rt::Struct>::check(c, v)?;
-        rt::read::uuid(c, "remote_log_segment_id.id")?;
-        rt::read::check_tags(c, "remote_log_segment_id._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            <TopicIdPartitionEntry as rt::Struct>::check(c, v)?;
+            rt::read::uuid(c, "remote_log_segment_id.id")?;
+            rt::read::check_tags(c, "remote_log_segment_id._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -345,30 +349,29 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        let present = true;
-        rt::visit::struct_field::<TopicIdPartitionEntry<'a>, V>(
-            c,
-            present,
-            v,
-            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION,
-            vis,
-        )?;
-        vis.uuid(
-            fields::REMOTE_LOG_SEGMENT_ID_ID,
-            rt::read::uuid(c, "remote_log_segment_id.id")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::REMOTE_LOG_SEGMENT_ID_TAGGED_FIELDS,
-            vis,
-            "remote_log_segment_id._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            let present = true;
+            rt::visit::struct_field::<TopicIdPartitionEntry<'a>, V>(
+                c,
+                present,
+                v,
+                fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION,
+                vis,
+            )?;
+            vis.uuid(
+                fields::REMOTE_LOG_SEGMENT_ID_ID,
+                rt::read::uuid(c, "remote_log_segment_id.id")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::REMOTE_LOG_SEGMENT_ID_TAGGED_FIELDS,
+                vis,
+                "remote_log_segment_id._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -447,7 +450,7 @@ impl rt::Sealed for SegmentLeaderEpochEntry<'_> {}
 
 impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -466,18 +469,17 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<12>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "segment_leader_epochs[].leader_epoch": i32 = 4, "segment_leader_epochs[].offset": i64 = 8);
             }
         }
         rt::read::check_tags(c, "segment_leader_epochs[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -495,25 +497,24 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::SEGMENT_LEADER_EPOCHS_LEADER_EPOCH,
-            rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?,
-        );
-        vis.i64(
-            fields::SEGMENT_LEADER_EPOCHS_OFFSET,
-            rt::read::i64(c, "segment_leader_epochs[].offset")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::SEGMENT_LEADER_EPOCHS_TAGGED_FIELDS,
-            vis,
-            "segment_leader_epochs[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(
+                fields::SEGMENT_LEADER_EPOCHS_LEADER_EPOCH,
+                rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?,
+            );
+            vis.i64(
+                fields::SEGMENT_LEADER_EPOCHS_OFFSET,
+                rt::read::i64(c, "segment_leader_epochs[].offset")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::SEGMENT_LEADER_EPOCHS_TAGGED_FIELDS,
+                vis,
+                "segment_leader_epochs[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -593,7 +594,7 @@ impl rt::Sealed for TopicIdPartitionEntry<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
@@ -615,19 +616,18 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
         match rt::read::run::<20>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "remote_log_segment_id.topic_id_partition.id": uuid = 16, "remote_log_segment_id.topic_id_partition.partition": i32 = 4);
             }
         }
         rt::read::check_tags(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -646,29 +646,28 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_NAME,
-            Some(rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?),
-        );
-        vis.uuid(
-            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_ID,
-            rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?,
-        );
-        vis.i32(
-            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_PARTITION,
-            rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_TAGGED_FIELDS,
-            vis,
-            "remote_log_segment_id.topic_id_partition._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_NAME,
+                Some(rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?),
+            );
+            vis.uuid(
+                fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_ID,
+                rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?,
+            );
+            vis.i32(
+                fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_PARTITION,
+                rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_TAGGED_FIELDS,
+                vis,
+                "remote_log_segment_id.topic_id_partition._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1161,8 +1160,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for RemoteLogSegmentMetadataRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::OwnedStruct>::read(c, v)?;
                 let r: [u8; 36] = match rt::read::run::<36>(c) {
@@ -1316,7 +1315,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for RemoteLogSegmentIdEntry {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id_partition = <TopicIdPartitionEntry as rt::OwnedStruct>::read(c, v)?;
             let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
@@ -1401,7 +1400,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for SegmentLeaderEpochEntry {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -1515,7 +1514,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicIdPartitionEntry {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,

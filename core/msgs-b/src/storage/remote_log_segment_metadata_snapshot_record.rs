@@ -89,7 +89,7 @@ impl rt::Sealed for RemoteLogSegmentMetadataSnapshotRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 52] = match rt::read::run::<52>(c) {
             Some(r) => r,
@@ -151,54 +151,53 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.uuid(fields::SEGMENT_ID, rt::read::uuid(c, "segment_id")?);
-        vis.i64(fields::START_OFFSET, rt::read::i64(c, "start_offset")?);
-        vis.i64(fields::END_OFFSET, rt::read::i64(c, "end_offset")?);
-        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
-        vis.i64(fields::MAX_TIMESTAMP_MS, rt::read::i64(c, "max_timestamp_ms")?);
-        vis.i64(fields::EVENT_TIMESTAMP_MS, rt::read::i64(c, "event_timestamp_ms")?);
-        rt::visit::array::<SegmentLeaderEpochEntry<'a>, V>(
-            c,
-            true,
-            false,
-            v,
-            fields::SEGMENT_LEADER_EPOCHS,
-            vis,
-            "segment_leader_epochs",
-        )?;
-        vis.i32(
-            fields::SEGMENT_SIZE_IN_BYTES,
-            rt::read::i32(c, "segment_size_in_bytes")?,
-        );
-        vis.bytes(
-            fields::CUSTOM_METADATA,
-            rt::read::opt_bytes(c, true, true, "custom_metadata")?,
-        );
-        vis.i8(
-            fields::REMOTE_LOG_SEGMENT_STATE,
-            rt::read::i8(c, "remote_log_segment_state")?,
-        );
-        {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        vis.bool(fields::TXN_INDEX_EMPTY, rt::read::bool(c, "txn_index_empty")?);
-                        rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
+        cur.forked(|c| {
+            vis.uuid(fields::SEGMENT_ID, rt::read::uuid(c, "segment_id")?);
+            vis.i64(fields::START_OFFSET, rt::read::i64(c, "start_offset")?);
+            vis.i64(fields::END_OFFSET, rt::read::i64(c, "end_offset")?);
+            vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+            vis.i64(fields::MAX_TIMESTAMP_MS, rt::read::i64(c, "max_timestamp_ms")?);
+            vis.i64(fields::EVENT_TIMESTAMP_MS, rt::read::i64(c, "event_timestamp_ms")?);
+            rt::visit::array::<SegmentLeaderEpochEntry<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::SEGMENT_LEADER_EPOCHS,
+                vis,
+                "segment_leader_epochs",
+            )?;
+            vis.i32(
+                fields::SEGMENT_SIZE_IN_BYTES,
+                rt::read::i32(c, "segment_size_in_bytes")?,
+            );
+            vis.bytes(
+                fields::CUSTOM_METADATA,
+                rt::read::opt_bytes(c, true, true, "custom_metadata")?,
+            );
+            vis.i8(
+                fields::REMOTE_LOG_SEGMENT_STATE,
+                rt::read::i8(c, "remote_log_segment_state")?,
+            );
+            {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            vis.bool(fields::TXN_INDEX_EMPTY, rt::read::bool(c, "txn_index_empty")?);
+                            rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
+                        }
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -305,7 +304,7 @@ impl rt::Sealed for SegmentLeaderEpochEntry<'_> {}
 
 impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -324,18 +323,17 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         match rt::read::run::<12>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "segment_leader_epochs[].leader_epoch": i32 = 4, "segment_leader_epochs[].offset": i64 = 8);
             }
         }
         rt::read::check_tags(c, "segment_leader_epochs[]._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -353,25 +351,24 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(
-            fields::SEGMENT_LEADER_EPOCHS_LEADER_EPOCH,
-            rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?,
-        );
-        vis.i64(
-            fields::SEGMENT_LEADER_EPOCHS_OFFSET,
-            rt::read::i64(c, "segment_leader_epochs[].offset")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::SEGMENT_LEADER_EPOCHS_TAGGED_FIELDS,
-            vis,
-            "segment_leader_epochs[]._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.i32(
+                fields::SEGMENT_LEADER_EPOCHS_LEADER_EPOCH,
+                rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?,
+            );
+            vis.i64(
+                fields::SEGMENT_LEADER_EPOCHS_OFFSET,
+                rt::read::i64(c, "segment_leader_epochs[].offset")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::SEGMENT_LEADER_EPOCHS_TAGGED_FIELDS,
+                vis,
+                "segment_leader_epochs[]._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -753,7 +750,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for RemoteLogSegmentMetadataSnapshotRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 52] = match rt::read::run::<52>(c) {
                 Some(r) => r,
@@ -905,7 +902,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for SegmentLeaderEpochEntry {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {

@@ -71,8 +71,8 @@ impl rt::Sealed for RemoteLogSegmentMetadataUpdateRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
             let r: [u8; 12] = match rt::read::run::<12>(c) {
@@ -101,25 +101,30 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        let present = true;
-        rt::visit::struct_field::<RemoteLogSegmentIdEntry<'a>, V>(c, present, v, fields::REMOTE_LOG_SEGMENT_ID, vis)?;
-        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
-        vis.i64(fields::EVENT_TIMESTAMP_MS, rt::read::i64(c, "event_timestamp_ms")?);
-        vis.bytes(
-            fields::CUSTOM_METADATA,
-            rt::read::opt_bytes(c, true, true, "custom_metadata")?,
-        );
-        vis.i8(
-            fields::REMOTE_LOG_SEGMENT_STATE,
-            rt::read::i8(c, "remote_log_segment_state")?,
-        );
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            let present = true;
+            rt::visit::struct_field::<RemoteLogSegmentIdEntry<'a>, V>(
+                c,
+                present,
+                v,
+                fields::REMOTE_LOG_SEGMENT_ID,
+                vis,
+            )?;
+            vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+            vis.i64(fields::EVENT_TIMESTAMP_MS, rt::read::i64(c, "event_timestamp_ms")?);
+            vis.bytes(
+                fields::CUSTOM_METADATA,
+                rt::read::opt_bytes(c, true, true, "custom_metadata")?,
+            );
+            vis.i8(
+                fields::REMOTE_LOG_SEGMENT_STATE,
+                rt::read::i8(c, "remote_log_segment_state")?,
+            );
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -202,7 +207,7 @@ impl rt::Sealed for RemoteLogSegmentIdEntry<'_> {}
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
         let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
@@ -216,15 +221,14 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        <TopicIdPartitionEntry as rt::Struct>::check(c, v)?;
-        rt::read::uuid(c, "remote_log_segment_id.id")?;
-        rt::read::check_tags(c, "remote_log_segment_id._tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            <TopicIdPartitionEntry as rt::Struct>::check(c, v)?;
+            rt::read::uuid(c, "remote_log_segment_id.id")?;
+            rt::read::check_tags(c, "remote_log_segment_id._tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -244,30 +248,29 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        let present = true;
-        rt::visit::struct_field::<TopicIdPartitionEntry<'a>, V>(
-            c,
-            present,
-            v,
-            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION,
-            vis,
-        )?;
-        vis.uuid(
-            fields::REMOTE_LOG_SEGMENT_ID_ID,
-            rt::read::uuid(c, "remote_log_segment_id.id")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::REMOTE_LOG_SEGMENT_ID_TAGGED_FIELDS,
-            vis,
-            "remote_log_segment_id._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            let present = true;
+            rt::visit::struct_field::<TopicIdPartitionEntry<'a>, V>(
+                c,
+                present,
+                v,
+                fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION,
+                vis,
+            )?;
+            vis.uuid(
+                fields::REMOTE_LOG_SEGMENT_ID_ID,
+                rt::read::uuid(c, "remote_log_segment_id.id")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::REMOTE_LOG_SEGMENT_ID_TAGGED_FIELDS,
+                vis,
+                "remote_log_segment_id._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -350,7 +353,7 @@ impl rt::Sealed for TopicIdPartitionEntry<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
@@ -372,19 +375,18 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
         match rt::read::run::<20>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "remote_log_segment_id.topic_id_partition.id": uuid = 16, "remote_log_segment_id.topic_id_partition.partition": i32 = 4);
             }
         }
         rt::read::check_tags(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -403,29 +405,28 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_NAME,
-            Some(rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?),
-        );
-        vis.uuid(
-            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_ID,
-            rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?,
-        );
-        vis.i32(
-            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_PARTITION,
-            rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_TAGGED_FIELDS,
-            vis,
-            "remote_log_segment_id.topic_id_partition._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_NAME,
+                Some(rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?),
+            );
+            vis.uuid(
+                fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_ID,
+                rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?,
+            );
+            vis.i32(
+                fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_PARTITION,
+                rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_TAGGED_FIELDS,
+                vis,
+                "remote_log_segment_id.topic_id_partition._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -746,8 +747,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for RemoteLogSegmentMetadataUpdateRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::OwnedStruct>::read(c, v)?;
                 let r: [u8; 12] = match rt::read::run::<12>(c) {
@@ -851,7 +852,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for RemoteLogSegmentIdEntry {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id_partition = <TopicIdPartitionEntry as rt::OwnedStruct>::read(c, v)?;
             let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
@@ -940,7 +941,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicIdPartitionEntry {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,

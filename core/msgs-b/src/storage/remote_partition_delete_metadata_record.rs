@@ -68,7 +68,7 @@ impl rt::Sealed for RemotePartitionDeleteMetadataRecord<'_> {}
 
 impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
         let r: [u8; 13] = match rt::read::run::<13>(c) {
@@ -95,21 +95,20 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        let present = true;
-        rt::visit::struct_field::<TopicIdPartitionEntry<'a>, V>(c, present, v, fields::TOPIC_ID_PARTITION, vis)?;
-        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
-        vis.i64(fields::EVENT_TIMESTAMP_MS, rt::read::i64(c, "event_timestamp_ms")?);
-        vis.i8(
-            fields::REMOTE_PARTITION_DELETE_STATE,
-            rt::read::i8(c, "remote_partition_delete_state")?,
-        );
-        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            let present = true;
+            rt::visit::struct_field::<TopicIdPartitionEntry<'a>, V>(c, present, v, fields::TOPIC_ID_PARTITION, vis)?;
+            vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+            vis.i64(fields::EVENT_TIMESTAMP_MS, rt::read::i64(c, "event_timestamp_ms")?);
+            vis.i8(
+                fields::REMOTE_PARTITION_DELETE_STATE,
+                rt::read::i8(c, "remote_partition_delete_state")?,
+            );
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -194,7 +193,7 @@ impl rt::Sealed for TopicIdPartitionEntry<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
         let name = rt::read::str(c, true, "topic_id_partition.name")?;
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
@@ -215,19 +214,18 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
         rt::read::str(c, true, "topic_id_partition.name")?;
         match rt::read::run::<20>(c) {
-            Some(_r) => {}
+            Some(_r) => { }
             None => {
                 rt::read::short_run!(c; "topic_id_partition.id": uuid = 16, "topic_id_partition.partition": i32 = 4);
             }
         }
         rt::read::check_tags(c, "topic_id_partition._tagged_fields")?;
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -246,29 +244,28 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         cur: &mut rt::Cursor<'a>,
         _v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::TOPIC_ID_PARTITION_NAME,
-            Some(rt::read::str(c, true, "topic_id_partition.name")?),
-        );
-        vis.uuid(
-            fields::TOPIC_ID_PARTITION_ID,
-            rt::read::uuid(c, "topic_id_partition.id")?,
-        );
-        vis.i32(
-            fields::TOPIC_ID_PARTITION_PARTITION,
-            rt::read::i32(c, "topic_id_partition.partition")?,
-        );
-        rt::visit::tags_only(
-            c,
-            fields::TOPIC_ID_PARTITION_TAGGED_FIELDS,
-            vis,
-            "topic_id_partition._tagged_fields",
-        )?;
-        cur.join(local);
-        Ok(())
+    ) -> Result<(), rt::Fail> {
+        cur.forked(|c| {
+            vis.str(
+                fields::TOPIC_ID_PARTITION_NAME,
+                Some(rt::read::str(c, true, "topic_id_partition.name")?),
+            );
+            vis.uuid(
+                fields::TOPIC_ID_PARTITION_ID,
+                rt::read::uuid(c, "topic_id_partition.id")?,
+            );
+            vis.i32(
+                fields::TOPIC_ID_PARTITION_PARTITION,
+                rt::read::i32(c, "topic_id_partition.partition")?,
+            );
+            rt::visit::tags_only(
+                c,
+                fields::TOPIC_ID_PARTITION_TAGGED_FIELDS,
+                vis,
+                "topic_id_partition._tagged_fields",
+            )?;
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -522,7 +519,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for RemotePartitionDeleteMetadataRecord {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_id_partition = <TopicIdPartitionEntry as rt::OwnedStruct>::read(c, v)?;
             let r: [u8; 13] = match rt::read::run::<13>(c) {
@@ -626,7 +623,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TopicIdPartitionEntry {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::Fail> {
             let name = rt::owned::read_str(c, true, "topic_id_partition.name")?;
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,

@@ -81,8 +81,8 @@ impl rt::Sealed for SubscriptionInfoData<'_> {}
 
 impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let version = rt::read::i32(c, "version")?;
             let latest_supported_version = if v >= 3 {
@@ -98,7 +98,7 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
             };
             let standby_tasks = if v <= 6 {
                 rt::read::array::<TaskId<'a>>(c, false, v, "standby_tasks")
-                    .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?
+                    .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS.paths))?
             } else {
                 rt::Array::EMPTY
             };
@@ -139,61 +139,60 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::VERSION, rt::read::i32(c, "version")?);
-        if v >= 3 {
-            vis.i32(
-                fields::LATEST_SUPPORTED_VERSION,
-                rt::read::i32(c, "latest_supported_version")?,
-            );
-        }
-        vis.uuid(fields::PROCESS_ID, rt::read::uuid(c, "process_id")?);
-        if v <= 6 {
-            rt::visit::array::<TaskId<'a>, V>(c, false, false, v, fields::PREV_TASKS, vis, "prev_tasks")?;
-        }
-        if v <= 6 {
-            rt::visit::array::<TaskId<'a>, _>(
-                c,
-                false,
-                false,
-                v,
-                fields::STANDBY_TASKS,
-                &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS.ids),
-                "standby_tasks",
-            )
-            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
-        }
-        if v >= 2 {
-            vis.bytes(
-                fields::USER_END_POINT,
-                Some(rt::read::bytes(c, false, "user_end_point")?),
-            );
-        }
-        if v >= 7 {
-            rt::visit::array::<TaskOffsetSum<'a>, V>(
-                c,
-                false,
-                false,
-                v,
-                fields::TASK_OFFSET_SUMS,
-                vis,
-                "task_offset_sums",
-            )?;
-        }
-        if v >= 8 {
-            vis.i8(fields::UNIQUE_FIELD, rt::read::i8(c, "unique_field")?);
-        }
-        if v >= 9 {
-            vis.i32(fields::ERROR_CODE, rt::read::i32(c, "error_code")?);
-        }
-        if v >= 11 {
-            rt::visit::array::<ClientTag<'a>, V>(c, false, false, v, fields::CLIENT_TAGS, vis, "client_tags")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::VERSION, rt::read::i32(c, "version")?);
+            if v >= 3 {
+                vis.i32(
+                    fields::LATEST_SUPPORTED_VERSION,
+                    rt::read::i32(c, "latest_supported_version")?,
+                );
+            }
+            vis.uuid(fields::PROCESS_ID, rt::read::uuid(c, "process_id")?);
+            if v <= 6 {
+                rt::visit::array::<TaskId<'a>, V>(c, false, false, v, fields::PREV_TASKS, vis, "prev_tasks")?;
+            }
+            if v <= 6 {
+                rt::visit::array::<TaskId<'a>, _>(
+                    c,
+                    false,
+                    false,
+                    v,
+                    fields::STANDBY_TASKS,
+                    &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS.ids),
+                    "standby_tasks",
+                )
+                .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS.paths))?;
+            }
+            if v >= 2 {
+                vis.bytes(
+                    fields::USER_END_POINT,
+                    Some(rt::read::bytes(c, false, "user_end_point")?),
+                );
+            }
+            if v >= 7 {
+                rt::visit::array::<TaskOffsetSum<'a>, V>(
+                    c,
+                    false,
+                    false,
+                    v,
+                    fields::TASK_OFFSET_SUMS,
+                    vis,
+                    "task_offset_sums",
+                )?;
+            }
+            if v >= 8 {
+                vis.i8(fields::UNIQUE_FIELD, rt::read::i8(c, "unique_field")?);
+            }
+            if v >= 9 {
+                vis.i32(fields::ERROR_CODE, rt::read::i32(c, "error_code")?);
+            }
+            if v >= 11 {
+                rt::visit::array::<ClientTag<'a>, V>(c, false, false, v, fields::CLIENT_TAGS, vis, "client_tags")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -368,7 +367,7 @@ impl rt::Sealed for TaskId<'_> {}
 
 impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_group_id;
         let partition;
@@ -394,20 +393,19 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v <= 6 {
-            match rt::read::run::<8>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "prev_tasks[].topic_group_id": i32 = 4, "prev_tasks[].partition": i32 = 4);
-                }
+        match rt::read::run::<8>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "prev_tasks[].topic_group_id": i32 = 4, "prev_tasks[].partition": i32 = 4);
             }
         }
-        cur.join(local);
+        }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -427,24 +425,23 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v <= 6 {
-            vis.i32(
-                fields::PREV_TASKS_TOPIC_GROUP_ID,
-                rt::read::i32(c, "prev_tasks[].topic_group_id")?,
-            );
-        }
-        if v <= 6 {
-            vis.i32(
-                fields::PREV_TASKS_PARTITION,
-                rt::read::i32(c, "prev_tasks[].partition")?,
-            );
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v <= 6 {
+                vis.i32(
+                    fields::PREV_TASKS_TOPIC_GROUP_ID,
+                    rt::read::i32(c, "prev_tasks[].topic_group_id")?,
+                );
+            }
+            if v <= 6 {
+                vis.i32(
+                    fields::PREV_TASKS_PARTITION,
+                    rt::read::i32(c, "prev_tasks[].partition")?,
+                );
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -545,7 +542,7 @@ impl rt::Sealed for TaskOffsetSum<'_> {}
 
 impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic_group_id = if v >= 7 {
             rt::read::i32(c, "task_offset_sums[].topic_group_id")?
@@ -589,35 +586,28 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if v >= 7 {
-            rt::read::i32(c, "task_offset_sums[].topic_group_id")?;
+        rt::read::i32(c, "task_offset_sums[].topic_group_id")?;
         }
         if v >= 10 {
-            match rt::read::run::<12>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "task_offset_sums[].partition": i32 = 4, "task_offset_sums[].offset_sum": i64 = 8);
-                }
+        match rt::read::run::<12>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "task_offset_sums[].partition": i32 = 4, "task_offset_sums[].offset_sum": i64 = 8);
             }
         }
+        }
         if v >= 10 {
-            rt::read::opt_str(c, false, v >= 10, "task_offset_sums[].named_topology")?;
+        rt::read::opt_str(c, false, v >= 10, "task_offset_sums[].named_topology")?;
         }
         if (7..=9).contains(&v) {
-            rt::read::check_array::<PartitionToOffsetSum<'a>>(
-                c,
-                false,
-                false,
-                v,
-                "task_offset_sums[].partition_to_offset_sum",
-            )?;
+        rt::read::check_array::<PartitionToOffsetSum<'a>>(c, false, false, v, "task_offset_sums[].partition_to_offset_sum")?;
         }
-        cur.join(local);
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -646,47 +636,46 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 7 {
-            vis.i32(
-                fields::TASK_OFFSET_SUMS_TOPIC_GROUP_ID,
-                rt::read::i32(c, "task_offset_sums[].topic_group_id")?,
-            );
-        }
-        if v >= 10 {
-            vis.i32(
-                fields::TASK_OFFSET_SUMS_PARTITION,
-                rt::read::i32(c, "task_offset_sums[].partition")?,
-            );
-        }
-        if v >= 10 {
-            vis.i64(
-                fields::TASK_OFFSET_SUMS_OFFSET_SUM,
-                rt::read::i64(c, "task_offset_sums[].offset_sum")?,
-            );
-        }
-        if v >= 10 {
-            vis.str(
-                fields::TASK_OFFSET_SUMS_NAMED_TOPOLOGY,
-                rt::read::opt_str(c, false, v >= 10, "task_offset_sums[].named_topology")?,
-            );
-        }
-        if (7..=9).contains(&v) {
-            rt::visit::array::<PartitionToOffsetSum<'a>, V>(
-                c,
-                false,
-                false,
-                v,
-                fields::TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM,
-                vis,
-                "task_offset_sums[].partition_to_offset_sum",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 7 {
+                vis.i32(
+                    fields::TASK_OFFSET_SUMS_TOPIC_GROUP_ID,
+                    rt::read::i32(c, "task_offset_sums[].topic_group_id")?,
+                );
+            }
+            if v >= 10 {
+                vis.i32(
+                    fields::TASK_OFFSET_SUMS_PARTITION,
+                    rt::read::i32(c, "task_offset_sums[].partition")?,
+                );
+            }
+            if v >= 10 {
+                vis.i64(
+                    fields::TASK_OFFSET_SUMS_OFFSET_SUM,
+                    rt::read::i64(c, "task_offset_sums[].offset_sum")?,
+                );
+            }
+            if v >= 10 {
+                vis.str(
+                    fields::TASK_OFFSET_SUMS_NAMED_TOPOLOGY,
+                    rt::read::opt_str(c, false, v >= 10, "task_offset_sums[].named_topology")?,
+                );
+            }
+            if (7..=9).contains(&v) {
+                rt::visit::array::<PartitionToOffsetSum<'a>, V>(
+                    c,
+                    false,
+                    false,
+                    v,
+                    fields::TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM,
+                    vis,
+                    "task_offset_sums[].partition_to_offset_sum",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -830,7 +819,7 @@ impl rt::Sealed for ClientTag<'_> {}
 
 impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let key = if v >= 11 {
             rt::read::bytes(c, false, "client_tags[].key")?
@@ -851,18 +840,17 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 11 {
-            rt::read::bytes(c, false, "client_tags[].key")?;
-        }
-        if v >= 11 {
-            rt::read::bytes(c, false, "client_tags[].value")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 11 {
+                rt::read::bytes(c, false, "client_tags[].key")?;
+            }
+            if v >= 11 {
+                rt::read::bytes(c, false, "client_tags[].value")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -885,24 +873,23 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 11 {
-            vis.bytes(
-                fields::CLIENT_TAGS_KEY,
-                Some(rt::read::bytes(c, false, "client_tags[].key")?),
-            );
-        }
-        if v >= 11 {
-            vis.bytes(
-                fields::CLIENT_TAGS_VALUE,
-                Some(rt::read::bytes(c, false, "client_tags[].value")?),
-            );
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 11 {
+                vis.bytes(
+                    fields::CLIENT_TAGS_KEY,
+                    Some(rt::read::bytes(c, false, "client_tags[].key")?),
+                );
+            }
+            if v >= 11 {
+                vis.bytes(
+                    fields::CLIENT_TAGS_VALUE,
+                    Some(rt::read::bytes(c, false, "client_tags[].value")?),
+                );
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1000,7 +987,7 @@ impl rt::Sealed for PartitionToOffsetSum<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let partition;
         let offset_sum;
@@ -1026,20 +1013,19 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
+        cur.forked(|c| {
         if (7..=9).contains(&v) {
-            match rt::read::run::<12>(c) {
-                Some(_r) => {}
-                None => {
-                    rt::read::short_run!(c; "task_offset_sums[].partition_to_offset_sum[].partition": i32 = 4, "task_offset_sums[].partition_to_offset_sum[].offset_sum": i64 = 8);
-                }
+        match rt::read::run::<12>(c) {
+            Some(_r) => { }
+            None => {
+                rt::read::short_run!(c; "task_offset_sums[].partition_to_offset_sum[].partition": i32 = 4, "task_offset_sums[].partition_to_offset_sum[].offset_sum": i64 = 8);
             }
         }
-        cur.join(local);
+        }
         Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1059,24 +1045,23 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if (7..=9).contains(&v) {
-            vis.i32(
-                fields::TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM_PARTITION,
-                rt::read::i32(c, "task_offset_sums[].partition_to_offset_sum[].partition")?,
-            );
-        }
-        if (7..=9).contains(&v) {
-            vis.i64(
-                fields::TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM_OFFSET_SUM,
-                rt::read::i64(c, "task_offset_sums[].partition_to_offset_sum[].offset_sum")?,
-            );
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if (7..=9).contains(&v) {
+                vis.i32(
+                    fields::TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM_PARTITION,
+                    rt::read::i32(c, "task_offset_sums[].partition_to_offset_sum[].partition")?,
+                );
+            }
+            if (7..=9).contains(&v) {
+                vis.i64(
+                    fields::TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM_OFFSET_SUM,
+                    rt::read::i64(c, "task_offset_sums[].partition_to_offset_sum[].offset_sum")?,
+                );
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1721,8 +1706,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for SubscriptionInfoData {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let version = rt::read::i32(c, "version")?;
                 let latest_supported_version = if v >= 3 {
@@ -1738,7 +1723,7 @@ pub mod owned {
                 };
                 let standby_tasks = if v <= 6 {
                     rt::owned::read_array::<TaskId, _>(c, false, v, "standby_tasks")
-                        .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?
+                        .map_err(|e| c.renamed(e, super::fields::ALIAS_STANDBY_TASKS.paths))?
                 } else {
                     rt::SmallVec::new()
                 };
@@ -1936,7 +1921,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TaskId {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_group_id;
             let partition;
@@ -2056,7 +2041,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TaskOffsetSum {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic_group_id = if v >= 7 {
                 rt::read::i32(c, "task_offset_sums[].topic_group_id")?
@@ -2244,7 +2229,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ClientTag {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let key = if v >= 11 {
                 rt::owned::read_bytes(c, false, "client_tags[].key")?
@@ -2347,7 +2332,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionToOffsetSum {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let partition;
             let offset_sum;

@@ -123,7 +123,7 @@ impl rt::Sealed for AllTypeMessage<'_> {}
 
 impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 46] = match rt::read::run::<46>(c) {
             Some(r) => r,
@@ -242,99 +242,98 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.bool(fields::MY_BOOLEAN, rt::read::bool(c, "my_boolean")?);
-        vis.i8(fields::MY_INT8, rt::read::i8(c, "my_int8")?);
-        vis.i16(fields::MY_INT16, rt::read::i16(c, "my_int16")?);
-        vis.u16(fields::MY_UINT16, rt::read::u16(c, "my_uint16")?);
-        vis.i32(fields::MY_INT32, rt::read::i32(c, "my_int32")?);
-        vis.u32(fields::MY_UINT32, rt::read::u32(c, "my_uint32")?);
-        vis.i64(fields::MY_UINT64, rt::read::i64(c, "my_uint64")?);
-        vis.uuid(fields::MY_UUID, rt::read::uuid(c, "my_uuid")?);
-        vis.f64(fields::MY_FLOAT64, rt::read::f64(c, "my_float64")?);
-        if v <= 0 {
-            vis.str(fields::MY_STRING, Some(rt::read::str(c, v >= 1, "my_string")?));
-        }
-        if v <= 0 {
-            vis.str(
-                fields::MY_NULLABLE_STRING,
-                rt::read::opt_str(c, v >= 1, v <= 0, "my_nullable_string")?,
-            );
-        }
-        if v >= 1 {
-            vis.str(
-                fields::MY_COMPACT_STRING,
-                Some(rt::read::str(c, v >= 1, "my_compact_string")?),
-            );
-        }
-        if v >= 1 {
-            vis.str(
-                fields::MY_COMPACT_NULLABLE_STRING,
-                rt::read::opt_str(c, v >= 1, v >= 1, "my_compact_nullable_string")?,
-            );
-        }
-        if v <= 0 {
-            vis.bytes(fields::MY_BYTES, Some(rt::read::bytes(c, v >= 1, "my_bytes")?));
-        }
-        if v <= 0 {
-            vis.bytes(
-                fields::MY_NULLABLE_BYTES,
-                rt::read::opt_bytes(c, v >= 1, v <= 0, "my_nullable_bytes")?,
-            );
-        }
-        if v >= 1 {
-            vis.bytes(
-                fields::MY_COMPACT_BYTES,
-                Some(rt::read::bytes(c, v >= 1, "my_compact_bytes")?),
-            );
-        }
-        if v >= 1 {
-            vis.bytes(
-                fields::MY_COMPACT_NULLABLE_BYTES,
-                rt::read::opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_bytes")?,
-            );
-        }
-        if v <= 0 {
-            vis.records(fields::MY_RECORDS, rt::read::opt_bytes(c, v >= 1, false, "my_records")?);
-        }
-        if v <= 0 {
-            vis.records(
-                fields::MY_NULLABLE_RECORDS,
-                rt::read::opt_bytes(c, v >= 1, v <= 0, "my_nullable_records")?,
-            );
-        }
-        if v >= 1 {
-            vis.records(
-                fields::MY_COMPACT_RECORDS,
-                rt::read::opt_bytes(c, v >= 1, false, "my_compact_records")?,
-            );
-        }
-        if v >= 1 {
-            vis.records(
-                fields::MY_COMPACT_NULLABLE_RECORDS,
-                rt::read::opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_records")?,
-            );
-        }
-        rt::visit::array::<i32, V>(c, v >= 1, false, v, fields::MY_INT_ARRAY, vis, "my_int_array")?;
-        rt::visit::array::<i32, V>(
-            c,
-            v >= 1,
-            true,
-            v,
-            fields::MY_NULLABLE_INT_ARRAY,
-            vis,
-            "my_nullable_int_array",
-        )?;
-        let present = rt::read::present(c, v >= 1, "my_common_struct")?;
-        rt::visit::struct_field::<TestCommonStruct<'a>, V>(c, present, v, fields::MY_COMMON_STRUCT, vis)?;
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.bool(fields::MY_BOOLEAN, rt::read::bool(c, "my_boolean")?);
+            vis.i8(fields::MY_INT8, rt::read::i8(c, "my_int8")?);
+            vis.i16(fields::MY_INT16, rt::read::i16(c, "my_int16")?);
+            vis.u16(fields::MY_UINT16, rt::read::u16(c, "my_uint16")?);
+            vis.i32(fields::MY_INT32, rt::read::i32(c, "my_int32")?);
+            vis.u32(fields::MY_UINT32, rt::read::u32(c, "my_uint32")?);
+            vis.i64(fields::MY_UINT64, rt::read::i64(c, "my_uint64")?);
+            vis.uuid(fields::MY_UUID, rt::read::uuid(c, "my_uuid")?);
+            vis.f64(fields::MY_FLOAT64, rt::read::f64(c, "my_float64")?);
+            if v <= 0 {
+                vis.str(fields::MY_STRING, Some(rt::read::str(c, v >= 1, "my_string")?));
+            }
+            if v <= 0 {
+                vis.str(
+                    fields::MY_NULLABLE_STRING,
+                    rt::read::opt_str(c, v >= 1, v <= 0, "my_nullable_string")?,
+                );
+            }
+            if v >= 1 {
+                vis.str(
+                    fields::MY_COMPACT_STRING,
+                    Some(rt::read::str(c, v >= 1, "my_compact_string")?),
+                );
+            }
+            if v >= 1 {
+                vis.str(
+                    fields::MY_COMPACT_NULLABLE_STRING,
+                    rt::read::opt_str(c, v >= 1, v >= 1, "my_compact_nullable_string")?,
+                );
+            }
+            if v <= 0 {
+                vis.bytes(fields::MY_BYTES, Some(rt::read::bytes(c, v >= 1, "my_bytes")?));
+            }
+            if v <= 0 {
+                vis.bytes(
+                    fields::MY_NULLABLE_BYTES,
+                    rt::read::opt_bytes(c, v >= 1, v <= 0, "my_nullable_bytes")?,
+                );
+            }
+            if v >= 1 {
+                vis.bytes(
+                    fields::MY_COMPACT_BYTES,
+                    Some(rt::read::bytes(c, v >= 1, "my_compact_bytes")?),
+                );
+            }
+            if v >= 1 {
+                vis.bytes(
+                    fields::MY_COMPACT_NULLABLE_BYTES,
+                    rt::read::opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_bytes")?,
+                );
+            }
+            if v <= 0 {
+                vis.records(fields::MY_RECORDS, rt::read::opt_bytes(c, v >= 1, false, "my_records")?);
+            }
+            if v <= 0 {
+                vis.records(
+                    fields::MY_NULLABLE_RECORDS,
+                    rt::read::opt_bytes(c, v >= 1, v <= 0, "my_nullable_records")?,
+                );
+            }
+            if v >= 1 {
+                vis.records(
+                    fields::MY_COMPACT_RECORDS,
+                    rt::read::opt_bytes(c, v >= 1, false, "my_compact_records")?,
+                );
+            }
+            if v >= 1 {
+                vis.records(
+                    fields::MY_COMPACT_NULLABLE_RECORDS,
+                    rt::read::opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_records")?,
+                );
+            }
+            rt::visit::array::<i32, V>(c, v >= 1, false, v, fields::MY_INT_ARRAY, vis, "my_int_array")?;
+            rt::visit::array::<i32, V>(
+                c,
+                v >= 1,
+                true,
+                v,
+                fields::MY_NULLABLE_INT_ARRAY,
+                vis,
+                "my_nullable_int_array",
+            )?;
+            let present = rt::read::present(c, v >= 1, "my_common_struct")?;
+            rt::visit::struct_field::<TestCommonStruct<'a>, V>(c, present, v, fields::MY_COMMON_STRUCT, vis)?;
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -607,7 +606,7 @@ impl rt::Sealed for TestCommonStruct<'_> {}
 
 impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
@@ -631,21 +630,20 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        match rt::read::run::<8>(c) {
-            Some(_r) => {}
-            None => {
-                rt::read::short_run!(c; "my_common_struct.foo": i32 = 4, "my_common_struct.bar": i32 = 4);
+        cur.forked(|c| {
+            match rt::read::run::<8>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::short_run!(c; "my_common_struct.foo": i32 = 4, "my_common_struct.bar": i32 = 4);
+                }
             }
-        }
-        if v >= 1 {
-            rt::read::check_tags(c, "my_common_struct._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 1 {
+                rt::read::check_tags(c, "my_common_struct._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -666,22 +664,21 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::MY_COMMON_STRUCT_FOO, rt::read::i32(c, "my_common_struct.foo")?);
-        vis.i32(fields::MY_COMMON_STRUCT_BAR, rt::read::i32(c, "my_common_struct.bar")?);
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::MY_COMMON_STRUCT_TAGGED_FIELDS,
-                vis,
-                "my_common_struct._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::MY_COMMON_STRUCT_FOO, rt::read::i32(c, "my_common_struct.foo")?);
+            vis.i32(fields::MY_COMMON_STRUCT_BAR, rt::read::i32(c, "my_common_struct.bar")?);
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::MY_COMMON_STRUCT_TAGGED_FIELDS,
+                    vis,
+                    "my_common_struct._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1346,7 +1343,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AllTypeMessage {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 46] = match rt::read::run::<46>(c) {
                 Some(r) => r,
@@ -1760,7 +1757,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TestCommonStruct {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,

@@ -63,7 +63,7 @@ impl rt::Sealed for NullableStructMessage<'_> {}
 
 impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let nullable_struct = rt::read::opt_struct::<MyStruct>(c, true, v, "nullable_struct")?;
         let nullable_struct2 = rt::read::opt_struct::<MyStruct2>(c, v >= 1, v, "nullable_struct2")?;
@@ -113,37 +113,36 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        let present = rt::read::present(c, true, "nullable_struct")?;
-        rt::visit::struct_field::<MyStruct<'a>, V>(c, present, v, fields::NULLABLE_STRUCT, vis)?;
-        let present = rt::read::present(c, v >= 1, "nullable_struct2")?;
-        rt::visit::struct_field::<MyStruct2<'a>, V>(c, present, v, fields::NULLABLE_STRUCT2, vis)?;
-        if v >= 1 {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        let present = rt::read::tagged_present(c, v >= 1, "nullable_struct3")?;
-                        rt::visit::struct_field::<MyStruct3<'a>, V>(c, present, v, fields::NULLABLE_STRUCT3, vis)?;
-                        rt::read::check_tag_size(c, before, size, tag, "nullable_struct3")?;
+        cur.forked(|c| {
+            let present = rt::read::present(c, true, "nullable_struct")?;
+            rt::visit::struct_field::<MyStruct<'a>, V>(c, present, v, fields::NULLABLE_STRUCT, vis)?;
+            let present = rt::read::present(c, v >= 1, "nullable_struct2")?;
+            rt::visit::struct_field::<MyStruct2<'a>, V>(c, present, v, fields::NULLABLE_STRUCT2, vis)?;
+            if v >= 1 {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            let present = rt::read::tagged_present(c, v >= 1, "nullable_struct3")?;
+                            rt::visit::struct_field::<MyStruct3<'a>, V>(c, present, v, fields::NULLABLE_STRUCT3, vis)?;
+                            rt::read::check_tag_size(c, before, size, tag, "nullable_struct3")?;
+                        }
+                        1 => {
+                            let present = rt::read::tagged_present(c, v >= 1, "nullable_struct4")?;
+                            rt::visit::struct_field::<MyStruct4<'a>, V>(c, present, v, fields::NULLABLE_STRUCT4, vis)?;
+                            rt::read::check_tag_size(c, before, size, tag, "nullable_struct4")?;
+                        }
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    1 => {
-                        let present = rt::read::tagged_present(c, v >= 1, "nullable_struct4")?;
-                        rt::visit::struct_field::<MyStruct4<'a>, V>(c, present, v, fields::NULLABLE_STRUCT4, vis)?;
-                        rt::read::check_tag_size(c, before, size, tag, "nullable_struct4")?;
-                    }
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -284,7 +283,7 @@ impl rt::Sealed for MyStruct<'_> {}
 
 impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let my_string = rt::read::str(c, v >= 1, "nullable_struct.my_string")?;
         let my_int = rt::read::i32(c, "nullable_struct.my_int")?;
@@ -302,17 +301,16 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 1, "nullable_struct.my_string")?;
-        rt::read::i32(c, "nullable_struct.my_int")?;
-        if v >= 1 {
-            rt::read::check_tags(c, "nullable_struct._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 1, "nullable_struct.my_string")?;
+            rt::read::i32(c, "nullable_struct.my_int")?;
+            if v >= 1 {
+                rt::read::check_tags(c, "nullable_struct._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -334,28 +332,27 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::NULLABLE_STRUCT_MY_STRING,
-            Some(rt::read::str(c, v >= 1, "nullable_struct.my_string")?),
-        );
-        vis.i32(
-            fields::NULLABLE_STRUCT_MY_INT,
-            rt::read::i32(c, "nullable_struct.my_int")?,
-        );
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::NULLABLE_STRUCT_TAGGED_FIELDS,
-                vis,
-                "nullable_struct._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::NULLABLE_STRUCT_MY_STRING,
+                Some(rt::read::str(c, v >= 1, "nullable_struct.my_string")?),
+            );
+            vis.i32(
+                fields::NULLABLE_STRUCT_MY_INT,
+                rt::read::i32(c, "nullable_struct.my_int")?,
+            );
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::NULLABLE_STRUCT_TAGGED_FIELDS,
+                    vis,
+                    "nullable_struct._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -442,7 +439,7 @@ impl rt::Sealed for MyStruct2<'_> {}
 
 impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let my_string = rt::read::str(c, v >= 1, "nullable_struct2.my_string")?;
         let my_int = rt::read::i32(c, "nullable_struct2.my_int")?;
@@ -460,17 +457,16 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        rt::read::str(c, v >= 1, "nullable_struct2.my_string")?;
-        rt::read::i32(c, "nullable_struct2.my_int")?;
-        if v >= 1 {
-            rt::read::check_tags(c, "nullable_struct2._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            rt::read::str(c, v >= 1, "nullable_struct2.my_string")?;
+            rt::read::i32(c, "nullable_struct2.my_int")?;
+            if v >= 1 {
+                rt::read::check_tags(c, "nullable_struct2._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -492,28 +488,27 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(
-            fields::NULLABLE_STRUCT2_MY_STRING,
-            Some(rt::read::str(c, v >= 1, "nullable_struct2.my_string")?),
-        );
-        vis.i32(
-            fields::NULLABLE_STRUCT2_MY_INT,
-            rt::read::i32(c, "nullable_struct2.my_int")?,
-        );
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::NULLABLE_STRUCT2_TAGGED_FIELDS,
-                vis,
-                "nullable_struct2._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(
+                fields::NULLABLE_STRUCT2_MY_STRING,
+                Some(rt::read::str(c, v >= 1, "nullable_struct2.my_string")?),
+            );
+            vis.i32(
+                fields::NULLABLE_STRUCT2_MY_INT,
+                rt::read::i32(c, "nullable_struct2.my_int")?,
+            );
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::NULLABLE_STRUCT2_TAGGED_FIELDS,
+                    vis,
+                    "nullable_struct2._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -600,7 +595,7 @@ impl rt::Sealed for MyStruct3<'_> {}
 
 impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let my_string = if v >= 1 {
             rt::read::str(c, v >= 1, "nullable_struct3.my_string")?
@@ -626,21 +621,20 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            rt::read::str(c, v >= 1, "nullable_struct3.my_string")?;
-        }
-        if v >= 1 {
-            rt::read::i32(c, "nullable_struct3.my_int")?;
-        }
-        if v >= 1 {
-            rt::read::check_tags(c, "nullable_struct3._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                rt::read::str(c, v >= 1, "nullable_struct3.my_string")?;
+            }
+            if v >= 1 {
+                rt::read::i32(c, "nullable_struct3.my_int")?;
+            }
+            if v >= 1 {
+                rt::read::check_tags(c, "nullable_struct3._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -666,32 +660,31 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.str(
-                fields::NULLABLE_STRUCT3_MY_STRING,
-                Some(rt::read::str(c, v >= 1, "nullable_struct3.my_string")?),
-            );
-        }
-        if v >= 1 {
-            vis.i32(
-                fields::NULLABLE_STRUCT3_MY_INT,
-                rt::read::i32(c, "nullable_struct3.my_int")?,
-            );
-        }
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::NULLABLE_STRUCT3_TAGGED_FIELDS,
-                vis,
-                "nullable_struct3._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.str(
+                    fields::NULLABLE_STRUCT3_MY_STRING,
+                    Some(rt::read::str(c, v >= 1, "nullable_struct3.my_string")?),
+                );
+            }
+            if v >= 1 {
+                vis.i32(
+                    fields::NULLABLE_STRUCT3_MY_INT,
+                    rt::read::i32(c, "nullable_struct3.my_int")?,
+                );
+            }
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::NULLABLE_STRUCT3_TAGGED_FIELDS,
+                    vis,
+                    "nullable_struct3._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -799,7 +792,7 @@ impl rt::Sealed for MyStruct4<'_> {}
 
 impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let my_string = if v >= 1 {
             rt::read::str(c, v >= 1, "nullable_struct4.my_string")?
@@ -825,21 +818,20 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            rt::read::str(c, v >= 1, "nullable_struct4.my_string")?;
-        }
-        if v >= 1 {
-            rt::read::i32(c, "nullable_struct4.my_int")?;
-        }
-        if v >= 1 {
-            rt::read::check_tags(c, "nullable_struct4._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                rt::read::str(c, v >= 1, "nullable_struct4.my_string")?;
+            }
+            if v >= 1 {
+                rt::read::i32(c, "nullable_struct4.my_int")?;
+            }
+            if v >= 1 {
+                rt::read::check_tags(c, "nullable_struct4._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -865,32 +857,31 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.str(
-                fields::NULLABLE_STRUCT4_MY_STRING,
-                Some(rt::read::str(c, v >= 1, "nullable_struct4.my_string")?),
-            );
-        }
-        if v >= 1 {
-            vis.i32(
-                fields::NULLABLE_STRUCT4_MY_INT,
-                rt::read::i32(c, "nullable_struct4.my_int")?,
-            );
-        }
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::NULLABLE_STRUCT4_TAGGED_FIELDS,
-                vis,
-                "nullable_struct4._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.str(
+                    fields::NULLABLE_STRUCT4_MY_STRING,
+                    Some(rt::read::str(c, v >= 1, "nullable_struct4.my_string")?),
+                );
+            }
+            if v >= 1 {
+                vis.i32(
+                    fields::NULLABLE_STRUCT4_MY_INT,
+                    rt::read::i32(c, "nullable_struct4.my_int")?,
+                );
+            }
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::NULLABLE_STRUCT4_TAGGED_FIELDS,
+                    vis,
+                    "nullable_struct4._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1295,7 +1286,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for NullableStructMessage {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let nullable_struct = rt::owned::read_opt_struct::<MyStruct>(c, true, v, "nullable_struct")?;
             let nullable_struct2 = rt::owned::read_opt_struct::<MyStruct2>(c, v >= 1, v, "nullable_struct2")?;
@@ -1467,7 +1458,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for MyStruct {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let my_string = rt::owned::read_str(c, v >= 1, "nullable_struct.my_string")?;
             let my_int = rt::read::i32(c, "nullable_struct.my_int")?;
@@ -1563,7 +1554,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for MyStruct2 {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let my_string = rt::owned::read_str(c, v >= 1, "nullable_struct2.my_string")?;
             let my_int = rt::read::i32(c, "nullable_struct2.my_int")?;
@@ -1659,7 +1650,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for MyStruct3 {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let my_string = if v >= 1 {
                 rt::owned::read_str(c, v >= 1, "nullable_struct3.my_string")?
@@ -1784,7 +1775,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for MyStruct4 {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let my_string = if v >= 1 {
                 rt::owned::read_str(c, v >= 1, "nullable_struct4.my_string")?

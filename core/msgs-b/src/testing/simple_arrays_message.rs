@@ -63,7 +63,7 @@ impl rt::Sealed for SimpleArraysMessage<'_> {}
 
 impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let goats = if v >= 1 {
             rt::read::array::<StructArray<'a>>(c, v >= 1, v, "goats")?
@@ -88,19 +88,18 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            rt::visit::array::<StructArray<'a>, V>(c, v >= 1, false, v, fields::GOATS, vis, "goats")?;
-        }
-        rt::visit::array::<i32, V>(c, v >= 1, false, v, fields::SHEEP, vis, "sheep")?;
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                rt::visit::array::<StructArray<'a>, V>(c, v >= 1, false, v, fields::GOATS, vis, "goats")?;
+            }
+            rt::visit::array::<i32, V>(c, v >= 1, false, v, fields::SHEEP, vis, "sheep")?;
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -198,7 +197,7 @@ impl rt::Sealed for StructArray<'_> {}
 
 impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let color = if v >= 1 {
             rt::read::i8(c, "goats[].color")?
@@ -224,21 +223,20 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            rt::read::i8(c, "goats[].color")?;
-        }
-        if v >= 2 {
-            rt::read::str(c, v >= 1, "goats[].name")?;
-        }
-        if v >= 1 {
-            rt::read::check_tags(c, "goats[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                rt::read::i8(c, "goats[].color")?;
+            }
+            if v >= 2 {
+                rt::read::str(c, v >= 1, "goats[].name")?;
+            }
+            if v >= 1 {
+                rt::read::check_tags(c, "goats[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -264,21 +262,20 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.i8(fields::GOATS_COLOR, rt::read::i8(c, "goats[].color")?);
-        }
-        if v >= 2 {
-            vis.str(fields::GOATS_NAME, Some(rt::read::str(c, v >= 1, "goats[].name")?));
-        }
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::GOATS_TAGGED_FIELDS, vis, "goats[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.i8(fields::GOATS_COLOR, rt::read::i8(c, "goats[].color")?);
+            }
+            if v >= 2 {
+                vis.str(fields::GOATS_NAME, Some(rt::read::str(c, v >= 1, "goats[].name")?));
+            }
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::GOATS_TAGGED_FIELDS, vis, "goats[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -504,7 +501,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for SimpleArraysMessage {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let goats = if v >= 1 {
                 rt::owned::read_array::<StructArray, _>(c, v >= 1, v, "goats")?
@@ -608,7 +605,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for StructArray {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let color = if v >= 1 {
                 rt::read::i8(c, "goats[].color")?

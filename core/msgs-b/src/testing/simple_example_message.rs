@@ -105,8 +105,8 @@ impl rt::Sealed for SimpleExampleMessage<'_> {}
 
 impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        rt::outline(move || -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
+        rt::outline(move || -> Result<Self, rt::Fail> {
             let v = if let Some(p) = PIN { p } else { v };
             let process_id = if v >= 1 {
                 rt::read::uuid(c, "process_id")?
@@ -130,7 +130,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
             };
             let my_common_struct = <TestCommonStruct as rt::Struct>::read(c, v)?;
             let my_other_common_struct = <TestCommonStruct as rt::Struct>::read(c, v)
-                .map_err(|e| e.renamed(fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
+                .map_err(|e| c.renamed(e, fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
             let my_uint16;
             let my_uint32;
             if v >= 1 {
@@ -264,122 +264,127 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 1 {
-            vis.uuid(fields::PROCESS_ID, rt::read::uuid(c, "process_id")?);
-        }
-        if v == 1 {
-            vis.bytes(
-                fields::ZERO_COPY_BYTE_BUFFER,
-                Some(rt::read::bytes(c, v >= 1, "zero_copy_byte_buffer")?),
-            );
-        }
-        if v == 1 {
-            vis.bytes(
-                fields::NULLABLE_ZERO_COPY_BYTE_BUFFER,
-                rt::read::opt_bytes(c, v >= 1, v == 1, "nullable_zero_copy_byte_buffer")?,
-            );
-        }
-        if v >= 2 {
+        cur.forked(|c| {
+            if v >= 1 {
+                vis.uuid(fields::PROCESS_ID, rt::read::uuid(c, "process_id")?);
+            }
+            if v == 1 {
+                vis.bytes(
+                    fields::ZERO_COPY_BYTE_BUFFER,
+                    Some(rt::read::bytes(c, v >= 1, "zero_copy_byte_buffer")?),
+                );
+            }
+            if v == 1 {
+                vis.bytes(
+                    fields::NULLABLE_ZERO_COPY_BYTE_BUFFER,
+                    rt::read::opt_bytes(c, v >= 1, v == 1, "nullable_zero_copy_byte_buffer")?,
+                );
+            }
+            if v >= 2 {
+                let present = true;
+                rt::visit::struct_field::<MyStruct<'a>, V>(c, present, v, fields::MY_STRUCT, vis)?;
+            }
             let present = true;
-            rt::visit::struct_field::<MyStruct<'a>, V>(c, present, v, fields::MY_STRUCT, vis)?;
-        }
-        let present = true;
-        rt::visit::struct_field::<TestCommonStruct<'a>, V>(c, present, v, fields::MY_COMMON_STRUCT, vis)?;
-        let present = true;
-        rt::visit::struct_field::<TestCommonStruct<'a>, _>(
-            c,
-            present,
-            v,
-            fields::MY_OTHER_COMMON_STRUCT,
-            &mut rt::Renumbered::new(vis, fields::ALIAS_MY_OTHER_COMMON_STRUCT.ids),
-        )
-        .map_err(|e| e.renamed(fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
-        if v >= 1 {
-            vis.u16(fields::MY_UINT16, rt::read::u16(c, "my_uint16")?);
-        }
-        if v >= 1 {
-            vis.u32(fields::MY_UINT32, rt::read::u32(c, "my_uint32")?);
-        }
-        if v >= 1 {
-            let n = rt::read::tag_count(c, "_tagged_fields")?;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        rt::visit::array::<i32, V>(
-                            c,
-                            true,
-                            false,
-                            v,
-                            fields::MY_TAGGED_INT_ARRAY,
-                            vis,
-                            "my_tagged_int_array",
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "my_tagged_int_array")?;
+            rt::visit::struct_field::<TestCommonStruct<'a>, V>(c, present, v, fields::MY_COMMON_STRUCT, vis)?;
+            let present = true;
+            rt::visit::struct_field::<TestCommonStruct<'a>, _>(
+                c,
+                present,
+                v,
+                fields::MY_OTHER_COMMON_STRUCT,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_MY_OTHER_COMMON_STRUCT.ids),
+            )
+            .map_err(|e| c.renamed(e, fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
+            if v >= 1 {
+                vis.u16(fields::MY_UINT16, rt::read::u16(c, "my_uint16")?);
+            }
+            if v >= 1 {
+                vis.u32(fields::MY_UINT32, rt::read::u32(c, "my_uint32")?);
+            }
+            if v >= 1 {
+                let n = rt::read::tag_count(c, "_tagged_fields")?;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            rt::visit::array::<i32, V>(
+                                c,
+                                true,
+                                false,
+                                v,
+                                fields::MY_TAGGED_INT_ARRAY,
+                                vis,
+                                "my_tagged_int_array",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "my_tagged_int_array")?;
+                        }
+                        1 => {
+                            vis.str(
+                                fields::MY_NULLABLE_STRING,
+                                rt::read::opt_str(c, true, v >= 1, "my_nullable_string")?,
+                            );
+                            rt::read::check_tag_size(c, before, size, tag, "my_nullable_string")?;
+                        }
+                        2 => {
+                            vis.i16(fields::MY_INT16, rt::read::i16(c, "my_int16")?);
+                            rt::read::check_tag_size(c, before, size, tag, "my_int16")?;
+                        }
+                        3 => {
+                            vis.f64(fields::MY_FLOAT64, rt::read::f64(c, "my_float64")?);
+                            rt::read::check_tag_size(c, before, size, tag, "my_float64")?;
+                        }
+                        4 => {
+                            vis.str(fields::MY_STRING, Some(rt::read::str(c, true, "my_string")?));
+                            rt::read::check_tag_size(c, before, size, tag, "my_string")?;
+                        }
+                        5 => {
+                            vis.bytes(fields::MY_BYTES, rt::read::opt_bytes(c, true, v >= 1, "my_bytes")?);
+                            rt::read::check_tag_size(c, before, size, tag, "my_bytes")?;
+                        }
+                        6 => {
+                            vis.uuid(fields::TAGGED_UUID, rt::read::uuid(c, "tagged_uuid")?);
+                            rt::read::check_tag_size(c, before, size, tag, "tagged_uuid")?;
+                        }
+                        7 => {
+                            vis.i64(fields::TAGGED_LONG, rt::read::i64(c, "tagged_long")?);
+                            rt::read::check_tag_size(c, before, size, tag, "tagged_long")?;
+                        }
+                        8 if v >= 2 => {
+                            let present = true;
+                            rt::visit::struct_field::<TaggedStruct<'a>, V>(
+                                c,
+                                present,
+                                v,
+                                fields::MY_TAGGED_STRUCT,
+                                vis,
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "my_tagged_struct")?;
+                        }
+                        8 => return Err(rt::read::tag_not_in_version(c, tag, "my_tagged_struct")),
+                        9 if v >= 2 => {
+                            vis.i64(
+                                fields::TAGGED_LONG_FLEXIBLE_VERSION_SUBSET,
+                                rt::read::i64(c, "tagged_long_flexible_version_subset")?,
+                            );
+                            rt::read::check_tag_size(c, before, size, tag, "tagged_long_flexible_version_subset")?;
+                        }
+                        9 => {
+                            return Err(rt::read::tag_not_in_version(
+                                c,
+                                tag,
+                                "tagged_long_flexible_version_subset",
+                            ))
+                        }
+                        _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                     }
-                    1 => {
-                        vis.str(
-                            fields::MY_NULLABLE_STRING,
-                            rt::read::opt_str(c, true, v >= 1, "my_nullable_string")?,
-                        );
-                        rt::read::check_tag_size(c, before, size, tag, "my_nullable_string")?;
-                    }
-                    2 => {
-                        vis.i16(fields::MY_INT16, rt::read::i16(c, "my_int16")?);
-                        rt::read::check_tag_size(c, before, size, tag, "my_int16")?;
-                    }
-                    3 => {
-                        vis.f64(fields::MY_FLOAT64, rt::read::f64(c, "my_float64")?);
-                        rt::read::check_tag_size(c, before, size, tag, "my_float64")?;
-                    }
-                    4 => {
-                        vis.str(fields::MY_STRING, Some(rt::read::str(c, true, "my_string")?));
-                        rt::read::check_tag_size(c, before, size, tag, "my_string")?;
-                    }
-                    5 => {
-                        vis.bytes(fields::MY_BYTES, rt::read::opt_bytes(c, true, v >= 1, "my_bytes")?);
-                        rt::read::check_tag_size(c, before, size, tag, "my_bytes")?;
-                    }
-                    6 => {
-                        vis.uuid(fields::TAGGED_UUID, rt::read::uuid(c, "tagged_uuid")?);
-                        rt::read::check_tag_size(c, before, size, tag, "tagged_uuid")?;
-                    }
-                    7 => {
-                        vis.i64(fields::TAGGED_LONG, rt::read::i64(c, "tagged_long")?);
-                        rt::read::check_tag_size(c, before, size, tag, "tagged_long")?;
-                    }
-                    8 if v >= 2 => {
-                        let present = true;
-                        rt::visit::struct_field::<TaggedStruct<'a>, V>(c, present, v, fields::MY_TAGGED_STRUCT, vis)?;
-                        rt::read::check_tag_size(c, before, size, tag, "my_tagged_struct")?;
-                    }
-                    8 => return Err(rt::read::tag_not_in_version(c, tag, "my_tagged_struct")),
-                    9 if v >= 2 => {
-                        vis.i64(
-                            fields::TAGGED_LONG_FLEXIBLE_VERSION_SUBSET,
-                            rt::read::i64(c, "tagged_long_flexible_version_subset")?,
-                        );
-                        rt::read::check_tag_size(c, before, size, tag, "tagged_long_flexible_version_subset")?;
-                    }
-                    9 => {
-                        return Err(rt::read::tag_not_in_version(
-                            c,
-                            tag,
-                            "tagged_long_flexible_version_subset",
-                        ))
-                    }
-                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
                 }
             }
-        }
-        cur.join(local);
-        Ok(())
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -773,7 +778,7 @@ impl rt::Sealed for MyStruct<'_> {}
 
 impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let struct_id = if v >= 2 {
             rt::read::i32(c, "my_struct.struct_id")?
@@ -799,21 +804,20 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 2 {
-            rt::read::i32(c, "my_struct.struct_id")?;
-        }
-        if v >= 2 {
-            rt::read::check_array::<StructArray<'a>>(c, v >= 1, false, v, "my_struct.array_in_struct")?;
-        }
-        if v >= 1 {
-            rt::read::check_tags(c, "my_struct._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 2 {
+                rt::read::i32(c, "my_struct.struct_id")?;
+            }
+            if v >= 2 {
+                rt::read::check_array::<StructArray<'a>>(c, v >= 1, false, v, "my_struct.array_in_struct")?;
+            }
+            if v >= 1 {
+                rt::read::check_tags(c, "my_struct._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -839,29 +843,28 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 2 {
-            vis.i32(fields::MY_STRUCT_STRUCT_ID, rt::read::i32(c, "my_struct.struct_id")?);
-        }
-        if v >= 2 {
-            rt::visit::array::<StructArray<'a>, V>(
-                c,
-                v >= 1,
-                false,
-                v,
-                fields::MY_STRUCT_ARRAY_IN_STRUCT,
-                vis,
-                "my_struct.array_in_struct",
-            )?;
-        }
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::MY_STRUCT_TAGGED_FIELDS, vis, "my_struct._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 2 {
+                vis.i32(fields::MY_STRUCT_STRUCT_ID, rt::read::i32(c, "my_struct.struct_id")?);
+            }
+            if v >= 2 {
+                rt::visit::array::<StructArray<'a>, V>(
+                    c,
+                    v >= 1,
+                    false,
+                    v,
+                    fields::MY_STRUCT_ARRAY_IN_STRUCT,
+                    vis,
+                    "my_struct.array_in_struct",
+                )?;
+            }
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::MY_STRUCT_TAGGED_FIELDS, vis, "my_struct._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -965,7 +968,7 @@ impl rt::Sealed for TaggedStruct<'_> {}
 
 impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let struct_id = if v >= 2 {
             rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?
@@ -985,18 +988,17 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 2 {
-            rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?;
-        }
-        if v >= 1 {
-            rt::read::check_tags(c, "my_tagged_struct._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 2 {
+                rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?;
+            }
+            if v >= 1 {
+                rt::read::check_tags(c, "my_tagged_struct._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1019,26 +1021,25 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 2 {
-            vis.str(
-                fields::MY_TAGGED_STRUCT_STRUCT_ID,
-                Some(rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?),
-            );
-        }
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::MY_TAGGED_STRUCT_TAGGED_FIELDS,
-                vis,
-                "my_tagged_struct._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 2 {
+                vis.str(
+                    fields::MY_TAGGED_STRUCT_STRUCT_ID,
+                    Some(rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?),
+                );
+            }
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::MY_TAGGED_STRUCT_TAGGED_FIELDS,
+                    vis,
+                    "my_tagged_struct._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1134,7 +1135,7 @@ impl rt::Sealed for TestCommonStruct<'_> {}
 
 impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
@@ -1158,21 +1159,20 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        match rt::read::run::<8>(c) {
-            Some(_r) => {}
-            None => {
-                rt::read::short_run!(c; "my_common_struct.foo": i32 = 4, "my_common_struct.bar": i32 = 4);
+        cur.forked(|c| {
+            match rt::read::run::<8>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::short_run!(c; "my_common_struct.foo": i32 = 4, "my_common_struct.bar": i32 = 4);
+                }
             }
-        }
-        if v >= 1 {
-            rt::read::check_tags(c, "my_common_struct._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+            if v >= 1 {
+                rt::read::check_tags(c, "my_common_struct._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1193,22 +1193,21 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.i32(fields::MY_COMMON_STRUCT_FOO, rt::read::i32(c, "my_common_struct.foo")?);
-        vis.i32(fields::MY_COMMON_STRUCT_BAR, rt::read::i32(c, "my_common_struct.bar")?);
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::MY_COMMON_STRUCT_TAGGED_FIELDS,
-                vis,
-                "my_common_struct._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.i32(fields::MY_COMMON_STRUCT_FOO, rt::read::i32(c, "my_common_struct.foo")?);
+            vis.i32(fields::MY_COMMON_STRUCT_BAR, rt::read::i32(c, "my_common_struct.bar")?);
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::MY_COMMON_STRUCT_TAGGED_FIELDS,
+                    vis,
+                    "my_common_struct._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1290,7 +1289,7 @@ impl rt::Sealed for StructArray<'_> {}
 
 impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let array_field_id = if v >= 2 {
             rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?
@@ -1310,18 +1309,17 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
 
     #[cfg(not(feature = "small-code"))]
     #[inline]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 2 {
-            rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?;
-        }
-        if v >= 1 {
-            rt::read::check_tags(c, "my_struct.array_in_struct[]._tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 2 {
+                rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?;
+            }
+            if v >= 1 {
+                rt::read::check_tags(c, "my_struct.array_in_struct[]._tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -1344,26 +1342,25 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        if v >= 2 {
-            vis.i32(
-                fields::MY_STRUCT_ARRAY_IN_STRUCT_ARRAY_FIELD_ID,
-                rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?,
-            );
-        }
-        if v >= 1 {
-            rt::visit::tags_only(
-                c,
-                fields::MY_STRUCT_ARRAY_IN_STRUCT_TAGGED_FIELDS,
-                vis,
-                "my_struct.array_in_struct[]._tagged_fields",
-            )?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            if v >= 2 {
+                vis.i32(
+                    fields::MY_STRUCT_ARRAY_IN_STRUCT_ARRAY_FIELD_ID,
+                    rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?,
+                );
+            }
+            if v >= 1 {
+                rt::visit::tags_only(
+                    c,
+                    fields::MY_STRUCT_ARRAY_IN_STRUCT_TAGGED_FIELDS,
+                    vis,
+                    "my_struct.array_in_struct[]._tagged_fields",
+                )?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -2076,8 +2073,8 @@ pub mod owned {
 
     impl rt::OwnedStruct for SimpleExampleMessage {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
-            rt::outline(move || -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
+            rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 let process_id = if v >= 1 {
                     rt::read::uuid(c, "process_id")?
@@ -2101,7 +2098,7 @@ pub mod owned {
                 };
                 let my_common_struct = <TestCommonStruct as rt::OwnedStruct>::read(c, v)?;
                 let my_other_common_struct = <TestCommonStruct as rt::OwnedStruct>::read(c, v)
-                    .map_err(|e| e.renamed(super::fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
+                    .map_err(|e| c.renamed(e, super::fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
                 let my_uint16;
                 let my_uint32;
                 if v >= 1 {
@@ -2623,7 +2620,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for MyStruct {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let struct_id = if v >= 2 {
                 rt::read::i32(c, "my_struct.struct_id")?
@@ -2737,7 +2734,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TaggedStruct {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let struct_id = if v >= 2 {
                 rt::owned::read_str(c, v >= 1, "my_tagged_struct.struct_id")?
@@ -2837,7 +2834,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for TestCommonStruct {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
@@ -2955,7 +2952,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for StructArray {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let array_field_id = if v >= 2 {
                 rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?

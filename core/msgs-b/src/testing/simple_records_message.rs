@@ -63,7 +63,7 @@ impl rt::Sealed for SimpleRecordsMessage<'_> {}
 
 impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
     #[inline]
-    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
         let topic = rt::read::str(c, v >= 1, "topic")?;
         let record_set = rt::read::opt_bytes(c, v >= 1, true, "record_set")?;
@@ -84,17 +84,16 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
         cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
-    ) -> Result<(), rt::DecodeError> {
+    ) -> Result<(), rt::Fail> {
         let v = if let Some(p) = PIN { p } else { v };
-        let mut local = cur.fork();
-        let c = &mut local;
-        vis.str(fields::TOPIC, Some(rt::read::str(c, v >= 1, "topic")?));
-        vis.records(fields::RECORD_SET, rt::read::opt_bytes(c, v >= 1, true, "record_set")?);
-        if v >= 1 {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
-        cur.join(local);
-        Ok(())
+        cur.forked(|c| {
+            vis.str(fields::TOPIC, Some(rt::read::str(c, v >= 1, "topic")?));
+            vis.records(fields::RECORD_SET, rt::read::opt_bytes(c, v >= 1, true, "record_set")?);
+            if v >= 1 {
+                rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+            }
+            Ok(())
+        })
     }
 
     #[cfg(not(feature = "small-code"))]
@@ -249,7 +248,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for SimpleRecordsMessage {
         #[inline]
-        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = if let Some(p) = super::PIN { p } else { v };
             let topic = rt::owned::read_str(c, v >= 1, "topic")?;
             let record_set = rt::owned::read_opt_bytes(c, v >= 1, true, "record_set")?;

@@ -18,7 +18,7 @@ use core::ops::Deref;
 
 use compact_str::CompactString;
 
-use crate::error::{DecodeError, DecodeErrorKind};
+use crate::error::{DecodeErrorKind, Fail};
 use crate::read::{self, Cursor};
 
 /// An owned string: inline up to 24 bytes, else on the heap, or with the `bytes` feature shared
@@ -82,22 +82,17 @@ impl OwnedStr {
     /// A string read through `c`: with the `bytes` feature, one longer than fits inline and read
     /// from a shared buffer is a slice of that buffer.
     #[inline(always)]
-    fn from_wire(
-        #[allow(unused_variables)] c: &Cursor<'_>,
-        start: &[u8],
-        raw: &[u8],
-        f: &'static str,
-    ) -> Result<Self, DecodeError> {
+    fn from_wire<'a>(c: &mut Cursor<'a>, start: &[u8], raw: &'a [u8], f: &'static str) -> Result<Self, Fail> {
         #[cfg(feature = "bytes")]
         if raw.len() > size_of::<CompactString>() {
             if let Some(b) = c.shared.and_then(|src| super::buf::slice_within(src, raw)) {
                 return match bytestring::ByteString::try_from(b) {
                     Ok(s) => Ok(OwnedStr(Repr::Shared(s))),
-                    Err(_) => Err(read::err(start, DecodeErrorKind::InvalidUtf8, f)),
+                    Err(_) => Err(read::fail(c, start.len(), DecodeErrorKind::InvalidUtf8, f)),
                 };
             }
         }
-        read::utf8(start, raw, f).map(|s| OwnedStr(Repr::Inline(CompactString::from(s))))
+        read::utf8(c, start, raw, f).map(|s| OwnedStr(Repr::Inline(CompactString::from(s))))
     }
 }
 
@@ -108,7 +103,7 @@ pub fn read_opt_str(
     compact: bool,
     nullable: bool,
     f: &'static str,
-) -> Result<Option<OwnedStr>, DecodeError> {
+) -> Result<Option<OwnedStr>, Fail> {
     match read::opt_str_raw(c, compact, nullable, f)? {
         Some((start, raw)) => OwnedStr::from_wire(c, start, raw, f).map(Some),
         None => Ok(None),
@@ -117,10 +112,13 @@ pub fn read_opt_str(
 
 /// Reads an owned string that is never null.
 #[inline(always)]
-pub fn read_str(c: &mut Cursor<'_>, compact: bool, f: &'static str) -> Result<OwnedStr, DecodeError> {
+pub fn read_str(c: &mut Cursor<'_>, compact: bool, f: &'static str) -> Result<OwnedStr, Fail> {
     match read_opt_str(c, compact, false, f)? {
         Some(s) => Ok(s),
-        None => Err(read::err(c, DecodeErrorKind::NullNotAllowed, f)),
+        None => {
+            let rem = c.rest.len();
+            Err(read::fail(c, rem, DecodeErrorKind::NullNotAllowed, f))
+        }
     }
 }
 
