@@ -1,9 +1,13 @@
 //! Hand-written decoding primitives used by the generated code.
 //!
-//! Every function reads from a cursor (`&mut &[u8]`, the bytes that remain) and either advances
-//! it or returns a [`DecodeError`] that records how many bytes remained, which the public entry
-//! points turn into an offset. Lengths and counts read off the wire are checked against the
-//! bytes that remain before anything else is done with them.
+//! Every function reads from a source ([`Src`]: a plain slice of the bytes that remain, or the
+//! generated readers' [`Cursor`]) and either advances it or fails with a [`DecodeError`] that
+//! records how many bytes remained, which the public entry points turn into an offset. From a
+//! slice the error is returned; from a cursor it is recorded in the cursor and the reader
+//! returns the zero-sized [`Fail`], so that every `?` in the generated code passes a `Result`
+//! that fits in registers instead of copying the error (the entry points take it back with
+//! [`Cursor::error`]). Lengths and counts read off the wire are checked against the bytes that
+//! remain before anything else is done with them.
 //!
 //! The rules follow Kafka's Java implementation: a negative length means null (an error where
 //! the field is not nullable); compact lengths are unsigned varints holding `length + 1`;
