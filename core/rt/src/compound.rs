@@ -649,12 +649,12 @@ pub mod visit {
         vis.begin_array(id, n as u32);
         if let Some(w) = T::WIDTH {
             // Fixed width: one bounds check for the whole array, then each element in place.
-            let bytes = read::take(c, n.saturating_mul(w), f)?;
-            let mut e = Cursor::new(bytes);
+            let len = n.saturating_mul(w);
+            if c.rest.len() < len {
+                read::take(c, len, f)?;
+            }
             for _ in 0..n {
-                if T::visit_elem(&mut e, version, compact, id, vis, f).is_err() {
-                    return Err(c.failed(e));
-                }
+                T::visit_elem(c, version, compact, id, vis, f)?;
             }
         } else {
             // On a local copy of the cursor, which the optimiser can keep in registers.
