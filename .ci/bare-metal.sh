@@ -71,7 +71,7 @@ APT_CACHE="${BARE_METAL_APT_CACHE:-/var/tmp/kafka-wire-bare-metal/apt}"
 # ---------------------------------------------------------------------------- budgets
 # A little above what tests/firmware/BUDGETS.md reports as measured; update both together.
 declare -A TEXT_BUDGET=(        # bytes of .text of the release firmware (default features)
-  [thumbv7em-none-eabihf]=100000  # opt-level "s" throughout
+  [thumbv7em-none-eabihf]=101000  # opt-level "s" throughout
   [thumbv6m-none-eabi]=106000     # kafka-wire at opt-level 0 before LTO (BARE_METAL_VARIANT_OPT)
   [thumbv7m-none-eabi]=106000
 )
@@ -104,8 +104,8 @@ declare -A PRODUCER_PINNED_TEXT_BUDGET=(
 # The small-code producer logging through defmt (no core::fmt linked: defmt formats on the
 # host). Issue #17's target is 40 KB (40,960 B); a ratchet under it.
 declare -A PRODUCER_DEFMT_TEXT_BUDGET=(
-  [thumbv7em-none-eabihf]=38000
-  [thumbv6m-none-eabi]=38000
+  [thumbv7em-none-eabihf]=31500
+  [thumbv6m-none-eabi]=31500
 )
 # Call sites to core's panic helpers in the parse-path build (the 4 messages and the hostile
 # frames, narrow path). A ratchet that only goes down: none today.
