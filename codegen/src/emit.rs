@@ -2009,6 +2009,14 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str, owned
                 let se = sw.map_or_else(|| format!("w.ok({se})"), |n| n.to_string());
                 let ws = write_stmt(m, x, true);
                 wv |= field_uses_v(m, x, true);
+                if let Some(call) = tagged_array_call(m, x) {
+                    // Tag, size and array in one runtime call (one body per element type).
+                    let _ = writeln!(
+                        wb,
+                        "            w.unknown_tags_before(&mut unknown, {t});\n            if has_{id} {{\n                {call};\n            }}"
+                    );
+                    continue;
+                }
                 let _ = writeln!(
                     wb,
                     "            w.unknown_tags_before(&mut unknown, {t});\n            if has_{id} {{\n                let s = {se};\n                w.uvarint({t}, \"{}\");\n                w.uvarint(s as u32, \"{}\");\n                {ws}\n            }}",
@@ -2187,6 +2195,21 @@ fn size_call(m: &Message, x: &F, tagged: bool) -> (String, Option<usize>) {
         Type::Struct(_) => (format!("rt::Struct::size(&self.{id}, v)"), None),
         _ => unreachable!(),
     }
+}
+
+/// The call writing a tagged array field of a view (tag, size and array), where it has no
+/// alias to rename: `None` for every other field.
+fn tagged_array_call(m: &Message, x: &F) -> Option<String> {
+    if x.owned || x.alias.is_some() || !matches!(x.f.ty, Type::Array(_)) {
+        return None;
+    }
+    let (t, p, id) = (x.f.tag.unwrap_or(0), &x.path, &x.id);
+    let (_, nullable) = encoding(m, x, true);
+    Some(if x.opt {
+        format!("w.tagged_opt_array({t}, &self.{id}, {nullable}, v, \"{p}\")")
+    } else {
+        format!("w.tagged_array({t}, &self.{id}, v, \"{p}\")")
+    })
 }
 
 /// Statement writing one field.

@@ -476,6 +476,37 @@ pub mod write {
             }
         }
 
+        /// A tagged field holding an array that may be null at this version: its tag, its
+        /// size and the array. With `small-code`, one body per element type (a record with
+        /// several tagged `[]int32` fields links one).
+        #[cfg_attr(not(feature = "small-code"), inline(always))]
+        #[cfg_attr(feature = "small-code", inline(never))]
+        #[doc(hidden)]
+        pub fn tagged_opt_array<'a, T: Elem<'a>>(
+            &mut self,
+            tag: u32,
+            a: &Option<Array<'a, T>>,
+            nullable: bool,
+            v: i16,
+            f: &'static str,
+        ) {
+            let s = self.ok(opt_array_size(a, true, nullable, v, f));
+            self.uvarint(tag, f);
+            self.uvarint(s as u32, f);
+            self.opt_array(a, true, nullable, v, f);
+        }
+
+        /// A tagged field holding an array that is never null: its tag, its size and the array.
+        #[cfg_attr(not(feature = "small-code"), inline(always))]
+        #[cfg_attr(feature = "small-code", inline(never))]
+        #[doc(hidden)]
+        pub fn tagged_array<'a, T: Elem<'a>>(&mut self, tag: u32, a: &Array<'a, T>, v: i16, f: &'static str) {
+            let s = self.ok(array_size(a, true, v, f));
+            self.uvarint(tag, f);
+            self.uvarint(s as u32, f);
+            self.array(a, true, v, f);
+        }
+
         /// A nullable struct: the marker byte at nullable versions, then the struct.
         #[inline]
         #[doc(hidden)]

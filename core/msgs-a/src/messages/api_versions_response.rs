@@ -266,15 +266,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
                 w.unknown_tags_before(&mut unknown, 0);
                 if has_supported_features {
-                    let s = w.ok(rt::write::array_size(
-                        &self.supported_features,
-                        true,
-                        v,
-                        "supported_features",
-                    ));
-                    w.uvarint(0, "supported_features");
-                    w.uvarint(s as u32, "supported_features");
-                    w.array(&self.supported_features, true, v, "supported_features");
+                    w.tagged_array(0, &self.supported_features, v, "supported_features");
                 }
                 w.unknown_tags_before(&mut unknown, 1);
                 if has_finalized_features_epoch {
@@ -285,15 +277,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
                 }
                 w.unknown_tags_before(&mut unknown, 2);
                 if has_finalized_features {
-                    let s = w.ok(rt::write::array_size(
-                        &self.finalized_features,
-                        true,
-                        v,
-                        "finalized_features",
-                    ));
-                    w.uvarint(2, "finalized_features");
-                    w.uvarint(s as u32, "finalized_features");
-                    w.array(&self.finalized_features, true, v, "finalized_features");
+                    w.tagged_array(2, &self.finalized_features, v, "finalized_features");
                 }
                 w.unknown_tags_before(&mut unknown, 3);
                 if has_zk_migration_ready {

@@ -242,28 +242,11 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
                 w.unknown_tags_before(&mut unknown, 0);
                 if has_offline_log_dirs {
-                    let s = w.ok(rt::write::array_size(
-                        &self.offline_log_dirs,
-                        true,
-                        v,
-                        "offline_log_dirs",
-                    ));
-                    w.uvarint(0, "offline_log_dirs");
-                    w.uvarint(s as u32, "offline_log_dirs");
-                    w.array(&self.offline_log_dirs, true, v, "offline_log_dirs");
+                    w.tagged_array(0, &self.offline_log_dirs, v, "offline_log_dirs");
                 }
                 w.unknown_tags_before(&mut unknown, 1);
                 if has_cordoned_log_dirs {
-                    let s = w.ok(rt::write::opt_array_size(
-                        &self.cordoned_log_dirs,
-                        true,
-                        v >= 2,
-                        v,
-                        "cordoned_log_dirs",
-                    ));
-                    w.uvarint(1, "cordoned_log_dirs");
-                    w.uvarint(s as u32, "cordoned_log_dirs");
-                    w.opt_array(&self.cordoned_log_dirs, true, v >= 2, v, "cordoned_log_dirs");
+                    w.tagged_opt_array(1, &self.cordoned_log_dirs, v >= 2, v, "cordoned_log_dirs");
                 }
                 w.unknown_tags_rest(&mut unknown);
             }

@@ -188,10 +188,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
                 w.unknown_tags_before(&mut unknown, 0);
                 if has_node_endpoints {
-                    let s = w.ok(rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints"));
-                    w.uvarint(0, "node_endpoints");
-                    w.uvarint(s as u32, "node_endpoints");
-                    w.array(&self.node_endpoints, true, v, "node_endpoints");
+                    w.tagged_array(0, &self.node_endpoints, v, "node_endpoints");
                 }
                 w.unknown_tags_rest(&mut unknown);
             }

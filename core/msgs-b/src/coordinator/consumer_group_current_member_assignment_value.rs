@@ -375,18 +375,9 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
                 w.unknown_tags_before(&mut unknown, 0);
                 if has_assignment_epochs {
-                    let s = w.ok(rt::write::opt_array_size(
+                    w.tagged_opt_array(
+                        0,
                         &self.assignment_epochs,
-                        true,
-                        true,
-                        v,
-                        "assigned_partitions[].assignment_epochs",
-                    ));
-                    w.uvarint(0, "assigned_partitions[].assignment_epochs");
-                    w.uvarint(s as u32, "assigned_partitions[].assignment_epochs");
-                    w.opt_array(
-                        &self.assignment_epochs,
-                        true,
                         true,
                         v,
                         "assigned_partitions[].assignment_epochs",

@@ -467,22 +467,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
                 w.unknown_tags_before(&mut unknown, 0);
                 if has_assignment_epochs {
-                    let s = w.ok(rt::write::opt_array_size(
-                        &self.assignment_epochs,
-                        true,
-                        true,
-                        v,
-                        "active_tasks[].assignment_epochs",
-                    ));
-                    w.uvarint(0, "active_tasks[].assignment_epochs");
-                    w.uvarint(s as u32, "active_tasks[].assignment_epochs");
-                    w.opt_array(
-                        &self.assignment_epochs,
-                        true,
-                        true,
-                        v,
-                        "active_tasks[].assignment_epochs",
-                    );
+                    w.tagged_opt_array(0, &self.assignment_epochs, true, v, "active_tasks[].assignment_epochs");
                 }
                 w.unknown_tags_rest(&mut unknown);
             }

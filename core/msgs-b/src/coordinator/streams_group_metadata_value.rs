@@ -262,16 +262,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
                 }
                 w.unknown_tags_before(&mut unknown, 1);
                 if has_last_assignment_configs {
-                    let s = w.ok(rt::write::opt_array_size(
-                        &self.last_assignment_configs,
-                        true,
-                        true,
-                        v,
-                        "last_assignment_configs",
-                    ));
-                    w.uvarint(1, "last_assignment_configs");
-                    w.uvarint(s as u32, "last_assignment_configs");
-                    w.opt_array(&self.last_assignment_configs, true, true, v, "last_assignment_configs");
+                    w.tagged_opt_array(1, &self.last_assignment_configs, true, v, "last_assignment_configs");
                 }
                 w.unknown_tags_before(&mut unknown, 2);
                 if has_stored_description_topology_epoch {

@@ -276,23 +276,11 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
                 }
                 w.unknown_tags_before(&mut unknown, 2);
                 if has_log_dirs {
-                    let s = w.ok(rt::write::array_size(&self.log_dirs, true, v, "log_dirs"));
-                    w.uvarint(2, "log_dirs");
-                    w.uvarint(s as u32, "log_dirs");
-                    w.array(&self.log_dirs, true, v, "log_dirs");
+                    w.tagged_array(2, &self.log_dirs, v, "log_dirs");
                 }
                 w.unknown_tags_before(&mut unknown, 3);
                 if has_cordoned_log_dirs {
-                    let s = w.ok(rt::write::opt_array_size(
-                        &self.cordoned_log_dirs,
-                        true,
-                        v >= 3,
-                        v,
-                        "cordoned_log_dirs",
-                    ));
-                    w.uvarint(3, "cordoned_log_dirs");
-                    w.uvarint(s as u32, "cordoned_log_dirs");
-                    w.opt_array(&self.cordoned_log_dirs, true, v >= 3, v, "cordoned_log_dirs");
+                    w.tagged_opt_array(3, &self.cordoned_log_dirs, v >= 3, v, "cordoned_log_dirs");
                 }
                 w.unknown_tags_rest(&mut unknown);
             }

@@ -402,10 +402,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
                 w.unknown_tags_before(&mut unknown, 0);
                 if has_isr {
-                    let s = w.ok(rt::write::opt_array_size(&self.isr, true, true, v, "isr"));
-                    w.uvarint(0, "isr");
-                    w.uvarint(s as u32, "isr");
-                    w.opt_array(&self.isr, true, true, v, "isr");
+                    w.tagged_opt_array(0, &self.isr, true, v, "isr");
                 }
                 w.unknown_tags_before(&mut unknown, 1);
                 if has_leader {
@@ -416,36 +413,15 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                 }
                 w.unknown_tags_before(&mut unknown, 2);
                 if has_replicas {
-                    let s = w.ok(rt::write::opt_array_size(&self.replicas, true, true, v, "replicas"));
-                    w.uvarint(2, "replicas");
-                    w.uvarint(s as u32, "replicas");
-                    w.opt_array(&self.replicas, true, true, v, "replicas");
+                    w.tagged_opt_array(2, &self.replicas, true, v, "replicas");
                 }
                 w.unknown_tags_before(&mut unknown, 3);
                 if has_removing_replicas {
-                    let s = w.ok(rt::write::opt_array_size(
-                        &self.removing_replicas,
-                        true,
-                        true,
-                        v,
-                        "removing_replicas",
-                    ));
-                    w.uvarint(3, "removing_replicas");
-                    w.uvarint(s as u32, "removing_replicas");
-                    w.opt_array(&self.removing_replicas, true, true, v, "removing_replicas");
+                    w.tagged_opt_array(3, &self.removing_replicas, true, v, "removing_replicas");
                 }
                 w.unknown_tags_before(&mut unknown, 4);
                 if has_adding_replicas {
-                    let s = w.ok(rt::write::opt_array_size(
-                        &self.adding_replicas,
-                        true,
-                        true,
-                        v,
-                        "adding_replicas",
-                    ));
-                    w.uvarint(4, "adding_replicas");
-                    w.uvarint(s as u32, "adding_replicas");
-                    w.opt_array(&self.adding_replicas, true, true, v, "adding_replicas");
+                    w.tagged_opt_array(4, &self.adding_replicas, true, v, "adding_replicas");
                 }
                 w.unknown_tags_before(&mut unknown, 5);
                 if has_leader_recovery_state {
@@ -456,48 +432,15 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                 }
                 w.unknown_tags_before(&mut unknown, 6);
                 if has_eligible_leader_replicas {
-                    let s = w.ok(rt::write::opt_array_size(
-                        &self.eligible_leader_replicas,
-                        true,
-                        v >= 2,
-                        v,
-                        "eligible_leader_replicas",
-                    ));
-                    w.uvarint(6, "eligible_leader_replicas");
-                    w.uvarint(s as u32, "eligible_leader_replicas");
-                    w.opt_array(
-                        &self.eligible_leader_replicas,
-                        true,
-                        v >= 2,
-                        v,
-                        "eligible_leader_replicas",
-                    );
+                    w.tagged_opt_array(6, &self.eligible_leader_replicas, v >= 2, v, "eligible_leader_replicas");
                 }
                 w.unknown_tags_before(&mut unknown, 7);
                 if has_last_known_elr {
-                    let s = w.ok(rt::write::opt_array_size(
-                        &self.last_known_elr,
-                        true,
-                        v >= 2,
-                        v,
-                        "last_known_elr",
-                    ));
-                    w.uvarint(7, "last_known_elr");
-                    w.uvarint(s as u32, "last_known_elr");
-                    w.opt_array(&self.last_known_elr, true, v >= 2, v, "last_known_elr");
+                    w.tagged_opt_array(7, &self.last_known_elr, v >= 2, v, "last_known_elr");
                 }
                 w.unknown_tags_before(&mut unknown, 8);
                 if has_directories {
-                    let s = w.ok(rt::write::opt_array_size(
-                        &self.directories,
-                        true,
-                        v >= 1,
-                        v,
-                        "directories",
-                    ));
-                    w.uvarint(8, "directories");
-                    w.uvarint(s as u32, "directories");
-                    w.opt_array(&self.directories, true, v >= 1, v, "directories");
+                    w.tagged_opt_array(8, &self.directories, v >= 1, v, "directories");
                 }
                 w.unknown_tags_rest(&mut unknown);
             }

@@ -334,35 +334,11 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                 }
                 w.unknown_tags_before(&mut unknown, 1);
                 if has_eligible_leader_replicas {
-                    let s = w.ok(rt::write::opt_array_size(
-                        &self.eligible_leader_replicas,
-                        true,
-                        v >= 2,
-                        v,
-                        "eligible_leader_replicas",
-                    ));
-                    w.uvarint(1, "eligible_leader_replicas");
-                    w.uvarint(s as u32, "eligible_leader_replicas");
-                    w.opt_array(
-                        &self.eligible_leader_replicas,
-                        true,
-                        v >= 2,
-                        v,
-                        "eligible_leader_replicas",
-                    );
+                    w.tagged_opt_array(1, &self.eligible_leader_replicas, v >= 2, v, "eligible_leader_replicas");
                 }
                 w.unknown_tags_before(&mut unknown, 2);
                 if has_last_known_elr {
-                    let s = w.ok(rt::write::opt_array_size(
-                        &self.last_known_elr,
-                        true,
-                        v >= 2,
-                        v,
-                        "last_known_elr",
-                    ));
-                    w.uvarint(2, "last_known_elr");
-                    w.uvarint(s as u32, "last_known_elr");
-                    w.opt_array(&self.last_known_elr, true, v >= 2, v, "last_known_elr");
+                    w.tagged_opt_array(2, &self.last_known_elr, v >= 2, v, "last_known_elr");
                 }
                 w.unknown_tags_rest(&mut unknown);
             }

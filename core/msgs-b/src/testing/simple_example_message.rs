@@ -640,15 +640,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
                 w.unknown_tags_before(&mut unknown, 0);
                 if has_my_tagged_int_array {
-                    let s = w.ok(rt::write::array_size(
-                        &self.my_tagged_int_array,
-                        true,
-                        v,
-                        "my_tagged_int_array",
-                    ));
-                    w.uvarint(0, "my_tagged_int_array");
-                    w.uvarint(s as u32, "my_tagged_int_array");
-                    w.array(&self.my_tagged_int_array, true, v, "my_tagged_int_array");
+                    w.tagged_array(0, &self.my_tagged_int_array, v, "my_tagged_int_array");
                 }
                 w.unknown_tags_before(&mut unknown, 1);
                 if has_my_nullable_string {
