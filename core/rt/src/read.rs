@@ -246,28 +246,9 @@ impl<'a> Src<'a> for Cursor<'a> {
     }
 }
 
-/// The error of an input that ends inside a field: `need` bytes were wanted where `c` remains.
-#[cold]
-#[inline(never)]
-pub fn eof(c: &[u8], need: usize, f: &'static str) -> DecodeError {
-    DecodeError::at(
-        K::UnexpectedEof {
-            needed: need.saturating_sub(c.len()),
-        },
-        c.len(),
-        f,
-    )
-}
-
-/// The error `kind`, found where `c` remains.
-#[cold]
-#[inline(never)]
-pub fn err(c: &[u8], kind: K, f: &'static str) -> DecodeError {
-    DecodeError::at(kind, c.len(), f)
-}
-
-/// [`eof`], handed back through `c` (recorded in it when it is a [`Cursor`]); `rem` is the
-/// number of bytes that remained where the field starts. The error is built out of line and
+/// The error of an input that ends inside a field, `need` bytes wanted, handed back through
+/// `c` (recorded in it when it is a [`Cursor`]); `rem` is the number of bytes that remained
+/// where the field starts. The error is built out of line and
 /// stored here: a cursor passed by reference to a function that is not inlined would live in
 /// memory in every reader that can fail, instead of in registers (the parse measured 20-30%
 /// more instructions). With `small-code` the store is out of line too, in one place.
@@ -289,8 +270,8 @@ fn eof_at(rem: usize, need: usize, f: &'static str) -> DecodeError {
     )
 }
 
-/// [`err`], handed back through `c`; `rem` is the number of bytes that remained where it was
-/// found.
+/// The error `kind`, handed back through `c`; `rem` is the number of bytes that remained where
+/// it was found.
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", cold, inline(never))]
 pub fn fail<'a, C: Src<'a>>(c: &mut C, rem: usize, kind: K, f: &'static str) -> C::Err {
