@@ -1451,13 +1451,17 @@ fn emit_read(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: boo
                     format!(" if {tc}")
                 };
                 let local = format!("{}_tag", x.snake);
-                // The encoder leaves a tagged field at its default out: one sent anyway is noted.
-                let at_default = x.default_test(&local, false);
-                let _ = writeln!(
-                    body,
-                    "                    {t}{guard} => {{\n                        {local} = {e};\n                        rt::read::check_tag_size(c, before, size, tag, \"{}\")?;\n                        rt::read::tag_at_default(c, {at_default});\n                    }}",
-                    x.path
-                );
+                if let Some(call) = tagged_array_read(m, x, &local) {
+                    let _ = writeln!(body, "                    {t}{guard} => {call}?,");
+                } else {
+                    // The encoder leaves a tagged field at its default out: one sent anyway is noted.
+                    let at_default = x.default_test(&local, false);
+                    let _ = writeln!(
+                        body,
+                        "                    {t}{guard} => {{\n                        {local} = {e};\n                        rt::read::check_tag_size(c, before, size, tag, \"{}\")?;\n                        rt::read::tag_at_default(c, {at_default});\n                    }}",
+                        x.path
+                    );
+                }
                 if tc != Cond::True {
                     let _ = writeln!(
                         body,
@@ -1968,7 +1972,11 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str, owned
                 "        {};\n",
                 select(
                     flex,
-                    "w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())",
+                    if owned {
+                        "w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())"
+                    } else {
+                        "w.unknown_tags_view(&self.unknown_tagged_fields)"
+                    },
                     &format!("w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\")")
                 )
             );
@@ -2209,6 +2217,25 @@ fn tagged_array_call(m: &Message, x: &F) -> Option<String> {
         format!("w.tagged_opt_array({t}, &self.{id}, {nullable}, v, \"{p}\")")
     } else {
         format!("w.tagged_array({t}, &self.{id}, v, \"{p}\")")
+    })
+}
+
+/// The call reading a tagged array field of a view into `local` (the array, its declared size
+/// and the default check), where it has no alias to rename: `None` for every other field.
+fn tagged_array_read(m: &Message, x: &F, local: &str) -> Option<String> {
+    if x.owned || x.alias.is_some() || !matches!(x.f.ty, Type::Array(_)) {
+        return None;
+    }
+    let Type::Array(e) = &x.f.ty else { return None };
+    let (e, p) = (scalar_ty(e), &x.path);
+    let (_, nullable) = encoding(m, x, true);
+    Some(if x.opt {
+        let null_default = x.default_expr() == "None";
+        format!(
+            "rt::read::tagged_opt_array::<{e}>(c, &mut {local}, before, (tag, size), {nullable}, {null_default}, v, \"{p}\")"
+        )
+    } else {
+        format!("rt::read::tagged_array::<{e}>(c, &mut {local}, before, (tag, size), v, \"{p}\")")
     })
 }
 

@@ -305,6 +305,55 @@ pub mod read {
         }
     }
 
+    /// A known tagged field holding an array that may be null at this version, into `out`: the
+    /// array, the check that it took the `size` its header declared (`before`: the bytes that
+    /// remained when it started), and the note of a field sent at its default (null where
+    /// `null_default`, else empty). With `small-code`, one body per element type: a record
+    /// with several tagged `[]int32` fields links one.
+    #[cfg_attr(not(feature = "small-code"), inline(always))]
+    #[cfg_attr(feature = "small-code", inline(never))]
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn tagged_opt_array<'a, T: Elem<'a>>(
+        c: &mut Cursor<'a>,
+        out: &mut Option<Array<'a, T>>,
+        before: usize,
+        (tag, size): (u32, u32),
+        nullable: bool,
+        null_default: bool,
+        version: i16,
+        f: &'static str,
+    ) -> Result<(), Fail> {
+        let a = opt_array::<T>(c, true, nullable, version, f)?;
+        check_tag_size(c, before, size, tag, f)?;
+        let at_default = match &a {
+            None => null_default,
+            Some(a) => !null_default && a.is_empty(),
+        };
+        tag_at_default(c, at_default);
+        *out = a;
+        Ok(())
+    }
+
+    /// [`tagged_opt_array`] for an array that is never null (its default is empty).
+    #[cfg_attr(not(feature = "small-code"), inline(always))]
+    #[cfg_attr(feature = "small-code", inline(never))]
+    #[doc(hidden)]
+    pub fn tagged_array<'a, T: Elem<'a>>(
+        c: &mut Cursor<'a>,
+        out: &mut Array<'a, T>,
+        before: usize,
+        (tag, size): (u32, u32),
+        version: i16,
+        f: &'static str,
+    ) -> Result<(), Fail> {
+        let a = array::<T>(c, true, version, f)?;
+        check_tag_size(c, before, size, tag, f)?;
+        tag_at_default(c, a.is_empty());
+        *out = a;
+        Ok(())
+    }
+
     /// A nullable struct inside a tagged field: Kafka marks its presence with an unsigned varint
     /// (greater than zero, read as a 32-bit int, is present; otherwise null), not the int8 marker of
     /// untagged nullable structs.
@@ -448,7 +497,7 @@ pub mod read {
 pub mod write {
     use crate::error::{EncodeError, EncodeErrorKind as K};
     use crate::structs::Struct;
-    use crate::types::{Array, Elem, RawTaggedField};
+    use crate::types::{Array, Elem, RawTaggedField, TaggedFields};
     use crate::write::*;
 
     impl Writer<'_> {
@@ -560,6 +609,15 @@ pub mod write {
                 return self.arr([0], "_tagged_fields");
             }
             self.unknown_tags_some(n, tags)
+        }
+
+        /// The tagged-field section of a view that knows no tags: its unknown fields. With
+        /// `small-code`, one function that every struct calls with its field.
+        #[cfg_attr(not(feature = "small-code"), inline(always))]
+        #[cfg_attr(feature = "small-code", inline(never))]
+        #[doc(hidden)]
+        pub fn unknown_tags_view(&mut self, t: &TaggedFields<'_>) {
+            self.unknown_tags_only(t.len(), t.iter())
         }
 
         #[inline(never)]

@@ -225,12 +225,17 @@ impl<'b> Writer<'b> {
     }
 
     /// Writes the `N` bytes `a` (a fixed-width field). With `small-code`, a call to one shared
-    /// writer.
+    /// writer that leaves the field path out: the only error a fixed-width write can record is a
+    /// short buffer, and the entry points report that one for the whole message (they size
+    /// first, or size again to give the length needed), never with the field where it ran out.
     #[inline(always)]
     #[doc(hidden)]
     pub fn arr<const N: usize>(&mut self, a: [u8; N], f: &'static str) {
         #[cfg(feature = "small-code")]
-        self.put_shared(&a, f);
+        {
+            let _ = f;
+            self.put_shared(&a);
+        }
         #[cfg(not(feature = "small-code"))]
         if let Some(dst) = self.run::<N>(f) {
             *dst = a;
@@ -240,8 +245,8 @@ impl<'b> Writer<'b> {
     /// [`Writer::put`], not inlined: every fixed-width write of a `small-code` build.
     #[cfg(feature = "small-code")]
     #[inline(never)]
-    fn put_shared(&mut self, bytes: &[u8], f: &'static str) {
-        self.put(bytes, f)
+    fn put_shared(&mut self, bytes: &[u8]) {
+        self.put(bytes, "")
     }
 
     /// The length prefix and the `body` bytes of an array of `n` fixed-width elements, with one

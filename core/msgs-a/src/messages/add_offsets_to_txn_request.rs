@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
             w.i16(self.producer_epoch, "producer_epoch");
             w.str(self.group_id, v >= 3, "group_id");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

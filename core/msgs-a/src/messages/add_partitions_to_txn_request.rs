@@ -262,7 +262,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
                 w.array(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -556,7 +556,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
                 });
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "transactions[]._tagged_fields")
             };
@@ -718,7 +718,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
             w.str(self.name, v >= 3, "v3_and_below_topics[].name");
             w.array(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "v3_and_below_topics[]._tagged_fields")
             };

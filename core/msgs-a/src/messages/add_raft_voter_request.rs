@@ -159,7 +159,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
             if v >= 1 {
                 w.bool(self.ack_when_committed, "ack_when_committed");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -297,7 +297,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
             w.str(self.name, true, "listeners[].name");
             w.str(self.host, true, "listeners[].host");
             w.u16(self.port, "listeners[].port");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

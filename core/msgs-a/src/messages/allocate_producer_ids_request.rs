@@ -114,7 +114,7 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsRequest<'a> {
         rt::outline(move || {
             w.i32(self.broker_id, "broker_id");
             w.i64(self.broker_epoch, "broker_epoch");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

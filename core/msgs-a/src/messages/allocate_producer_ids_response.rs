@@ -121,7 +121,7 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
             w.i16(self.error_code, "error_code");
             w.i64(self.producer_id_start, "producer_id_start");
             w.i32(self.producer_id_len, "producer_id_len");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -125,7 +125,7 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
             w.array(&self.entries, v >= 1, v, "entries");
             w.bool(self.validate_only, "validate_only");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -279,7 +279,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
             w.array(&self.entity, v >= 1, v, "entries[].entity");
             w.array(&self.ops, v >= 1, v, "entries[].ops");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields")
             };
@@ -436,7 +436,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
             w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
             w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields")
             };
@@ -610,7 +610,7 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
             w.f64(self.value, "entries[].ops[].value");
             w.bool(self.remove, "entries[].ops[].remove");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[].ops[]._tagged_fields")
             };

@@ -124,7 +124,7 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.entries, v >= 1, v, "entries");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -291,7 +291,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
             w.opt_str(self.error_message, v >= 1, true, "entries[].error_message");
             w.array(&self.entity, v >= 1, v, "entries[].entity");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields")
             };
@@ -448,7 +448,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
             w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
             w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields")
             };

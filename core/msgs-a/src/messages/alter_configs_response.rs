@@ -131,7 +131,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResponse<'a> {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.responses, v >= 2, v, "responses");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -301,7 +301,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
             w.i8(self.resource_type, "responses[].resource_type");
             w.str(self.resource_name, v >= 2, "responses[].resource_name");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
             };

@@ -135,7 +135,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsRequest<'a> {
                 w.bool(self.allow_replication_factor_change, "allow_replication_factor_change");
             }
             w.array(&self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -271,7 +271,7 @@ impl<'a> rt::Struct<'a> for ReassignableTopic<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, true, "topics[].name");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -414,7 +414,7 @@ impl<'a> rt::Struct<'a> for ReassignablePartition<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.opt_array(&self.replicas, true, true, v, "topics[].partitions[].replicas");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -154,7 +154,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
             w.i16(self.error_code, "error_code");
             w.opt_str(self.error_message, true, true, "error_message");
             w.array(&self.responses, true, v, "responses");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -293,7 +293,7 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, true, "responses[].name");
             w.array(&self.partitions, true, v, "responses[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -440,7 +440,7 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
             w.i32(self.partition_index, "responses[].partitions[].partition_index");
             w.i16(self.error_code, "responses[].partitions[].error_code");
             w.opt_str(self.error_message, true, true, "responses[].partitions[].error_message");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -122,7 +122,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
             w.i32(self.broker_id, "broker_id");
             w.i64(self.broker_epoch, "broker_epoch");
             w.array(&self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -303,7 +303,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
                 w.uuid(self.topic_id, "topics[].topic_id");
             }
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -577,7 +577,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 );
             }
             w.i32(self.partition_epoch, "topics[].partitions[].partition_epoch");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -772,7 +772,7 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
                     "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
                 );
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -121,7 +121,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionResponse<'a> {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
             w.array(&self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -299,7 +299,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
                 w.uuid(self.topic_id, "topics[].topic_id");
             }
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -519,7 +519,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 );
             }
             w.i32(self.partition_epoch, "topics[].partitions[].partition_epoch");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

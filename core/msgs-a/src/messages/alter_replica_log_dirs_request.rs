@@ -118,7 +118,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.dirs, v >= 2, v, "dirs");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -272,7 +272,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
             w.str(self.path, v >= 2, "dirs[].path");
             w.array(&self.topics, v >= 2, v, "dirs[].topics");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "dirs[]._tagged_fields")
             };
@@ -434,7 +434,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
             w.str(self.name, v >= 2, "dirs[].topics[].name");
             w.array(&self.partitions, v >= 2, v, "dirs[].topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "dirs[].topics[]._tagged_fields")
             };

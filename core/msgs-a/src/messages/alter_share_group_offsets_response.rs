@@ -139,7 +139,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
             w.i16(self.error_code, "error_code");
             w.opt_str(self.error_message, true, true, "error_message");
             w.array(&self.responses, true, v, "responses");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -288,7 +288,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
             w.str(self.topic_name, true, "responses[].topic_name");
             w.uuid(self.topic_id, "responses[].topic_id");
             w.array(&self.partitions, true, v, "responses[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -435,7 +435,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
             w.i32(self.partition_index, "responses[].partitions[].partition_index");
             w.i16(self.error_code, "responses[].partitions[].error_code");
             w.opt_str(self.error_message, true, true, "responses[].partitions[].error_message");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

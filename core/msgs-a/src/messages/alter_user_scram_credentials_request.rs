@@ -122,7 +122,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.deletions, true, v, "deletions");
             w.array(&self.upsertions, true, v, "upsertions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -246,7 +246,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
         rt::outline(move || {
             w.str(self.name, true, "deletions[].name");
             w.i8(self.mechanism, "deletions[].mechanism");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -411,7 +411,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
             w.i32(self.iterations, "upsertions[].iterations");
             w.bytes(self.salt, true, "upsertions[].salt");
             w.bytes(self.salted_password, true, "upsertions[].salted_password");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -114,7 +114,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.results, true, v, "results");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -242,7 +242,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
             w.str(self.user, true, "results[].user");
             w.i16(self.error_code, "results[].error_code");
             w.opt_str(self.error_message, true, true, "results[].error_message");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -177,7 +177,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
                 w.i32(self.node_id, "node_id");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

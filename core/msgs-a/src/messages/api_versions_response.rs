@@ -93,23 +93,27 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
                 let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
-                    0 => {
-                        supported_features_tag =
-                            rt::read::array::<SupportedFeatureKey<'a>>(c, true, v, "supported_features")?;
-                        rt::read::check_tag_size(c, before, size, tag, "supported_features")?;
-                        rt::read::tag_at_default(c, supported_features_tag.is_empty());
-                    }
+                    0 => rt::read::tagged_array::<SupportedFeatureKey<'a>>(
+                        c,
+                        &mut supported_features_tag,
+                        before,
+                        (tag, size),
+                        v,
+                        "supported_features",
+                    )?,
                     1 => {
                         finalized_features_epoch_tag = rt::read::i64(c, "finalized_features_epoch")?;
                         rt::read::check_tag_size(c, before, size, tag, "finalized_features_epoch")?;
                         rt::read::tag_at_default(c, finalized_features_epoch_tag == -1_i64);
                     }
-                    2 => {
-                        finalized_features_tag =
-                            rt::read::array::<FinalizedFeatureKey<'a>>(c, true, v, "finalized_features")?;
-                        rt::read::check_tag_size(c, before, size, tag, "finalized_features")?;
-                        rt::read::tag_at_default(c, finalized_features_tag.is_empty());
-                    }
+                    2 => rt::read::tagged_array::<FinalizedFeatureKey<'a>>(
+                        c,
+                        &mut finalized_features_tag,
+                        before,
+                        (tag, size),
+                        v,
+                        "finalized_features",
+                    )?,
                     3 => {
                         zk_migration_ready_tag = rt::read::bool(c, "zk_migration_ready")?;
                         rt::read::check_tag_size(c, before, size, tag, "zk_migration_ready")?;
@@ -451,7 +455,7 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
             w.i16(self.min_version, "api_keys[].min_version");
             w.i16(self.max_version, "api_keys[].max_version");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "api_keys[]._tagged_fields")
             };
@@ -677,7 +681,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
                 w.i16(self.max_version, "supported_features[].max_version");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "supported_features[]._tagged_fields")
             };
@@ -903,7 +907,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
                 w.i16(self.min_version_level, "finalized_features[].min_version_level");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "finalized_features[]._tagged_fields")
             };

@@ -121,7 +121,7 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
             w.i32(self.broker_id, "broker_id");
             w.i64(self.broker_epoch, "broker_epoch");
             w.array(&self.directories, true, v, "directories");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -264,7 +264,7 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.id, "directories[].id");
             w.array(&self.topics, true, v, "directories[].topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -407,7 +407,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "directories[].topics[].topic_id");
             w.array(&self.partitions, true, v, "directories[].topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -529,7 +529,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 self.partition_index,
                 "directories[].topics[].partitions[].partition_index",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

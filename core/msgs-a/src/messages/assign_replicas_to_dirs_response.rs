@@ -120,7 +120,7 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
             w.array(&self.directories, true, v, "directories");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -263,7 +263,7 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.id, "directories[].id");
             w.array(&self.topics, true, v, "directories[].topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -406,7 +406,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "directories[].topics[].topic_id");
             w.array(&self.partitions, true, v, "directories[].topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -550,7 +550,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 "directories[].topics[].partitions[].partition_index",
             );
             w.i16(self.error_code, "directories[].topics[].partitions[].error_code");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -160,7 +160,7 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
                 w.array(&self.leader_endpoints, v >= 1, v, "leader_endpoints");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -317,7 +317,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             w.str(self.topic_name, v >= 1, "topics[].topic_name");
             w.array(&self.partitions, v >= 1, v, "topics[].partitions");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -548,7 +548,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
                 w.u16(self.port, "leader_endpoints[].port");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields")
             };
@@ -743,7 +743,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             w.i32(self.leader_id, "topics[].partitions[].leader_id");
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };

@@ -96,18 +96,25 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
                 let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
-                    0 if v >= 1 => {
-                        offline_log_dirs_tag = rt::read::array::<rt::Uuid>(c, true, v, "offline_log_dirs")?;
-                        rt::read::check_tag_size(c, before, size, tag, "offline_log_dirs")?;
-                        rt::read::tag_at_default(c, offline_log_dirs_tag.is_empty());
-                    }
+                    0 if v >= 1 => rt::read::tagged_array::<rt::Uuid>(
+                        c,
+                        &mut offline_log_dirs_tag,
+                        before,
+                        (tag, size),
+                        v,
+                        "offline_log_dirs",
+                    )?,
                     0 => return Err(rt::read::tag_not_in_version(c, tag, "offline_log_dirs")),
-                    1 if v >= 2 => {
-                        cordoned_log_dirs_tag =
-                            rt::read::opt_array::<rt::Uuid>(c, true, v >= 2, v, "cordoned_log_dirs")?;
-                        rt::read::check_tag_size(c, before, size, tag, "cordoned_log_dirs")?;
-                        rt::read::tag_at_default(c, cordoned_log_dirs_tag.is_none());
-                    }
+                    1 if v >= 2 => rt::read::tagged_opt_array::<rt::Uuid>(
+                        c,
+                        &mut cordoned_log_dirs_tag,
+                        before,
+                        (tag, size),
+                        v >= 2,
+                        true,
+                        v,
+                        "cordoned_log_dirs",
+                    )?,
                     1 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;

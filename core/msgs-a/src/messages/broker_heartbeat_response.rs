@@ -128,7 +128,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
             w.bool(self.is_caught_up, "is_caught_up");
             w.bool(self.is_fenced, "is_fenced");
             w.bool(self.should_shut_down, "should_shut_down");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

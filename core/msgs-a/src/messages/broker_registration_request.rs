@@ -204,7 +204,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
             if v >= 3 {
                 w.i64(self.previous_broker_epoch, "previous_broker_epoch");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -356,7 +356,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
             w.str(self.host, true, "listeners[].host");
             w.u16(self.port, "listeners[].port");
             w.i16(self.security_protocol, "listeners[].security_protocol");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -495,7 +495,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
             w.str(self.name, true, "features[].name");
             w.i16(self.min_supported_version, "features[].min_supported_version");
             w.i16(self.max_supported_version, "features[].max_supported_version");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

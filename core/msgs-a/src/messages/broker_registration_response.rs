@@ -114,7 +114,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationResponse<'a> {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
             w.i64(self.broker_epoch, "broker_epoch");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.groups, true, v, "groups");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -331,7 +331,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             w.str(self.assignor_name, true, "groups[].assignor_name");
             w.array(&self.members, true, v, "groups[].members");
             w.i32(self.authorized_operations, "groups[].authorized_operations");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -631,7 +631,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
             if v >= 1 {
                 w.i8(self.member_type, "groups[].members[].member_type");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -778,7 +778,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
                 v,
                 "groups[].members[].assignment.topic_partitions",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -972,7 +972,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                 v,
                 "groups[].members[].assignment.topic_partitions[].partitions",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

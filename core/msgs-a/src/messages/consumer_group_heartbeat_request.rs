@@ -208,7 +208,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
             }
             w.opt_str(self.server_assignor, true, true, "server_assignor");
             w.opt_array(&self.topic_partitions, true, true, v, "topic_partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -351,7 +351,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "topic_partitions[].topic_id");
             w.array(&self.partitions, true, v, "topic_partitions[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

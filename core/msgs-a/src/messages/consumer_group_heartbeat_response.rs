@@ -163,7 +163,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatResponse<'a> {
             w.i32(self.member_epoch, "member_epoch");
             w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms");
             w.opt_struct(&self.assignment, true, v, "assignment");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -288,7 +288,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.topic_partitions, true, v, "assignment.topic_partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -431,7 +431,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "assignment.topic_partitions[].topic_id");
             w.array(&self.partitions, true, v, "assignment.topic_partitions[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -135,7 +135,7 @@ impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
                 w.i64(self.broker_epoch, "broker_epoch");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

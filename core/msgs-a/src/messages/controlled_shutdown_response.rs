@@ -126,7 +126,7 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
             w.i16(self.error_code, "error_code");
             w.array(&self.remaining_partitions, v >= 3, v, "remaining_partitions");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -282,7 +282,7 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
             w.str(self.topic_name, v >= 3, "remaining_partitions[].topic_name");
             w.i32(self.partition_index, "remaining_partitions[].partition_index");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

@@ -135,7 +135,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
             w.bool(self.zk_migration_ready, "zk_migration_ready");
             w.array(&self.listeners, true, v, "listeners");
             w.array(&self.features, true, v, "features");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -287,7 +287,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
             w.str(self.host, true, "listeners[].host");
             w.u16(self.port, "listeners[].port");
             w.i16(self.security_protocol, "listeners[].security_protocol");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -426,7 +426,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
             w.str(self.name, true, "features[].name");
             w.i16(self.min_supported_version, "features[].min_supported_version");
             w.i16(self.max_supported_version, "features[].max_supported_version");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

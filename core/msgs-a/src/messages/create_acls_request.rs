@@ -117,7 +117,7 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.creations, v >= 2, v, "creations");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -351,7 +351,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
             w.i8(self.operation, "creations[].operation");
             w.i8(self.permission_type, "creations[].permission_type");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "creations[]._tagged_fields")
             };

@@ -173,7 +173,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
             w.array(&self.renewers, v >= 2, v, "renewers");
             w.i64(self.max_lifetime_ms, "max_lifetime_ms");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -319,7 +319,7 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
             w.str(self.principal_type, v >= 2, "renewers[].principal_type");
             w.str(self.principal_name, v >= 2, "renewers[].principal_name");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "renewers[]._tagged_fields")
             };

@@ -132,7 +132,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
             w.i32(self.timeout_ms, "timeout_ms");
             w.bool(self.validate_only, "validate_only");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -290,7 +290,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
             w.i32(self.count, "topics[].count");
             w.opt_array(&self.assignments, v >= 2, true, v, "topics[].assignments");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -438,7 +438,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

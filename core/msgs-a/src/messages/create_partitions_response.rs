@@ -131,7 +131,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.results, v >= 2, v, "results");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -283,7 +283,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
             w.i16(self.error_code, "results[].error_code");
             w.opt_str(self.error_message, v >= 2, true, "results[].error_message");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
             };

@@ -144,7 +144,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
                 w.bool(self.validate_only, "validate_only");
             }
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -343,7 +343,7 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
             w.array(&self.assignments, v >= 5, v, "topics[].assignments");
             w.array(&self.configs, v >= 5, v, "topics[].configs");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -504,7 +504,7 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
             w.i32(self.partition_index, "topics[].assignments[].partition_index");
             w.array(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -664,7 +664,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
             w.str(self.name, v >= 5, "topics[].configs[].name");
             w.opt_str(self.value, v >= 5, true, "topics[].configs[].value");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields")
             };

@@ -136,7 +136,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
             }
             w.array(&self.topics, v >= 5, v, "topics");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -725,7 +725,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
                 w.bool(self.is_sensitive, "topics[].configs[].is_sensitive");
             }
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields")
             };

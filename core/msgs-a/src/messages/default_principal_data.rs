@@ -110,7 +110,7 @@ impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
             w.str(self.r#type, true, "type");
             w.str(self.name, true, "name");
             w.bool(self.token_authenticated, "token_authenticated");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -117,7 +117,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.filters, v >= 2, v, "filters");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -361,7 +361,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
             w.i8(self.operation, "filters[].operation");
             w.i8(self.permission_type, "filters[].permission_type");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "filters[]._tagged_fields")
             };

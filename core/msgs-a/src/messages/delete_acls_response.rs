@@ -133,7 +133,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.filter_results, v >= 2, v, "filter_results");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -302,7 +302,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
             w.opt_str(self.error_message, v >= 2, true, "filter_results[].error_message");
             w.array(&self.matching_acls, v >= 2, v, "filter_results[].matching_acls");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "filter_results[]._tagged_fields")
             };
@@ -595,7 +595,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
             w.i8(self.operation, "filter_results[].matching_acls[].operation");
             w.i8(self.permission_type, "filter_results[].matching_acls[].permission_type");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

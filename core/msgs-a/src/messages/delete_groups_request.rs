@@ -116,7 +116,7 @@ impl<'a> rt::Struct<'a> for DeleteGroupsRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.groups_names, v >= 2, v, "groups_names");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

@@ -123,7 +123,7 @@ impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.results, v >= 2, v, "results");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -292,7 +292,7 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
                 w.opt_str(self.error_message, v >= 2, v >= 3, "results[].error_message");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
             };

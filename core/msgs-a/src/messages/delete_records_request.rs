@@ -125,7 +125,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
             w.array(&self.topics, v >= 2, v, "topics");
             w.i32(self.timeout_ms, "timeout_ms");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -279,7 +279,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
             w.str(self.name, v >= 2, "topics[].name");
             w.array(&self.partitions, v >= 2, v, "topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -441,7 +441,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i64(self.offset, "topics[].partitions[].offset");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };

@@ -124,7 +124,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.topics, v >= 2, v, "topics");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -278,7 +278,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
             w.str(self.name, v >= 2, "topics[].name");
             w.array(&self.partitions, v >= 2, v, "topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -444,7 +444,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
             w.i64(self.low_watermark, "topics[].partitions[].low_watermark");
             w.i16(self.error_code, "topics[].partitions[].error_code");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };

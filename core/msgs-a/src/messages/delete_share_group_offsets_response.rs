@@ -138,7 +138,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponse<'a> {
             w.i16(self.error_code, "error_code");
             w.opt_str(self.error_message, true, true, "error_message");
             w.array(&self.responses, true, v, "responses");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -290,7 +290,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
             w.uuid(self.topic_id, "responses[].topic_id");
             w.i16(self.error_code, "responses[].error_code");
             w.opt_str(self.error_message, true, true, "responses[].error_message");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

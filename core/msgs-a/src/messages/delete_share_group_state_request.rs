@@ -115,7 +115,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupStateRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.group_id, true, "group_id");
             w.array(&self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -250,7 +250,7 @@ impl<'a> rt::Struct<'a> for DeleteStateData<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "topics[].topic_id");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -368,7 +368,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         rt::outline(move || {
             w.i32(self.partition, "topics[].partitions[].partition");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

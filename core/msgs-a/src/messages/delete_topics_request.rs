@@ -160,7 +160,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
             }
             w.i32(self.timeout_ms, "timeout_ms");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -349,7 +349,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
                 w.uuid(self.topic_id, "topics[].topic_id");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };

@@ -135,7 +135,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
             }
             w.array(&self.responses, v >= 4, v, "responses");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -331,7 +331,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
                 w.opt_str(self.error_message, v >= 4, v >= 5, "responses[].error_message");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
             };

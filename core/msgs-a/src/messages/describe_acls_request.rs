@@ -185,7 +185,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
             w.i8(self.operation, "operation");
             w.i8(self.permission_type, "permission_type");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

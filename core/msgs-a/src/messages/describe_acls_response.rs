@@ -143,7 +143,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
             w.opt_str(self.error_message, v >= 2, true, "error_message");
             w.array(&self.resources, v >= 2, v, "resources");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -339,7 +339,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
             }
             w.array(&self.acls, v >= 2, v, "resources[].acls");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
             };
@@ -521,7 +521,7 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
             w.i8(self.operation, "resources[].acls[].operation");
             w.i8(self.permission_type, "resources[].acls[].permission_type");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[].acls[]._tagged_fields")
             };

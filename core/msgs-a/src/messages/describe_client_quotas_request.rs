@@ -124,7 +124,7 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
             w.array(&self.components, v >= 1, v, "components");
             w.bool(self.strict, "strict");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -282,7 +282,7 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
             w.i8(self.match_type, "components[].match_type");
             w.opt_str(self.r#match, v >= 1, true, "components[].match");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "components[]._tagged_fields")
             };

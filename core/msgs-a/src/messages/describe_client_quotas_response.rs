@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
             w.opt_str(self.error_message, v >= 1, true, "error_message");
             w.opt_array(&self.entries, v >= 1, true, v, "entries");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -296,7 +296,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
             w.array(&self.entity, v >= 1, v, "entries[].entity");
             w.array(&self.values, v >= 1, v, "entries[].values");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields")
             };
@@ -453,7 +453,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
             w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
             w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields")
             };
@@ -609,7 +609,7 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
             w.str(self.key, v >= 1, "entries[].values[].key");
             w.f64(self.value, "entries[].values[].value");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[].values[]._tagged_fields")
             };

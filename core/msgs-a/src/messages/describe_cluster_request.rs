@@ -156,7 +156,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
             if v >= 2 {
                 w.bool(self.include_fenced_brokers, "include_fenced_brokers");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

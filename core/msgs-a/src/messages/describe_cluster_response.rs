@@ -179,7 +179,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
             w.i32(self.controller_id, "controller_id");
             w.array(&self.brokers, true, v, "brokers");
             w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -352,7 +352,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
             if v >= 2 {
                 w.bool(self.is_fenced, "brokers[].is_fenced");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -171,7 +171,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
                 w.bool(self.include_documentation, "include_documentation");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -346,7 +346,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
                 "resources[].configuration_keys",
             );
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
             };

@@ -125,7 +125,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.results, v >= 4, v, "results");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -313,7 +313,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
             w.str(self.resource_name, v >= 4, "results[].resource_name");
             w.array(&self.configs, v >= 4, v, "results[].configs");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
             };
@@ -640,7 +640,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
                 w.opt_str(self.documentation, v >= 4, v >= 3, "results[].configs[].documentation");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "results[].configs[]._tagged_fields")
             };
@@ -873,7 +873,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
                 w.i8(self.source, "results[].configs[].synonyms[].source");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

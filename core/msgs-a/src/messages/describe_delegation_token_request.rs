@@ -117,7 +117,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.opt_array(&self.owners, v >= 2, true, v, "owners");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -263,7 +263,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
             w.str(self.principal_type, v >= 2, "owners[].principal_type");
             w.str(self.principal_name, v >= 2, "owners[].principal_name");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "owners[]._tagged_fields")
             };

@@ -126,7 +126,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
             w.array(&self.tokens, v >= 2, v, "tokens");
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -436,7 +436,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
             w.bytes(self.hmac, v >= 2, "tokens[].hmac");
             w.array(&self.renewers, v >= 2, v, "tokens[].renewers");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "tokens[]._tagged_fields")
             };
@@ -587,7 +587,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
             w.str(self.principal_type, v >= 2, "tokens[].renewers[].principal_type");
             w.str(self.principal_name, v >= 2, "tokens[].renewers[].principal_name");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "tokens[].renewers[]._tagged_fields")
             };

@@ -138,7 +138,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
                 w.bool(self.include_authorized_operations, "include_authorized_operations");
             }
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

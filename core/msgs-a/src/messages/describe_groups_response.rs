@@ -135,7 +135,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
             }
             w.array(&self.groups, v >= 5, v, "groups");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -400,7 +400,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
                 w.i32(self.authorized_operations, "groups[].authorized_operations");
             }
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
             };
@@ -627,7 +627,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
             w.bytes(self.member_metadata, v >= 5, "groups[].members[].member_metadata");
             w.bytes(self.member_assignment, v >= 5, "groups[].members[].member_assignment");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields")
             };

@@ -117,7 +117,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.opt_array(&self.topics, v >= 2, true, v, "topics");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -271,7 +271,7 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
             w.str(self.topic, v >= 2, "topics[].topic");
             w.array(&self.partitions, v >= 2, v, "topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };

@@ -133,7 +133,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
             }
             w.array(&self.results, v >= 2, v, "results");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -373,7 +373,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
                 w.bool(self.is_cordoned, "results[].is_cordoned");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
             };
@@ -542,7 +542,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
             w.str(self.name, v >= 2, "results[].topics[].name");
             w.array(&self.partitions, v >= 2, v, "results[].topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "results[].topics[]._tagged_fields")
             };
@@ -720,7 +720,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
             w.i64(self.offset_lag, "results[].topics[].partitions[].offset_lag");
             w.bool(self.is_future_key, "results[].topics[].partitions[].is_future_key");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

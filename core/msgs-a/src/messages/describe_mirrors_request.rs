@@ -115,7 +115,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.opt_array(&self.mirror_names, true, true, v, "mirror_names");
             w.bool(self.include_authorized_operations, "include_authorized_operations");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -136,7 +136,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
             w.i16(self.error_code, "error_code");
             w.opt_str(self.error_message, true, true, "error_message");
             w.array(&self.mirrors, true, v, "mirrors");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -293,7 +293,7 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
             w.str(self.mirror_name, true, "mirrors[].mirror_name");
             w.i32(self.authorized_operations, "mirrors[].authorized_operations");
             w.array(&self.topics, true, v, "mirrors[].topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -437,7 +437,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.topic_name, true, "mirrors[].topics[].topic_name");
             w.array(&self.partitions, true, v, "mirrors[].topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -622,7 +622,7 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
                 self.last_mirror_epoch,
                 "mirrors[].topics[].partitions[].last_mirror_epoch",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

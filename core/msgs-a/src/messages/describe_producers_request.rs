@@ -105,7 +105,7 @@ impl<'a> rt::Struct<'a> for DescribeProducersRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -241,7 +241,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, true, "topics[].name");
             w.array(&self.partition_indexes, true, v, "topics[].partition_indexes");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

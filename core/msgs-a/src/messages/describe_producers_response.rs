@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -252,7 +252,7 @@ impl<'a> rt::Struct<'a> for TopicResponse<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, true, "topics[].name");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -434,7 +434,7 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
                 v,
                 "topics[].partitions[].active_producers",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -624,7 +624,7 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
                 self.current_txn_start_offset,
                 "topics[].partitions[].active_producers[].current_txn_start_offset",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -152,7 +152,7 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
             if v >= 2 {
                 w.array(&self.nodes, true, v, "nodes");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -294,7 +294,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.topic_name, true, "topics[].topic_name");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -470,7 +470,7 @@ impl<'a> rt::Struct<'a> for Node<'a> {
             if v >= 2 {
                 w.array(&self.listeners, true, v, "nodes[].listeners");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -721,7 +721,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             w.renamed(fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths, |w| {
                 w.array(&self.observers, true, v, "topics[].partitions[].observers")
             });
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -934,7 +934,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
             if v >= 2 {
                 w.u16(self.port, "nodes[].listeners[].port");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1173,7 +1173,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
                     "topics[].partitions[].current_voters[].last_caught_up_timestamp",
                 );
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -114,7 +114,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.groups, true, v, "groups");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -248,7 +248,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.group_id, true, "groups[].group_id");
             w.opt_array(&self.topics, true, true, v, "groups[].topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -386,7 +386,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.topic_name, true, "groups[].topics[].topic_name");
             w.array(&self.partitions, true, v, "groups[].topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

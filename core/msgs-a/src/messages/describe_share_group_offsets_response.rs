@@ -115,7 +115,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.groups, true, v, "groups");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -279,7 +279,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
             w.array(&self.topics, true, v, "groups[].topics");
             w.i16(self.error_code, "groups[].error_code");
             w.opt_str(self.error_message, true, true, "groups[].error_message");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -440,7 +440,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
             w.str(self.topic_name, true, "groups[].topics[].topic_name");
             w.uuid(self.topic_id, "groups[].topics[].topic_id");
             w.array(&self.partitions, true, v, "groups[].topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -652,7 +652,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
                 true,
                 "groups[].topics[].partitions[].error_message",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

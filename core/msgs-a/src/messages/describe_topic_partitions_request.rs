@@ -119,7 +119,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
             w.array(&self.topics, true, v, "topics");
             w.i32(self.response_partition_limit, "response_partition_limit");
             w.opt_struct(&self.cursor, true, v, "cursor");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -230,7 +230,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         rt::outline(move || {
             w.str(self.name, true, "topics[].name");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -357,7 +357,7 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         rt::outline(move || {
             w.str(self.topic_name, true, "cursor.topic_name");
             w.i32(self.partition_index, "cursor.partition_index");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

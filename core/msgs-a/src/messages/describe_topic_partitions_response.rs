@@ -124,7 +124,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.topics, true, v, "topics");
             w.opt_struct(&self.next_cursor, true, v, "next_cursor");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -311,7 +311,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
             w.bool(self.is_internal, "topics[].is_internal");
             w.array(&self.partitions, true, v, "topics[].partitions");
             w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -438,7 +438,7 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         rt::outline(move || {
             w.str(self.topic_name, true, "next_cursor.topic_name");
             w.i32(self.partition_index, "next_cursor.partition_index");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -723,7 +723,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
                 v,
                 "topics[].partitions[].offline_replicas",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -105,7 +105,7 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.transactional_ids, true, v, "transactional_ids");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

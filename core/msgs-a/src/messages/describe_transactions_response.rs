@@ -115,7 +115,7 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.transaction_states, true, v, "transaction_states");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -337,7 +337,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
             w.i64(self.producer_id, "transaction_states[].producer_id");
             w.i16(self.producer_epoch, "transaction_states[].producer_epoch");
             w.array(&self.topics, true, v, "transaction_states[].topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -481,7 +481,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.topic, true, "transaction_states[].topics[].topic");
             w.array(&self.partitions, true, v, "transaction_states[].topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

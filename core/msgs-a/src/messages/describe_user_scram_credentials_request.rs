@@ -110,7 +110,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             w.opt_array(&self.users, true, true, v, "users");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -221,7 +221,7 @@ impl<'a> rt::Struct<'a> for UserName<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         rt::outline(move || {
             w.str(self.name, true, "users[].name");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -144,7 +144,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
             w.i16(self.error_code, "error_code");
             w.opt_str(self.error_message, true, true, "error_message");
             w.array(&self.results, true, v, "results");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -296,7 +296,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
             w.i16(self.error_code, "results[].error_code");
             w.opt_str(self.error_message, true, true, "results[].error_message");
             w.array(&self.credential_infos, true, v, "results[].credential_infos");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -436,7 +436,7 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
         rt::outline(move || {
             w.i8(self.mechanism, "results[].credential_infos[].mechanism");
             w.i32(self.iterations, "results[].credential_infos[].iterations");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -150,7 +150,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
             w.opt_array(&self.topic_partitions, v >= 2, true, v, "topic_partitions");
             w.i32(self.timeout_ms, "timeout_ms");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -312,7 +312,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             w.str(self.topic, v >= 2, "topic_partitions[].topic");
             w.array(&self.partitions, v >= 2, v, "topic_partitions[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields")
             };

@@ -147,7 +147,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
             }
             w.array(&self.replica_election_results, v >= 2, v, "replica_election_results");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -328,7 +328,7 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
                 "replica_election_results[].partition_result",
             );
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -528,7 +528,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
                 "replica_election_results[].partition_result[].error_message",
             );
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

@@ -146,7 +146,7 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
                 w.array(&self.leader_endpoints, v >= 1, v, "leader_endpoints");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -306,7 +306,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             w.str(self.topic_name, v >= 1, "topics[].topic_name");
             w.array(&self.partitions, v >= 1, v, "topics[].partitions");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -537,7 +537,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
                 w.u16(self.port, "leader_endpoints[].port");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields")
             };
@@ -787,7 +787,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 );
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };
@@ -1002,7 +1002,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
                 );
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

@@ -74,11 +74,14 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochResponse<'a> {
                     let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                     let before = c.len();
                     match tag {
-                        0 => {
-                            node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
-                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
-                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
-                        }
+                        0 => rt::read::tagged_array::<NodeEndpoint<'a>>(
+                            c,
+                            &mut node_endpoints_tag,
+                            before,
+                            (tag, size),
+                            v,
+                            "node_endpoints",
+                        )?,
                         _ => {
                             rt::read::skip_tag(c, size, "_tagged_fields")?;
                             unknown += 1;
@@ -338,7 +341,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             w.str(self.topic_name, v >= 1, "topics[].topic_name");
             w.array(&self.partitions, v >= 1, v, "topics[].partitions");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -566,7 +569,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 w.u16(self.port, "node_endpoints[].port");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
             };
@@ -742,7 +745,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             w.i32(self.leader_id, "topics[].partitions[].leader_id");
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };

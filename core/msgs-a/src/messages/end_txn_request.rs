@@ -141,7 +141,7 @@ impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
             w.i16(self.producer_epoch, "producer_epoch");
             w.bool(self.committed, "committed");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

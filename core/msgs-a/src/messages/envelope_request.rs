@@ -118,7 +118,7 @@ impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
             w.bytes(self.request_data, true, "request_data");
             w.opt_bytes(self.request_principal, true, true, "request_principal");
             w.bytes(self.client_host_address, true, "client_host_address");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

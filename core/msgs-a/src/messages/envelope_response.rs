@@ -111,7 +111,7 @@ impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
         rt::outline(move || {
             w.opt_bytes(self.response_data, true, true, "response_data");
             w.i16(self.error_code, "error_code");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -130,7 +130,7 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenResponse<'a> {
             w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms");
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

@@ -572,7 +572,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
                 w.i64(self.replica_epoch, "replica_state.replica_epoch");
             }
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "replica_state._tagged_fields")
             };
@@ -765,7 +765,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
             }
             w.array(&self.partitions, v >= 12, v, "topics[].partitions");
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -989,7 +989,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
                 w.array(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions");
             }
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

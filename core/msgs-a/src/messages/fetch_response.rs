@@ -100,11 +100,14 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
                     let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                     let before = c.len();
                     match tag {
-                        0 if v >= 16 => {
-                            node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
-                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
-                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
-                        }
+                        0 if v >= 16 => rt::read::tagged_array::<NodeEndpoint<'a>>(
+                            c,
+                            &mut node_endpoints_tag,
+                            before,
+                            (tag, size),
+                            v,
+                            "node_endpoints",
+                        )?,
                         0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
                         _ => {
                             rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -442,7 +445,7 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
             }
             w.array(&self.partitions, v >= 12, v, "responses[].partitions");
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
             };
@@ -696,7 +699,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 w.opt_str(self.rack, v >= 12, v >= 16, "node_endpoints[].rack");
             }
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
             };
@@ -1353,7 +1356,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
                 w.i64(self.end_offset, "responses[].partitions[].diverging_epoch.end_offset");
             }
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1568,7 +1571,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
                 );
             }
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1735,7 +1738,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
             w.i64(self.end_offset, "responses[].partitions[].snapshot_id.end_offset");
             w.i32(self.epoch, "responses[].partitions[].snapshot_id.epoch");
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1953,7 +1956,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
                 );
             }
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

@@ -318,7 +318,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, true, "topics[].name");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -686,7 +686,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         rt::outline(move || {
             w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset");
             w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -84,11 +84,14 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
                     let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                     let before = c.len();
                     match tag {
-                        0 if v >= 1 => {
-                            node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
-                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
-                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
-                        }
+                        0 if v >= 1 => rt::read::tagged_array::<NodeEndpoint<'a>>(
+                            c,
+                            &mut node_endpoints_tag,
+                            before,
+                            (tag, size),
+                            v,
+                            "node_endpoints",
+                        )?,
                         0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
                         _ => {
                             rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -330,7 +333,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, true, "topics[].name");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -540,7 +543,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             if v >= 1 {
                 w.u16(self.port, "node_endpoints[].port");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -930,7 +933,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         rt::outline(move || {
             w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset");
             w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1071,7 +1074,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         rt::outline(move || {
             w.i32(self.leader_id, "topics[].partitions[].current_leader.leader_id");
             w.i32(self.leader_epoch, "topics[].partitions[].current_leader.leader_epoch");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

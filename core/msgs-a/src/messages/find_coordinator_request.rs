@@ -167,7 +167,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
                 w.array(&self.coordinator_keys, v >= 3, v, "coordinator_keys");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

@@ -245,7 +245,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
                 w.array(&self.coordinators, v >= 3, v, "coordinators");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -563,7 +563,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
                 w.opt_str(self.error_message, v >= 3, v >= 4, "coordinators[].error_message");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "coordinators[]._tagged_fields")
             };

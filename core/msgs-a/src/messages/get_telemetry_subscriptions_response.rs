@@ -176,7 +176,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
             w.i32(self.telemetry_max_bytes, "telemetry_max_bytes");
             w.bool(self.delta_temporality, "delta_temporality");
             w.array(&self.requested_metrics, true, v, "requested_metrics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -153,7 +153,7 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
                 w.opt_str(self.group_instance_id, v >= 4, v >= 3, "group_instance_id");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

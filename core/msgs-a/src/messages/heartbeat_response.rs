@@ -133,7 +133,7 @@ impl<'a> rt::Struct<'a> for HeartbeatResponse<'a> {
             }
             w.i16(self.error_code, "error_code");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

@@ -125,7 +125,7 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
             w.array(&self.resources, v >= 1, v, "resources");
             w.bool(self.validate_only, "validate_only");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -288,7 +288,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
             w.str(self.resource_name, v >= 1, "resources[].resource_name");
             w.array(&self.configs, v >= 1, v, "resources[].configs");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
             };
@@ -458,7 +458,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
             w.i8(self.config_operation, "resources[].configs[].config_operation");
             w.opt_str(self.value, v >= 1, true, "resources[].configs[].value");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields")
             };

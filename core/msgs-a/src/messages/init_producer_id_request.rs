@@ -231,7 +231,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
                 w.bool(self.keep_prepared_txn, "keep_prepared_txn");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

@@ -195,7 +195,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
                 w.i16(self.ongoing_txn_producer_epoch, "ongoing_txn_producer_epoch");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

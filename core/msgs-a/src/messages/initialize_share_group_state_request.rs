@@ -115,7 +115,7 @@ impl<'a> rt::Struct<'a> for InitializeShareGroupStateRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.group_id, true, "group_id");
             w.array(&self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -250,7 +250,7 @@ impl<'a> rt::Struct<'a> for InitializeStateData<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "topics[].topic_id");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -394,7 +394,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             w.i32(self.partition, "topics[].partitions[].partition");
             w.i32(self.state_epoch, "topics[].partitions[].state_epoch");
             w.i64(self.start_offset, "topics[].partitions[].start_offset");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -213,7 +213,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
                 w.opt_str(self.reason, v >= 6, v >= 8, "reason");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -365,7 +365,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
             w.str(self.name, v >= 6, "protocols[].name");
             w.bytes(self.metadata, v >= 6, "protocols[].metadata");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "protocols[]._tagged_fields")
             };

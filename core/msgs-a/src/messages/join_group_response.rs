@@ -220,7 +220,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
             w.str(self.member_id, v >= 6, "member_id");
             w.array(&self.members, v >= 6, v, "members");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -393,7 +393,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
             }
             w.bytes(self.metadata, v >= 6, "members[].metadata");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
             };

@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
         rt::outline(move || {
             w.i16(self.version, "version");
             w.i16(self.k_raft_version, "k_raft_version");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -271,7 +271,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
             }
             w.array(&self.live_leaders, v >= 4, v, "live_leaders");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -675,7 +675,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
                 );
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -913,7 +913,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
                 });
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
             };
@@ -1072,7 +1072,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
             w.str(self.host_name, v >= 4, "live_leaders[].host_name");
             w.i32(self.port, "live_leaders[].port");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "live_leaders[]._tagged_fields")
             };

@@ -167,7 +167,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
                 w.array(&self.topics, v >= 4, v, "topics");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -350,7 +350,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
             w.i32(self.partition_index, "partition_errors[].partition_index");
             w.i16(self.error_code, "partition_errors[].error_code");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "partition_errors[]._tagged_fields")
             };
@@ -556,7 +556,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
                 });
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };

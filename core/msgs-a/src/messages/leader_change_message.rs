@@ -140,7 +140,7 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
             w.renamed(fields::ALIAS_GRANTING_VOTERS.paths, |w| {
                 w.array(&self.granting_voters, true, v, "granting_voters")
             });
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -290,7 +290,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
             if v >= 1 {
                 w.uuid(self.voter_directory_id, "voters[].voter_directory_id");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

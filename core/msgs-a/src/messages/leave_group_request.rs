@@ -159,7 +159,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
                 w.array(&self.members, v >= 4, v, "members");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -372,7 +372,7 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
                 w.opt_str(self.reason, v >= 4, v >= 5, "members[].reason");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
             };

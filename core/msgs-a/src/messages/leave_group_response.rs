@@ -151,7 +151,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
                 w.array(&self.members, v >= 4, v, "members");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -367,7 +367,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
                 w.i16(self.error_code, "members[].error_code");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
             };

@@ -121,7 +121,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
             if v >= 1 {
                 w.array(&self.resource_types, true, v, "resource_types");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -127,7 +127,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
             w.array(&self.config_resources, true, v, "config_resources");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -280,7 +280,7 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
             if v >= 1 {
                 w.i8(self.resource_type, "config_resources[].resource_type");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

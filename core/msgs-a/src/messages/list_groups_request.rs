@@ -157,7 +157,7 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
                 w.array(&self.types_filter, v >= 3, v, "types_filter");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

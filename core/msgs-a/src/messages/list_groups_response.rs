@@ -135,7 +135,7 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
             w.i16(self.error_code, "error_code");
             w.array(&self.groups, v >= 3, v, "groups");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -335,7 +335,7 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
                 w.str(self.group_type, v >= 3, "groups[].group_type");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
             };

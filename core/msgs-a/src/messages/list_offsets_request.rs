@@ -162,7 +162,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
                 w.i32(self.timeout_ms, "timeout_ms");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -316,7 +316,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
             w.str(self.name, v >= 6, "topics[].name");
             w.array(&self.partitions, v >= 6, v, "topics[].partitions");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -525,7 +525,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
                 w.i32(self.max_num_offsets, "topics[].partitions[].max_num_offsets");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };

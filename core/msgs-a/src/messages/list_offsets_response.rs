@@ -136,7 +136,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
             }
             w.array(&self.topics, v >= 6, v, "topics");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -290,7 +290,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
             w.str(self.name, v >= 6, "topics[].name");
             w.array(&self.partitions, v >= 6, v, "topics[].partitions");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -597,7 +597,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
                 w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };

@@ -121,7 +121,7 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.timeout_ms, "timeout_ms");
             w.opt_array(&self.topics, true, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -251,7 +251,7 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, true, "topics[].name");
             w.array(&self.partition_indexes, true, v, "topics[].partition_indexes");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -167,7 +167,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
             if v >= 2 {
                 w.opt_str(self.transactional_id_pattern, true, v >= 2, "transactional_id_pattern");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

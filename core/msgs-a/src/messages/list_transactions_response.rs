@@ -143,7 +143,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
             w.i16(self.error_code, "error_code");
             w.array(&self.unknown_state_filters, true, v, "unknown_state_filters");
             w.array(&self.transaction_states, true, v, "transaction_states");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -282,7 +282,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
             w.str(self.transactional_id, true, "transaction_states[].transactional_id");
             w.i64(self.producer_id, "transaction_states[].producer_id");
             w.str(self.transaction_state, true, "transaction_states[].transaction_state");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -198,7 +198,7 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
                 );
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -361,7 +361,7 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
             }
             w.opt_str(self.name, v >= 9, v >= 10, "topics[].name");
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };

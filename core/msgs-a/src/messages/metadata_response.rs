@@ -218,7 +218,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
                 w.i16(self.error_code, "error_code");
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -393,7 +393,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
                 w.opt_str(self.rack, v >= 9, v >= 1, "brokers[].rack");
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "brokers[]._tagged_fields")
             };
@@ -634,7 +634,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
                 w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations");
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -905,7 +905,7 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
                 );
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };

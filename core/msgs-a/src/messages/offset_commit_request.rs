@@ -205,7 +205,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
             }
             w.array(&self.topics, v >= 8, v, "topics");
             if v >= 8 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -391,7 +391,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
             }
             w.array(&self.partitions, v >= 8, v, "topics[].partitions");
             if v >= 8 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -633,7 +633,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
                 "topics[].partitions[].committed_metadata",
             );
             if v >= 8 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };

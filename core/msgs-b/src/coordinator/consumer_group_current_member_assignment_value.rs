@@ -174,7 +174,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
                     "partitions_pending_revocation",
                 )
             });
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -245,12 +245,16 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                 let (tag, size) = rt::read::next_tag(c, &mut next_tag, "assigned_partitions[]._tagged_fields")?;
                 let before = c.len();
                 match tag {
-                    0 => {
-                        assignment_epochs_tag =
-                            rt::read::opt_array::<i32>(c, true, true, v, "assigned_partitions[].assignment_epochs")?;
-                        rt::read::check_tag_size(c, before, size, tag, "assigned_partitions[].assignment_epochs")?;
-                        rt::read::tag_at_default(c, assignment_epochs_tag.as_ref().is_some_and(|a| a.is_empty()));
-                    }
+                    0 => rt::read::tagged_opt_array::<i32>(
+                        c,
+                        &mut assignment_epochs_tag,
+                        before,
+                        (tag, size),
+                        true,
+                        false,
+                        v,
+                        "assigned_partitions[].assignment_epochs",
+                    )?,
                     _ => {
                         rt::read::skip_tag(c, size, "assigned_partitions[]._tagged_fields")?;
                         unknown += 1;

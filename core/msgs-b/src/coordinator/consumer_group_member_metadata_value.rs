@@ -403,7 +403,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
                 v,
                 "classic_member_metadata.supported_protocols",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -553,7 +553,7 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
                 true,
                 "classic_member_metadata.supported_protocols[].metadata",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -110,7 +110,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -264,7 +264,7 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
             w.str(self.topic_name, true, "topics[].topic_name");
             w.i32(self.num_partitions, "topics[].num_partitions");
             w.array(&self.partition_metadata, true, v, "topics[].partition_metadata");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -407,7 +407,7 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.partition, "topics[].partition_metadata[].partition");
             w.array(&self.racks, true, v, "topics[].partition_metadata[].racks");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -124,7 +124,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
             w.array(&self.topics, true, v, "topics");
             w.i64(self.version, "version");
             w.i64(self.timestamp, "timestamp");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -162,7 +162,7 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
             }
             w.array(&self.members, v >= 4, v, "members");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -413,7 +413,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
             w.bytes(self.subscription, v >= 4, "members[].subscription");
             w.bytes(self.assignment, v >= 4, "members[].assignment");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
             };

@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
             w.i32(self.previous_member_epoch, "previous_member_epoch");
             w.i8(self.state, "state");
             w.array(&self.assigned_partitions, true, v, "assigned_partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -285,7 +285,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "assigned_partitions[].topic_id");
             w.array(&self.partitions, true, v, "assigned_partitions[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

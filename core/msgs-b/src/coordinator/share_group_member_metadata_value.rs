@@ -131,7 +131,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
             w.str(self.client_id, true, "client_id");
             w.str(self.client_host, true, "client_host");
             w.array(&self.subscribed_topic_names, true, v, "subscribed_topic_names");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMetadataValue<'a> {
         rt::outline(move || {
             w.i32(self.epoch, "epoch");
             w.i64(self.metadata_hash, "metadata_hash");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

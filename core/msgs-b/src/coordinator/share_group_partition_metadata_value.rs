@@ -116,7 +116,7 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.initialized_topics, true, v, "initialized_topics");
             w.array(&self.deleting_topics, true, v, "deleting_topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -266,7 +266,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
             w.uuid(self.topic_id, "initialized_topics[].topic_id");
             w.str(self.topic_name, true, "initialized_topics[].topic_name");
             w.array(&self.partitions, true, v, "initialized_topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -398,7 +398,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         rt::outline(move || {
             w.uuid(self.topic_id, "deleting_topics[].topic_id");
             w.str(self.topic_name, true, "deleting_topics[].topic_name");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -141,7 +141,7 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
                 w.array(&self.initialized_topics, true, v, "initialized_topics")
             });
             w.array(&self.deleting_topics, true, v, "deleting_topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -291,7 +291,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
             w.uuid(self.topic_id, "initializing_topics[].topic_id");
             w.str(self.topic_name, true, "initializing_topics[].topic_name");
             w.array(&self.partitions, true, v, "initializing_topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -423,7 +423,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         rt::outline(move || {
             w.uuid(self.topic_id, "deleting_topics[].topic_id");
             w.str(self.topic_name, true, "deleting_topics[].topic_name");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

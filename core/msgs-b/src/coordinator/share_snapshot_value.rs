@@ -368,7 +368,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
             w.i64(self.last_offset, "state_batches[].last_offset");
             w.i8(self.delivery_state, "state_batches[].delivery_state");
             w.i16(self.delivery_count, "state_batches[].delivery_count");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

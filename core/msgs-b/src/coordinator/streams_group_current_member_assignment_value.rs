@@ -272,7 +272,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
                     "warmup_tasks_pending_revocation",
                 )
             });
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -336,12 +336,16 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
                 let (tag, size) = rt::read::next_tag(c, &mut next_tag, "active_tasks[]._tagged_fields")?;
                 let before = c.len();
                 match tag {
-                    0 => {
-                        assignment_epochs_tag =
-                            rt::read::opt_array::<i32>(c, true, true, v, "active_tasks[].assignment_epochs")?;
-                        rt::read::check_tag_size(c, before, size, tag, "active_tasks[].assignment_epochs")?;
-                        rt::read::tag_at_default(c, assignment_epochs_tag.as_ref().is_some_and(|a| a.is_empty()));
-                    }
+                    0 => rt::read::tagged_opt_array::<i32>(
+                        c,
+                        &mut assignment_epochs_tag,
+                        before,
+                        (tag, size),
+                        true,
+                        false,
+                        v,
+                        "active_tasks[].assignment_epochs",
+                    )?,
                     _ => {
                         rt::read::skip_tag(c, size, "active_tasks[]._tagged_fields")?;
                         unknown += 1;

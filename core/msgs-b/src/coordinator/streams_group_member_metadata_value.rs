@@ -168,7 +168,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
             w.str(self.process_id, true, "process_id");
             w.opt_struct(&self.user_endpoint, true, v, "user_endpoint");
             w.array(&self.client_tags, true, v, "client_tags");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -297,7 +297,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         rt::outline(move || {
             w.str(self.host, true, "user_endpoint.host");
             w.u16(self.port, "user_endpoint.port");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -430,7 +430,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         rt::outline(move || {
             w.str(self.key, true, "client_tags[].key");
             w.str(self.value, true, "client_tags[].value");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -96,17 +96,16 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
                         rt::read::check_tag_size(c, before, size, tag, "validated_topology_epoch")?;
                         rt::read::tag_at_default(c, validated_topology_epoch_tag == -1_i32);
                     }
-                    1 => {
-                        last_assignment_configs_tag = rt::read::opt_array::<LastAssignmentConfig<'a>>(
-                            c,
-                            true,
-                            true,
-                            v,
-                            "last_assignment_configs",
-                        )?;
-                        rt::read::check_tag_size(c, before, size, tag, "last_assignment_configs")?;
-                        rt::read::tag_at_default(c, last_assignment_configs_tag.as_ref().is_some_and(|a| a.is_empty()));
-                    }
+                    1 => rt::read::tagged_opt_array::<LastAssignmentConfig<'a>>(
+                        c,
+                        &mut last_assignment_configs_tag,
+                        before,
+                        (tag, size),
+                        true,
+                        false,
+                        v,
+                        "last_assignment_configs",
+                    )?,
                     2 => {
                         stored_description_topology_epoch_tag = rt::read::i32(c, "stored_description_topology_epoch")?;
                         rt::read::check_tag_size(c, before, size, tag, "stored_description_topology_epoch")?;
@@ -418,7 +417,7 @@ impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
         rt::outline(move || {
             w.str(self.key, true, "last_assignment_configs[].key");
             w.str(self.value, true, "last_assignment_configs[].value");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -146,7 +146,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
             w.renamed(fields::ALIAS_WARMUP_TASKS.paths, |w| {
                 w.array(&self.warmup_tasks, true, v, "warmup_tasks")
             });
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -290,7 +290,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
             w.array(&self.partitions, true, v, "active_tasks[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.epoch, "epoch");
             w.array(&self.subtopologies, true, v, "subtopologies");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -384,7 +384,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
                 )
             });
             w.array(&self.copartition_groups, true, v, "subtopologies[].copartition_groups");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -570,7 +570,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
                 v,
                 "subtopologies[].state_changelog_topics[].topic_configs",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -780,7 +780,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
                 v,
                 "subtopologies[].copartition_groups[].repartition_source_topics",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -951,7 +951,7 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
                 true,
                 "subtopologies[].state_changelog_topics[].topic_configs[].value",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -512,7 +512,7 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
             w.str(self.topic, v >= 1, "transaction_partitions[].topic");
             w.array(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

@@ -136,7 +136,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponse<'a> {
             }
             w.array(&self.topics, v >= 8, v, "topics");
             if v >= 8 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -322,7 +322,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
             }
             w.array(&self.partitions, v >= 8, v, "topics[].partitions");
             if v >= 8 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -478,7 +478,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i16(self.error_code, "topics[].partitions[].error_code");
             if v >= 8 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };

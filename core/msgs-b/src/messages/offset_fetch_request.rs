@@ -209,7 +209,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
                 w.bool(self.require_stable, "require_stable");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -403,7 +403,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
                 w.array(&self.partition_indexes, v >= 6, v, "topics[].partition_indexes");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -645,7 +645,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
                 w.opt_array(&self.topics, v >= 6, v >= 8, v, "groups[].topics");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
             };
@@ -872,7 +872,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
                 );
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields")
             };

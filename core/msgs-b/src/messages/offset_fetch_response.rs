@@ -204,7 +204,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
                 w.array(&self.groups, v >= 6, v, "groups");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -398,7 +398,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
                 w.array(&self.partitions, v >= 6, v, "topics[].partitions");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -622,7 +622,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
                 w.i16(self.error_code, "groups[].error_code");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
             };
@@ -911,7 +911,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
                 w.i16(self.error_code, "topics[].partitions[].error_code");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };
@@ -1134,7 +1134,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
                 w.array(&self.partitions, v >= 6, v, "groups[].topics[].partitions");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields")
             };
@@ -1425,7 +1425,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
                 w.i16(self.error_code, "groups[].topics[].partitions[].error_code");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

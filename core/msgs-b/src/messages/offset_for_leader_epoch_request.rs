@@ -137,7 +137,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
             }
             w.array(&self.topics, v >= 4, v, "topics");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -291,7 +291,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
             w.str(self.topic, v >= 4, "topics[].topic");
             w.array(&self.partitions, v >= 4, v, "topics[].partitions");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -467,7 +467,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
             }
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };

@@ -136,7 +136,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
             }
             w.array(&self.topics, v >= 4, v, "topics");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -290,7 +290,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
             w.str(self.topic, v >= 4, "topics[].topic");
             w.array(&self.partitions, v >= 4, v, "topics[].partitions");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -485,7 +485,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
             }
             w.i64(self.end_offset, "topics[].partitions[].end_offset");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };

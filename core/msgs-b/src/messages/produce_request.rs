@@ -160,7 +160,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
             w.i32(self.timeout_ms, "timeout_ms");
             w.array(&self.topic_data, v >= 9, v, "topic_data");
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -356,7 +356,7 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
             }
             w.array(&self.partition_data, v >= 9, v, "topic_data[].partition_data");
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topic_data[]._tagged_fields")
             };
@@ -514,7 +514,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
             w.i32(self.index, "topic_data[].partition_data[].index");
             w.opt_bytes(self.records, v >= 9, true, "topic_data[].partition_data[].records");
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

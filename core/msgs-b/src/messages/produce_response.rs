@@ -79,11 +79,14 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
                     let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                     let before = c.len();
                     match tag {
-                        0 if v >= 10 => {
-                            node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
-                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
-                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
-                        }
+                        0 if v >= 10 => rt::read::tagged_array::<NodeEndpoint<'a>>(
+                            c,
+                            &mut node_endpoints_tag,
+                            before,
+                            (tag, size),
+                            v,
+                            "node_endpoints",
+                        )?,
                         0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
                         _ => {
                             rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -394,7 +397,7 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
             }
             w.array(&self.partition_responses, v >= 9, v, "responses[].partition_responses");
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
             };
@@ -648,7 +651,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 w.opt_str(self.rack, v >= 9, v >= 10, "node_endpoints[].rack");
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
             };
@@ -1263,7 +1266,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
                 );
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1481,7 +1484,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
                 );
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

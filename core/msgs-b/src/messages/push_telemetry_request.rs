@@ -130,7 +130,7 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
             w.bool(self.terminating, "terminating");
             w.i8(self.compression_type, "compression_type");
             w.bytes(self.metrics, true, "metrics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -120,7 +120,7 @@ impl<'a> rt::Struct<'a> for ReadMirrorStatesRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.mirror_name, true, "mirror_name");
             w.array(&self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -256,7 +256,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, true, "topics[].name");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -374,7 +374,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         rt::outline(move || {
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

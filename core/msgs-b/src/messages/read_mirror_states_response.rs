@@ -136,7 +136,7 @@ impl<'a> rt::Struct<'a> for ReadMirrorStatesResponse<'a> {
             w.i16(self.error_code, "error_code");
             w.opt_str(self.error_message, true, true, "error_message");
             w.array(&self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -272,7 +272,7 @@ impl<'a> rt::Struct<'a> for TopicResult<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.name, true, "topics[].name");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -426,7 +426,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
             w.i32(self.last_mirror_epoch, "topics[].partitions[].last_mirror_epoch");
             w.i8(self.state, "topics[].partitions[].state");
             w.i16(self.error_code, "topics[].partitions[].error_code");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

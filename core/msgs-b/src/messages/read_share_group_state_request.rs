@@ -115,7 +115,7 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.group_id, true, "group_id");
             w.array(&self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -250,7 +250,7 @@ impl<'a> rt::Struct<'a> for ReadStateData<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "topics[].topic_id");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -390,7 +390,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         rt::outline(move || {
             w.i32(self.partition, "topics[].partitions[].partition");
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

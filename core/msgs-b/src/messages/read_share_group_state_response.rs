@@ -105,7 +105,7 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.results, true, v, "results");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -243,7 +243,7 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "results[].topic_id");
             w.array(&self.partitions, true, v, "results[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -447,7 +447,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
             w.i32(self.state_epoch, "results[].partitions[].state_epoch");
             w.i64(self.start_offset, "results[].partitions[].start_offset");
             w.array(&self.state_batches, true, v, "results[].partitions[].state_batches");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -608,7 +608,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
                 self.delivery_count,
                 "results[].partitions[].state_batches[].delivery_count",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -120,7 +120,7 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.group_id, true, "group_id");
             w.array(&self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -255,7 +255,7 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryData<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "topics[].topic_id");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -395,7 +395,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         rt::outline(move || {
             w.i32(self.partition, "topics[].partitions[].partition");
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -110,7 +110,7 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.results, true, v, "results");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -245,7 +245,7 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "results[].topic_id");
             w.array(&self.partitions, true, v, "results[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -471,7 +471,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
                     "results[].partitions[].delivery_complete_count",
                 );
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -116,7 +116,7 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
             w.opt_str(self.cluster_id, true, true, "cluster_id");
             w.i32(self.voter_id, "voter_id");
             w.uuid(self.voter_directory_id, "voter_directory_id");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

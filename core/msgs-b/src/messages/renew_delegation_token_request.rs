@@ -125,7 +125,7 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
             w.bytes(self.hmac, v >= 2, "hmac");
             w.i64(self.renew_period_ms, "renew_period_ms");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

@@ -154,7 +154,7 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
                 w.opt_str(self.client_id, false, v >= 1, "client_id");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

@@ -114,7 +114,7 @@ impl<'a> rt::Struct<'a> for ResponseHeader<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.correlation_id, "correlation_id");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

@@ -146,7 +146,7 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
                 w.i64(self.session_lifetime_ms, "session_lifetime_ms");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

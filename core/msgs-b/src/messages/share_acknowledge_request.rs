@@ -149,7 +149,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
                 w.bool(self.is_renew_ack, "is_renew_ack");
             }
             w.array(&self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -287,7 +287,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "topics[].topic_id");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -441,7 +441,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
                 v,
                 "topics[].partitions[].acknowledgement_batches",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -621,7 +621,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
                 v,
                 "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

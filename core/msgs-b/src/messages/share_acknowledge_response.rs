@@ -169,7 +169,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
             }
             w.array(&self.responses, true, v, "responses");
             w.array(&self.node_endpoints, true, v, "node_endpoints");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -307,7 +307,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "responses[].topic_id");
             w.array(&self.partitions, true, v, "responses[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -455,7 +455,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             w.str(self.host, true, "node_endpoints[].host");
             w.i32(self.port, "node_endpoints[].port");
             w.opt_str(self.rack, true, true, "node_endpoints[].rack");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -625,7 +625,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             w.i16(self.error_code, "responses[].partitions[].error_code");
             w.opt_str(self.error_message, true, true, "responses[].partitions[].error_message");
             rt::Struct::write(&self.current_leader, w, v);
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -769,7 +769,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
                 self.leader_epoch,
                 "responses[].partitions[].current_leader.leader_epoch",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -268,7 +268,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
             }
             w.array(&self.topics, true, v, "topics");
             w.array(&self.forgotten_topics_data, true, v, "forgotten_topics_data");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -406,7 +406,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "topics[].topic_id");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -549,7 +549,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "forgotten_topics_data[].topic_id");
             w.array(&self.partitions, true, v, "forgotten_topics_data[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -736,7 +736,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
                 v,
                 "topics[].partitions[].acknowledgement_batches",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -916,7 +916,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
                 v,
                 "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -175,7 +175,7 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
             }
             w.array(&self.responses, true, v, "responses");
             w.array(&self.node_endpoints, true, v, "node_endpoints");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -313,7 +313,7 @@ impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "responses[].topic_id");
             w.array(&self.partitions, true, v, "responses[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -461,7 +461,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             w.str(self.host, true, "node_endpoints[].host");
             w.i32(self.port, "node_endpoints[].port");
             w.opt_str(self.rack, true, true, "node_endpoints[].rack");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -712,7 +712,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 v,
                 "responses[].partitions[].acquired_records",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -856,7 +856,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
                 self.leader_epoch,
                 "responses[].partitions[].current_leader.leader_epoch",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1010,7 +1010,7 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
                 self.delivery_count,
                 "responses[].partitions[].acquired_records[].delivery_count",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -111,7 +111,7 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.group_ids, true, v, "group_ids");
             w.bool(self.include_authorized_operations, "include_authorized_operations");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

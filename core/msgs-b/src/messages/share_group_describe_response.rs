@@ -114,7 +114,7 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.groups, true, v, "groups");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -332,7 +332,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             w.str(self.assignor_name, true, "groups[].assignor_name");
             w.array(&self.members, true, v, "groups[].members");
             w.i32(self.authorized_operations, "groups[].authorized_operations");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -546,7 +546,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
                 "groups[].members[].subscribed_topic_names",
             );
             rt::Struct::write(&self.assignment, w, v);
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -693,7 +693,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
                 v,
                 "groups[].members[].assignment.topic_partitions",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -887,7 +887,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                 v,
                 "groups[].members[].assignment.topic_partitions[].partitions",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

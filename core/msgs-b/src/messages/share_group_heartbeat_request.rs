@@ -140,7 +140,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
             w.i32(self.member_epoch, "member_epoch");
             w.opt_str(self.rack_id, true, true, "rack_id");
             w.opt_array(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -110,7 +110,7 @@ impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
         rt::outline(move || {
             w.i16(self.version, "version");
             w.i64(self.last_contained_log_timestamp, "last_contained_log_timestamp");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

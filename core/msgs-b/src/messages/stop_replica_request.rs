@@ -273,7 +273,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
                 w.array(&self.topic_states, v >= 2, v, "topic_states");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -464,7 +464,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
                 w.i32(self.partition_index, "ungrouped_partitions[].partition_index");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -661,7 +661,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
                 w.array(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -869,7 +869,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
                 w.array(&self.partition_states, v >= 2, v, "topic_states[].partition_states");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
             };
@@ -1107,7 +1107,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
                 );
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

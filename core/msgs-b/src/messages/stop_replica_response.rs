@@ -132,7 +132,7 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
             w.i16(self.error_code, "error_code");
             w.array(&self.partition_errors, v >= 2, v, "partition_errors");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -301,7 +301,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
             w.i32(self.partition_index, "partition_errors[].partition_index");
             w.i16(self.error_code, "partition_errors[].error_code");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "partition_errors[]._tagged_fields")
             };

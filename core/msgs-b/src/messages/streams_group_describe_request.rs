@@ -137,7 +137,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
             if v >= 1 {
                 w.bool(self.include_topology_description, "include_topology_description");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

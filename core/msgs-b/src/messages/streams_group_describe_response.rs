@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.groups, true, v, "groups");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -429,7 +429,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             if v >= 1 {
                 w.opt_str(self.assignor_name, true, v >= 1, "groups[].assignor_name");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -576,7 +576,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.epoch, "groups[].topology.epoch");
             w.opt_array(&self.subtopologies, true, true, v, "groups[].topology.subtopologies");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -907,7 +907,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
                 rt::Struct::write(&self.target_assignment, w, v)
             });
             w.bool(self.is_classic, "groups[].members[].is_classic");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1141,7 +1141,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
                     "groups[].topology_description.global_stores",
                 );
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1446,7 +1446,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
                     )
                 },
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1578,7 +1578,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         rt::outline(move || {
             w.str(self.host, true, "groups[].members[].user_endpoint.host");
             w.u16(self.port, "groups[].members[].user_endpoint.port");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1711,7 +1711,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         rt::outline(move || {
             w.str(self.key, true, "groups[].members[].client_tags[].key");
             w.str(self.value, true, "groups[].members[].client_tags[].value");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1870,7 +1870,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
             );
             w.i32(self.partition, "groups[].members[].task_offsets[].partition");
             w.i64(self.offset, "groups[].members[].task_offsets[].offset");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -2080,7 +2080,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
                     "groups[].members[].assignment.warmup_tasks",
                 )
             });
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -2306,7 +2306,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
                     "groups[].topology_description.subtopologies[].nodes",
                 );
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -2532,7 +2532,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
                     |w| rt::Struct::write(&self.processor, w, v),
                 );
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -2772,7 +2772,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
                     )
                 },
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -2945,7 +2945,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
                 v,
                 "groups[].members[].assignment.active_tasks[].partitions",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -3398,7 +3398,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                     "groups[].topology_description.subtopologies[].nodes[].successors",
                 );
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -275,7 +275,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
                 w.opt_array(&self.task_end_offsets, true, true, v, "task_end_offsets")
             });
             w.bool(self.shutdown_application, "shutdown_application");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -413,7 +413,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.i32(self.epoch, "topology.epoch");
             w.array(&self.subtopologies, true, v, "topology.subtopologies");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -557,7 +557,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
             w.array(&self.partitions, true, v, "active_tasks[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -686,7 +686,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         rt::outline(move || {
             w.str(self.host, true, "user_endpoint.host");
             w.u16(self.port, "user_endpoint.port");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -819,7 +819,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         rt::outline(move || {
             w.str(self.key, true, "client_tags[].key");
             w.str(self.value, true, "client_tags[].value");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -963,7 +963,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
             w.str(self.subtopology_id, true, "task_offsets[].subtopology_id");
             w.i32(self.partition, "task_offsets[].partition");
             w.i64(self.offset, "task_offsets[].offset");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1282,7 +1282,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
                 v,
                 "topology.subtopologies[].copartition_groups",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1511,7 +1511,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
                     )
                 },
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1736,7 +1736,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
                 v,
                 "topology.subtopologies[].copartition_groups[].repartition_source_topics",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -336,7 +336,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
                 v,
                 "partitions_by_user_endpoint",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -460,7 +460,7 @@ impl<'a> rt::Struct<'a> for Status<'a> {
         rt::outline(move || {
             w.i8(self.status_code, "status[].status_code");
             w.str(self.status_detail, true, "status[].status_detail");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -604,7 +604,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
             w.array(&self.partitions, true, v, "active_tasks[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -807,7 +807,7 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
                     )
                 },
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -944,7 +944,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         rt::outline(move || {
             w.str(self.host, true, "partitions_by_user_endpoint[].user_endpoint.host");
             w.u16(self.port, "partitions_by_user_endpoint[].user_endpoint.port");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1122,7 +1122,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
                 v,
                 "partitions_by_user_endpoint[].active_partitions[].partitions",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

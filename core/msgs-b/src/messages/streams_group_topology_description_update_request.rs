@@ -130,7 +130,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
             w.str(self.member_id, true, "member_id");
             w.i32(self.topology_epoch, "topology_epoch");
             rt::Struct::write(&self.topology_description, w, v);
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -304,7 +304,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.subtopologies, true, v, "topology_description.subtopologies");
             w.array(&self.global_stores, true, v, "topology_description.global_stores");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -468,7 +468,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
                 "topology_description.subtopologies[].subtopology_id",
             );
             w.array(&self.nodes, true, v, "topology_description.subtopologies[].nodes");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -628,7 +628,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
             w.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths, |w| {
                 rt::Struct::write(&self.processor, w, v)
             });
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -886,7 +886,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 v,
                 "topology_description.subtopologies[].nodes[].successors",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

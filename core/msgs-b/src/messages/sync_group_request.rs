@@ -211,7 +211,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
             }
             w.array(&self.assignments, v >= 4, v, "assignments");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -362,7 +362,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
             w.str(self.member_id, v >= 4, "assignments[].member_id");
             w.bytes(self.assignment, v >= 4, "assignments[].assignment");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "assignments[]._tagged_fields")
             };

@@ -177,7 +177,7 @@ impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
             }
             w.bytes(self.assignment, v >= 4, "assignment");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

@@ -139,7 +139,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
             if v >= 1 {
                 w.bool(self.validate_only, "validate_only");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -337,7 +337,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
             if v >= 1 {
                 w.i8(self.upgrade_type, "feature_updates[].upgrade_type");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -140,7 +140,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
             if v <= 1 {
                 w.array(&self.results, true, v, "results");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -271,7 +271,7 @@ impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
             w.str(self.feature, true, "results[].feature");
             w.i16(self.error_code, "results[].error_code");
             w.opt_str(self.error_message, true, true, "results[].error_message");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

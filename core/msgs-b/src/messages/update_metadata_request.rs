@@ -606,7 +606,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
                 );
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -844,7 +844,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
                 });
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
             };
@@ -1091,7 +1091,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
                 w.opt_str(self.rack, v >= 6, v >= 2, "live_brokers[].rack");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "live_brokers[]._tagged_fields")
             };
@@ -1348,7 +1348,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
                 w.i16(self.security_protocol, "live_brokers[].endpoints[].security_protocol");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

@@ -115,7 +115,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.i16(self.error_code, "error_code");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };

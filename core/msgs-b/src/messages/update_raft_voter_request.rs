@@ -144,7 +144,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
             w.uuid(self.voter_directory_id, "voter_directory_id");
             w.array(&self.listeners, true, v, "listeners");
             rt::Struct::write(&self.k_raft_version_feature, w, v);
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -282,7 +282,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
             w.str(self.name, true, "listeners[].name");
             w.str(self.host, true, "listeners[].host");
             w.u16(self.port, "listeners[].port");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -422,7 +422,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
                 self.max_supported_version,
                 "k_raft_version_feature.max_supported_version",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -332,7 +332,7 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
             w.i32(self.leader_epoch, "current_leader.leader_epoch");
             w.str(self.host, true, "current_leader.host");
             w.i32(self.port, "current_leader.port");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -130,7 +130,7 @@ impl<'a> rt::Struct<'a> for VoteRequest<'a> {
                 w.i32(self.voter_id, "voter_id");
             }
             w.array(&self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -269,7 +269,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.topic_name, true, "topics[].topic_name");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -543,7 +543,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             if v >= 2 {
                 w.bool(self.pre_vote, "topics[].partitions[].pre_vote");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -81,11 +81,14 @@ impl<'a> rt::Struct<'a> for VoteResponse<'a> {
                     let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                     let before = c.len();
                     match tag {
-                        0 if v >= 1 => {
-                            node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
-                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
-                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
-                        }
+                        0 if v >= 1 => rt::read::tagged_array::<NodeEndpoint<'a>>(
+                            c,
+                            &mut node_endpoints_tag,
+                            before,
+                            (tag, size),
+                            v,
+                            "node_endpoints",
+                        )?,
                         0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
                         _ => {
                             rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -324,7 +327,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.topic_name, true, "topics[].topic_name");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -534,7 +537,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             if v >= 1 {
                 w.u16(self.port, "node_endpoints[].port");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -698,7 +701,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             w.i32(self.leader_id, "topics[].partitions[].leader_id");
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
             w.bool(self.vote_granted, "topics[].partitions[].vote_granted");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

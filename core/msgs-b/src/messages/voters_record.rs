@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.i16(self.version, "version");
             w.array(&self.voters, true, v, "voters");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -280,7 +280,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
             w.uuid(self.voter_directory_id, "voters[].voter_directory_id");
             w.array(&self.endpoints, true, v, "voters[].endpoints");
             rt::Struct::write(&self.k_raft_version_feature, w, v);
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -426,7 +426,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
             w.str(self.name, true, "voters[].endpoints[].name");
             w.str(self.host, true, "voters[].endpoints[].host");
             w.u16(self.port, "voters[].endpoints[].port");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -566,7 +566,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
                 self.max_supported_version,
                 "voters[].k_raft_version_feature.max_supported_version",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -115,7 +115,7 @@ impl<'a> rt::Struct<'a> for WriteShareGroupStateRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.str(self.group_id, true, "group_id");
             w.array(&self.topics, true, v, "topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -253,7 +253,7 @@ impl<'a> rt::Struct<'a> for WriteStateData<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "topics[].topic_id");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -461,7 +461,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 );
             }
             w.array(&self.state_batches, true, v, "topics[].partitions[].state_batches");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -622,7 +622,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
                 self.delivery_count,
                 "topics[].partitions[].state_batches[].delivery_count",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

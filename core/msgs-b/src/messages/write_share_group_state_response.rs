@@ -105,7 +105,7 @@ impl<'a> rt::Struct<'a> for WriteShareGroupStateResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.results, true, v, "results");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -240,7 +240,7 @@ impl<'a> rt::Struct<'a> for WriteStateResult<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.uuid(self.topic_id, "results[].topic_id");
             w.array(&self.partitions, true, v, "results[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -387,7 +387,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
             w.i32(self.partition, "results[].partitions[].partition");
             w.i16(self.error_code, "results[].partitions[].error_code");
             w.opt_str(self.error_message, true, true, "results[].partitions[].error_message");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -118,7 +118,7 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.markers, v >= 1, v, "markers");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -333,7 +333,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
                 w.i8(self.transaction_version, "markers[].transaction_version");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields")
             };
@@ -505,7 +505,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
                 "markers[].topics[].partition_indexes",
             );
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields")
             };

@@ -117,7 +117,7 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             w.array(&self.markers, v >= 1, v, "markers");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -273,7 +273,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
             w.i64(self.producer_id, "markers[].producer_id");
             w.array(&self.topics, v >= 1, v, "markers[].topics");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields")
             };
@@ -442,7 +442,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
             w.str(self.name, v >= 1, "markers[].topics[].name");
             w.array(&self.partitions, v >= 1, v, "markers[].topics[].partitions");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields")
             };
@@ -600,7 +600,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
             w.i32(self.partition_index, "markers[].topics[].partitions[].partition_index");
             w.i16(self.error_code, "markers[].topics[].partitions[].error_code");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

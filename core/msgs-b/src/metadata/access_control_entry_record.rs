@@ -158,7 +158,7 @@ impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
             w.str(self.host, true, "host");
             w.i8(self.operation, "operation");
             w.i8(self.permission_type, "permission_type");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

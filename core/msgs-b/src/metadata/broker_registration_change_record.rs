@@ -103,17 +103,19 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
                     }
                     1 => return Err(rt::read::tag_not_in_version(c, tag, "in_controlled_shutdown")),
                     2 if v >= 2 => {
-                        log_dirs_tag = rt::read::array::<rt::Uuid>(c, true, v, "log_dirs")?;
-                        rt::read::check_tag_size(c, before, size, tag, "log_dirs")?;
-                        rt::read::tag_at_default(c, log_dirs_tag.is_empty());
+                        rt::read::tagged_array::<rt::Uuid>(c, &mut log_dirs_tag, before, (tag, size), v, "log_dirs")?
                     }
                     2 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
-                    3 if v >= 3 => {
-                        cordoned_log_dirs_tag =
-                            rt::read::opt_array::<rt::Uuid>(c, true, v >= 3, v, "cordoned_log_dirs")?;
-                        rt::read::check_tag_size(c, before, size, tag, "cordoned_log_dirs")?;
-                        rt::read::tag_at_default(c, cordoned_log_dirs_tag.is_none());
-                    }
+                    3 if v >= 3 => rt::read::tagged_opt_array::<rt::Uuid>(
+                        c,
+                        &mut cordoned_log_dirs_tag,
+                        before,
+                        (tag, size),
+                        v >= 3,
+                        true,
+                        v,
+                        "cordoned_log_dirs",
+                    )?,
                     3 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;

@@ -127,7 +127,7 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
             w.str(self.key, true, "key");
             w.f64(self.value, "value");
             w.bool(self.remove, "remove");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -255,7 +255,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         rt::outline(move || {
             w.str(self.entity_type, true, "entity[].entity_type");
             w.opt_str(self.entity_name, true, true, "entity[].entity_name");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

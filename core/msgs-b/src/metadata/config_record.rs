@@ -118,7 +118,7 @@ impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
             w.str(self.resource_name, true, "resource_name");
             w.str(self.name, true, "name");
             w.opt_str(self.value, true, true, "value");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -150,7 +150,7 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
             w.i64(self.max_timestamp, "max_timestamp");
             w.i64(self.expiration_timestamp, "expiration_timestamp");
             w.str(self.token_id, true, "token_id");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -89,7 +89,7 @@ impl<'a> rt::Struct<'a> for EndTransactionRecord<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         rt::outline(move || {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

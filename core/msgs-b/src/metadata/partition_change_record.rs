@@ -111,54 +111,79 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                 let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
-                    0 => {
-                        isr_tag = rt::read::opt_array::<i32>(c, true, true, v, "isr")?;
-                        rt::read::check_tag_size(c, before, size, tag, "isr")?;
-                        rt::read::tag_at_default(c, isr_tag.is_none());
-                    }
+                    0 => rt::read::tagged_opt_array::<i32>(c, &mut isr_tag, before, (tag, size), true, true, v, "isr")?,
                     1 => {
                         leader_tag = rt::read::i32(c, "leader")?;
                         rt::read::check_tag_size(c, before, size, tag, "leader")?;
                         rt::read::tag_at_default(c, leader_tag == -2_i32);
                     }
-                    2 => {
-                        replicas_tag = rt::read::opt_array::<i32>(c, true, true, v, "replicas")?;
-                        rt::read::check_tag_size(c, before, size, tag, "replicas")?;
-                        rt::read::tag_at_default(c, replicas_tag.is_none());
-                    }
-                    3 => {
-                        removing_replicas_tag = rt::read::opt_array::<i32>(c, true, true, v, "removing_replicas")?;
-                        rt::read::check_tag_size(c, before, size, tag, "removing_replicas")?;
-                        rt::read::tag_at_default(c, removing_replicas_tag.is_none());
-                    }
-                    4 => {
-                        adding_replicas_tag = rt::read::opt_array::<i32>(c, true, true, v, "adding_replicas")?;
-                        rt::read::check_tag_size(c, before, size, tag, "adding_replicas")?;
-                        rt::read::tag_at_default(c, adding_replicas_tag.is_none());
-                    }
+                    2 => rt::read::tagged_opt_array::<i32>(
+                        c,
+                        &mut replicas_tag,
+                        before,
+                        (tag, size),
+                        true,
+                        true,
+                        v,
+                        "replicas",
+                    )?,
+                    3 => rt::read::tagged_opt_array::<i32>(
+                        c,
+                        &mut removing_replicas_tag,
+                        before,
+                        (tag, size),
+                        true,
+                        true,
+                        v,
+                        "removing_replicas",
+                    )?,
+                    4 => rt::read::tagged_opt_array::<i32>(
+                        c,
+                        &mut adding_replicas_tag,
+                        before,
+                        (tag, size),
+                        true,
+                        true,
+                        v,
+                        "adding_replicas",
+                    )?,
                     5 => {
                         leader_recovery_state_tag = rt::read::i8(c, "leader_recovery_state")?;
                         rt::read::check_tag_size(c, before, size, tag, "leader_recovery_state")?;
                         rt::read::tag_at_default(c, leader_recovery_state_tag == -1_i8);
                     }
-                    6 if v >= 2 => {
-                        eligible_leader_replicas_tag =
-                            rt::read::opt_array::<i32>(c, true, v >= 2, v, "eligible_leader_replicas")?;
-                        rt::read::check_tag_size(c, before, size, tag, "eligible_leader_replicas")?;
-                        rt::read::tag_at_default(c, eligible_leader_replicas_tag.is_none());
-                    }
+                    6 if v >= 2 => rt::read::tagged_opt_array::<i32>(
+                        c,
+                        &mut eligible_leader_replicas_tag,
+                        before,
+                        (tag, size),
+                        v >= 2,
+                        true,
+                        v,
+                        "eligible_leader_replicas",
+                    )?,
                     6 => return Err(rt::read::tag_not_in_version(c, tag, "eligible_leader_replicas")),
-                    7 if v >= 2 => {
-                        last_known_elr_tag = rt::read::opt_array::<i32>(c, true, v >= 2, v, "last_known_elr")?;
-                        rt::read::check_tag_size(c, before, size, tag, "last_known_elr")?;
-                        rt::read::tag_at_default(c, last_known_elr_tag.is_none());
-                    }
+                    7 if v >= 2 => rt::read::tagged_opt_array::<i32>(
+                        c,
+                        &mut last_known_elr_tag,
+                        before,
+                        (tag, size),
+                        v >= 2,
+                        true,
+                        v,
+                        "last_known_elr",
+                    )?,
                     7 => return Err(rt::read::tag_not_in_version(c, tag, "last_known_elr")),
-                    8 if v >= 1 => {
-                        directories_tag = rt::read::opt_array::<rt::Uuid>(c, true, v >= 1, v, "directories")?;
-                        rt::read::check_tag_size(c, before, size, tag, "directories")?;
-                        rt::read::tag_at_default(c, directories_tag.is_none());
-                    }
+                    8 if v >= 1 => rt::read::tagged_opt_array::<rt::Uuid>(
+                        c,
+                        &mut directories_tag,
+                        before,
+                        (tag, size),
+                        v >= 1,
+                        true,
+                        v,
+                        "directories",
+                    )?,
                     8 => return Err(rt::read::tag_not_in_version(c, tag, "directories")),
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;

@@ -134,18 +134,27 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                         rt::read::check_tag_size(c, before, size, tag, "leader_recovery_state")?;
                         rt::read::tag_at_default(c, leader_recovery_state_tag == 0_i8);
                     }
-                    1 if v >= 2 => {
-                        eligible_leader_replicas_tag =
-                            rt::read::opt_array::<i32>(c, true, v >= 2, v, "eligible_leader_replicas")?;
-                        rt::read::check_tag_size(c, before, size, tag, "eligible_leader_replicas")?;
-                        rt::read::tag_at_default(c, eligible_leader_replicas_tag.is_none());
-                    }
+                    1 if v >= 2 => rt::read::tagged_opt_array::<i32>(
+                        c,
+                        &mut eligible_leader_replicas_tag,
+                        before,
+                        (tag, size),
+                        v >= 2,
+                        true,
+                        v,
+                        "eligible_leader_replicas",
+                    )?,
                     1 => return Err(rt::read::tag_not_in_version(c, tag, "eligible_leader_replicas")),
-                    2 if v >= 2 => {
-                        last_known_elr_tag = rt::read::opt_array::<i32>(c, true, v >= 2, v, "last_known_elr")?;
-                        rt::read::check_tag_size(c, before, size, tag, "last_known_elr")?;
-                        rt::read::tag_at_default(c, last_known_elr_tag.is_none());
-                    }
+                    2 if v >= 2 => rt::read::tagged_opt_array::<i32>(
+                        c,
+                        &mut last_known_elr_tag,
+                        before,
+                        (tag, size),
+                        v >= 2,
+                        true,
+                        v,
+                        "last_known_elr",
+                    )?,
                     2 => return Err(rt::read::tag_not_in_version(c, tag, "last_known_elr")),
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;

@@ -120,17 +120,19 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
                 let before = c.len();
                 match tag {
                     0 if v >= 3 => {
-                        log_dirs_tag = rt::read::array::<rt::Uuid>(c, true, v, "log_dirs")?;
-                        rt::read::check_tag_size(c, before, size, tag, "log_dirs")?;
-                        rt::read::tag_at_default(c, log_dirs_tag.is_empty());
+                        rt::read::tagged_array::<rt::Uuid>(c, &mut log_dirs_tag, before, (tag, size), v, "log_dirs")?
                     }
                     0 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
-                    1 if v >= 4 => {
-                        cordoned_log_dirs_tag =
-                            rt::read::opt_array::<rt::Uuid>(c, true, v >= 4, v, "cordoned_log_dirs")?;
-                        rt::read::check_tag_size(c, before, size, tag, "cordoned_log_dirs")?;
-                        rt::read::tag_at_default(c, cordoned_log_dirs_tag.is_none());
-                    }
+                    1 if v >= 4 => rt::read::tagged_opt_array::<rt::Uuid>(
+                        c,
+                        &mut cordoned_log_dirs_tag,
+                        before,
+                        (tag, size),
+                        v >= 4,
+                        true,
+                        v,
+                        "cordoned_log_dirs",
+                    )?,
                     1 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -460,7 +462,7 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
             w.str(self.host, true, "end_points[].host");
             w.u16(self.port, "end_points[].port");
             w.i16(self.security_protocol, "end_points[].security_protocol");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -599,7 +601,7 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
             w.str(self.name, true, "features[].name");
             w.i16(self.min_supported_version, "features[].min_supported_version");
             w.i16(self.max_supported_version, "features[].max_supported_version");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

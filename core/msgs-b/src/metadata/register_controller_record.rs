@@ -134,7 +134,7 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
             w.bool(self.zk_migration_ready, "zk_migration_ready");
             w.array(&self.end_points, true, v, "end_points");
             w.array(&self.features, true, v, "features");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -286,7 +286,7 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
             w.str(self.host, true, "end_points[].host");
             w.u16(self.port, "end_points[].port");
             w.i16(self.security_protocol, "end_points[].security_protocol");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -425,7 +425,7 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
             w.str(self.name, true, "features[].name");
             w.i16(self.min_supported_version, "features[].min_supported_version");
             w.i16(self.max_supported_version, "features[].max_supported_version");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

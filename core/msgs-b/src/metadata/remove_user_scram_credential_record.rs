@@ -108,7 +108,7 @@ impl<'a> rt::Struct<'a> for RemoveUserScramCredentialRecord<'a> {
         rt::outline(move || {
             w.str(self.name, true, "name");
             w.i8(self.mechanism, "mechanism");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -108,7 +108,7 @@ impl<'a> rt::Struct<'a> for TopicRecord<'a> {
         rt::outline(move || {
             w.str(self.name, true, "name");
             w.uuid(self.topic_id, "topic_id");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for UnfenceBrokerRecord<'a> {
         rt::outline(move || {
             w.i32(self.id, "id");
             w.i64(self.epoch, "epoch");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -99,7 +99,7 @@ impl<'a> rt::Struct<'a> for UnregisterControllerRecord<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         rt::outline(move || {
             w.i32(self.controller_id, "controller_id");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -133,7 +133,7 @@ impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
             w.bytes(self.stored_key, true, "stored_key");
             w.bytes(self.server_key, true, "server_key");
             w.i32(self.iterations, "iterations");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

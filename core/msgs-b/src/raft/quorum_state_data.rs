@@ -214,7 +214,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
             if v <= 0 {
                 w.opt_array(&self.current_voters, true, v <= 0, v, "current_voters");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -359,7 +359,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
             if v <= 0 {
                 w.i32(self.voter_id, "current_voters[].voter_id");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

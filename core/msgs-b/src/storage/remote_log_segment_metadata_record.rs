@@ -396,7 +396,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             rt::Struct::write(&self.topic_id_partition, w, v);
             w.uuid(self.id, "remote_log_segment_id.id");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -536,7 +536,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         rt::outline(move || {
             w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch");
             w.i64(self.offset, "segment_leader_epochs[].offset");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -691,7 +691,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
             w.str(self.name, true, "remote_log_segment_id.topic_id_partition.name");
             w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id");
             w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -390,7 +390,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         rt::outline(move || {
             w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch");
             w.i64(self.offset, "segment_leader_epochs[].offset");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

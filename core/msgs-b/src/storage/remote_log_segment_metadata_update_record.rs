@@ -153,7 +153,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
             w.i64(self.event_timestamp_ms, "event_timestamp_ms");
             w.opt_bytes(self.custom_metadata, true, true, "custom_metadata");
             w.i8(self.remote_log_segment_state, "remote_log_segment_state");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -295,7 +295,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
             let v = if let Some(p) = PIN { p } else { v };
             rt::Struct::write(&self.topic_id_partition, w, v);
             w.uuid(self.id, "remote_log_segment_id.id");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -450,7 +450,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
             w.str(self.name, true, "remote_log_segment_id.topic_id_partition.name");
             w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id");
             w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

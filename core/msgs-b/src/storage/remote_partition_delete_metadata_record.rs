@@ -135,7 +135,7 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
             w.i32(self.broker_id, "broker_id");
             w.i64(self.event_timestamp_ms, "event_timestamp_ms");
             w.i8(self.remote_partition_delete_state, "remote_partition_delete_state");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }
@@ -289,7 +289,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
             w.str(self.name, true, "topic_id_partition.name");
             w.uuid(self.id, "topic_id_partition.id");
             w.i32(self.partition, "topic_id_partition.partition");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_view(&self.unknown_tagged_fields);
         })
     }
 }

@@ -549,7 +549,7 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
             w.opt_array(&self.my_nullable_int_array, v >= 1, true, v, "my_nullable_int_array");
             w.opt_struct(&self.my_common_struct, v >= 1, v, "my_common_struct");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -707,7 +707,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
             w.i32(self.foo, "my_common_struct.foo");
             w.i32(self.bar, "my_common_struct.bar");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
             };

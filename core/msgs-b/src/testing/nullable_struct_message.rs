@@ -382,7 +382,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
             w.str(self.my_string, v >= 1, "nullable_struct.my_string");
             w.i32(self.my_int, "nullable_struct.my_int");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct._tagged_fields")
             };
@@ -538,7 +538,7 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
             w.str(self.my_string, v >= 1, "nullable_struct2.my_string");
             w.i32(self.my_int, "nullable_struct2.my_int");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct2._tagged_fields")
             };
@@ -735,7 +735,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
                 w.i32(self.my_int, "nullable_struct3.my_int");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct3._tagged_fields")
             };
@@ -932,7 +932,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
                 w.i32(self.my_int, "nullable_struct4.my_int");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct4._tagged_fields")
             };

@@ -140,7 +140,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
             }
             w.array(&self.sheep, v >= 1, v, "sheep");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -326,7 +326,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
                 w.str(self.name, v >= 1, "goats[].name");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "goats[]._tagged_fields")
             };

@@ -164,11 +164,14 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                     let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                     let before = c.len();
                     match tag {
-                        0 => {
-                            my_tagged_int_array_tag = rt::read::array::<i32>(c, true, v, "my_tagged_int_array")?;
-                            rt::read::check_tag_size(c, before, size, tag, "my_tagged_int_array")?;
-                            rt::read::tag_at_default(c, my_tagged_int_array_tag.is_empty());
-                        }
+                        0 => rt::read::tagged_array::<i32>(
+                            c,
+                            &mut my_tagged_int_array_tag,
+                            before,
+                            (tag, size),
+                            v,
+                            "my_tagged_int_array",
+                        )?,
                         1 => {
                             my_nullable_string_tag = rt::read::opt_str(c, true, v >= 1, "my_nullable_string")?;
                             rt::read::check_tag_size(c, before, size, tag, "my_nullable_string")?;
@@ -907,7 +910,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
                 w.array(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "my_struct._tagged_fields")
             };
@@ -1070,7 +1073,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
                 w.str(self.struct_id, v >= 1, "my_tagged_struct.struct_id");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "my_tagged_struct._tagged_fields")
             };
@@ -1228,7 +1231,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
             w.i32(self.foo, "my_common_struct.foo");
             w.i32(self.bar, "my_common_struct.bar");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
             };
@@ -1393,7 +1396,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
                 w.i32(self.array_field_id, "my_struct.array_in_struct[].array_field_id");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

@@ -124,7 +124,7 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
             w.str(self.topic, v >= 1, "topic");
             w.opt_bytes(self.record_set, v >= 1, true, "record_set");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_view(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
