@@ -1288,14 +1288,20 @@ fn pin_v(o: &mut String, sig: &str, pin: &str) {
 /// `rt::outline`, a generic function that is never inlined, with the body as its closure: the
 /// body is compiled where it is used too, and called, not copied into every caller.
 fn open_fn(o: &mut String, inline: bool, sig: &str, ret: &str, pin: &str) {
+    open_fn_in(o, (!inline).then_some("rt::outline"), sig, ret, pin)
+}
+
+/// [`open_fn`] with the body in `wrap`'s closure (`rt::outline`, or `rt::outline_small`: inlined,
+/// but called with feature `small-code`), or in none; [`close_fn`] with `inline` false closes it.
+fn open_fn_in(o: &mut String, wrap: Option<&str>, sig: &str, ret: &str, pin: &str) {
     let arrow = if ret.is_empty() {
         String::new()
     } else {
         format!(" -> {ret}")
     };
     let _ = writeln!(o, "    #[inline]\n    {sig}{arrow} {{");
-    if !inline {
-        let _ = writeln!(o, "        rt::outline(move ||{arrow} {{");
+    if let Some(wrap) = wrap {
+        let _ = writeln!(o, "        {wrap}(move ||{arrow} {{");
     }
     // Inside the closure of an outlined body: the version reaches it through the closure's
     // captures, where the optimiser no longer sees the constant.
@@ -1489,11 +1495,17 @@ fn emit_read(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: boo
     // Readers of structs with at most one level of structs below them are inlined into the
     // array loops that call them, where most of a message's elements are; readers higher up
     // are called, because inlining every level copies each subtree into every level above it
-    // (build time), and inlining leaves alone is slower.
+    // (build time), and inlining leaves alone is slower. With `small-code` a view's reader is
+    // called: its check, skip and iteration all run it, and each would hold a copy.
     let lifetime = if owned { "'_" } else { "'a" };
-    open_fn(
+    let wrap = match (inline, owned) {
+        (false, _) => Some("rt::outline"),
+        (true, false) => Some("rt::outline_small"),
+        (true, true) => None,
+    };
+    open_fn_in(
         o,
-        inline,
+        wrap,
         &format!("fn read({sig_c}: &mut rt::Cursor<{lifetime}>, {sig_v}: i16)"),
         "Result<Self, rt::Fail>",
         pin_path(owned),
@@ -1513,7 +1525,7 @@ fn emit_read(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: boo
         init.push_str("unknown_tagged_fields");
     }
     let _ = writeln!(o, "        Ok(Self {{ {init} }})");
-    close_fn(o, inline);
+    close_fn(o, wrap.is_none());
 }
 
 /// The `check` function of a struct that can be an array element and has no known tagged
@@ -2008,9 +2020,23 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str, owned
                 let _ = writeln!(wb, "            tags += usize::from(has_{});", x.snake);
             }
             let _ = writeln!(wb, "            w.uvarint(tags as u32, \"{prefix}_tagged_fields\");");
-            wb.push_str("            let mut unknown = self.unknown_tagged_fields.iter().peekable();\n");
+            // Unknown tags go in tag order among the known ones: before a known tag only where
+            // the tags below it leave a number free (known tags 0, 1, 2 leave none, and every
+            // unknown one is written after them).
+            let gaps = tagged.iter().enumerate().any(|(i, x)| x.f.tag != Some(i as u32));
+            let peek = gaps || owned;
+            if peek {
+                wb.push_str("            let mut unknown = self.unknown_tagged_fields.iter().peekable();\n");
+            }
+            let mut next_known = 0u32;
             for x in tagged {
                 let t = x.f.tag.unwrap_or(0);
+                let before = if t > next_known {
+                    format!("w.unknown_tags_before(&mut unknown, {t});\n            ")
+                } else {
+                    String::new()
+                };
+                next_known = t + 1;
                 let id = &x.snake;
                 let (se, sw) = size_expr(m, x, true);
                 wv |= sw.is_none() && field_uses_v(m, x, true);
@@ -2021,17 +2047,21 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str, owned
                     // Tag, size and array in one runtime call (one body per element type).
                     let _ = writeln!(
                         wb,
-                        "            w.unknown_tags_before(&mut unknown, {t});\n            if has_{id} {{\n                {call};\n            }}"
+                        "            {before}if has_{id} {{\n                {call};\n            }}"
                     );
                     continue;
                 }
                 let _ = writeln!(
                     wb,
-                    "            w.unknown_tags_before(&mut unknown, {t});\n            if has_{id} {{\n                let s = {se};\n                w.uvarint({t}, \"{}\");\n                w.uvarint(s as u32, \"{}\");\n                {ws}\n            }}",
+                    "            {before}if has_{id} {{\n                let s = {se};\n                w.uvarint({t}, \"{}\");\n                w.uvarint(s as u32, \"{}\");\n                {ws}\n            }}",
                     x.path, x.path
                 );
             }
-            wb.push_str("            w.unknown_tags_rest(&mut unknown);\n");
+            wb.push_str(if peek {
+                "            w.unknown_tags_rest(&mut unknown);\n"
+            } else {
+                "            w.raw_tags(&self.unknown_tagged_fields);\n"
+            });
             let no_tags = format!("w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\");");
             let _ = writeln!(wb, "        {}", close_else(flex, &no_tags));
         }

@@ -461,3 +461,12 @@ impl Uninhabited<'_> {
 pub fn outline<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
+
+/// [`outline`] with feature `small-code`, and inlined without it: for the readers of structs
+/// low in a message's tree, which are inlined into the loops that call them for speed, but with
+/// `small-code` are linked once for the parse, the check, the skip and the iteration to call.
+#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[cfg_attr(feature = "small-code", inline(never))]
+pub fn outline_small<R>(f: impl FnOnce() -> R) -> R {
+    f()
+}

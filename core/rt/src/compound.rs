@@ -179,7 +179,6 @@ pub mod read {
         width: Option<usize>,
         copy_wire: bool,
         check: fn(&mut Cursor<'a>, i16, bool, &'static str) -> Result<(), Fail>,
-        skip: fn(&mut Cursor<'a>, i16, bool) -> Option<()>,
     }
 
     #[cfg(feature = "small-code")]
@@ -190,7 +189,6 @@ pub mod read {
                 width: T::WIDTH,
                 copy_wire: T::COPY_WIRE,
                 check: T::check_elem,
-                skip: T::skip_elem,
             }
         }
     }
@@ -222,8 +220,12 @@ pub mod read {
         let outer = c.take_odd();
         if c.validated {
             c.restore_odd(outer);
-            if skip_elems(c, n, version, compact, &e.skip).is_none() {
-                return Err(short(c, f));
+            // A struct's skip is its reader with `small-code`: the check is the same call, and one
+            // function per element type is linked instead of two.
+            for _ in 0..n {
+                if (e.check)(c, version, compact, f).is_err() {
+                    return Err(short(c, f));
+                }
             }
         } else {
             let mut l = c.fork();
@@ -617,7 +619,21 @@ pub mod write {
         #[cfg_attr(feature = "small-code", inline(never))]
         #[doc(hidden)]
         pub fn unknown_tags_view(&mut self, t: &TaggedFields<'_>) {
-            self.unknown_tags_only(t.len(), t.iter())
+            if t.is_empty() {
+                return self.arr([0], "_tagged_fields");
+            }
+            self.uvarint(t.len() as u32, "_tagged_fields");
+            self.raw_tags(t)
+        }
+
+        /// Writes every unknown tagged field of a view, in order (after the section's count and
+        /// the known fields that come before them): out of line, as unknown fields are rare.
+        #[inline(never)]
+        #[doc(hidden)]
+        pub fn raw_tags(&mut self, t: &TaggedFields<'_>) {
+            for r in t.iter() {
+                self.raw_tag(r.tag, r.data);
+            }
         }
 
         #[inline(never)]

@@ -79,7 +79,7 @@ pub use uuid::Uuid;
 #[allow(unused_imports)] // a build with few features leaves some unused
 pub mod rt {
     pub use crate::codec::{
-        not_enabled, outline, parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Mode, Struct,
+        not_enabled, outline, outline_small, parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Mode, Struct,
         Uninhabited,
     };
     #[cfg(feature = "defmt")]

@@ -904,13 +904,21 @@ pub fn skip(c: &mut Cursor<'_>, n: usize) -> Option<()> {
 /// An unsigned varint; the one-byte case inline.
 #[inline(always)]
 pub fn skip_uvarint(c: &mut Cursor<'_>) -> Option<u32> {
-    match c.rest.split_first() {
-        Some((&b, t)) if b < 0x80 => {
-            c.rest = t;
-            Some(u32::from(b))
+    uvarint_opt(&mut c.rest)
+}
+
+/// An unsigned varint of bytes already validated, building no error; the one-byte case inline.
+#[inline(always)]
+pub fn uvarint_opt(r: Cur<'_, '_>) -> Option<u32> {
+    if let Some((&b, t)) = r.split_first() {
+        if b < 0x80 {
+            *r = t;
+            return Some(u32::from(b));
         }
-        _ => uvarint(&mut c.rest, "").ok(),
     }
+    let (value, used, _) = uvarint_slow(r)?;
+    *r = r.get(used..)?;
+    Some(value)
 }
 
 /// Reads a length or count prefix (`short`: a classic `int16` one); negative is null.

@@ -581,7 +581,9 @@ impl ExactSizeIterator for TaggedIter<'_> {}
 
 /// Reads one raw tagged field from validated bytes; used by [`TaggedFields`] iteration.
 pub fn raw_tag<'a>(c: read::Cur<'a, '_>) -> Option<RawTaggedField<'a>> {
-    let (tag, size) = read::tag_header(c, "").ok()?;
-    let data = read::take(c, size as usize, "").ok()?;
+    let tag = read::uvarint_opt(c)?;
+    let size = read::uvarint_opt(c)?;
+    let (data, rest) = c.split_at_checked(size as usize)?;
+    *c = rest;
     Some(RawTaggedField { tag, data })
 }

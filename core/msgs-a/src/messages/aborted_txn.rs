@@ -64,22 +64,24 @@ impl rt::Sealed for AbortedTxn<'_> {}
 impl<'a> rt::Struct<'a> for AbortedTxn<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 32] = match rt::read::run::<32>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "producer_id": i64 = 8, "first_offset": i64 = 8, "last_offset": i64 = 8, "last_stable_offset": i64 = 8);
-            }
-        };
-        let producer_id = rt::read::i64_at::<32, 0>(&r);
-        let first_offset = rt::read::i64_at::<32, 8>(&r);
-        let last_offset = rt::read::i64_at::<32, 16>(&r);
-        let last_stable_offset = rt::read::i64_at::<32, 24>(&r);
-        Ok(Self {
-            producer_id,
-            first_offset,
-            last_offset,
-            last_stable_offset,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 32] = match rt::read::run::<32>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "producer_id": i64 = 8, "first_offset": i64 = 8, "last_offset": i64 = 8, "last_stable_offset": i64 = 8);
+                }
+            };
+            let producer_id = rt::read::i64_at::<32, 0>(&r);
+            let first_offset = rt::read::i64_at::<32, 8>(&r);
+            let last_offset = rt::read::i64_at::<32, 16>(&r);
+            let last_stable_offset = rt::read::i64_at::<32, 24>(&r);
+            Ok(Self {
+                producer_id,
+                first_offset,
+                last_offset,
+                last_stable_offset,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

@@ -323,48 +323,50 @@ impl rt::Sealed for AddPartitionsToTxnTransaction<'_> {}
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let transactional_id = if v >= 4 {
-            rt::read::str(c, v >= 3, "transactions[].transactional_id")?
-        } else {
-            ""
-        };
-        let producer_id;
-        let producer_epoch;
-        let verify_only;
-        if v >= 4 {
-            let r: [u8; 11] = match rt::read::run::<11>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "transactions[].producer_id": i64 = 8, "transactions[].producer_epoch": i16 = 2, "transactions[].verify_only": bool = 1);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let transactional_id = if v >= 4 {
+                rt::read::str(c, v >= 3, "transactions[].transactional_id")?
+            } else {
+                ""
             };
-            producer_id = rt::read::i64_at::<11, 0>(&r);
-            producer_epoch = rt::read::i16_at::<11, 8>(&r);
-            verify_only = rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&r));
-        } else {
-            producer_id = 0_i64;
-            producer_epoch = 0_i16;
-            verify_only = false;
-        }
-        let topics = if v >= 4 {
-            rt::read::array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, v, "transactions[].topics")
-                .map_err(|e| c.renamed(e, fields::ALIAS_TRANSACTIONS_TOPICS.paths))?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "transactions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            transactional_id,
-            producer_id,
-            producer_epoch,
-            verify_only,
-            topics,
-            unknown_tagged_fields,
+            let producer_id;
+            let producer_epoch;
+            let verify_only;
+            if v >= 4 {
+                let r: [u8; 11] = match rt::read::run::<11>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "transactions[].producer_id": i64 = 8, "transactions[].producer_epoch": i16 = 2, "transactions[].verify_only": bool = 1);
+                    }
+                };
+                producer_id = rt::read::i64_at::<11, 0>(&r);
+                producer_epoch = rt::read::i16_at::<11, 8>(&r);
+                verify_only = rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&r));
+            } else {
+                producer_id = 0_i64;
+                producer_epoch = 0_i16;
+                verify_only = false;
+            }
+            let topics = if v >= 4 {
+                rt::read::array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, v, "transactions[].topics")
+                    .map_err(|e| c.renamed(e, fields::ALIAS_TRANSACTIONS_TOPICS.paths))?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "transactions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                transactional_id,
+                producer_id,
+                producer_epoch,
+                verify_only,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -614,18 +616,20 @@ impl rt::Sealed for AddPartitionsToTxnTopic<'_> {}
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?;
-        let partitions = rt::read::array::<i32>(c, v >= 3, v, "v3_and_below_topics[].partitions")?;
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "v3_and_below_topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?;
+            let partitions = rt::read::array::<i32>(c, v >= 3, v, "v3_and_below_topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "v3_and_below_topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -479,23 +479,25 @@ impl rt::Sealed for AddPartitionsToTxnTopicResult<'_> {}
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, v >= 3, "results_by_topic_v3_and_below[].name")?;
-        let results_by_partition = rt::read::array::<AddPartitionsToTxnPartitionResult<'a>>(
-            c,
-            v >= 3,
-            v,
-            "results_by_topic_v3_and_below[].results_by_partition",
-        )?;
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "results_by_topic_v3_and_below[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            results_by_partition,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, v >= 3, "results_by_topic_v3_and_below[].name")?;
+            let results_by_partition = rt::read::array::<AddPartitionsToTxnPartitionResult<'a>>(
+                c,
+                v >= 3,
+                v,
+                "results_by_topic_v3_and_below[].results_by_partition",
+            )?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "results_by_topic_v3_and_below[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                results_by_partition,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -661,27 +663,29 @@ impl rt::Sealed for AddPartitionsToTxnPartitionResult<'_> {}
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "results_by_topic_v3_and_below[].results_by_partition[].partition_index": i32 = 4, "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code": i16 = 2);
-            }
-        };
-        let partition_index = rt::read::i32_at::<6, 0>(&r);
-        let partition_error_code = rt::read::i16_at::<6, 4>(&r);
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(
-                c,
-                "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
-            )?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            partition_index,
-            partition_error_code,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "results_by_topic_v3_and_below[].results_by_partition[].partition_index": i32 = 4, "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code": i16 = 2);
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let partition_error_code = rt::read::i16_at::<6, 4>(&r);
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(
+                    c,
+                    "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
+                )?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                partition_index,
+                partition_error_code,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -71,32 +71,34 @@ impl rt::Sealed for AddRaftVoterRequest<'_> {}
 impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
-        let r: [u8; 24] = match rt::read::run::<24>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "timeout_ms": i32 = 4, "voter_id": i32 = 4, "voter_directory_id": uuid = 16);
-            }
-        };
-        let timeout_ms = rt::read::i32_at::<24, 0>(&r);
-        let voter_id = rt::read::i32_at::<24, 4>(&r);
-        let voter_directory_id = rt::read::uuid_at::<24, 8>(&r);
-        let listeners = rt::read::array::<Listener<'a>>(c, true, v, "listeners")?;
-        let ack_when_committed = if v >= 1 {
-            rt::read::bool(c, "ack_when_committed")?
-        } else {
-            true
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            cluster_id,
-            timeout_ms,
-            voter_id,
-            voter_directory_id,
-            listeners,
-            ack_when_committed,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
+            let r: [u8; 24] = match rt::read::run::<24>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "timeout_ms": i32 = 4, "voter_id": i32 = 4, "voter_directory_id": uuid = 16);
+                }
+            };
+            let timeout_ms = rt::read::i32_at::<24, 0>(&r);
+            let voter_id = rt::read::i32_at::<24, 4>(&r);
+            let voter_directory_id = rt::read::uuid_at::<24, 8>(&r);
+            let listeners = rt::read::array::<Listener<'a>>(c, true, v, "listeners")?;
+            let ack_when_committed = if v >= 1 {
+                rt::read::bool(c, "ack_when_committed")?
+            } else {
+                true
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                cluster_id,
+                timeout_ms,
+                voter_id,
+                voter_directory_id,
+                listeners,
+                ack_when_committed,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -218,15 +220,17 @@ impl rt::Sealed for Listener<'_> {}
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "listeners[].name")?;
-        let host = rt::read::str(c, true, "listeners[].host")?;
-        let port = rt::read::u16(c, "listeners[].port")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            host,
-            port,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "listeners[].name")?;
+            let host = rt::read::str(c, true, "listeners[].host")?;
+            let port = rt::read::u16(c, "listeners[].port")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -64,23 +64,25 @@ impl rt::Sealed for AllocateProducerIdsResponse<'_> {}
 impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 18] = match rt::read::run::<18>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "producer_id_start": i64 = 8, "producer_id_len": i32 = 4);
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<18, 0>(&r);
-        let error_code = rt::read::i16_at::<18, 4>(&r);
-        let producer_id_start = rt::read::i64_at::<18, 6>(&r);
-        let producer_id_len = rt::read::i32_at::<18, 14>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            producer_id_start,
-            producer_id_len,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 18] = match rt::read::run::<18>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "producer_id_start": i64 = 8, "producer_id_len": i32 = 4);
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<18, 0>(&r);
+            let error_code = rt::read::i16_at::<18, 4>(&r);
+            let producer_id_start = rt::read::i64_at::<18, 6>(&r);
+            let producer_id_len = rt::read::i32_at::<18, 14>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                producer_id_start,
+                producer_id_len,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -183,18 +183,20 @@ impl rt::Sealed for EntryData<'_> {}
 impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let entity = rt::read::array::<EntityData<'a>>(c, v >= 1, v, "entries[].entity")?;
-        let ops = rt::read::array::<OpData<'a>>(c, v >= 1, v, "entries[].ops")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "entries[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            entity,
-            ops,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let entity = rt::read::array::<EntityData<'a>>(c, v >= 1, v, "entries[].entity")?;
+            let ops = rt::read::array::<OpData<'a>>(c, v >= 1, v, "entries[].ops")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "entries[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                entity,
+                ops,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -337,18 +339,20 @@ impl rt::Sealed for EntityData<'_> {}
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
-        let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "entries[].entity[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            entity_type,
-            entity_name,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
+            let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "entries[].entity[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                entity_type,
+                entity_name,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -498,26 +502,28 @@ impl rt::Sealed for OpData<'_> {}
 impl<'a> rt::Struct<'a> for OpData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let key = rt::read::str(c, v >= 1, "entries[].ops[].key")?;
-        let r: [u8; 9] = match rt::read::run::<9>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "entries[].ops[].value": f64 = 8, "entries[].ops[].remove": bool = 1);
-            }
-        };
-        let value = rt::read::f64_at::<9, 0>(&r);
-        let remove = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "entries[].ops[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            key,
-            value,
-            remove,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let key = rt::read::str(c, v >= 1, "entries[].ops[].key")?;
+            let r: [u8; 9] = match rt::read::run::<9>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "entries[].ops[].value": f64 = 8, "entries[].ops[].remove": bool = 1);
+                }
+            };
+            let value = rt::read::f64_at::<9, 0>(&r);
+            let remove = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "entries[].ops[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                key,
+                value,
+                remove,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -186,20 +186,22 @@ impl rt::Sealed for EntryData<'_> {}
 impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let error_code = rt::read::i16(c, "entries[].error_code")?;
-        let error_message = rt::read::opt_str(c, v >= 1, true, "entries[].error_message")?;
-        let entity = rt::read::array::<EntityData<'a>>(c, v >= 1, v, "entries[].entity")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "entries[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            error_message,
-            entity,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let error_code = rt::read::i16(c, "entries[].error_code")?;
+            let error_message = rt::read::opt_str(c, v >= 1, true, "entries[].error_message")?;
+            let entity = rt::read::array::<EntityData<'a>>(c, v >= 1, v, "entries[].entity")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "entries[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                error_message,
+                entity,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -349,18 +351,20 @@ impl rt::Sealed for EntityData<'_> {}
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
-        let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "entries[].entity[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            entity_type,
-            entity_name,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
+            let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "entries[].entity[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                entity_type,
+                entity_name,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -64,18 +64,20 @@ impl rt::Sealed for AlterConfigsResponse<'_> {}
 impl<'a> rt::Struct<'a> for AlterConfigsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let responses = rt::read::array::<AlterConfigsResourceResponse<'a>>(c, v >= 2, v, "responses")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            responses,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let responses = rt::read::array::<AlterConfigsResourceResponse<'a>>(c, v >= 2, v, "responses")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                responses,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -189,22 +191,24 @@ impl rt::Sealed for AlterConfigsResourceResponse<'_> {}
 impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let error_code = rt::read::i16(c, "responses[].error_code")?;
-        let error_message = rt::read::opt_str(c, v >= 2, true, "responses[].error_message")?;
-        let resource_type = rt::read::i8(c, "responses[].resource_type")?;
-        let resource_name = rt::read::str(c, v >= 2, "responses[].resource_name")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            error_message,
-            resource_type,
-            resource_name,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let error_code = rt::read::i16(c, "responses[].error_code")?;
+            let error_message = rt::read::opt_str(c, v >= 2, true, "responses[].error_message")?;
+            let resource_type = rt::read::i8(c, "responses[].resource_type")?;
+            let resource_name = rt::read::str(c, v >= 2, "responses[].resource_name")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                error_message,
+                resource_type,
+                resource_name,
+                unknown_tagged_fields,
+            })
         })
     }
 

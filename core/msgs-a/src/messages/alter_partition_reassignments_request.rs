@@ -190,14 +190,16 @@ impl rt::Sealed for ReassignableTopic<'_> {}
 impl<'a> rt::Struct<'a> for ReassignableTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, true, "topics[].name")?;
-        let partitions = rt::read::array::<ReassignablePartition<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, true, "topics[].name")?;
+            let partitions = rt::read::array::<ReassignablePartition<'a>>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -326,14 +328,16 @@ impl rt::Sealed for ReassignablePartition<'_> {}
 impl<'a> rt::Struct<'a> for ReassignablePartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let replicas = rt::read::opt_array::<i32>(c, true, true, v, "topics[].partitions[].replicas")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition_index,
-            replicas,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            let replicas = rt::read::opt_array::<i32>(c, true, true, v, "topics[].partitions[].replicas")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition_index,
+                replicas,
+                unknown_tagged_fields,
+            })
         })
     }
 

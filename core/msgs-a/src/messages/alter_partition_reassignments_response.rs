@@ -209,14 +209,17 @@ impl rt::Sealed for ReassignableTopicResponse<'_> {}
 impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, true, "responses[].name")?;
-        let partitions = rt::read::array::<ReassignablePartitionResponse<'a>>(c, true, v, "responses[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, true, "responses[].name")?;
+            let partitions =
+                rt::read::array::<ReassignablePartitionResponse<'a>>(c, true, v, "responses[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -345,21 +348,23 @@ impl rt::Sealed for ReassignablePartitionResponse<'_> {}
 impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
-            }
-        };
-        let partition_index = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition_index,
-            error_code,
-            error_message,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition_index,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
         })
     }
 

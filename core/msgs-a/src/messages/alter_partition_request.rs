@@ -364,40 +364,42 @@ impl rt::Sealed for PartitionData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
-            }
-        };
-        let partition_index = rt::read::i32_at::<8, 0>(&r);
-        let leader_epoch = rt::read::i32_at::<8, 4>(&r);
-        let new_isr = if v <= 2 {
-            rt::read::array::<i32>(c, true, v, "topics[].partitions[].new_isr")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let new_isr_with_epochs = if v >= 3 {
-            rt::read::array::<BrokerState<'a>>(c, true, v, "topics[].partitions[].new_isr_with_epochs")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let leader_recovery_state = if v >= 1 {
-            rt::read::i8(c, "topics[].partitions[].leader_recovery_state")?
-        } else {
-            0_i8
-        };
-        let partition_epoch = rt::read::i32(c, "topics[].partitions[].partition_epoch")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition_index,
-            leader_epoch,
-            new_isr,
-            new_isr_with_epochs,
-            leader_recovery_state,
-            partition_epoch,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
+                }
+            };
+            let partition_index = rt::read::i32_at::<8, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            let new_isr = if v <= 2 {
+                rt::read::array::<i32>(c, true, v, "topics[].partitions[].new_isr")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let new_isr_with_epochs = if v >= 3 {
+                rt::read::array::<BrokerState<'a>>(c, true, v, "topics[].partitions[].new_isr_with_epochs")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let leader_recovery_state = if v >= 1 {
+                rt::read::i8(c, "topics[].partitions[].leader_recovery_state")?
+            } else {
+                0_i8
+            };
+            let partition_epoch = rt::read::i32(c, "topics[].partitions[].partition_epoch")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition_index,
+                leader_epoch,
+                new_isr,
+                new_isr_with_epochs,
+                leader_recovery_state,
+                partition_epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -632,28 +634,30 @@ impl rt::Sealed for BrokerState<'_> {}
 impl<'a> rt::Struct<'a> for BrokerState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let broker_id;
-        let broker_epoch;
-        if v >= 3 {
-            let r: [u8; 12] = match rt::read::run::<12>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "topics[].partitions[].new_isr_with_epochs[].broker_id": i32 = 4, "topics[].partitions[].new_isr_with_epochs[].broker_epoch": i64 = 8);
-                }
-            };
-            broker_id = rt::read::i32_at::<12, 0>(&r);
-            broker_epoch = rt::read::i64_at::<12, 4>(&r);
-        } else {
-            broker_id = 0_i32;
-            broker_epoch = -1_i64;
-        }
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "topics[].partitions[].new_isr_with_epochs[]._tagged_fields")?;
-        Ok(Self {
-            broker_id,
-            broker_epoch,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let broker_id;
+            let broker_epoch;
+            if v >= 3 {
+                let r: [u8; 12] = match rt::read::run::<12>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "topics[].partitions[].new_isr_with_epochs[].broker_id": i32 = 4, "topics[].partitions[].new_isr_with_epochs[].broker_epoch": i64 = 8);
+                    }
+                };
+                broker_id = rt::read::i32_at::<12, 0>(&r);
+                broker_epoch = rt::read::i64_at::<12, 4>(&r);
+            } else {
+                broker_id = 0_i32;
+                broker_epoch = -1_i64;
+            }
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "topics[].partitions[].new_isr_with_epochs[]._tagged_fields")?;
+            Ok(Self {
+                broker_id,
+                broker_epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -180,24 +180,26 @@ impl rt::Sealed for TopicData<'_> {}
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_name = if v <= 1 {
-            rt::read::str(c, true, "topics[].topic_name")?
-        } else {
-            ""
-        };
-        let topic_id = if v >= 2 {
-            rt::read::uuid(c, "topics[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            topic_name,
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_name = if v <= 1 {
+                rt::read::str(c, true, "topics[].topic_name")?
+            } else {
+                ""
+            };
+            let topic_id = if v >= 2 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                topic_name,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -363,34 +365,36 @@ impl rt::Sealed for PartitionData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 14] = match rt::read::run::<14>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
-            }
-        };
-        let partition_index = rt::read::i32_at::<14, 0>(&r);
-        let error_code = rt::read::i16_at::<14, 4>(&r);
-        let leader_id = rt::read::i32_at::<14, 6>(&r);
-        let leader_epoch = rt::read::i32_at::<14, 10>(&r);
-        let isr = rt::read::array::<i32>(c, true, v, "topics[].partitions[].isr")?;
-        let leader_recovery_state = if v >= 1 {
-            rt::read::i8(c, "topics[].partitions[].leader_recovery_state")?
-        } else {
-            0_i8
-        };
-        let partition_epoch = rt::read::i32(c, "topics[].partitions[].partition_epoch")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition_index,
-            error_code,
-            leader_id,
-            leader_epoch,
-            isr,
-            leader_recovery_state,
-            partition_epoch,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 14] = match rt::read::run::<14>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
+                }
+            };
+            let partition_index = rt::read::i32_at::<14, 0>(&r);
+            let error_code = rt::read::i16_at::<14, 4>(&r);
+            let leader_id = rt::read::i32_at::<14, 6>(&r);
+            let leader_epoch = rt::read::i32_at::<14, 10>(&r);
+            let isr = rt::read::array::<i32>(c, true, v, "topics[].partitions[].isr")?;
+            let leader_recovery_state = if v >= 1 {
+                rt::read::i8(c, "topics[].partitions[].leader_recovery_state")?
+            } else {
+                0_i8
+            };
+            let partition_epoch = rt::read::i32(c, "topics[].partitions[].partition_epoch")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition_index,
+                error_code,
+                leader_id,
+                leader_epoch,
+                isr,
+                leader_recovery_state,
+                partition_epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -191,19 +191,21 @@ impl rt::Sealed for AlterReplicaLogDirTopicResult<'_> {}
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_name = rt::read::str(c, v >= 2, "results[].topic_name")?;
-        let partitions =
-            rt::read::array::<AlterReplicaLogDirPartitionResult<'a>>(c, v >= 2, v, "results[].partitions")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "results[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic_name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_name = rt::read::str(c, v >= 2, "results[].topic_name")?;
+            let partitions =
+                rt::read::array::<AlterReplicaLogDirPartitionResult<'a>>(c, v >= 2, v, "results[].partitions")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "results[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -349,24 +351,26 @@ impl rt::Sealed for AlterReplicaLogDirPartitionResult<'_> {}
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "results[].partitions[].partition_index": i32 = 4, "results[].partitions[].error_code": i16 = 2);
-            }
-        };
-        let partition_index = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "results[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            partition_index,
-            error_code,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "results[].partitions[].partition_index": i32 = 4, "results[].partitions[].error_code": i16 = 2);
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "results[].partitions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                partition_index,
+                error_code,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -172,15 +172,17 @@ impl rt::Sealed for AlterShareGroupOffsetsRequestTopic<'_> {}
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
-        let partitions =
-            rt::read::array::<AlterShareGroupOffsetsRequestPartition<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            topic_name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
+            let partitions =
+                rt::read::array::<AlterShareGroupOffsetsRequestPartition<'a>>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -312,19 +314,21 @@ impl rt::Sealed for AlterShareGroupOffsetsRequestPartition<'_> {}
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].start_offset": i64 = 8);
-            }
-        };
-        let partition_index = rt::read::i32_at::<12, 0>(&r);
-        let start_offset = rt::read::i64_at::<12, 4>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition_index,
-            start_offset,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].start_offset": i64 = 8);
+                }
+            };
+            let partition_index = rt::read::i32_at::<12, 0>(&r);
+            let start_offset = rt::read::i64_at::<12, 4>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition_index,
+                start_offset,
+                unknown_tagged_fields,
+            })
         })
     }
 

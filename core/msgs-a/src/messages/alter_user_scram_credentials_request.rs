@@ -65,14 +65,16 @@ impl rt::Sealed for AlterUserScramCredentialsRequest<'_> {}
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let deletions = rt::read::array::<ScramCredentialDeletion<'a>>(c, true, v, "deletions")?;
-        let upsertions = rt::read::array::<ScramCredentialUpsertion<'a>>(c, true, v, "upsertions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            deletions,
-            upsertions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let deletions = rt::read::array::<ScramCredentialDeletion<'a>>(c, true, v, "deletions")?;
+            let upsertions = rt::read::array::<ScramCredentialUpsertion<'a>>(c, true, v, "upsertions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                deletions,
+                upsertions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -177,13 +179,15 @@ impl rt::Sealed for ScramCredentialDeletion<'_> {}
 impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "deletions[].name")?;
-        let mechanism = rt::read::i8(c, "deletions[].mechanism")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "deletions[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            mechanism,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "deletions[].name")?;
+            let mechanism = rt::read::i8(c, "deletions[].mechanism")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "deletions[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                mechanism,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -304,25 +308,27 @@ impl rt::Sealed for ScramCredentialUpsertion<'_> {}
 impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "upsertions[].name")?;
-        let r: [u8; 5] = match rt::read::run::<5>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "upsertions[].mechanism": i8 = 1, "upsertions[].iterations": i32 = 4);
-            }
-        };
-        let mechanism = rt::read::i8_at::<5, 0>(&r);
-        let iterations = rt::read::i32_at::<5, 1>(&r);
-        let salt = rt::read::bytes(c, true, "upsertions[].salt")?;
-        let salted_password = rt::read::bytes(c, true, "upsertions[].salted_password")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "upsertions[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            mechanism,
-            iterations,
-            salt,
-            salted_password,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "upsertions[].name")?;
+            let r: [u8; 5] = match rt::read::run::<5>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "upsertions[].mechanism": i8 = 1, "upsertions[].iterations": i32 = 4);
+                }
+            };
+            let mechanism = rt::read::i8_at::<5, 0>(&r);
+            let iterations = rt::read::i32_at::<5, 1>(&r);
+            let salt = rt::read::bytes(c, true, "upsertions[].salt")?;
+            let salted_password = rt::read::bytes(c, true, "upsertions[].salted_password")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "upsertions[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                mechanism,
+                iterations,
+                salt,
+                salted_password,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -58,14 +58,16 @@ impl rt::Sealed for AlterUserScramCredentialsResponse<'_> {}
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let results = rt::read::array::<AlterUserScramCredentialsResult<'a>>(c, true, v, "results")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            results,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let results = rt::read::array::<AlterUserScramCredentialsResult<'a>>(c, true, v, "results")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                results,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -166,15 +168,17 @@ impl rt::Sealed for AlterUserScramCredentialsResult<'_> {}
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let user = rt::read::str(c, true, "results[].user")?;
-        let error_code = rt::read::i16(c, "results[].error_code")?;
-        let error_message = rt::read::opt_str(c, true, true, "results[].error_message")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
-        Ok(Self {
-            user,
-            error_code,
-            error_message,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let user = rt::read::str(c, true, "results[].user")?;
+            let error_code = rt::read::i16(c, "results[].error_code")?;
+            let error_message = rt::read::opt_str(c, true, true, "results[].error_message")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
+            Ok(Self {
+                user,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -65,34 +65,36 @@ impl rt::Sealed for ApiVersionsRequest<'_> {}
 impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let client_software_name = if v >= 3 {
-            rt::read::str(c, v >= 3, "client_software_name")?
-        } else {
-            ""
-        };
-        let client_software_version = if v >= 3 {
-            rt::read::str(c, v >= 3, "client_software_version")?
-        } else {
-            ""
-        };
-        let cluster_id = if v >= 5 {
-            rt::read::opt_str(c, v >= 3, v >= 5, "cluster_id")?
-        } else {
-            None
-        };
-        let node_id = if v >= 5 { rt::read::i32(c, "node_id")? } else { -1_i32 };
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            client_software_name,
-            client_software_version,
-            cluster_id,
-            node_id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let client_software_name = if v >= 3 {
+                rt::read::str(c, v >= 3, "client_software_name")?
+            } else {
+                ""
+            };
+            let client_software_version = if v >= 3 {
+                rt::read::str(c, v >= 3, "client_software_version")?
+            } else {
+                ""
+            };
+            let cluster_id = if v >= 5 {
+                rt::read::opt_str(c, v >= 3, v >= 5, "cluster_id")?
+            } else {
+                None
+            };
+            let node_id = if v >= 5 { rt::read::i32(c, "node_id")? } else { -1_i32 };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                client_software_name,
+                client_software_version,
+                cluster_id,
+                node_id,
+                unknown_tagged_fields,
+            })
         })
     }
 

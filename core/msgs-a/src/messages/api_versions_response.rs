@@ -73,71 +73,73 @@ impl rt::Sealed for ApiVersionsResponse<'_> {}
 impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let error_code = rt::read::i16(c, "error_code")?;
-        let api_keys = rt::read::array::<ApiVersion<'a>>(c, v >= 3, v, "api_keys")?;
-        let throttle_time_ms = if v >= 1 {
-            rt::read::i32(c, "throttle_time_ms")?
-        } else {
-            0_i32
-        };
-        let mut supported_features_tag: rt::Array<'a, SupportedFeatureKey<'a>> = rt::Array::EMPTY;
-        let mut finalized_features_epoch_tag: i64 = -1_i64;
-        let mut finalized_features_tag: rt::Array<'a, FinalizedFeatureKey<'a>> = rt::Array::EMPTY;
-        let mut zk_migration_ready_tag: bool = false;
-        let unknown_tagged_fields = if v >= 3 {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => rt::read::tagged_array::<SupportedFeatureKey<'a>>(
-                        c,
-                        &mut supported_features_tag,
-                        before,
-                        (tag, size),
-                        v,
-                        "supported_features",
-                    )?,
-                    1 => {
-                        finalized_features_epoch_tag = rt::read::i64(c, "finalized_features_epoch")?;
-                        rt::read::check_tag_size(c, before, size, tag, "finalized_features_epoch")?;
-                        rt::read::tag_at_default(c, finalized_features_epoch_tag == -1_i64);
-                    }
-                    2 => rt::read::tagged_array::<FinalizedFeatureKey<'a>>(
-                        c,
-                        &mut finalized_features_tag,
-                        before,
-                        (tag, size),
-                        v,
-                        "finalized_features",
-                    )?,
-                    3 => {
-                        zk_migration_ready_tag = rt::read::bool(c, "zk_migration_ready")?;
-                        rt::read::check_tag_size(c, before, size, tag, "zk_migration_ready")?;
-                        rt::read::tag_at_default(c, !zk_migration_ready_tag);
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let error_code = rt::read::i16(c, "error_code")?;
+            let api_keys = rt::read::array::<ApiVersion<'a>>(c, v >= 3, v, "api_keys")?;
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let mut supported_features_tag: rt::Array<'a, SupportedFeatureKey<'a>> = rt::Array::EMPTY;
+            let mut finalized_features_epoch_tag: i64 = -1_i64;
+            let mut finalized_features_tag: rt::Array<'a, FinalizedFeatureKey<'a>> = rt::Array::EMPTY;
+            let mut zk_migration_ready_tag: bool = false;
+            let unknown_tagged_fields = if v >= 3 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => rt::read::tagged_array::<SupportedFeatureKey<'a>>(
+                            c,
+                            &mut supported_features_tag,
+                            before,
+                            (tag, size),
+                            v,
+                            "supported_features",
+                        )?,
+                        1 => {
+                            finalized_features_epoch_tag = rt::read::i64(c, "finalized_features_epoch")?;
+                            rt::read::check_tag_size(c, before, size, tag, "finalized_features_epoch")?;
+                            rt::read::tag_at_default(c, finalized_features_epoch_tag == -1_i64);
+                        }
+                        2 => rt::read::tagged_array::<FinalizedFeatureKey<'a>>(
+                            c,
+                            &mut finalized_features_tag,
+                            before,
+                            (tag, size),
+                            v,
+                            "finalized_features",
+                        )?,
+                        3 => {
+                            zk_migration_ready_tag = rt::read::bool(c, "zk_migration_ready")?;
+                            rt::read::check_tag_size(c, before, size, tag, "zk_migration_ready")?;
+                            rt::read::tag_at_default(c, !zk_migration_ready_tag);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0xf)
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            api_keys,
-            throttle_time_ms,
-            supported_features: supported_features_tag,
-            finalized_features_epoch: finalized_features_epoch_tag,
-            finalized_features: finalized_features_tag,
-            zk_migration_ready: zk_migration_ready_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0xf)
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                api_keys,
+                throttle_time_ms,
+                supported_features: supported_features_tag,
+                finalized_features_epoch: finalized_features_epoch_tag,
+                finalized_features: finalized_features_tag,
+                zk_migration_ready: zk_migration_ready_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -267,30 +269,25 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
                 let has_zk_migration_ready = self.zk_migration_ready;
                 tags += usize::from(has_zk_migration_ready);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_supported_features {
                     w.tagged_array(0, &self.supported_features, v, "supported_features");
                 }
-                w.unknown_tags_before(&mut unknown, 1);
                 if has_finalized_features_epoch {
                     let s = 8;
                     w.uvarint(1, "finalized_features_epoch");
                     w.uvarint(s as u32, "finalized_features_epoch");
                     w.i64(self.finalized_features_epoch, "finalized_features_epoch");
                 }
-                w.unknown_tags_before(&mut unknown, 2);
                 if has_finalized_features {
                     w.tagged_array(2, &self.finalized_features, v, "finalized_features");
                 }
-                w.unknown_tags_before(&mut unknown, 3);
                 if has_zk_migration_ready {
                     let s = 1;
                     w.uvarint(3, "zk_migration_ready");
                     w.uvarint(s as u32, "zk_migration_ready");
                     w.bool(self.zk_migration_ready, "zk_migration_ready");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
@@ -352,26 +349,28 @@ impl rt::Sealed for ApiVersion<'_> {}
 impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "api_keys[].api_key": i16 = 2, "api_keys[].min_version": i16 = 2, "api_keys[].max_version": i16 = 2);
-            }
-        };
-        let api_key = rt::read::i16_at::<6, 0>(&r);
-        let min_version = rt::read::i16_at::<6, 2>(&r);
-        let max_version = rt::read::i16_at::<6, 4>(&r);
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "api_keys[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            api_key,
-            min_version,
-            max_version,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "api_keys[].api_key": i16 = 2, "api_keys[].min_version": i16 = 2, "api_keys[].max_version": i16 = 2);
+                }
+            };
+            let api_key = rt::read::i16_at::<6, 0>(&r);
+            let min_version = rt::read::i16_at::<6, 2>(&r);
+            let max_version = rt::read::i16_at::<6, 4>(&r);
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "api_keys[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                api_key,
+                min_version,
+                max_version,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -510,37 +509,39 @@ impl rt::Sealed for SupportedFeatureKey<'_> {}
 impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = if v >= 3 {
-            rt::read::str(c, v >= 3, "supported_features[].name")?
-        } else {
-            ""
-        };
-        let min_version;
-        let max_version;
-        if v >= 3 {
-            let r: [u8; 4] = match rt::read::run::<4>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "supported_features[].min_version": i16 = 2, "supported_features[].max_version": i16 = 2);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = if v >= 3 {
+                rt::read::str(c, v >= 3, "supported_features[].name")?
+            } else {
+                ""
             };
-            min_version = rt::read::i16_at::<4, 0>(&r);
-            max_version = rt::read::i16_at::<4, 2>(&r);
-        } else {
-            min_version = 0_i16;
-            max_version = 0_i16;
-        }
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "supported_features[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            min_version,
-            max_version,
-            unknown_tagged_fields,
+            let min_version;
+            let max_version;
+            if v >= 3 {
+                let r: [u8; 4] = match rt::read::run::<4>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "supported_features[].min_version": i16 = 2, "supported_features[].max_version": i16 = 2);
+                    }
+                };
+                min_version = rt::read::i16_at::<4, 0>(&r);
+                max_version = rt::read::i16_at::<4, 2>(&r);
+            } else {
+                min_version = 0_i16;
+                max_version = 0_i16;
+            }
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "supported_features[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                min_version,
+                max_version,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -736,37 +737,39 @@ impl rt::Sealed for FinalizedFeatureKey<'_> {}
 impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = if v >= 3 {
-            rt::read::str(c, v >= 3, "finalized_features[].name")?
-        } else {
-            ""
-        };
-        let max_version_level;
-        let min_version_level;
-        if v >= 3 {
-            let r: [u8; 4] = match rt::read::run::<4>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "finalized_features[].max_version_level": i16 = 2, "finalized_features[].min_version_level": i16 = 2);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = if v >= 3 {
+                rt::read::str(c, v >= 3, "finalized_features[].name")?
+            } else {
+                ""
             };
-            max_version_level = rt::read::i16_at::<4, 0>(&r);
-            min_version_level = rt::read::i16_at::<4, 2>(&r);
-        } else {
-            max_version_level = 0_i16;
-            min_version_level = 0_i16;
-        }
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "finalized_features[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            max_version_level,
-            min_version_level,
-            unknown_tagged_fields,
+            let max_version_level;
+            let min_version_level;
+            if v >= 3 {
+                let r: [u8; 4] = match rt::read::run::<4>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "finalized_features[].max_version_level": i16 = 2, "finalized_features[].min_version_level": i16 = 2);
+                    }
+                };
+                max_version_level = rt::read::i16_at::<4, 0>(&r);
+                min_version_level = rt::read::i16_at::<4, 2>(&r);
+            } else {
+                max_version_level = 0_i16;
+                min_version_level = 0_i16;
+            }
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "finalized_features[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                max_version_level,
+                min_version_level,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1458,7 +1461,6 @@ pub mod owned {
                     tags += usize::from(has_zk_migration_ready);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_supported_features {
                         let s = w.ok(rt::owned::vec_size(
                             &self.supported_features,
@@ -1470,14 +1472,12 @@ pub mod owned {
                         w.uvarint(s as u32, "supported_features");
                         rt::owned::write_vec(w, &self.supported_features, true, v, "supported_features");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
                     if has_finalized_features_epoch {
                         let s = 8;
                         w.uvarint(1, "finalized_features_epoch");
                         w.uvarint(s as u32, "finalized_features_epoch");
                         w.i64(self.finalized_features_epoch, "finalized_features_epoch");
                     }
-                    w.unknown_tags_before(&mut unknown, 2);
                     if has_finalized_features {
                         let s = w.ok(rt::owned::vec_size(
                             &self.finalized_features,
@@ -1489,7 +1489,6 @@ pub mod owned {
                         w.uvarint(s as u32, "finalized_features");
                         rt::owned::write_vec(w, &self.finalized_features, true, v, "finalized_features");
                     }
-                    w.unknown_tags_before(&mut unknown, 3);
                     if has_zk_migration_ready {
                         let s = 1;
                         w.uvarint(3, "zk_migration_ready");

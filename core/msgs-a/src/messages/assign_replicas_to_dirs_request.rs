@@ -319,14 +319,16 @@ impl rt::Sealed for TopicData<'_> {}
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_id = rt::read::uuid(c, "directories[].topics[].topic_id")?;
-        let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "directories[].topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "directories[].topics[]._tagged_fields")?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_id = rt::read::uuid(c, "directories[].topics[].topic_id")?;
+            let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "directories[].topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "directories[].topics[]._tagged_fields")?;
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -458,12 +460,14 @@ impl rt::Sealed for PartitionData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let partition_index = rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "directories[].topics[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition_index,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let partition_index = rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "directories[].topics[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition_index,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -218,18 +218,20 @@ impl rt::Sealed for TopicData<'_> {}
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_name = rt::read::str(c, v >= 1, "topics[].topic_name")?;
-        let partitions = rt::read::array::<PartitionData<'a>>(c, v >= 1, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic_name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_name = rt::read::str(c, v >= 1, "topics[].topic_name")?;
+            let partitions = rt::read::array::<PartitionData<'a>>(c, v >= 1, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -379,32 +381,34 @@ impl rt::Sealed for LeaderEndpoint<'_> {}
 impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = if v >= 1 {
-            rt::read::str(c, v >= 1, "leader_endpoints[].name")?
-        } else {
-            ""
-        };
-        let host = if v >= 1 {
-            rt::read::str(c, v >= 1, "leader_endpoints[].host")?
-        } else {
-            ""
-        };
-        let port = if v >= 1 {
-            rt::read::u16(c, "leader_endpoints[].port")?
-        } else {
-            0_u16
-        };
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "leader_endpoints[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            host,
-            port,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = if v >= 1 {
+                rt::read::str(c, v >= 1, "leader_endpoints[].name")?
+            } else {
+                ""
+            };
+            let host = if v >= 1 {
+                rt::read::str(c, v >= 1, "leader_endpoints[].host")?
+            } else {
+                ""
+            };
+            let port = if v >= 1 {
+                rt::read::u16(c, "leader_endpoints[].port")?
+            } else {
+                0_u16
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "leader_endpoints[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -606,32 +610,34 @@ impl rt::Sealed for PartitionData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let voter_directory_id = if v >= 1 {
-            rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
-            }
-        };
-        let leader_id = rt::read::i32_at::<8, 0>(&r);
-        let leader_epoch = rt::read::i32_at::<8, 4>(&r);
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            partition_index,
-            voter_directory_id,
-            leader_id,
-            leader_epoch,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            let voter_directory_id = if v >= 1 {
+                rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
+                }
+            };
+            let leader_id = rt::read::i32_at::<8, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                partition_index,
+                voter_directory_id,
+                leader_id,
+                leader_epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 

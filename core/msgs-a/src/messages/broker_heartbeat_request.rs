@@ -74,65 +74,67 @@ impl rt::Sealed for BrokerHeartbeatRequest<'_> {}
 impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 22] = match rt::read::run::<22>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "broker_id": i32 = 4, "broker_epoch": i64 = 8, "current_metadata_offset": i64 = 8, "want_fence": bool = 1, "want_shut_down": bool = 1);
-            }
-        };
-        let broker_id = rt::read::i32_at::<22, 0>(&r);
-        let broker_epoch = rt::read::i64_at::<22, 4>(&r);
-        let current_metadata_offset = rt::read::i64_at::<22, 12>(&r);
-        let want_fence = rt::read::canon_bool(c, rt::read::u8_at::<22, 20>(&r));
-        let want_shut_down = rt::read::canon_bool(c, rt::read::u8_at::<22, 21>(&r));
-        let mut offline_log_dirs_tag: rt::Array<'a, rt::Uuid> = rt::Array::EMPTY;
-        let mut cordoned_log_dirs_tag: Option<rt::Array<'a, rt::Uuid>> = None;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 1 => rt::read::tagged_array::<rt::Uuid>(
-                        c,
-                        &mut offline_log_dirs_tag,
-                        before,
-                        (tag, size),
-                        v,
-                        "offline_log_dirs",
-                    )?,
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "offline_log_dirs")),
-                    1 if v >= 2 => rt::read::tagged_opt_array::<rt::Uuid>(
-                        c,
-                        &mut cordoned_log_dirs_tag,
-                        before,
-                        (tag, size),
-                        v >= 2,
-                        true,
-                        v,
-                        "cordoned_log_dirs",
-                    )?,
-                    1 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 22] = match rt::read::run::<22>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "broker_id": i32 = 4, "broker_epoch": i64 = 8, "current_metadata_offset": i64 = 8, "want_fence": bool = 1, "want_shut_down": bool = 1);
+                }
+            };
+            let broker_id = rt::read::i32_at::<22, 0>(&r);
+            let broker_epoch = rt::read::i64_at::<22, 4>(&r);
+            let current_metadata_offset = rt::read::i64_at::<22, 12>(&r);
+            let want_fence = rt::read::canon_bool(c, rt::read::u8_at::<22, 20>(&r));
+            let want_shut_down = rt::read::canon_bool(c, rt::read::u8_at::<22, 21>(&r));
+            let mut offline_log_dirs_tag: rt::Array<'a, rt::Uuid> = rt::Array::EMPTY;
+            let mut cordoned_log_dirs_tag: Option<rt::Array<'a, rt::Uuid>> = None;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 1 => rt::read::tagged_array::<rt::Uuid>(
+                            c,
+                            &mut offline_log_dirs_tag,
+                            before,
+                            (tag, size),
+                            v,
+                            "offline_log_dirs",
+                        )?,
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "offline_log_dirs")),
+                        1 if v >= 2 => rt::read::tagged_opt_array::<rt::Uuid>(
+                            c,
+                            &mut cordoned_log_dirs_tag,
+                            before,
+                            (tag, size),
+                            v >= 2,
+                            true,
+                            v,
+                            "cordoned_log_dirs",
+                        )?,
+                        1 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x3)
-        };
-        Ok(Self {
-            broker_id,
-            broker_epoch,
-            current_metadata_offset,
-            want_fence,
-            want_shut_down,
-            offline_log_dirs: offline_log_dirs_tag,
-            cordoned_log_dirs: cordoned_log_dirs_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x3)
+            };
+            Ok(Self {
+                broker_id,
+                broker_epoch,
+                current_metadata_offset,
+                want_fence,
+                want_shut_down,
+                offline_log_dirs: offline_log_dirs_tag,
+                cordoned_log_dirs: cordoned_log_dirs_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -246,16 +248,13 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
                 let has_cordoned_log_dirs = v >= 2 && self.cordoned_log_dirs.is_some();
                 tags += usize::from(has_cordoned_log_dirs);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_offline_log_dirs {
                     w.tagged_array(0, &self.offline_log_dirs, v, "offline_log_dirs");
                 }
-                w.unknown_tags_before(&mut unknown, 1);
                 if has_cordoned_log_dirs {
                     w.tagged_opt_array(1, &self.cordoned_log_dirs, v >= 2, v, "cordoned_log_dirs");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -604,14 +603,12 @@ pub mod owned {
                     tags += usize::from(has_cordoned_log_dirs);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_offline_log_dirs {
                         let s = w.ok(rt::owned::vec_size(&self.offline_log_dirs, true, v, "offline_log_dirs"));
                         w.uvarint(0, "offline_log_dirs");
                         w.uvarint(s as u32, "offline_log_dirs");
                         rt::owned::write_vec(w, &self.offline_log_dirs, true, v, "offline_log_dirs");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
                     if has_cordoned_log_dirs {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.cordoned_log_dirs.as_deref(),

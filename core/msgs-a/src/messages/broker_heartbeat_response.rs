@@ -67,25 +67,27 @@ impl rt::Sealed for BrokerHeartbeatResponse<'_> {}
 impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 9] = match rt::read::run::<9>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "is_caught_up": bool = 1, "is_fenced": bool = 1, "should_shut_down": bool = 1);
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<9, 0>(&r);
-        let error_code = rt::read::i16_at::<9, 4>(&r);
-        let is_caught_up = rt::read::canon_bool(c, rt::read::u8_at::<9, 6>(&r));
-        let is_fenced = rt::read::canon_bool(c, rt::read::u8_at::<9, 7>(&r));
-        let should_shut_down = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            is_caught_up,
-            is_fenced,
-            should_shut_down,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 9] = match rt::read::run::<9>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "is_caught_up": bool = 1, "is_fenced": bool = 1, "should_shut_down": bool = 1);
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<9, 0>(&r);
+            let error_code = rt::read::i16_at::<9, 4>(&r);
+            let is_caught_up = rt::read::canon_bool(c, rt::read::u8_at::<9, 6>(&r));
+            let is_fenced = rt::read::canon_bool(c, rt::read::u8_at::<9, 7>(&r));
+            let should_shut_down = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                is_caught_up,
+                is_fenced,
+                should_shut_down,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -80,40 +80,42 @@ impl rt::Sealed for BrokerRegistrationRequest<'_> {}
 impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let broker_id = rt::read::i32(c, "broker_id")?;
-        let cluster_id = rt::read::str(c, true, "cluster_id")?;
-        let incarnation_id = rt::read::uuid(c, "incarnation_id")?;
-        let listeners = rt::read::array::<Listener<'a>>(c, true, v, "listeners")?;
-        let features = rt::read::array::<Feature<'a>>(c, true, v, "features")?;
-        let rack = rt::read::opt_str(c, true, true, "rack")?;
-        let is_migrating_zk_broker = if v >= 1 {
-            rt::read::bool(c, "is_migrating_zk_broker")?
-        } else {
-            false
-        };
-        let log_dirs = if v >= 2 {
-            rt::read::array::<rt::Uuid>(c, true, v, "log_dirs")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let previous_broker_epoch = if v >= 3 {
-            rt::read::i64(c, "previous_broker_epoch")?
-        } else {
-            -1_i64
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            broker_id,
-            cluster_id,
-            incarnation_id,
-            listeners,
-            features,
-            rack,
-            is_migrating_zk_broker,
-            log_dirs,
-            previous_broker_epoch,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let broker_id = rt::read::i32(c, "broker_id")?;
+            let cluster_id = rt::read::str(c, true, "cluster_id")?;
+            let incarnation_id = rt::read::uuid(c, "incarnation_id")?;
+            let listeners = rt::read::array::<Listener<'a>>(c, true, v, "listeners")?;
+            let features = rt::read::array::<Feature<'a>>(c, true, v, "features")?;
+            let rack = rt::read::opt_str(c, true, true, "rack")?;
+            let is_migrating_zk_broker = if v >= 1 {
+                rt::read::bool(c, "is_migrating_zk_broker")?
+            } else {
+                false
+            };
+            let log_dirs = if v >= 2 {
+                rt::read::array::<rt::Uuid>(c, true, v, "log_dirs")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let previous_broker_epoch = if v >= 3 {
+                rt::read::i64(c, "previous_broker_epoch")?
+            } else {
+                -1_i64
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                broker_id,
+                cluster_id,
+                incarnation_id,
+                listeners,
+                features,
+                rack,
+                is_migrating_zk_broker,
+                log_dirs,
+                previous_broker_epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -259,23 +261,25 @@ impl rt::Sealed for Listener<'_> {}
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "listeners[].name")?;
-        let host = rt::read::str(c, true, "listeners[].host")?;
-        let r: [u8; 4] = match rt::read::run::<4>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "listeners[].port": u16 = 2, "listeners[].security_protocol": i16 = 2);
-            }
-        };
-        let port = rt::read::u16_at::<4, 0>(&r);
-        let security_protocol = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            host,
-            port,
-            security_protocol,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "listeners[].name")?;
+            let host = rt::read::str(c, true, "listeners[].host")?;
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "listeners[].port": u16 = 2, "listeners[].security_protocol": i16 = 2);
+                }
+            };
+            let port = rt::read::u16_at::<4, 0>(&r);
+            let security_protocol = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                host,
+                port,
+                security_protocol,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -408,21 +412,23 @@ impl rt::Sealed for Feature<'_> {}
 impl<'a> rt::Struct<'a> for Feature<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "features[].name")?;
-        let r: [u8; 4] = match rt::read::run::<4>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
-            }
-        };
-        let min_supported_version = rt::read::i16_at::<4, 0>(&r);
-        let max_supported_version = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "features[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            min_supported_version,
-            max_supported_version,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "features[].name")?;
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
+                }
+            };
+            let min_supported_version = rt::read::i16_at::<4, 0>(&r);
+            let max_supported_version = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "features[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                min_supported_version,
+                max_supported_version,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -61,21 +61,23 @@ impl rt::Sealed for BrokerRegistrationResponse<'_> {}
 impl<'a> rt::Struct<'a> for BrokerRegistrationResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 14] = match rt::read::run::<14>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "broker_epoch": i64 = 8);
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<14, 0>(&r);
-        let error_code = rt::read::i16_at::<14, 4>(&r);
-        let broker_epoch = rt::read::i64_at::<14, 6>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            broker_epoch,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 14] = match rt::read::run::<14>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "broker_epoch": i64 = 8);
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<14, 0>(&r);
+            let error_code = rt::read::i16_at::<14, 4>(&r);
+            let broker_epoch = rt::read::i64_at::<14, 6>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                broker_epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 

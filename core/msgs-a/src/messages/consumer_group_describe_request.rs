@@ -59,14 +59,16 @@ impl rt::Sealed for ConsumerGroupDescribeRequest<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerGroupDescribeRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let group_ids = rt::read::array::<&'a str>(c, true, v, "group_ids")?;
-        let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            group_ids,
-            include_authorized_operations,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let group_ids = rt::read::array::<&'a str>(c, true, v, "group_ids")?;
+            let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                group_ids,
+                include_authorized_operations,
+                unknown_tagged_fields,
+            })
         })
     }
 

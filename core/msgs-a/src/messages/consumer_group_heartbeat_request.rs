@@ -83,34 +83,36 @@ impl rt::Sealed for ConsumerGroupHeartbeatRequest<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let group_id = rt::read::str(c, true, "group_id")?;
-        let member_id = rt::read::str(c, true, "member_id")?;
-        let member_epoch = rt::read::i32(c, "member_epoch")?;
-        let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
-        let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
-        let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
-        let subscribed_topic_names = rt::read::opt_array::<&'a str>(c, true, true, v, "subscribed_topic_names")?;
-        let subscribed_topic_regex = if v >= 1 {
-            rt::read::opt_str(c, true, v >= 1, "subscribed_topic_regex")?
-        } else {
-            None
-        };
-        let server_assignor = rt::read::opt_str(c, true, true, "server_assignor")?;
-        let topic_partitions = rt::read::opt_array::<TopicPartitions<'a>>(c, true, true, v, "topic_partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            group_id,
-            member_id,
-            member_epoch,
-            instance_id,
-            rack_id,
-            rebalance_timeout_ms,
-            subscribed_topic_names,
-            subscribed_topic_regex,
-            server_assignor,
-            topic_partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let group_id = rt::read::str(c, true, "group_id")?;
+            let member_id = rt::read::str(c, true, "member_id")?;
+            let member_epoch = rt::read::i32(c, "member_epoch")?;
+            let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
+            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
+            let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
+            let subscribed_topic_names = rt::read::opt_array::<&'a str>(c, true, true, v, "subscribed_topic_names")?;
+            let subscribed_topic_regex = if v >= 1 {
+                rt::read::opt_str(c, true, v >= 1, "subscribed_topic_regex")?
+            } else {
+                None
+            };
+            let server_assignor = rt::read::opt_str(c, true, true, "server_assignor")?;
+            let topic_partitions = rt::read::opt_array::<TopicPartitions<'a>>(c, true, true, v, "topic_partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                group_id,
+                member_id,
+                member_epoch,
+                instance_id,
+                rack_id,
+                rebalance_timeout_ms,
+                subscribed_topic_names,
+                subscribed_topic_regex,
+                server_assignor,
+                topic_partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -263,14 +265,16 @@ impl rt::Sealed for TopicPartitions<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_id = rt::read::uuid(c, "topic_partitions[].topic_id")?;
-        let partitions = rt::read::array::<i32>(c, true, v, "topic_partitions[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topic_partitions[]._tagged_fields")?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_id = rt::read::uuid(c, "topic_partitions[].topic_id")?;
+            let partitions = rt::read::array::<i32>(c, true, v, "topic_partitions[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topic_partitions[]._tagged_fields")?;
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 

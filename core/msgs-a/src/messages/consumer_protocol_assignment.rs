@@ -64,13 +64,15 @@ impl rt::Sealed for ConsumerProtocolAssignment<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let assigned_partitions = rt::read::array::<TopicPartition<'a>>(c, false, v, "assigned_partitions")?;
-        let user_data = rt::read::opt_bytes(c, false, true, "user_data")?;
-        Ok(Self {
-            assigned_partitions,
-            user_data,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let assigned_partitions = rt::read::array::<TopicPartition<'a>>(c, false, v, "assigned_partitions")?;
+            let user_data = rt::read::opt_bytes(c, false, true, "user_data")?;
+            Ok(Self {
+                assigned_partitions,
+                user_data,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 
@@ -172,13 +174,15 @@ impl rt::Sealed for TopicPartition<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic = rt::read::str(c, false, "assigned_partitions[].topic")?;
-        let partitions = rt::read::array::<i32>(c, false, v, "assigned_partitions[].partitions")?;
-        Ok(Self {
-            topic,
-            partitions,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic = rt::read::str(c, false, "assigned_partitions[].topic")?;
+            let partitions = rt::read::array::<i32>(c, false, v, "assigned_partitions[].partitions")?;
+            Ok(Self {
+                topic,
+                partitions,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

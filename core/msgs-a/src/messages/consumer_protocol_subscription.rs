@@ -67,31 +67,33 @@ impl rt::Sealed for ConsumerProtocolSubscription<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topics = rt::read::array::<&'a str>(c, false, v, "topics")?;
-        let user_data = rt::read::opt_bytes(c, false, true, "user_data")?;
-        let owned_partitions = if v >= 1 {
-            rt::read::array::<TopicPartition<'a>>(c, false, v, "owned_partitions")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let generation_id = if v >= 2 {
-            rt::read::i32(c, "generation_id")?
-        } else {
-            -1_i32
-        };
-        let rack_id = if v >= 3 {
-            rt::read::opt_str(c, false, v >= 3, "rack_id")?
-        } else {
-            None
-        };
-        Ok(Self {
-            topics,
-            user_data,
-            owned_partitions,
-            generation_id,
-            rack_id,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topics = rt::read::array::<&'a str>(c, false, v, "topics")?;
+            let user_data = rt::read::opt_bytes(c, false, true, "user_data")?;
+            let owned_partitions = if v >= 1 {
+                rt::read::array::<TopicPartition<'a>>(c, false, v, "owned_partitions")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let generation_id = if v >= 2 {
+                rt::read::i32(c, "generation_id")?
+            } else {
+                -1_i32
+            };
+            let rack_id = if v >= 3 {
+                rt::read::opt_str(c, false, v >= 3, "rack_id")?
+            } else {
+                None
+            };
+            Ok(Self {
+                topics,
+                user_data,
+                owned_partitions,
+                generation_id,
+                rack_id,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 
@@ -220,21 +222,23 @@ impl rt::Sealed for TopicPartition<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic = if v >= 1 {
-            rt::read::str(c, false, "owned_partitions[].topic")?
-        } else {
-            ""
-        };
-        let partitions = if v >= 1 {
-            rt::read::array::<i32>(c, false, v, "owned_partitions[].partitions")?
-        } else {
-            rt::Array::EMPTY
-        };
-        Ok(Self {
-            topic,
-            partitions,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic = if v >= 1 {
+                rt::read::str(c, false, "owned_partitions[].topic")?
+            } else {
+                ""
+            };
+            let partitions = if v >= 1 {
+                rt::read::array::<i32>(c, false, v, "owned_partitions[].partitions")?
+            } else {
+                rt::Array::EMPTY
+            };
+            Ok(Self {
+                topic,
+                partitions,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

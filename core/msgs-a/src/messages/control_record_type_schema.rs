@@ -60,10 +60,12 @@ impl rt::Sealed for ControlRecordTypeSchema<'_> {}
 impl<'a> rt::Struct<'a> for ControlRecordTypeSchema<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r#type = rt::read::i16(c, "type")?;
-        Ok(Self {
-            r#type,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r#type = rt::read::i16(c, "type")?;
+            Ok(Self {
+                r#type,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

@@ -66,22 +66,24 @@ impl rt::Sealed for ControlledShutdownRequest<'_> {}
 impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let broker_id = rt::read::i32(c, "broker_id")?;
-        let broker_epoch = if v >= 2 {
-            rt::read::i64(c, "broker_epoch")?
-        } else {
-            -1_i64
-        };
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            broker_id,
-            broker_epoch,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let broker_id = rt::read::i32(c, "broker_id")?;
+            let broker_epoch = if v >= 2 {
+                rt::read::i64(c, "broker_epoch")?
+            } else {
+                -1_i64
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                broker_id,
+                broker_epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -59,18 +59,20 @@ impl rt::Sealed for ControlledShutdownResponse<'_> {}
 impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let error_code = rt::read::i16(c, "error_code")?;
-        let remaining_partitions = rt::read::array::<RemainingPartition<'a>>(c, v >= 3, v, "remaining_partitions")?;
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            remaining_partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let error_code = rt::read::i16(c, "error_code")?;
+            let remaining_partitions = rt::read::array::<RemainingPartition<'a>>(c, v >= 3, v, "remaining_partitions")?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                remaining_partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -184,18 +186,20 @@ impl rt::Sealed for RemainingPartition<'_> {}
 impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_name = rt::read::str(c, v >= 3, "remaining_partitions[].topic_name")?;
-        let partition_index = rt::read::i32(c, "remaining_partitions[].partition_index")?;
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "remaining_partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic_name,
-            partition_index,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_name = rt::read::str(c, v >= 3, "remaining_partitions[].topic_name")?;
+            let partition_index = rt::read::i32(c, "remaining_partitions[].partition_index")?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "remaining_partitions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic_name,
+                partition_index,
+                unknown_tagged_fields,
+            })
         })
     }
 

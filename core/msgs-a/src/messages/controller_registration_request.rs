@@ -68,26 +68,28 @@ impl rt::Sealed for ControllerRegistrationRequest<'_> {}
 impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 21] = match rt::read::run::<21>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "controller_id": i32 = 4, "incarnation_id": uuid = 16, "zk_migration_ready": bool = 1);
-            }
-        };
-        let controller_id = rt::read::i32_at::<21, 0>(&r);
-        let incarnation_id = rt::read::uuid_at::<21, 4>(&r);
-        let zk_migration_ready = rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&r));
-        let listeners = rt::read::array::<Listener<'a>>(c, true, v, "listeners")?;
-        let features = rt::read::array::<Feature<'a>>(c, true, v, "features")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            controller_id,
-            incarnation_id,
-            zk_migration_ready,
-            listeners,
-            features,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 21] = match rt::read::run::<21>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "controller_id": i32 = 4, "incarnation_id": uuid = 16, "zk_migration_ready": bool = 1);
+                }
+            };
+            let controller_id = rt::read::i32_at::<21, 0>(&r);
+            let incarnation_id = rt::read::uuid_at::<21, 4>(&r);
+            let zk_migration_ready = rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&r));
+            let listeners = rt::read::array::<Listener<'a>>(c, true, v, "listeners")?;
+            let features = rt::read::array::<Feature<'a>>(c, true, v, "features")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                controller_id,
+                incarnation_id,
+                zk_migration_ready,
+                listeners,
+                features,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -190,23 +192,25 @@ impl rt::Sealed for Listener<'_> {}
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "listeners[].name")?;
-        let host = rt::read::str(c, true, "listeners[].host")?;
-        let r: [u8; 4] = match rt::read::run::<4>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "listeners[].port": u16 = 2, "listeners[].security_protocol": i16 = 2);
-            }
-        };
-        let port = rt::read::u16_at::<4, 0>(&r);
-        let security_protocol = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            host,
-            port,
-            security_protocol,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "listeners[].name")?;
+            let host = rt::read::str(c, true, "listeners[].host")?;
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "listeners[].port": u16 = 2, "listeners[].security_protocol": i16 = 2);
+                }
+            };
+            let port = rt::read::u16_at::<4, 0>(&r);
+            let security_protocol = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                host,
+                port,
+                security_protocol,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -339,21 +343,23 @@ impl rt::Sealed for Feature<'_> {}
 impl<'a> rt::Struct<'a> for Feature<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "features[].name")?;
-        let r: [u8; 4] = match rt::read::run::<4>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
-            }
-        };
-        let min_supported_version = rt::read::i16_at::<4, 0>(&r);
-        let max_supported_version = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "features[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            min_supported_version,
-            max_supported_version,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "features[].name")?;
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
+                }
+            };
+            let min_supported_version = rt::read::i16_at::<4, 0>(&r);
+            let max_supported_version = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "features[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                min_supported_version,
+                max_supported_version,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -62,16 +62,18 @@ impl rt::Sealed for CreateAclsRequest<'_> {}
 impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let creations = rt::read::array::<AclCreation<'a>>(c, v >= 2, v, "creations")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            creations,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let creations = rt::read::array::<AclCreation<'a>>(c, v >= 2, v, "creations")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                creations,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -184,38 +186,40 @@ impl rt::Sealed for AclCreation<'_> {}
 impl<'a> rt::Struct<'a> for AclCreation<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let resource_type = rt::read::i8(c, "creations[].resource_type")?;
-        let resource_name = rt::read::str(c, v >= 2, "creations[].resource_name")?;
-        let resource_pattern_type = if v >= 1 {
-            rt::read::i8(c, "creations[].resource_pattern_type")?
-        } else {
-            3_i8
-        };
-        let principal = rt::read::str(c, v >= 2, "creations[].principal")?;
-        let host = rt::read::str(c, v >= 2, "creations[].host")?;
-        let r: [u8; 2] = match rt::read::run::<2>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "creations[].operation": i8 = 1, "creations[].permission_type": i8 = 1);
-            }
-        };
-        let operation = rt::read::i8_at::<2, 0>(&r);
-        let permission_type = rt::read::i8_at::<2, 1>(&r);
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "creations[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            resource_type,
-            resource_name,
-            resource_pattern_type,
-            principal,
-            host,
-            operation,
-            permission_type,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let resource_type = rt::read::i8(c, "creations[].resource_type")?;
+            let resource_name = rt::read::str(c, v >= 2, "creations[].resource_name")?;
+            let resource_pattern_type = if v >= 1 {
+                rt::read::i8(c, "creations[].resource_pattern_type")?
+            } else {
+                3_i8
+            };
+            let principal = rt::read::str(c, v >= 2, "creations[].principal")?;
+            let host = rt::read::str(c, v >= 2, "creations[].host")?;
+            let r: [u8; 2] = match rt::read::run::<2>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "creations[].operation": i8 = 1, "creations[].permission_type": i8 = 1);
+                }
+            };
+            let operation = rt::read::i8_at::<2, 0>(&r);
+            let permission_type = rt::read::i8_at::<2, 1>(&r);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "creations[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                resource_type,
+                resource_name,
+                resource_pattern_type,
+                principal,
+                host,
+                operation,
+                permission_type,
+                unknown_tagged_fields,
+            })
         })
     }
 

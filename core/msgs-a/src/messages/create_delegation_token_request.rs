@@ -66,30 +66,32 @@ impl rt::Sealed for CreateDelegationTokenRequest<'_> {}
 impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let owner_principal_type = if v >= 3 {
-            rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_type")?
-        } else {
-            Some("")
-        };
-        let owner_principal_name = if v >= 3 {
-            rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_name")?
-        } else {
-            Some("")
-        };
-        let renewers = rt::read::array::<CreatableRenewers<'a>>(c, v >= 2, v, "renewers")?;
-        let max_lifetime_ms = rt::read::i64(c, "max_lifetime_ms")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            owner_principal_type,
-            owner_principal_name,
-            renewers,
-            max_lifetime_ms,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let owner_principal_type = if v >= 3 {
+                rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_type")?
+            } else {
+                Some("")
+            };
+            let owner_principal_name = if v >= 3 {
+                rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_name")?
+            } else {
+                Some("")
+            };
+            let renewers = rt::read::array::<CreatableRenewers<'a>>(c, v >= 2, v, "renewers")?;
+            let max_lifetime_ms = rt::read::i64(c, "max_lifetime_ms")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                owner_principal_type,
+                owner_principal_name,
+                renewers,
+                max_lifetime_ms,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -225,18 +227,20 @@ impl rt::Sealed for CreatableRenewers<'_> {}
 impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let principal_type = rt::read::str(c, v >= 2, "renewers[].principal_type")?;
-        let principal_name = rt::read::str(c, v >= 2, "renewers[].principal_name")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "renewers[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            principal_type,
-            principal_name,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let principal_type = rt::read::str(c, v >= 2, "renewers[].principal_type")?;
+            let principal_name = rt::read::str(c, v >= 2, "renewers[].principal_name")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "renewers[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                principal_type,
+                principal_name,
+                unknown_tagged_fields,
+            })
         })
     }
 

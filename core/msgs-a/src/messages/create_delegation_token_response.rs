@@ -86,50 +86,52 @@ impl rt::Sealed for CreateDelegationTokenResponse<'_> {}
 impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let error_code = rt::read::i16(c, "error_code")?;
-        let principal_type = rt::read::str(c, v >= 2, "principal_type")?;
-        let principal_name = rt::read::str(c, v >= 2, "principal_name")?;
-        let token_requester_principal_type = if v >= 3 {
-            rt::read::str(c, v >= 2, "token_requester_principal_type")?
-        } else {
-            ""
-        };
-        let token_requester_principal_name = if v >= 3 {
-            rt::read::str(c, v >= 2, "token_requester_principal_name")?
-        } else {
-            ""
-        };
-        let r: [u8; 24] = match rt::read::run::<24>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "issue_timestamp_ms": i64 = 8, "expiry_timestamp_ms": i64 = 8, "max_timestamp_ms": i64 = 8);
-            }
-        };
-        let issue_timestamp_ms = rt::read::i64_at::<24, 0>(&r);
-        let expiry_timestamp_ms = rt::read::i64_at::<24, 8>(&r);
-        let max_timestamp_ms = rt::read::i64_at::<24, 16>(&r);
-        let token_id = rt::read::str(c, v >= 2, "token_id")?;
-        let hmac = rt::read::bytes(c, v >= 2, "hmac")?;
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            principal_type,
-            principal_name,
-            token_requester_principal_type,
-            token_requester_principal_name,
-            issue_timestamp_ms,
-            expiry_timestamp_ms,
-            max_timestamp_ms,
-            token_id,
-            hmac,
-            throttle_time_ms,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let error_code = rt::read::i16(c, "error_code")?;
+            let principal_type = rt::read::str(c, v >= 2, "principal_type")?;
+            let principal_name = rt::read::str(c, v >= 2, "principal_name")?;
+            let token_requester_principal_type = if v >= 3 {
+                rt::read::str(c, v >= 2, "token_requester_principal_type")?
+            } else {
+                ""
+            };
+            let token_requester_principal_name = if v >= 3 {
+                rt::read::str(c, v >= 2, "token_requester_principal_name")?
+            } else {
+                ""
+            };
+            let r: [u8; 24] = match rt::read::run::<24>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "issue_timestamp_ms": i64 = 8, "expiry_timestamp_ms": i64 = 8, "max_timestamp_ms": i64 = 8);
+                }
+            };
+            let issue_timestamp_ms = rt::read::i64_at::<24, 0>(&r);
+            let expiry_timestamp_ms = rt::read::i64_at::<24, 8>(&r);
+            let max_timestamp_ms = rt::read::i64_at::<24, 16>(&r);
+            let token_id = rt::read::str(c, v >= 2, "token_id")?;
+            let hmac = rt::read::bytes(c, v >= 2, "hmac")?;
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                principal_type,
+                principal_name,
+                token_requester_principal_type,
+                token_requester_principal_name,
+                issue_timestamp_ms,
+                expiry_timestamp_ms,
+                max_timestamp_ms,
+                token_id,
+                hmac,
+                throttle_time_ms,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -187,21 +187,23 @@ impl rt::Sealed for CreatePartitionsTopic<'_> {}
 impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, v >= 2, "topics[].name")?;
-        let count = rt::read::i32(c, "topics[].count")?;
-        let assignments =
-            rt::read::opt_array::<CreatePartitionsAssignment<'a>>(c, v >= 2, true, v, "topics[].assignments")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            count,
-            assignments,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, v >= 2, "topics[].name")?;
+            let count = rt::read::i32(c, "topics[].count")?;
+            let assignments =
+                rt::read::opt_array::<CreatePartitionsAssignment<'a>>(c, v >= 2, true, v, "topics[].assignments")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                count,
+                assignments,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -344,16 +346,18 @@ impl rt::Sealed for CreatePartitionsAssignment<'_> {}
 impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let broker_ids = rt::read::array::<i32>(c, v >= 2, v, "topics[].assignments[].broker_ids")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "topics[].assignments[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            broker_ids,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let broker_ids = rt::read::array::<i32>(c, v >= 2, v, "topics[].assignments[].broker_ids")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "topics[].assignments[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                broker_ids,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -205,30 +205,32 @@ impl rt::Sealed for CreatableTopic<'_> {}
 impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, v >= 5, "topics[].name")?;
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].num_partitions": i32 = 4, "topics[].replication_factor": i16 = 2);
-            }
-        };
-        let num_partitions = rt::read::i32_at::<6, 0>(&r);
-        let replication_factor = rt::read::i16_at::<6, 4>(&r);
-        let assignments = rt::read::array::<CreatableReplicaAssignment<'a>>(c, v >= 5, v, "topics[].assignments")?;
-        let configs = rt::read::array::<CreatableTopicConfig<'a>>(c, v >= 5, v, "topics[].configs")?;
-        let unknown_tagged_fields = if v >= 5 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            num_partitions,
-            replication_factor,
-            assignments,
-            configs,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, v >= 5, "topics[].name")?;
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].num_partitions": i32 = 4, "topics[].replication_factor": i16 = 2);
+                }
+            };
+            let num_partitions = rt::read::i32_at::<6, 0>(&r);
+            let replication_factor = rt::read::i16_at::<6, 4>(&r);
+            let assignments = rt::read::array::<CreatableReplicaAssignment<'a>>(c, v >= 5, v, "topics[].assignments")?;
+            let configs = rt::read::array::<CreatableTopicConfig<'a>>(c, v >= 5, v, "topics[].configs")?;
+            let unknown_tagged_fields = if v >= 5 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                num_partitions,
+                replication_factor,
+                assignments,
+                configs,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -401,18 +403,20 @@ impl rt::Sealed for CreatableReplicaAssignment<'_> {}
 impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let partition_index = rt::read::i32(c, "topics[].assignments[].partition_index")?;
-        let broker_ids = rt::read::array::<i32>(c, v >= 5, v, "topics[].assignments[].broker_ids")?;
-        let unknown_tagged_fields = if v >= 5 {
-            rt::read::unknown_tags_only(c, "topics[].assignments[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            partition_index,
-            broker_ids,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let partition_index = rt::read::i32(c, "topics[].assignments[].partition_index")?;
+            let broker_ids = rt::read::array::<i32>(c, v >= 5, v, "topics[].assignments[].broker_ids")?;
+            let unknown_tagged_fields = if v >= 5 {
+                rt::read::unknown_tags_only(c, "topics[].assignments[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                partition_index,
+                broker_ids,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -565,18 +569,20 @@ impl rt::Sealed for CreatableTopicConfig<'_> {}
 impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, v >= 5, "topics[].configs[].name")?;
-        let value = rt::read::opt_str(c, v >= 5, true, "topics[].configs[].value")?;
-        let unknown_tagged_fields = if v >= 5 {
-            rt::read::unknown_tags_only(c, "topics[].configs[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            value,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, v >= 5, "topics[].configs[].name")?;
+            let value = rt::read::opt_str(c, v >= 5, true, "topics[].configs[].value")?;
+            let unknown_tagged_fields = if v >= 5 {
+                rt::read::unknown_tags_only(c, "topics[].configs[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                value,
+                unknown_tagged_fields,
+            })
         })
     }
 

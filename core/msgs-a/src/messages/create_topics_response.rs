@@ -206,73 +206,75 @@ impl rt::Sealed for CreatableTopicResult<'_> {}
 impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, v >= 5, "topics[].name")?;
-        let topic_id = if v >= 7 {
-            rt::read::uuid(c, "topics[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let error_code = rt::read::i16(c, "topics[].error_code")?;
-        let error_message = if v >= 1 {
-            rt::read::opt_str(c, v >= 5, v >= 1, "topics[].error_message")?
-        } else {
-            Some("")
-        };
-        let num_partitions;
-        let replication_factor;
-        if v >= 5 {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "topics[].num_partitions": i32 = 4, "topics[].replication_factor": i16 = 2);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, v >= 5, "topics[].name")?;
+            let topic_id = if v >= 7 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
             };
-            num_partitions = rt::read::i32_at::<6, 0>(&r);
-            replication_factor = rt::read::i16_at::<6, 4>(&r);
-        } else {
-            num_partitions = -1_i32;
-            replication_factor = -1_i16;
-        }
-        let configs = if v >= 5 {
-            rt::read::opt_array::<CreatableTopicConfigs<'a>>(c, v >= 5, v >= 5, v, "topics[].configs")?
-        } else {
-            Some(rt::Array::EMPTY)
-        };
-        let mut topic_config_error_code_tag: i16 = 0_i16;
-        let unknown_tagged_fields = if v >= 5 {
-            let (n, section) = rt::read::tag_section(c, "topics[]._tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[]._tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        topic_config_error_code_tag = rt::read::i16(c, "topics[].topic_config_error_code")?;
-                        rt::read::check_tag_size(c, before, size, tag, "topics[].topic_config_error_code")?;
-                        rt::read::tag_at_default(c, topic_config_error_code_tag == 0_i16);
+            let error_code = rt::read::i16(c, "topics[].error_code")?;
+            let error_message = if v >= 1 {
+                rt::read::opt_str(c, v >= 5, v >= 1, "topics[].error_message")?
+            } else {
+                Some("")
+            };
+            let num_partitions;
+            let replication_factor;
+            if v >= 5 {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "topics[].num_partitions": i32 = 4, "topics[].replication_factor": i16 = 2);
                     }
-                    _ => {
-                        rt::read::skip_tag(c, size, "topics[]._tagged_fields")?;
-                        unknown += 1;
+                };
+                num_partitions = rt::read::i32_at::<6, 0>(&r);
+                replication_factor = rt::read::i16_at::<6, 4>(&r);
+            } else {
+                num_partitions = -1_i32;
+                replication_factor = -1_i16;
+            }
+            let configs = if v >= 5 {
+                rt::read::opt_array::<CreatableTopicConfigs<'a>>(c, v >= 5, v >= 5, v, "topics[].configs")?
+            } else {
+                Some(rt::Array::EMPTY)
+            };
+            let mut topic_config_error_code_tag: i16 = 0_i16;
+            let unknown_tagged_fields = if v >= 5 {
+                let (n, section) = rt::read::tag_section(c, "topics[]._tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            topic_config_error_code_tag = rt::read::i16(c, "topics[].topic_config_error_code")?;
+                            rt::read::check_tag_size(c, before, size, tag, "topics[].topic_config_error_code")?;
+                            rt::read::tag_at_default(c, topic_config_error_code_tag == 0_i16);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "topics[]._tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            topic_id,
-            error_code,
-            error_message,
-            topic_config_error_code: topic_config_error_code_tag,
-            num_partitions,
-            replication_factor,
-            configs,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                error_code,
+                error_message,
+                topic_config_error_code: topic_config_error_code_tag,
+                num_partitions,
+                replication_factor,
+                configs,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -439,15 +441,13 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
                 let has_topic_config_error_code = self.topic_config_error_code != 0_i16;
                 tags += usize::from(has_topic_config_error_code);
                 w.uvarint(tags as u32, "topics[]._tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_topic_config_error_code {
                     let s = 2;
                     w.uvarint(0, "topics[].topic_config_error_code");
                     w.uvarint(s as u32, "topics[].topic_config_error_code");
                     w.i16(self.topic_config_error_code, "topics[].topic_config_error_code");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
@@ -508,47 +508,49 @@ impl rt::Sealed for CreatableTopicConfigs<'_> {}
 impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = if v >= 5 {
-            rt::read::str(c, v >= 5, "topics[].configs[].name")?
-        } else {
-            ""
-        };
-        let value = if v >= 5 {
-            rt::read::opt_str(c, v >= 5, v >= 5, "topics[].configs[].value")?
-        } else {
-            Some("")
-        };
-        let read_only;
-        let config_source;
-        let is_sensitive;
-        if v >= 5 {
-            let r: [u8; 3] = match rt::read::run::<3>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "topics[].configs[].read_only": bool = 1, "topics[].configs[].config_source": i8 = 1, "topics[].configs[].is_sensitive": bool = 1);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = if v >= 5 {
+                rt::read::str(c, v >= 5, "topics[].configs[].name")?
+            } else {
+                ""
             };
-            read_only = rt::read::canon_bool(c, rt::read::u8_at::<3, 0>(&r));
-            config_source = rt::read::i8_at::<3, 1>(&r);
-            is_sensitive = rt::read::canon_bool(c, rt::read::u8_at::<3, 2>(&r));
-        } else {
-            read_only = false;
-            config_source = -1_i8;
-            is_sensitive = false;
-        }
-        let unknown_tagged_fields = if v >= 5 {
-            rt::read::unknown_tags_only(c, "topics[].configs[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            value,
-            read_only,
-            config_source,
-            is_sensitive,
-            unknown_tagged_fields,
+            let value = if v >= 5 {
+                rt::read::opt_str(c, v >= 5, v >= 5, "topics[].configs[].value")?
+            } else {
+                Some("")
+            };
+            let read_only;
+            let config_source;
+            let is_sensitive;
+            if v >= 5 {
+                let r: [u8; 3] = match rt::read::run::<3>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "topics[].configs[].read_only": bool = 1, "topics[].configs[].config_source": i8 = 1, "topics[].configs[].is_sensitive": bool = 1);
+                    }
+                };
+                read_only = rt::read::canon_bool(c, rt::read::u8_at::<3, 0>(&r));
+                config_source = rt::read::i8_at::<3, 1>(&r);
+                is_sensitive = rt::read::canon_bool(c, rt::read::u8_at::<3, 2>(&r));
+            } else {
+                read_only = false;
+                config_source = -1_i8;
+                is_sensitive = false;
+            }
+            let unknown_tagged_fields = if v >= 5 {
+                rt::read::unknown_tags_only(c, "topics[].configs[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                value,
+                read_only,
+                config_source,
+                is_sensitive,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1366,7 +1368,6 @@ pub mod owned {
                 tags += usize::from(has_topic_config_error_code);
                 w.uvarint(tags as u32, "topics[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_topic_config_error_code {
                     let s = 2;
                     w.uvarint(0, "topics[].topic_config_error_code");

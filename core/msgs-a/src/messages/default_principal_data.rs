@@ -61,15 +61,17 @@ impl rt::Sealed for DefaultPrincipalData<'_> {}
 impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r#type = rt::read::str(c, true, "type")?;
-        let name = rt::read::str(c, true, "name")?;
-        let token_authenticated = rt::read::bool(c, "token_authenticated")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            r#type,
-            name,
-            token_authenticated,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r#type = rt::read::str(c, true, "type")?;
+            let name = rt::read::str(c, true, "name")?;
+            let token_authenticated = rt::read::bool(c, "token_authenticated")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                r#type,
+                name,
+                token_authenticated,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -62,16 +62,18 @@ impl rt::Sealed for DeleteAclsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let filters = rt::read::array::<DeleteAclsFilter<'a>>(c, v >= 2, v, "filters")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            filters,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let filters = rt::read::array::<DeleteAclsFilter<'a>>(c, v >= 2, v, "filters")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                filters,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -184,38 +186,40 @@ impl rt::Sealed for DeleteAclsFilter<'_> {}
 impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let resource_type_filter = rt::read::i8(c, "filters[].resource_type_filter")?;
-        let resource_name_filter = rt::read::opt_str(c, v >= 2, true, "filters[].resource_name_filter")?;
-        let pattern_type_filter = if v >= 1 {
-            rt::read::i8(c, "filters[].pattern_type_filter")?
-        } else {
-            3_i8
-        };
-        let principal_filter = rt::read::opt_str(c, v >= 2, true, "filters[].principal_filter")?;
-        let host_filter = rt::read::opt_str(c, v >= 2, true, "filters[].host_filter")?;
-        let r: [u8; 2] = match rt::read::run::<2>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "filters[].operation": i8 = 1, "filters[].permission_type": i8 = 1);
-            }
-        };
-        let operation = rt::read::i8_at::<2, 0>(&r);
-        let permission_type = rt::read::i8_at::<2, 1>(&r);
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "filters[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            resource_type_filter,
-            resource_name_filter,
-            pattern_type_filter,
-            principal_filter,
-            host_filter,
-            operation,
-            permission_type,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let resource_type_filter = rt::read::i8(c, "filters[].resource_type_filter")?;
+            let resource_name_filter = rt::read::opt_str(c, v >= 2, true, "filters[].resource_name_filter")?;
+            let pattern_type_filter = if v >= 1 {
+                rt::read::i8(c, "filters[].pattern_type_filter")?
+            } else {
+                3_i8
+            };
+            let principal_filter = rt::read::opt_str(c, v >= 2, true, "filters[].principal_filter")?;
+            let host_filter = rt::read::opt_str(c, v >= 2, true, "filters[].host_filter")?;
+            let r: [u8; 2] = match rt::read::run::<2>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "filters[].operation": i8 = 1, "filters[].permission_type": i8 = 1);
+                }
+            };
+            let operation = rt::read::i8_at::<2, 0>(&r);
+            let permission_type = rt::read::i8_at::<2, 1>(&r);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "filters[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                resource_type_filter,
+                resource_name_filter,
+                pattern_type_filter,
+                principal_filter,
+                host_filter,
+                operation,
+                permission_type,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -188,21 +188,23 @@ impl rt::Sealed for DeleteAclsFilterResult<'_> {}
 impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let error_code = rt::read::i16(c, "filter_results[].error_code")?;
-        let error_message = rt::read::opt_str(c, v >= 2, true, "filter_results[].error_message")?;
-        let matching_acls =
-            rt::read::array::<DeleteAclsMatchingAcl<'a>>(c, v >= 2, v, "filter_results[].matching_acls")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "filter_results[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            error_message,
-            matching_acls,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let error_code = rt::read::i16(c, "filter_results[].error_code")?;
+            let error_message = rt::read::opt_str(c, v >= 2, true, "filter_results[].error_message")?;
+            let matching_acls =
+                rt::read::array::<DeleteAclsMatchingAcl<'a>>(c, v >= 2, v, "filter_results[].matching_acls")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "filter_results[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                error_message,
+                matching_acls,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -375,42 +377,44 @@ impl rt::Sealed for DeleteAclsMatchingAcl<'_> {}
 impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let error_code = rt::read::i16(c, "filter_results[].matching_acls[].error_code")?;
-        let error_message = rt::read::opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?;
-        let resource_type = rt::read::i8(c, "filter_results[].matching_acls[].resource_type")?;
-        let resource_name = rt::read::str(c, v >= 2, "filter_results[].matching_acls[].resource_name")?;
-        let pattern_type = if v >= 1 {
-            rt::read::i8(c, "filter_results[].matching_acls[].pattern_type")?
-        } else {
-            3_i8
-        };
-        let principal = rt::read::str(c, v >= 2, "filter_results[].matching_acls[].principal")?;
-        let host = rt::read::str(c, v >= 2, "filter_results[].matching_acls[].host")?;
-        let r: [u8; 2] = match rt::read::run::<2>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "filter_results[].matching_acls[].operation": i8 = 1, "filter_results[].matching_acls[].permission_type": i8 = 1);
-            }
-        };
-        let operation = rt::read::i8_at::<2, 0>(&r);
-        let permission_type = rt::read::i8_at::<2, 1>(&r);
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "filter_results[].matching_acls[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            error_message,
-            resource_type,
-            resource_name,
-            pattern_type,
-            principal,
-            host,
-            operation,
-            permission_type,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let error_code = rt::read::i16(c, "filter_results[].matching_acls[].error_code")?;
+            let error_message = rt::read::opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?;
+            let resource_type = rt::read::i8(c, "filter_results[].matching_acls[].resource_type")?;
+            let resource_name = rt::read::str(c, v >= 2, "filter_results[].matching_acls[].resource_name")?;
+            let pattern_type = if v >= 1 {
+                rt::read::i8(c, "filter_results[].matching_acls[].pattern_type")?
+            } else {
+                3_i8
+            };
+            let principal = rt::read::str(c, v >= 2, "filter_results[].matching_acls[].principal")?;
+            let host = rt::read::str(c, v >= 2, "filter_results[].matching_acls[].host")?;
+            let r: [u8; 2] = match rt::read::run::<2>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "filter_results[].matching_acls[].operation": i8 = 1, "filter_results[].matching_acls[].permission_type": i8 = 1);
+                }
+            };
+            let operation = rt::read::i8_at::<2, 0>(&r);
+            let permission_type = rt::read::i8_at::<2, 1>(&r);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "filter_results[].matching_acls[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                error_message,
+                resource_type,
+                resource_name,
+                pattern_type,
+                principal,
+                host,
+                operation,
+                permission_type,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -61,16 +61,18 @@ impl rt::Sealed for DeleteGroupsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DeleteGroupsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let groups_names = rt::read::array::<&'a str>(c, v >= 2, v, "groups_names")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            groups_names,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let groups_names = rt::read::array::<&'a str>(c, v >= 2, v, "groups_names")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                groups_names,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -64,18 +64,20 @@ impl rt::Sealed for DeleteGroupsResponse<'_> {}
 impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let results = rt::read::array::<DeletableGroupResult<'a>>(c, v >= 2, v, "results")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            results,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let results = rt::read::array::<DeletableGroupResult<'a>>(c, v >= 2, v, "results")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                results,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -178,24 +180,26 @@ impl rt::Sealed for DeletableGroupResult<'_> {}
 impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let group_id = rt::read::str(c, v >= 2, "results[].group_id")?;
-        let error_code = rt::read::i16(c, "results[].error_code")?;
-        let error_message = if v >= 3 {
-            rt::read::opt_str(c, v >= 2, v >= 3, "results[].error_message")?
-        } else {
-            None
-        };
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "results[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            group_id,
-            error_code,
-            error_message,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let group_id = rt::read::str(c, v >= 2, "results[].group_id")?;
+            let error_code = rt::read::i16(c, "results[].error_code")?;
+            let error_message = if v >= 3 {
+                rt::read::opt_str(c, v >= 2, v >= 3, "results[].error_message")?
+            } else {
+                None
+            };
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "results[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                group_id,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -64,24 +64,26 @@ impl rt::Sealed for DeleteShareGroupOffsetsResponse<'_> {}
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "error_message")?;
-        let responses = rt::read::array::<DeleteShareGroupOffsetsResponseTopic<'a>>(c, true, v, "responses")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            responses,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?;
+            let responses = rt::read::array::<DeleteShareGroupOffsetsResponseTopic<'a>>(c, true, v, "responses")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                responses,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -193,23 +195,25 @@ impl rt::Sealed for DeleteShareGroupOffsetsResponseTopic<'_> {}
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let topic_name = rt::read::str(c, true, "responses[].topic_name")?;
-        let r: [u8; 18] = match rt::read::run::<18>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "responses[].topic_id": uuid = 16, "responses[].error_code": i16 = 2);
-            }
-        };
-        let topic_id = rt::read::uuid_at::<18, 0>(&r);
-        let error_code = rt::read::i16_at::<18, 16>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "responses[].error_message")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?;
-        Ok(Self {
-            topic_name,
-            topic_id,
-            error_code,
-            error_message,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let topic_name = rt::read::str(c, true, "responses[].topic_name")?;
+            let r: [u8; 18] = match rt::read::run::<18>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "responses[].topic_id": uuid = 16, "responses[].error_code": i16 = 2);
+                }
+            };
+            let topic_id = rt::read::uuid_at::<18, 0>(&r);
+            let error_code = rt::read::i16_at::<18, 16>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "responses[].error_message")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?;
+            Ok(Self {
+                topic_name,
+                topic_id,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -160,14 +160,16 @@ impl rt::Sealed for DeleteStateResult<'_> {}
 impl<'a> rt::Struct<'a> for DeleteStateResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_id = rt::read::uuid(c, "results[].topic_id")?;
-        let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_id = rt::read::uuid(c, "results[].topic_id")?;
+            let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -292,21 +294,23 @@ impl rt::Sealed for PartitionResult<'_> {}
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
-            }
-        };
-        let partition = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition,
-            error_code,
-            error_message,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
+                }
+            };
+            let partition = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -70,28 +70,30 @@ impl rt::Sealed for DeleteTopicsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topics = if v >= 6 {
-            rt::read::array::<DeleteTopicState<'a>>(c, v >= 4, v, "topics")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let topic_names = if v <= 5 {
-            rt::read::array::<&'a str>(c, v >= 4, v, "topic_names")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let timeout_ms = rt::read::i32(c, "timeout_ms")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topics,
-            topic_names,
-            timeout_ms,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topics = if v >= 6 {
+                rt::read::array::<DeleteTopicState<'a>>(c, v >= 4, v, "topics")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let topic_names = if v <= 5 {
+                rt::read::array::<&'a str>(c, v >= 4, v, "topic_names")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let timeout_ms = rt::read::i32(c, "timeout_ms")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topics,
+                topic_names,
+                timeout_ms,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -218,26 +220,28 @@ impl rt::Sealed for DeleteTopicState<'_> {}
 impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = if v >= 6 {
-            rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?
-        } else {
-            None
-        };
-        let topic_id = if v >= 6 {
-            rt::read::uuid(c, "topics[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            topic_id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = if v >= 6 {
+                rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?
+            } else {
+                None
+            };
+            let topic_id = if v >= 6 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -65,22 +65,24 @@ impl rt::Sealed for DeleteTopicsResponse<'_> {}
 impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let throttle_time_ms = if v >= 1 {
-            rt::read::i32(c, "throttle_time_ms")?
-        } else {
-            0_i32
-        };
-        let responses = rt::read::array::<DeletableTopicResult<'a>>(c, v >= 4, v, "responses")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            responses,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let responses = rt::read::array::<DeletableTopicResult<'a>>(c, v >= 4, v, "responses")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                responses,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -193,30 +195,32 @@ impl rt::Sealed for DeletableTopicResult<'_> {}
 impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?;
-        let topic_id = if v >= 6 {
-            rt::read::uuid(c, "responses[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let error_code = rt::read::i16(c, "responses[].error_code")?;
-        let error_message = if v >= 5 {
-            rt::read::opt_str(c, v >= 4, v >= 5, "responses[].error_message")?
-        } else {
-            None
-        };
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            topic_id,
-            error_code,
-            error_message,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?;
+            let topic_id = if v >= 6 {
+                rt::read::uuid(c, "responses[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let error_code = rt::read::i16(c, "responses[].error_code")?;
+            let error_message = if v >= 5 {
+                rt::read::opt_str(c, v >= 4, v >= 5, "responses[].error_message")?
+            } else {
+                None
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -201,26 +201,28 @@ impl rt::Sealed for DescribeAclsResource<'_> {}
 impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let resource_type = rt::read::i8(c, "resources[].resource_type")?;
-        let resource_name = rt::read::str(c, v >= 2, "resources[].resource_name")?;
-        let pattern_type = if v >= 1 {
-            rt::read::i8(c, "resources[].pattern_type")?
-        } else {
-            3_i8
-        };
-        let acls = rt::read::array::<AclDescription<'a>>(c, v >= 2, v, "resources[].acls")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "resources[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            resource_type,
-            resource_name,
-            pattern_type,
-            acls,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let resource_type = rt::read::i8(c, "resources[].resource_type")?;
+            let resource_name = rt::read::str(c, v >= 2, "resources[].resource_name")?;
+            let pattern_type = if v >= 1 {
+                rt::read::i8(c, "resources[].pattern_type")?
+            } else {
+                3_i8
+            };
+            let acls = rt::read::array::<AclDescription<'a>>(c, v >= 2, v, "resources[].acls")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "resources[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                resource_type,
+                resource_name,
+                pattern_type,
+                acls,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -397,28 +399,30 @@ impl rt::Sealed for AclDescription<'_> {}
 impl<'a> rt::Struct<'a> for AclDescription<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let principal = rt::read::str(c, v >= 2, "resources[].acls[].principal")?;
-        let host = rt::read::str(c, v >= 2, "resources[].acls[].host")?;
-        let r: [u8; 2] = match rt::read::run::<2>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "resources[].acls[].operation": i8 = 1, "resources[].acls[].permission_type": i8 = 1);
-            }
-        };
-        let operation = rt::read::i8_at::<2, 0>(&r);
-        let permission_type = rt::read::i8_at::<2, 1>(&r);
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "resources[].acls[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            principal,
-            host,
-            operation,
-            permission_type,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let principal = rt::read::str(c, v >= 2, "resources[].acls[].principal")?;
+            let host = rt::read::str(c, v >= 2, "resources[].acls[].host")?;
+            let r: [u8; 2] = match rt::read::run::<2>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "resources[].acls[].operation": i8 = 1, "resources[].acls[].permission_type": i8 = 1);
+                }
+            };
+            let operation = rt::read::i8_at::<2, 0>(&r);
+            let permission_type = rt::read::i8_at::<2, 1>(&r);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "resources[].acls[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                principal,
+                host,
+                operation,
+                permission_type,
+                unknown_tagged_fields,
+            })
         })
     }
 

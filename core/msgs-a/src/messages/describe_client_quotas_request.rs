@@ -65,18 +65,20 @@ impl rt::Sealed for DescribeClientQuotasRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let components = rt::read::array::<ComponentData<'a>>(c, v >= 1, v, "components")?;
-        let strict = rt::read::bool(c, "strict")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            components,
-            strict,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let components = rt::read::array::<ComponentData<'a>>(c, v >= 1, v, "components")?;
+            let strict = rt::read::bool(c, "strict")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                components,
+                strict,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -179,20 +181,22 @@ impl rt::Sealed for ComponentData<'_> {}
 impl<'a> rt::Struct<'a> for ComponentData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let entity_type = rt::read::str(c, v >= 1, "components[].entity_type")?;
-        let match_type = rt::read::i8(c, "components[].match_type")?;
-        let r#match = rt::read::opt_str(c, v >= 1, true, "components[].match")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "components[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            entity_type,
-            match_type,
-            r#match,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let entity_type = rt::read::str(c, v >= 1, "components[].entity_type")?;
+            let match_type = rt::read::i8(c, "components[].match_type")?;
+            let r#match = rt::read::opt_str(c, v >= 1, true, "components[].match")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "components[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                entity_type,
+                match_type,
+                r#match,
+                unknown_tagged_fields,
+            })
         })
     }
 

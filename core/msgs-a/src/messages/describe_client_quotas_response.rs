@@ -200,18 +200,20 @@ impl rt::Sealed for EntryData<'_> {}
 impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let entity = rt::read::array::<EntityData<'a>>(c, v >= 1, v, "entries[].entity")?;
-        let values = rt::read::array::<ValueData<'a>>(c, v >= 1, v, "entries[].values")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "entries[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            entity,
-            values,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let entity = rt::read::array::<EntityData<'a>>(c, v >= 1, v, "entries[].entity")?;
+            let values = rt::read::array::<ValueData<'a>>(c, v >= 1, v, "entries[].values")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "entries[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                entity,
+                values,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -354,18 +356,20 @@ impl rt::Sealed for EntityData<'_> {}
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
-        let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "entries[].entity[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            entity_type,
-            entity_name,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
+            let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "entries[].entity[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                entity_type,
+                entity_name,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -511,18 +515,20 @@ impl rt::Sealed for ValueData<'_> {}
 impl<'a> rt::Struct<'a> for ValueData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let key = rt::read::str(c, v >= 1, "entries[].values[].key")?;
-        let value = rt::read::f64(c, "entries[].values[].value")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "entries[].values[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            key,
-            value,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let key = rt::read::str(c, v >= 1, "entries[].values[].key")?;
+            let value = rt::read::f64(c, "entries[].values[].value")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "entries[].values[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                key,
+                value,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -62,24 +62,26 @@ impl rt::Sealed for DescribeClusterRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let include_cluster_authorized_operations = rt::read::bool(c, "include_cluster_authorized_operations")?;
-        let endpoint_type = if v >= 1 {
-            rt::read::i8(c, "endpoint_type")?
-        } else {
-            1_i8
-        };
-        let include_fenced_brokers = if v >= 2 {
-            rt::read::bool(c, "include_fenced_brokers")?
-        } else {
-            false
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            include_cluster_authorized_operations,
-            endpoint_type,
-            include_fenced_brokers,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let include_cluster_authorized_operations = rt::read::bool(c, "include_cluster_authorized_operations")?;
+            let endpoint_type = if v >= 1 {
+                rt::read::i8(c, "endpoint_type")?
+            } else {
+                1_i8
+            };
+            let include_fenced_brokers = if v >= 2 {
+                rt::read::bool(c, "include_fenced_brokers")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                include_cluster_authorized_operations,
+                endpoint_type,
+                include_fenced_brokers,
+                unknown_tagged_fields,
+            })
         })
     }
 

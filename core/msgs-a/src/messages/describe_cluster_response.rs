@@ -76,36 +76,38 @@ impl rt::Sealed for DescribeClusterResponse<'_> {}
 impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "error_message")?;
-        let endpoint_type = if v >= 1 {
-            rt::read::i8(c, "endpoint_type")?
-        } else {
-            1_i8
-        };
-        let cluster_id = rt::read::str(c, true, "cluster_id")?;
-        let controller_id = rt::read::i32(c, "controller_id")?;
-        let brokers = rt::read::array::<DescribeClusterBroker<'a>>(c, true, v, "brokers")?;
-        let cluster_authorized_operations = rt::read::i32(c, "cluster_authorized_operations")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            endpoint_type,
-            cluster_id,
-            controller_id,
-            brokers,
-            cluster_authorized_operations,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?;
+            let endpoint_type = if v >= 1 {
+                rt::read::i8(c, "endpoint_type")?
+            } else {
+                1_i8
+            };
+            let cluster_id = rt::read::str(c, true, "cluster_id")?;
+            let controller_id = rt::read::i32(c, "controller_id")?;
+            let brokers = rt::read::array::<DescribeClusterBroker<'a>>(c, true, v, "brokers")?;
+            let cluster_authorized_operations = rt::read::i32(c, "cluster_authorized_operations")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                endpoint_type,
+                cluster_id,
+                controller_id,
+                brokers,
+                cluster_authorized_operations,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -237,24 +239,26 @@ impl rt::Sealed for DescribeClusterBroker<'_> {}
 impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let broker_id = rt::read::i32(c, "brokers[].broker_id")?;
-        let host = rt::read::str(c, true, "brokers[].host")?;
-        let port = rt::read::i32(c, "brokers[].port")?;
-        let rack = rt::read::opt_str(c, true, true, "brokers[].rack")?;
-        let is_fenced = if v >= 2 {
-            rt::read::bool(c, "brokers[].is_fenced")?
-        } else {
-            false
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "brokers[]._tagged_fields")?;
-        Ok(Self {
-            broker_id,
-            host,
-            port,
-            rack,
-            is_fenced,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let broker_id = rt::read::i32(c, "brokers[].broker_id")?;
+            let host = rt::read::str(c, true, "brokers[].host")?;
+            let port = rt::read::i32(c, "brokers[].port")?;
+            let rack = rt::read::opt_str(c, true, true, "brokers[].rack")?;
+            let is_fenced = if v >= 2 {
+                rt::read::bool(c, "brokers[].is_fenced")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "brokers[]._tagged_fields")?;
+            Ok(Self {
+                broker_id,
+                host,
+                port,
+                rack,
+                is_fenced,
+                unknown_tagged_fields,
+            })
         })
     }
 

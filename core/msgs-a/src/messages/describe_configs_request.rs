@@ -63,28 +63,30 @@ impl rt::Sealed for DescribeConfigsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let resources = rt::read::array::<DescribeConfigsResource<'a>>(c, v >= 4, v, "resources")?;
-        let include_synonyms = if v >= 1 {
-            rt::read::bool(c, "include_synonyms")?
-        } else {
-            false
-        };
-        let include_documentation = if v >= 3 {
-            rt::read::bool(c, "include_documentation")?
-        } else {
-            false
-        };
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            resources,
-            include_synonyms,
-            include_documentation,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let resources = rt::read::array::<DescribeConfigsResource<'a>>(c, v >= 4, v, "resources")?;
+            let include_synonyms = if v >= 1 {
+                rt::read::bool(c, "include_synonyms")?
+            } else {
+                false
+            };
+            let include_documentation = if v >= 3 {
+                rt::read::bool(c, "include_documentation")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                resources,
+                include_synonyms,
+                include_documentation,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -226,20 +228,23 @@ impl rt::Sealed for DescribeConfigsResource<'_> {}
 impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let resource_type = rt::read::i8(c, "resources[].resource_type")?;
-        let resource_name = rt::read::str(c, v >= 4, "resources[].resource_name")?;
-        let configuration_keys = rt::read::opt_array::<&'a str>(c, v >= 4, true, v, "resources[].configuration_keys")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "resources[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            resource_type,
-            resource_name,
-            configuration_keys,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let resource_type = rt::read::i8(c, "resources[].resource_type")?;
+            let resource_name = rt::read::str(c, v >= 4, "resources[].resource_name")?;
+            let configuration_keys =
+                rt::read::opt_array::<&'a str>(c, v >= 4, true, v, "resources[].configuration_keys")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "resources[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                resource_type,
+                resource_name,
+                configuration_keys,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -386,52 +386,54 @@ impl rt::Sealed for DescribeConfigsResourceResult<'_> {}
 impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, v >= 4, "results[].configs[].name")?;
-        let value = rt::read::opt_str(c, v >= 4, true, "results[].configs[].value")?;
-        let read_only = rt::read::bool(c, "results[].configs[].read_only")?;
-        let is_default = if v <= 0 {
-            rt::read::bool(c, "results[].configs[].is_default")?
-        } else {
-            false
-        };
-        let config_source = if v >= 1 {
-            rt::read::i8(c, "results[].configs[].config_source")?
-        } else {
-            -1_i8
-        };
-        let is_sensitive = rt::read::bool(c, "results[].configs[].is_sensitive")?;
-        let synonyms = if v >= 1 {
-            rt::read::array::<DescribeConfigsSynonym<'a>>(c, v >= 4, v, "results[].configs[].synonyms")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let config_type = if v >= 3 {
-            rt::read::i8(c, "results[].configs[].config_type")?
-        } else {
-            0_i8
-        };
-        let documentation = if v >= 3 {
-            rt::read::opt_str(c, v >= 4, v >= 3, "results[].configs[].documentation")?
-        } else {
-            Some("")
-        };
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "results[].configs[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            value,
-            read_only,
-            is_default,
-            config_source,
-            is_sensitive,
-            synonyms,
-            config_type,
-            documentation,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, v >= 4, "results[].configs[].name")?;
+            let value = rt::read::opt_str(c, v >= 4, true, "results[].configs[].value")?;
+            let read_only = rt::read::bool(c, "results[].configs[].read_only")?;
+            let is_default = if v <= 0 {
+                rt::read::bool(c, "results[].configs[].is_default")?
+            } else {
+                false
+            };
+            let config_source = if v >= 1 {
+                rt::read::i8(c, "results[].configs[].config_source")?
+            } else {
+                -1_i8
+            };
+            let is_sensitive = rt::read::bool(c, "results[].configs[].is_sensitive")?;
+            let synonyms = if v >= 1 {
+                rt::read::array::<DescribeConfigsSynonym<'a>>(c, v >= 4, v, "results[].configs[].synonyms")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let config_type = if v >= 3 {
+                rt::read::i8(c, "results[].configs[].config_type")?
+            } else {
+                0_i8
+            };
+            let documentation = if v >= 3 {
+                rt::read::opt_str(c, v >= 4, v >= 3, "results[].configs[].documentation")?
+            } else {
+                Some("")
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "results[].configs[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                value,
+                read_only,
+                is_default,
+                config_source,
+                is_sensitive,
+                synonyms,
+                config_type,
+                documentation,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -702,32 +704,34 @@ impl rt::Sealed for DescribeConfigsSynonym<'_> {}
 impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = if v >= 1 {
-            rt::read::str(c, v >= 4, "results[].configs[].synonyms[].name")?
-        } else {
-            ""
-        };
-        let value = if v >= 1 {
-            rt::read::opt_str(c, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?
-        } else {
-            Some("")
-        };
-        let source = if v >= 1 {
-            rt::read::i8(c, "results[].configs[].synonyms[].source")?
-        } else {
-            0_i8
-        };
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "results[].configs[].synonyms[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            value,
-            source,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = if v >= 1 {
+                rt::read::str(c, v >= 4, "results[].configs[].synonyms[].name")?
+            } else {
+                ""
+            };
+            let value = if v >= 1 {
+                rt::read::opt_str(c, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?
+            } else {
+                Some("")
+            };
+            let source = if v >= 1 {
+                rt::read::i8(c, "results[].configs[].synonyms[].source")?
+            } else {
+                0_i8
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "results[].configs[].synonyms[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                value,
+                source,
+                unknown_tagged_fields,
+            })
         })
     }
 

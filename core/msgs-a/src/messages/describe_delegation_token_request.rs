@@ -62,16 +62,18 @@ impl rt::Sealed for DescribeDelegationTokenRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let owners = rt::read::opt_array::<DescribeDelegationTokenOwner<'a>>(c, v >= 2, true, v, "owners")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            owners,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let owners = rt::read::opt_array::<DescribeDelegationTokenOwner<'a>>(c, v >= 2, true, v, "owners")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                owners,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -169,18 +171,20 @@ impl rt::Sealed for DescribeDelegationTokenOwner<'_> {}
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let principal_type = rt::read::str(c, v >= 2, "owners[].principal_type")?;
-        let principal_name = rt::read::str(c, v >= 2, "owners[].principal_name")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "owners[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            principal_type,
-            principal_name,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let principal_type = rt::read::str(c, v >= 2, "owners[].principal_type")?;
+            let principal_name = rt::read::str(c, v >= 2, "owners[].principal_name")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "owners[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                principal_type,
+                principal_name,
+                unknown_tagged_fields,
+            })
         })
     }
 

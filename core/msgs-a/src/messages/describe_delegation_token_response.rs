@@ -202,48 +202,50 @@ impl rt::Sealed for DescribedDelegationToken<'_> {}
 impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let principal_type = rt::read::str(c, v >= 2, "tokens[].principal_type")?;
-        let principal_name = rt::read::str(c, v >= 2, "tokens[].principal_name")?;
-        let token_requester_principal_type = if v >= 3 {
-            rt::read::str(c, v >= 2, "tokens[].token_requester_principal_type")?
-        } else {
-            ""
-        };
-        let token_requester_principal_name = if v >= 3 {
-            rt::read::str(c, v >= 2, "tokens[].token_requester_principal_name")?
-        } else {
-            ""
-        };
-        let r: [u8; 24] = match rt::read::run::<24>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "tokens[].issue_timestamp": i64 = 8, "tokens[].expiry_timestamp": i64 = 8, "tokens[].max_timestamp": i64 = 8);
-            }
-        };
-        let issue_timestamp = rt::read::i64_at::<24, 0>(&r);
-        let expiry_timestamp = rt::read::i64_at::<24, 8>(&r);
-        let max_timestamp = rt::read::i64_at::<24, 16>(&r);
-        let token_id = rt::read::str(c, v >= 2, "tokens[].token_id")?;
-        let hmac = rt::read::bytes(c, v >= 2, "tokens[].hmac")?;
-        let renewers = rt::read::array::<DescribedDelegationTokenRenewer<'a>>(c, v >= 2, v, "tokens[].renewers")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "tokens[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            principal_type,
-            principal_name,
-            token_requester_principal_type,
-            token_requester_principal_name,
-            issue_timestamp,
-            expiry_timestamp,
-            max_timestamp,
-            token_id,
-            hmac,
-            renewers,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let principal_type = rt::read::str(c, v >= 2, "tokens[].principal_type")?;
+            let principal_name = rt::read::str(c, v >= 2, "tokens[].principal_name")?;
+            let token_requester_principal_type = if v >= 3 {
+                rt::read::str(c, v >= 2, "tokens[].token_requester_principal_type")?
+            } else {
+                ""
+            };
+            let token_requester_principal_name = if v >= 3 {
+                rt::read::str(c, v >= 2, "tokens[].token_requester_principal_name")?
+            } else {
+                ""
+            };
+            let r: [u8; 24] = match rt::read::run::<24>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "tokens[].issue_timestamp": i64 = 8, "tokens[].expiry_timestamp": i64 = 8, "tokens[].max_timestamp": i64 = 8);
+                }
+            };
+            let issue_timestamp = rt::read::i64_at::<24, 0>(&r);
+            let expiry_timestamp = rt::read::i64_at::<24, 8>(&r);
+            let max_timestamp = rt::read::i64_at::<24, 16>(&r);
+            let token_id = rt::read::str(c, v >= 2, "tokens[].token_id")?;
+            let hmac = rt::read::bytes(c, v >= 2, "tokens[].hmac")?;
+            let renewers = rt::read::array::<DescribedDelegationTokenRenewer<'a>>(c, v >= 2, v, "tokens[].renewers")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "tokens[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                principal_type,
+                principal_name,
+                token_requester_principal_type,
+                token_requester_principal_name,
+                issue_timestamp,
+                expiry_timestamp,
+                max_timestamp,
+                token_id,
+                hmac,
+                renewers,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -488,18 +490,20 @@ impl rt::Sealed for DescribedDelegationTokenRenewer<'_> {}
 impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let principal_type = rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?;
-        let principal_name = rt::read::str(c, v >= 2, "tokens[].renewers[].principal_name")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "tokens[].renewers[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            principal_type,
-            principal_name,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let principal_type = rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?;
+            let principal_name = rt::read::str(c, v >= 2, "tokens[].renewers[].principal_name")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "tokens[].renewers[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                principal_type,
+                principal_name,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -59,22 +59,24 @@ impl rt::Sealed for DescribeGroupsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let groups = rt::read::array::<&'a str>(c, v >= 5, v, "groups")?;
-        let include_authorized_operations = if v >= 3 {
-            rt::read::bool(c, "include_authorized_operations")?
-        } else {
-            false
-        };
-        let unknown_tagged_fields = if v >= 5 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            groups,
-            include_authorized_operations,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let groups = rt::read::array::<&'a str>(c, v >= 5, v, "groups")?;
+            let include_authorized_operations = if v >= 3 {
+                rt::read::bool(c, "include_authorized_operations")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields = if v >= 5 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                groups,
+                include_authorized_operations,
+                unknown_tagged_fields,
+            })
         })
     }
 

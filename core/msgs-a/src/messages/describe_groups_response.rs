@@ -205,38 +205,40 @@ impl rt::Sealed for DescribedGroup<'_> {}
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let error_code = rt::read::i16(c, "groups[].error_code")?;
-        let error_message = if v >= 6 {
-            rt::read::opt_str(c, v >= 5, v >= 6, "groups[].error_message")?
-        } else {
-            None
-        };
-        let group_id = rt::read::str(c, v >= 5, "groups[].group_id")?;
-        let group_state = rt::read::str(c, v >= 5, "groups[].group_state")?;
-        let protocol_type = rt::read::str(c, v >= 5, "groups[].protocol_type")?;
-        let protocol_data = rt::read::str(c, v >= 5, "groups[].protocol_data")?;
-        let members = rt::read::array::<DescribedGroupMember<'a>>(c, v >= 5, v, "groups[].members")?;
-        let authorized_operations = if v >= 3 {
-            rt::read::i32(c, "groups[].authorized_operations")?
-        } else {
-            -2147483648_i32
-        };
-        let unknown_tagged_fields = if v >= 5 {
-            rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            error_message,
-            group_id,
-            group_state,
-            protocol_type,
-            protocol_data,
-            members,
-            authorized_operations,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let error_code = rt::read::i16(c, "groups[].error_code")?;
+            let error_message = if v >= 6 {
+                rt::read::opt_str(c, v >= 5, v >= 6, "groups[].error_message")?
+            } else {
+                None
+            };
+            let group_id = rt::read::str(c, v >= 5, "groups[].group_id")?;
+            let group_state = rt::read::str(c, v >= 5, "groups[].group_state")?;
+            let protocol_type = rt::read::str(c, v >= 5, "groups[].protocol_type")?;
+            let protocol_data = rt::read::str(c, v >= 5, "groups[].protocol_data")?;
+            let members = rt::read::array::<DescribedGroupMember<'a>>(c, v >= 5, v, "groups[].members")?;
+            let authorized_operations = if v >= 3 {
+                rt::read::i32(c, "groups[].authorized_operations")?
+            } else {
+                -2147483648_i32
+            };
+            let unknown_tagged_fields = if v >= 5 {
+                rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                error_message,
+                group_id,
+                group_state,
+                protocol_type,
+                protocol_data,
+                members,
+                authorized_operations,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -464,30 +466,32 @@ impl rt::Sealed for DescribedGroupMember<'_> {}
 impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let member_id = rt::read::str(c, v >= 5, "groups[].members[].member_id")?;
-        let group_instance_id = if v >= 4 {
-            rt::read::opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?
-        } else {
-            None
-        };
-        let client_id = rt::read::str(c, v >= 5, "groups[].members[].client_id")?;
-        let client_host = rt::read::str(c, v >= 5, "groups[].members[].client_host")?;
-        let member_metadata = rt::read::bytes(c, v >= 5, "groups[].members[].member_metadata")?;
-        let member_assignment = rt::read::bytes(c, v >= 5, "groups[].members[].member_assignment")?;
-        let unknown_tagged_fields = if v >= 5 {
-            rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            member_id,
-            group_instance_id,
-            client_id,
-            client_host,
-            member_metadata,
-            member_assignment,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let member_id = rt::read::str(c, v >= 5, "groups[].members[].member_id")?;
+            let group_instance_id = if v >= 4 {
+                rt::read::opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?
+            } else {
+                None
+            };
+            let client_id = rt::read::str(c, v >= 5, "groups[].members[].client_id")?;
+            let client_host = rt::read::str(c, v >= 5, "groups[].members[].client_host")?;
+            let member_metadata = rt::read::bytes(c, v >= 5, "groups[].members[].member_metadata")?;
+            let member_assignment = rt::read::bytes(c, v >= 5, "groups[].members[].member_assignment")?;
+            let unknown_tagged_fields = if v >= 5 {
+                rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                member_id,
+                group_instance_id,
+                client_id,
+                client_host,
+                member_metadata,
+                member_assignment,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -62,16 +62,18 @@ impl rt::Sealed for DescribeLogDirsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topics = rt::read::opt_array::<DescribableLogDirTopic<'a>>(c, v >= 2, true, v, "topics")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topics,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topics = rt::read::opt_array::<DescribableLogDirTopic<'a>>(c, v >= 2, true, v, "topics")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -175,18 +177,20 @@ impl rt::Sealed for DescribableLogDirTopic<'_> {}
 impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic = rt::read::str(c, v >= 2, "topics[].topic")?;
-        let partitions = rt::read::array::<i32>(c, v >= 2, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic = rt::read::str(c, v >= 2, "topics[].topic")?;
+            let partitions = rt::read::array::<i32>(c, v >= 2, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -431,19 +431,21 @@ impl rt::Sealed for DescribeLogDirsTopic<'_> {}
 impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, v >= 2, "results[].topics[].name")?;
-        let partitions =
-            rt::read::array::<DescribeLogDirsPartition<'a>>(c, v >= 2, v, "results[].topics[].partitions")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "results[].topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, v >= 2, "results[].topics[].name")?;
+            let partitions =
+                rt::read::array::<DescribeLogDirsPartition<'a>>(c, v >= 2, v, "results[].topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "results[].topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -600,28 +602,30 @@ impl rt::Sealed for DescribeLogDirsPartition<'_> {}
 impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 21] = match rt::read::run::<21>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "results[].topics[].partitions[].partition_index": i32 = 4, "results[].topics[].partitions[].partition_size": i64 = 8, "results[].topics[].partitions[].offset_lag": i64 = 8, "results[].topics[].partitions[].is_future_key": bool = 1);
-            }
-        };
-        let partition_index = rt::read::i32_at::<21, 0>(&r);
-        let partition_size = rt::read::i64_at::<21, 4>(&r);
-        let offset_lag = rt::read::i64_at::<21, 12>(&r);
-        let is_future_key = rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&r));
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "results[].topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            partition_index,
-            partition_size,
-            offset_lag,
-            is_future_key,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 21] = match rt::read::run::<21>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "results[].topics[].partitions[].partition_index": i32 = 4, "results[].topics[].partitions[].partition_size": i64 = 8, "results[].topics[].partitions[].offset_lag": i64 = 8, "results[].topics[].partitions[].is_future_key": bool = 1);
+                }
+            };
+            let partition_index = rt::read::i32_at::<21, 0>(&r);
+            let partition_size = rt::read::i64_at::<21, 4>(&r);
+            let offset_lag = rt::read::i64_at::<21, 12>(&r);
+            let is_future_key = rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&r));
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "results[].topics[].partitions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                partition_index,
+                partition_size,
+                offset_lag,
+                is_future_key,
+                unknown_tagged_fields,
+            })
         })
     }
 

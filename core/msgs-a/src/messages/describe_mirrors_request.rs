@@ -64,14 +64,16 @@ impl rt::Sealed for DescribeMirrorsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let mirror_names = rt::read::opt_array::<&'a str>(c, true, true, v, "mirror_names")?;
-        let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            mirror_names,
-            include_authorized_operations,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let mirror_names = rt::read::opt_array::<&'a str>(c, true, true, v, "mirror_names")?;
+            let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                mirror_names,
+                include_authorized_operations,
+                unknown_tagged_fields,
+            })
         })
     }
 

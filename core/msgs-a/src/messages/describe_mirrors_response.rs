@@ -348,14 +348,16 @@ impl rt::Sealed for TopicPartitions<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_name = rt::read::str(c, true, "mirrors[].topics[].topic_name")?;
-        let partitions = rt::read::array::<PartitionDetail<'a>>(c, true, v, "mirrors[].topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "mirrors[].topics[]._tagged_fields")?;
-        Ok(Self {
-            topic_name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_name = rt::read::str(c, true, "mirrors[].topics[].topic_name")?;
+            let partitions = rt::read::array::<PartitionDetail<'a>>(c, true, v, "mirrors[].topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "mirrors[].topics[]._tagged_fields")?;
+            Ok(Self {
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -498,27 +500,30 @@ impl rt::Sealed for PartitionDetail<'_> {}
 impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 28] = match rt::read::run::<28>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "mirrors[].topics[].partitions[].partition_index": i32 = 4, "mirrors[].topics[].partitions[].source_offset": i64 = 8, "mirrors[].topics[].partitions[].destination_offset": i64 = 8, "mirrors[].topics[].partitions[].lag": i64 = 8);
-            }
-        };
-        let partition_index = rt::read::i32_at::<28, 0>(&r);
-        let source_offset = rt::read::i64_at::<28, 4>(&r);
-        let destination_offset = rt::read::i64_at::<28, 12>(&r);
-        let lag = rt::read::i64_at::<28, 20>(&r);
-        let state = rt::read::str(c, true, "mirrors[].topics[].partitions[].state")?;
-        let last_mirror_epoch = rt::read::i32(c, "mirrors[].topics[].partitions[].last_mirror_epoch")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "mirrors[].topics[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition_index,
-            source_offset,
-            destination_offset,
-            lag,
-            state,
-            last_mirror_epoch,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 28] = match rt::read::run::<28>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "mirrors[].topics[].partitions[].partition_index": i32 = 4, "mirrors[].topics[].partitions[].source_offset": i64 = 8, "mirrors[].topics[].partitions[].destination_offset": i64 = 8, "mirrors[].topics[].partitions[].lag": i64 = 8);
+                }
+            };
+            let partition_index = rt::read::i32_at::<28, 0>(&r);
+            let source_offset = rt::read::i64_at::<28, 4>(&r);
+            let destination_offset = rt::read::i64_at::<28, 12>(&r);
+            let lag = rt::read::i64_at::<28, 20>(&r);
+            let state = rt::read::str(c, true, "mirrors[].topics[].partitions[].state")?;
+            let last_mirror_epoch = rt::read::i32(c, "mirrors[].topics[].partitions[].last_mirror_epoch")?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "mirrors[].topics[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition_index,
+                source_offset,
+                destination_offset,
+                lag,
+                state,
+                last_mirror_epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 

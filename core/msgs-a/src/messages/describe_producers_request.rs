@@ -61,12 +61,14 @@ impl rt::Sealed for DescribeProducersRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeProducersRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topics = rt::read::array::<TopicRequest<'a>>(c, true, v, "topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            topics,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topics = rt::read::array::<TopicRequest<'a>>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -160,14 +162,16 @@ impl rt::Sealed for TopicRequest<'_> {}
 impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, true, "topics[].name")?;
-        let partition_indexes = rt::read::array::<i32>(c, true, v, "topics[].partition_indexes")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            partition_indexes,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, true, "topics[].name")?;
+            let partition_indexes = rt::read::array::<i32>(c, true, v, "topics[].partition_indexes")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                partition_indexes,
+                unknown_tagged_fields,
+            })
         })
     }
 

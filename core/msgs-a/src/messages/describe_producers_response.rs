@@ -307,25 +307,27 @@ impl rt::Sealed for PartitionResponse<'_> {}
 impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
-            }
-        };
-        let partition_index = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "topics[].partitions[].error_message")?;
-        let active_producers =
-            rt::read::array::<ProducerState<'a>>(c, true, v, "topics[].partitions[].active_producers")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition_index,
-            error_code,
-            error_message,
-            active_producers,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "topics[].partitions[].error_message")?;
+            let active_producers =
+                rt::read::array::<ProducerState<'a>>(c, true, v, "topics[].partitions[].active_producers")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition_index,
+                error_code,
+                error_message,
+                active_producers,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -495,28 +497,30 @@ impl rt::Sealed for ProducerState<'_> {}
 impl<'a> rt::Struct<'a> for ProducerState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 36] = match rt::read::run::<36>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].active_producers[].producer_id": i64 = 8, "topics[].partitions[].active_producers[].producer_epoch": i32 = 4, "topics[].partitions[].active_producers[].last_sequence": i32 = 4, "topics[].partitions[].active_producers[].last_timestamp": i64 = 8, "topics[].partitions[].active_producers[].coordinator_epoch": i32 = 4, "topics[].partitions[].active_producers[].current_txn_start_offset": i64 = 8);
-            }
-        };
-        let producer_id = rt::read::i64_at::<36, 0>(&r);
-        let producer_epoch = rt::read::i32_at::<36, 8>(&r);
-        let last_sequence = rt::read::i32_at::<36, 12>(&r);
-        let last_timestamp = rt::read::i64_at::<36, 16>(&r);
-        let coordinator_epoch = rt::read::i32_at::<36, 24>(&r);
-        let current_txn_start_offset = rt::read::i64_at::<36, 28>(&r);
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "topics[].partitions[].active_producers[]._tagged_fields")?;
-        Ok(Self {
-            producer_id,
-            producer_epoch,
-            last_sequence,
-            last_timestamp,
-            coordinator_epoch,
-            current_txn_start_offset,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 36] = match rt::read::run::<36>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].active_producers[].producer_id": i64 = 8, "topics[].partitions[].active_producers[].producer_epoch": i32 = 4, "topics[].partitions[].active_producers[].last_sequence": i32 = 4, "topics[].partitions[].active_producers[].last_timestamp": i64 = 8, "topics[].partitions[].active_producers[].coordinator_epoch": i32 = 4, "topics[].partitions[].active_producers[].current_txn_start_offset": i64 = 8);
+                }
+            };
+            let producer_id = rt::read::i64_at::<36, 0>(&r);
+            let producer_epoch = rt::read::i32_at::<36, 8>(&r);
+            let last_sequence = rt::read::i32_at::<36, 12>(&r);
+            let last_timestamp = rt::read::i64_at::<36, 16>(&r);
+            let coordinator_epoch = rt::read::i32_at::<36, 24>(&r);
+            let current_txn_start_offset = rt::read::i64_at::<36, 28>(&r);
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "topics[].partitions[].active_producers[]._tagged_fields")?;
+            Ok(Self {
+                producer_id,
+                producer_epoch,
+                last_sequence,
+                last_timestamp,
+                coordinator_epoch,
+                current_txn_start_offset,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -349,22 +349,24 @@ impl rt::Sealed for Node<'_> {}
 impl<'a> rt::Struct<'a> for Node<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let node_id = if v >= 2 {
-            rt::read::i32(c, "nodes[].node_id")?
-        } else {
-            0_i32
-        };
-        let listeners = if v >= 2 {
-            rt::read::array::<Listener<'a>>(c, true, v, "nodes[].listeners")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "nodes[]._tagged_fields")?;
-        Ok(Self {
-            node_id,
-            listeners,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let node_id = if v >= 2 {
+                rt::read::i32(c, "nodes[].node_id")?
+            } else {
+                0_i32
+            };
+            let listeners = if v >= 2 {
+                rt::read::array::<Listener<'a>>(c, true, v, "nodes[].listeners")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "nodes[]._tagged_fields")?;
+            Ok(Self {
+                node_id,
+                listeners,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -537,43 +539,46 @@ impl rt::Sealed for PartitionData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
-            }
-        };
-        let partition_index = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = if v >= 2 {
-            rt::read::opt_str(c, true, v >= 2, "topics[].partitions[].error_message")?
-        } else {
-            Some("")
-        };
-        let r: [u8; 16] = match rt::read::run::<16>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4, "topics[].partitions[].high_watermark": i64 = 8);
-            }
-        };
-        let leader_id = rt::read::i32_at::<16, 0>(&r);
-        let leader_epoch = rt::read::i32_at::<16, 4>(&r);
-        let high_watermark = rt::read::i64_at::<16, 8>(&r);
-        let current_voters = rt::read::array::<ReplicaState<'a>>(c, true, v, "topics[].partitions[].current_voters")?;
-        let observers = rt::read::array::<ReplicaState<'a>>(c, true, v, "topics[].partitions[].observers")
-            .map_err(|e| c.renamed(e, fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition_index,
-            error_code,
-            error_message,
-            leader_id,
-            leader_epoch,
-            high_watermark,
-            current_voters,
-            observers,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = if v >= 2 {
+                rt::read::opt_str(c, true, v >= 2, "topics[].partitions[].error_message")?
+            } else {
+                Some("")
+            };
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4, "topics[].partitions[].high_watermark": i64 = 8);
+                }
+            };
+            let leader_id = rt::read::i32_at::<16, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<16, 4>(&r);
+            let high_watermark = rt::read::i64_at::<16, 8>(&r);
+            let current_voters =
+                rt::read::array::<ReplicaState<'a>>(c, true, v, "topics[].partitions[].current_voters")?;
+            let observers = rt::read::array::<ReplicaState<'a>>(c, true, v, "topics[].partitions[].observers")
+                .map_err(|e| c.renamed(e, fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition_index,
+                error_code,
+                error_message,
+                leader_id,
+                leader_epoch,
+                high_watermark,
+                current_voters,
+                observers,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -780,28 +785,30 @@ impl rt::Sealed for Listener<'_> {}
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = if v >= 2 {
-            rt::read::str(c, true, "nodes[].listeners[].name")?
-        } else {
-            ""
-        };
-        let host = if v >= 2 {
-            rt::read::str(c, true, "nodes[].listeners[].host")?
-        } else {
-            ""
-        };
-        let port = if v >= 2 {
-            rt::read::u16(c, "nodes[].listeners[].port")?
-        } else {
-            0_u16
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "nodes[].listeners[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            host,
-            port,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = if v >= 2 {
+                rt::read::str(c, true, "nodes[].listeners[].name")?
+            } else {
+                ""
+            };
+            let host = if v >= 2 {
+                rt::read::str(c, true, "nodes[].listeners[].host")?
+            } else {
+                ""
+            };
+            let port = if v >= 2 {
+                rt::read::u16(c, "nodes[].listeners[].port")?
+            } else {
+                0_u16
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "nodes[].listeners[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -992,38 +999,40 @@ impl rt::Sealed for ReplicaState<'_> {}
 impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let replica_id = rt::read::i32(c, "topics[].partitions[].current_voters[].replica_id")?;
-        let replica_directory_id = if v >= 2 {
-            rt::read::uuid(c, "topics[].partitions[].current_voters[].replica_directory_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let log_end_offset = rt::read::i64(c, "topics[].partitions[].current_voters[].log_end_offset")?;
-        let last_fetch_timestamp;
-        let last_caught_up_timestamp;
-        if v >= 1 {
-            let r: [u8; 16] = match rt::read::run::<16>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "topics[].partitions[].current_voters[].last_fetch_timestamp": i64 = 8, "topics[].partitions[].current_voters[].last_caught_up_timestamp": i64 = 8);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let replica_id = rt::read::i32(c, "topics[].partitions[].current_voters[].replica_id")?;
+            let replica_directory_id = if v >= 2 {
+                rt::read::uuid(c, "topics[].partitions[].current_voters[].replica_directory_id")?
+            } else {
+                rt::Uuid::nil()
             };
-            last_fetch_timestamp = rt::read::i64_at::<16, 0>(&r);
-            last_caught_up_timestamp = rt::read::i64_at::<16, 8>(&r);
-        } else {
-            last_fetch_timestamp = -1_i64;
-            last_caught_up_timestamp = -1_i64;
-        }
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "topics[].partitions[].current_voters[]._tagged_fields")?;
-        Ok(Self {
-            replica_id,
-            replica_directory_id,
-            log_end_offset,
-            last_fetch_timestamp,
-            last_caught_up_timestamp,
-            unknown_tagged_fields,
+            let log_end_offset = rt::read::i64(c, "topics[].partitions[].current_voters[].log_end_offset")?;
+            let last_fetch_timestamp;
+            let last_caught_up_timestamp;
+            if v >= 1 {
+                let r: [u8; 16] = match rt::read::run::<16>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "topics[].partitions[].current_voters[].last_fetch_timestamp": i64 = 8, "topics[].partitions[].current_voters[].last_caught_up_timestamp": i64 = 8);
+                    }
+                };
+                last_fetch_timestamp = rt::read::i64_at::<16, 0>(&r);
+                last_caught_up_timestamp = rt::read::i64_at::<16, 8>(&r);
+            } else {
+                last_fetch_timestamp = -1_i64;
+                last_caught_up_timestamp = -1_i64;
+            }
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "topics[].partitions[].current_voters[]._tagged_fields")?;
+            Ok(Self {
+                replica_id,
+                replica_directory_id,
+                log_end_offset,
+                last_fetch_timestamp,
+                last_caught_up_timestamp,
+                unknown_tagged_fields,
+            })
         })
     }
 

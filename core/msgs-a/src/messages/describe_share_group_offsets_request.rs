@@ -163,15 +163,17 @@ impl rt::Sealed for DescribeShareGroupOffsetsRequestGroup<'_> {}
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let group_id = rt::read::str(c, true, "groups[].group_id")?;
-        let topics =
-            rt::read::opt_array::<DescribeShareGroupOffsetsRequestTopic<'a>>(c, true, true, v, "groups[].topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?;
-        Ok(Self {
-            group_id,
-            topics,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let group_id = rt::read::str(c, true, "groups[].group_id")?;
+            let topics =
+                rt::read::opt_array::<DescribeShareGroupOffsetsRequestTopic<'a>>(c, true, true, v, "groups[].topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?;
+            Ok(Self {
+                group_id,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -297,14 +299,16 @@ impl rt::Sealed for DescribeShareGroupOffsetsRequestTopic<'_> {}
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_name = rt::read::str(c, true, "groups[].topics[].topic_name")?;
-        let partitions = rt::read::array::<i32>(c, true, v, "groups[].topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topics[]._tagged_fields")?;
-        Ok(Self {
-            topic_name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_name = rt::read::str(c, true, "groups[].topics[].topic_name")?;
+            let partitions = rt::read::array::<i32>(c, true, v, "groups[].topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topics[]._tagged_fields")?;
+            Ok(Self {
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 

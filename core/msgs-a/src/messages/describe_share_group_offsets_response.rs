@@ -331,21 +331,23 @@ impl rt::Sealed for DescribeShareGroupOffsetsResponseTopic<'_> {}
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_name = rt::read::str(c, true, "groups[].topics[].topic_name")?;
-        let topic_id = rt::read::uuid(c, "groups[].topics[].topic_id")?;
-        let partitions = rt::read::array::<DescribeShareGroupOffsetsResponsePartition<'a>>(
-            c,
-            true,
-            v,
-            "groups[].topics[].partitions",
-        )?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topics[]._tagged_fields")?;
-        Ok(Self {
-            topic_name,
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_name = rt::read::str(c, true, "groups[].topics[].topic_name")?;
+            let topic_id = rt::read::uuid(c, "groups[].topics[].topic_id")?;
+            let partitions = rt::read::array::<DescribeShareGroupOffsetsResponsePartition<'a>>(
+                c,
+                true,
+                v,
+                "groups[].topics[].partitions",
+            )?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topics[]._tagged_fields")?;
+            Ok(Self {
+                topic_name,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -501,32 +503,35 @@ impl rt::Sealed for DescribeShareGroupOffsetsResponsePartition<'_> {}
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 16] = match rt::read::run::<16>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "groups[].topics[].partitions[].partition_index": i32 = 4, "groups[].topics[].partitions[].start_offset": i64 = 8, "groups[].topics[].partitions[].leader_epoch": i32 = 4);
-            }
-        };
-        let partition_index = rt::read::i32_at::<16, 0>(&r);
-        let start_offset = rt::read::i64_at::<16, 4>(&r);
-        let leader_epoch = rt::read::i32_at::<16, 12>(&r);
-        let lag = if v >= 1 {
-            rt::read::i64(c, "groups[].topics[].partitions[].lag")?
-        } else {
-            -1_i64
-        };
-        let error_code = rt::read::i16(c, "groups[].topics[].partitions[].error_code")?;
-        let error_message = rt::read::opt_str(c, true, true, "groups[].topics[].partitions[].error_message")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topics[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition_index,
-            start_offset,
-            leader_epoch,
-            lag,
-            error_code,
-            error_message,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "groups[].topics[].partitions[].partition_index": i32 = 4, "groups[].topics[].partitions[].start_offset": i64 = 8, "groups[].topics[].partitions[].leader_epoch": i32 = 4);
+                }
+            };
+            let partition_index = rt::read::i32_at::<16, 0>(&r);
+            let start_offset = rt::read::i64_at::<16, 4>(&r);
+            let leader_epoch = rt::read::i32_at::<16, 12>(&r);
+            let lag = if v >= 1 {
+                rt::read::i64(c, "groups[].topics[].partitions[].lag")?
+            } else {
+                -1_i64
+            };
+            let error_code = rt::read::i16(c, "groups[].topics[].partitions[].error_code")?;
+            let error_message = rt::read::opt_str(c, true, true, "groups[].topics[].partitions[].error_message")?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "groups[].topics[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition_index,
+                start_offset,
+                leader_epoch,
+                lag,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -62,16 +62,18 @@ impl rt::Sealed for DescribeTopicPartitionsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topics = rt::read::array::<TopicRequest<'a>>(c, true, v, "topics")?;
-        let response_partition_limit = rt::read::i32(c, "response_partition_limit")?;
-        let cursor = rt::read::opt_struct::<Cursor>(c, true, v, "cursor")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            topics,
-            response_partition_limit,
-            cursor,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topics = rt::read::array::<TopicRequest<'a>>(c, true, v, "topics")?;
+            let response_partition_limit = rt::read::i32(c, "response_partition_limit")?;
+            let cursor = rt::read::opt_struct::<Cursor>(c, true, v, "cursor")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                topics,
+                response_partition_limit,
+                cursor,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -170,11 +172,13 @@ impl rt::Sealed for TopicRequest<'_> {}
 impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "topics[].name")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "topics[].name")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -285,13 +289,15 @@ impl rt::Sealed for Cursor<'_> {}
 impl<'a> rt::Struct<'a> for Cursor<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let topic_name = rt::read::str(c, true, "cursor.topic_name")?;
-        let partition_index = rt::read::i32(c, "cursor.partition_index")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "cursor._tagged_fields")?;
-        Ok(Self {
-            topic_name,
-            partition_index,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let topic_name = rt::read::str(c, true, "cursor.topic_name")?;
+            let partition_index = rt::read::i32(c, "cursor.partition_index")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "cursor._tagged_fields")?;
+            Ok(Self {
+                topic_name,
+                partition_index,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -185,29 +185,31 @@ impl rt::Sealed for DescribeTopicPartitionsResponseTopic<'_> {}
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let error_code = rt::read::i16(c, "topics[].error_code")?;
-        let name = rt::read::opt_str(c, true, true, "topics[].name")?;
-        let r: [u8; 17] = match rt::read::run::<17>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].topic_id": uuid = 16, "topics[].is_internal": bool = 1);
-            }
-        };
-        let topic_id = rt::read::uuid_at::<17, 0>(&r);
-        let is_internal = rt::read::canon_bool(c, rt::read::u8_at::<17, 16>(&r));
-        let partitions =
-            rt::read::array::<DescribeTopicPartitionsResponsePartition<'a>>(c, true, v, "topics[].partitions")?;
-        let topic_authorized_operations = rt::read::i32(c, "topics[].topic_authorized_operations")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            error_code,
-            name,
-            topic_id,
-            is_internal,
-            partitions,
-            topic_authorized_operations,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let error_code = rt::read::i16(c, "topics[].error_code")?;
+            let name = rt::read::opt_str(c, true, true, "topics[].name")?;
+            let r: [u8; 17] = match rt::read::run::<17>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].topic_id": uuid = 16, "topics[].is_internal": bool = 1);
+                }
+            };
+            let topic_id = rt::read::uuid_at::<17, 0>(&r);
+            let is_internal = rt::read::canon_bool(c, rt::read::u8_at::<17, 16>(&r));
+            let partitions =
+                rt::read::array::<DescribeTopicPartitionsResponsePartition<'a>>(c, true, v, "topics[].partitions")?;
+            let topic_authorized_operations = rt::read::i32(c, "topics[].topic_authorized_operations")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                error_code,
+                name,
+                topic_id,
+                is_internal,
+                partitions,
+                topic_authorized_operations,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -366,13 +368,15 @@ impl rt::Sealed for Cursor<'_> {}
 impl<'a> rt::Struct<'a> for Cursor<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let topic_name = rt::read::str(c, true, "next_cursor.topic_name")?;
-        let partition_index = rt::read::i32(c, "next_cursor.partition_index")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "next_cursor._tagged_fields")?;
-        Ok(Self {
-            topic_name,
-            partition_index,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let topic_name = rt::read::str(c, true, "next_cursor.topic_name")?;
+            let partition_index = rt::read::i32(c, "next_cursor.partition_index")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "next_cursor._tagged_fields")?;
+            Ok(Self {
+                topic_name,
+                partition_index,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -508,35 +512,37 @@ impl rt::Sealed for DescribeTopicPartitionsResponsePartition<'_> {}
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 14] = match rt::read::run::<14>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
-            }
-        };
-        let error_code = rt::read::i16_at::<14, 0>(&r);
-        let partition_index = rt::read::i32_at::<14, 2>(&r);
-        let leader_id = rt::read::i32_at::<14, 6>(&r);
-        let leader_epoch = rt::read::i32_at::<14, 10>(&r);
-        let replica_nodes = rt::read::array::<i32>(c, true, v, "topics[].partitions[].replica_nodes")?;
-        let isr_nodes = rt::read::array::<i32>(c, true, v, "topics[].partitions[].isr_nodes")?;
-        let eligible_leader_replicas =
-            rt::read::opt_array::<i32>(c, true, true, v, "topics[].partitions[].eligible_leader_replicas")?;
-        let last_known_elr = rt::read::opt_array::<i32>(c, true, true, v, "topics[].partitions[].last_known_elr")?;
-        let offline_replicas = rt::read::array::<i32>(c, true, v, "topics[].partitions[].offline_replicas")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            error_code,
-            partition_index,
-            leader_id,
-            leader_epoch,
-            replica_nodes,
-            isr_nodes,
-            eligible_leader_replicas,
-            last_known_elr,
-            offline_replicas,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 14] = match rt::read::run::<14>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
+                }
+            };
+            let error_code = rt::read::i16_at::<14, 0>(&r);
+            let partition_index = rt::read::i32_at::<14, 2>(&r);
+            let leader_id = rt::read::i32_at::<14, 6>(&r);
+            let leader_epoch = rt::read::i32_at::<14, 10>(&r);
+            let replica_nodes = rt::read::array::<i32>(c, true, v, "topics[].partitions[].replica_nodes")?;
+            let isr_nodes = rt::read::array::<i32>(c, true, v, "topics[].partitions[].isr_nodes")?;
+            let eligible_leader_replicas =
+                rt::read::opt_array::<i32>(c, true, true, v, "topics[].partitions[].eligible_leader_replicas")?;
+            let last_known_elr = rt::read::opt_array::<i32>(c, true, true, v, "topics[].partitions[].last_known_elr")?;
+            let offline_replicas = rt::read::array::<i32>(c, true, v, "topics[].partitions[].offline_replicas")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                error_code,
+                partition_index,
+                leader_id,
+                leader_epoch,
+                replica_nodes,
+                isr_nodes,
+                eligible_leader_replicas,
+                last_known_elr,
+                offline_replicas,
+                unknown_tagged_fields,
+            })
         })
     }
 

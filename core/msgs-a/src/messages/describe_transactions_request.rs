@@ -61,12 +61,14 @@ impl rt::Sealed for DescribeTransactionsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeTransactionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let transactional_ids = rt::read::array::<&'a str>(c, true, v, "transactional_ids")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            transactional_ids,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let transactional_ids = rt::read::array::<&'a str>(c, true, v, "transactional_ids")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                transactional_ids,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -182,32 +182,34 @@ impl rt::Sealed for TransactionState<'_> {}
 impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let error_code = rt::read::i16(c, "transaction_states[].error_code")?;
-        let transactional_id = rt::read::str(c, true, "transaction_states[].transactional_id")?;
-        let transaction_state = rt::read::str(c, true, "transaction_states[].transaction_state")?;
-        let r: [u8; 22] = match rt::read::run::<22>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "transaction_states[].transaction_timeout_ms": i32 = 4, "transaction_states[].transaction_start_time_ms": i64 = 8, "transaction_states[].producer_id": i64 = 8, "transaction_states[].producer_epoch": i16 = 2);
-            }
-        };
-        let transaction_timeout_ms = rt::read::i32_at::<22, 0>(&r);
-        let transaction_start_time_ms = rt::read::i64_at::<22, 4>(&r);
-        let producer_id = rt::read::i64_at::<22, 12>(&r);
-        let producer_epoch = rt::read::i16_at::<22, 20>(&r);
-        let topics = rt::read::array::<TopicData<'a>>(c, true, v, "transaction_states[].topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "transaction_states[]._tagged_fields")?;
-        Ok(Self {
-            error_code,
-            transactional_id,
-            transaction_state,
-            transaction_timeout_ms,
-            transaction_start_time_ms,
-            producer_id,
-            producer_epoch,
-            topics,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let error_code = rt::read::i16(c, "transaction_states[].error_code")?;
+            let transactional_id = rt::read::str(c, true, "transaction_states[].transactional_id")?;
+            let transaction_state = rt::read::str(c, true, "transaction_states[].transaction_state")?;
+            let r: [u8; 22] = match rt::read::run::<22>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "transaction_states[].transaction_timeout_ms": i32 = 4, "transaction_states[].transaction_start_time_ms": i64 = 8, "transaction_states[].producer_id": i64 = 8, "transaction_states[].producer_epoch": i16 = 2);
+                }
+            };
+            let transaction_timeout_ms = rt::read::i32_at::<22, 0>(&r);
+            let transaction_start_time_ms = rt::read::i64_at::<22, 4>(&r);
+            let producer_id = rt::read::i64_at::<22, 12>(&r);
+            let producer_epoch = rt::read::i16_at::<22, 20>(&r);
+            let topics = rt::read::array::<TopicData<'a>>(c, true, v, "transaction_states[].topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "transaction_states[]._tagged_fields")?;
+            Ok(Self {
+                error_code,
+                transactional_id,
+                transaction_state,
+                transaction_timeout_ms,
+                transaction_start_time_ms,
+                producer_id,
+                producer_epoch,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -392,14 +394,16 @@ impl rt::Sealed for TopicData<'_> {}
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic = rt::read::str(c, true, "transaction_states[].topics[].topic")?;
-        let partitions = rt::read::array::<i32>(c, true, v, "transaction_states[].topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "transaction_states[].topics[]._tagged_fields")?;
-        Ok(Self {
-            topic,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic = rt::read::str(c, true, "transaction_states[].topics[].topic")?;
+            let partitions = rt::read::array::<i32>(c, true, v, "transaction_states[].topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "transaction_states[].topics[]._tagged_fields")?;
+            Ok(Self {
+                topic,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -66,12 +66,14 @@ impl rt::Sealed for DescribeUserScramCredentialsRequest<'_> {}
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let users = rt::read::opt_array::<UserName<'a>>(c, true, true, v, "users")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            users,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let users = rt::read::opt_array::<UserName<'a>>(c, true, true, v, "users")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                users,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -161,11 +163,13 @@ impl rt::Sealed for UserName<'_> {}
 impl<'a> rt::Struct<'a> for UserName<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "users[].name")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "users[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "users[].name")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "users[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                unknown_tagged_fields,
+            })
         })
     }
 

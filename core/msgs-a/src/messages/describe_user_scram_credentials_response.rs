@@ -199,18 +199,20 @@ impl rt::Sealed for DescribeUserScramCredentialsResult<'_> {}
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let user = rt::read::str(c, true, "results[].user")?;
-        let error_code = rt::read::i16(c, "results[].error_code")?;
-        let error_message = rt::read::opt_str(c, true, true, "results[].error_message")?;
-        let credential_infos = rt::read::array::<CredentialInfo<'a>>(c, true, v, "results[].credential_infos")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
-        Ok(Self {
-            user,
-            error_code,
-            error_message,
-            credential_infos,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let user = rt::read::str(c, true, "results[].user")?;
+            let error_code = rt::read::i16(c, "results[].error_code")?;
+            let error_message = rt::read::opt_str(c, true, true, "results[].error_message")?;
+            let credential_infos = rt::read::array::<CredentialInfo<'a>>(c, true, v, "results[].credential_infos")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
+            Ok(Self {
+                user,
+                error_code,
+                error_message,
+                credential_infos,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -351,19 +353,21 @@ impl rt::Sealed for CredentialInfo<'_> {}
 impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 5] = match rt::read::run::<5>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "results[].credential_infos[].mechanism": i8 = 1, "results[].credential_infos[].iterations": i32 = 4);
-            }
-        };
-        let mechanism = rt::read::i8_at::<5, 0>(&r);
-        let iterations = rt::read::i32_at::<5, 1>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[].credential_infos[]._tagged_fields")?;
-        Ok(Self {
-            mechanism,
-            iterations,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 5] = match rt::read::run::<5>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "results[].credential_infos[].mechanism": i8 = 1, "results[].credential_infos[].iterations": i32 = 4);
+                }
+            };
+            let mechanism = rt::read::i8_at::<5, 0>(&r);
+            let iterations = rt::read::i32_at::<5, 1>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[].credential_infos[]._tagged_fields")?;
+            Ok(Self {
+                mechanism,
+                iterations,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -62,24 +62,26 @@ impl rt::Sealed for ElectLeadersRequest<'_> {}
 impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let election_type = if v >= 1 {
-            rt::read::i8(c, "election_type")?
-        } else {
-            0_i8
-        };
-        let topic_partitions = rt::read::opt_array::<TopicPartitions<'a>>(c, v >= 2, true, v, "topic_partitions")?;
-        let timeout_ms = rt::read::i32(c, "timeout_ms")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            election_type,
-            topic_partitions,
-            timeout_ms,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let election_type = if v >= 1 {
+                rt::read::i8(c, "election_type")?
+            } else {
+                0_i8
+            };
+            let topic_partitions = rt::read::opt_array::<TopicPartitions<'a>>(c, v >= 2, true, v, "topic_partitions")?;
+            let timeout_ms = rt::read::i32(c, "timeout_ms")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                election_type,
+                topic_partitions,
+                timeout_ms,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -208,18 +210,20 @@ impl rt::Sealed for TopicPartitions<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic = rt::read::str(c, v >= 2, "topic_partitions[].topic")?;
-        let partitions = rt::read::array::<i32>(c, v >= 2, v, "topic_partitions[].partitions")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "topic_partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic = rt::read::str(c, v >= 2, "topic_partitions[].topic")?;
+            let partitions = rt::read::array::<i32>(c, v >= 2, v, "topic_partitions[].partitions")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "topic_partitions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -205,19 +205,21 @@ impl rt::Sealed for ReplicaElectionResult<'_> {}
 impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic = rt::read::str(c, v >= 2, "replica_election_results[].topic")?;
-        let partition_result =
-            rt::read::array::<PartitionResult<'a>>(c, v >= 2, v, "replica_election_results[].partition_result")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "replica_election_results[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic,
-            partition_result,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic = rt::read::str(c, v >= 2, "replica_election_results[].topic")?;
+            let partition_result =
+                rt::read::array::<PartitionResult<'a>>(c, v >= 2, v, "replica_election_results[].partition_result")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "replica_election_results[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic,
+                partition_result,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -386,31 +388,33 @@ impl rt::Sealed for PartitionResult<'_> {}
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "replica_election_results[].partition_result[].partition_id": i32 = 4, "replica_election_results[].partition_result[].error_code": i16 = 2);
-            }
-        };
-        let partition_id = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(
-            c,
-            v >= 2,
-            true,
-            "replica_election_results[].partition_result[].error_message",
-        )?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "replica_election_results[].partition_result[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            partition_id,
-            error_code,
-            error_message,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "replica_election_results[].partition_result[].partition_id": i32 = 4, "replica_election_results[].partition_result[].error_code": i16 = 2);
+                }
+            };
+            let partition_id = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(
+                c,
+                v >= 2,
+                true,
+                "replica_election_results[].partition_result[].error_message",
+            )?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "replica_election_results[].partition_result[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                partition_id,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
         })
     }
 

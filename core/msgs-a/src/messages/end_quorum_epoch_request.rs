@@ -368,32 +368,34 @@ impl rt::Sealed for LeaderEndpoint<'_> {}
 impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = if v >= 1 {
-            rt::read::str(c, v >= 1, "leader_endpoints[].name")?
-        } else {
-            ""
-        };
-        let host = if v >= 1 {
-            rt::read::str(c, v >= 1, "leader_endpoints[].host")?
-        } else {
-            ""
-        };
-        let port = if v >= 1 {
-            rt::read::u16(c, "leader_endpoints[].port")?
-        } else {
-            0_u16
-        };
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "leader_endpoints[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            host,
-            port,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = if v >= 1 {
+                rt::read::str(c, v >= 1, "leader_endpoints[].name")?
+            } else {
+                ""
+            };
+            let host = if v >= 1 {
+                rt::read::str(c, v >= 1, "leader_endpoints[].host")?
+            } else {
+                ""
+            };
+            let port = if v >= 1 {
+                rt::read::u16(c, "leader_endpoints[].port")?
+            } else {
+                0_u16
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "leader_endpoints[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -598,38 +600,40 @@ impl rt::Sealed for PartitionData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
-            }
-        };
-        let partition_index = rt::read::i32_at::<12, 0>(&r);
-        let leader_id = rt::read::i32_at::<12, 4>(&r);
-        let leader_epoch = rt::read::i32_at::<12, 8>(&r);
-        let preferred_successors = if v <= 0 {
-            rt::read::array::<i32>(c, v >= 1, v, "topics[].partitions[].preferred_successors")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let preferred_candidates = if v >= 1 {
-            rt::read::array::<ReplicaInfo<'a>>(c, v >= 1, v, "topics[].partitions[].preferred_candidates")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            partition_index,
-            leader_id,
-            leader_epoch,
-            preferred_successors,
-            preferred_candidates,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4);
+                }
+            };
+            let partition_index = rt::read::i32_at::<12, 0>(&r);
+            let leader_id = rt::read::i32_at::<12, 4>(&r);
+            let leader_epoch = rt::read::i32_at::<12, 8>(&r);
+            let preferred_successors = if v <= 0 {
+                rt::read::array::<i32>(c, v >= 1, v, "topics[].partitions[].preferred_successors")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let preferred_candidates = if v >= 1 {
+                rt::read::array::<ReplicaInfo<'a>>(c, v >= 1, v, "topics[].partitions[].preferred_candidates")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                partition_index,
+                leader_id,
+                leader_epoch,
+                preferred_successors,
+                preferred_candidates,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -845,31 +849,33 @@ impl rt::Sealed for ReplicaInfo<'_> {}
 impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let candidate_id;
-        let candidate_directory_id;
-        if v >= 1 {
-            let r: [u8; 20] = match rt::read::run::<20>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "topics[].partitions[].preferred_candidates[].candidate_id": i32 = 4, "topics[].partitions[].preferred_candidates[].candidate_directory_id": uuid = 16);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let candidate_id;
+            let candidate_directory_id;
+            if v >= 1 {
+                let r: [u8; 20] = match rt::read::run::<20>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "topics[].partitions[].preferred_candidates[].candidate_id": i32 = 4, "topics[].partitions[].preferred_candidates[].candidate_directory_id": uuid = 16);
+                    }
+                };
+                candidate_id = rt::read::i32_at::<20, 0>(&r);
+                candidate_directory_id = rt::read::uuid_at::<20, 4>(&r);
+            } else {
+                candidate_id = 0_i32;
+                candidate_directory_id = rt::Uuid::nil();
+            }
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "topics[].partitions[].preferred_candidates[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
             };
-            candidate_id = rt::read::i32_at::<20, 0>(&r);
-            candidate_directory_id = rt::read::uuid_at::<20, 4>(&r);
-        } else {
-            candidate_id = 0_i32;
-            candidate_directory_id = rt::Uuid::nil();
-        }
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "topics[].partitions[].preferred_candidates[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            candidate_id,
-            candidate_directory_id,
-            unknown_tagged_fields,
+            Ok(Self {
+                candidate_id,
+                candidate_directory_id,
+                unknown_tagged_fields,
+            })
         })
     }
 

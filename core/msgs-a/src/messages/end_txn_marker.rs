@@ -60,10 +60,12 @@ impl rt::Sealed for EndTxnMarker<'_> {}
 impl<'a> rt::Struct<'a> for EndTxnMarker<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let coordinator_epoch = rt::read::i32(c, "coordinator_epoch")?;
-        Ok(Self {
-            coordinator_epoch,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let coordinator_epoch = rt::read::i32(c, "coordinator_epoch")?;
+            Ok(Self {
+                coordinator_epoch,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

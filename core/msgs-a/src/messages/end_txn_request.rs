@@ -65,28 +65,30 @@ impl rt::Sealed for EndTxnRequest<'_> {}
 impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
-        let r: [u8; 11] = match rt::read::run::<11>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "producer_id": i64 = 8, "producer_epoch": i16 = 2, "committed": bool = 1);
-            }
-        };
-        let producer_id = rt::read::i64_at::<11, 0>(&r);
-        let producer_epoch = rt::read::i16_at::<11, 8>(&r);
-        let committed = rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&r));
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            transactional_id,
-            producer_id,
-            producer_epoch,
-            committed,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
+            let r: [u8; 11] = match rt::read::run::<11>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "producer_id": i64 = 8, "producer_epoch": i16 = 2, "committed": bool = 1);
+                }
+            };
+            let producer_id = rt::read::i64_at::<11, 0>(&r);
+            let producer_epoch = rt::read::i16_at::<11, 8>(&r);
+            let committed = rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&r));
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                transactional_id,
+                producer_id,
+                producer_epoch,
+                committed,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -64,41 +64,43 @@ impl rt::Sealed for EndTxnResponse<'_> {}
 impl<'a> rt::Struct<'a> for EndTxnResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let producer_id;
-        let producer_epoch;
-        if v >= 5 {
-            let r: [u8; 10] = match rt::read::run::<10>(c) {
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::short_run!(c; "producer_id": i64 = 8, "producer_epoch": i16 = 2);
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
                 }
             };
-            producer_id = rt::read::i64_at::<10, 0>(&r);
-            producer_epoch = rt::read::i16_at::<10, 8>(&r);
-        } else {
-            producer_id = -1_i64;
-            producer_epoch = -1_i16;
-        }
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            producer_id,
-            producer_epoch,
-            unknown_tagged_fields,
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let producer_id;
+            let producer_epoch;
+            if v >= 5 {
+                let r: [u8; 10] = match rt::read::run::<10>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "producer_id": i64 = 8, "producer_epoch": i16 = 2);
+                    }
+                };
+                producer_id = rt::read::i64_at::<10, 0>(&r);
+                producer_epoch = rt::read::i16_at::<10, 8>(&r);
+            } else {
+                producer_id = -1_i64;
+                producer_epoch = -1_i16;
+            }
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                producer_id,
+                producer_epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 

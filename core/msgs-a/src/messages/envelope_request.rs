@@ -62,15 +62,17 @@ impl rt::Sealed for EnvelopeRequest<'_> {}
 impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let request_data = rt::read::bytes(c, true, "request_data")?;
-        let request_principal = rt::read::opt_bytes(c, true, true, "request_principal")?;
-        let client_host_address = rt::read::bytes(c, true, "client_host_address")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            request_data,
-            request_principal,
-            client_host_address,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let request_data = rt::read::bytes(c, true, "request_data")?;
+            let request_principal = rt::read::opt_bytes(c, true, true, "request_principal")?;
+            let client_host_address = rt::read::bytes(c, true, "client_host_address")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                request_data,
+                request_principal,
+                client_host_address,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -64,13 +64,15 @@ impl rt::Sealed for EnvelopeResponse<'_> {}
 impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let response_data = rt::read::opt_bytes(c, true, true, "response_data")?;
-        let error_code = rt::read::i16(c, "error_code")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            response_data,
-            error_code,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let response_data = rt::read::opt_bytes(c, true, true, "response_data")?;
+            let error_code = rt::read::i16(c, "error_code")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                response_data,
+                error_code,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -60,18 +60,20 @@ impl rt::Sealed for ExpireDelegationTokenRequest<'_> {}
 impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let hmac = rt::read::bytes(c, v >= 2, "hmac")?;
-        let expiry_time_period_ms = rt::read::i64(c, "expiry_time_period_ms")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            hmac,
-            expiry_time_period_ms,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let hmac = rt::read::bytes(c, v >= 2, "hmac")?;
+            let expiry_time_period_ms = rt::read::i64(c, "expiry_time_period_ms")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                hmac,
+                expiry_time_period_ms,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -358,22 +358,19 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                 let has_replica_state = v >= 15 && self.replica_state != ReplicaState::DEFAULT;
                 tags += usize::from(has_replica_state);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_cluster_id {
                     let s = w.ok(rt::write::opt_str_size(self.cluster_id, true, v >= 12, "cluster_id"));
                     w.uvarint(0, "cluster_id");
                     w.uvarint(s as u32, "cluster_id");
                     w.opt_str(self.cluster_id, true, v >= 12, "cluster_id");
                 }
-                w.unknown_tags_before(&mut unknown, 1);
                 if has_replica_state {
                     let s = w.ok(rt::Struct::size(&self.replica_state, v));
                     w.uvarint(1, "replica_state");
                     w.uvarint(s as u32, "replica_state");
                     rt::Struct::write(&self.replica_state, w, v);
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
@@ -431,31 +428,33 @@ impl rt::Sealed for ReplicaState<'_> {}
 impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let replica_id;
-        let replica_epoch;
-        if v >= 15 {
-            let r: [u8; 12] = match rt::read::run::<12>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "replica_state.replica_id": i32 = 4, "replica_state.replica_epoch": i64 = 8);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let replica_id;
+            let replica_epoch;
+            if v >= 15 {
+                let r: [u8; 12] = match rt::read::run::<12>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "replica_state.replica_id": i32 = 4, "replica_state.replica_epoch": i64 = 8);
+                    }
+                };
+                replica_id = rt::read::i32_at::<12, 0>(&r);
+                replica_epoch = rt::read::i64_at::<12, 4>(&r);
+            } else {
+                replica_id = -1_i32;
+                replica_epoch = -1_i64;
+            }
+            let unknown_tagged_fields = if v >= 12 {
+                rt::read::unknown_tags_only(c, "replica_state._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
             };
-            replica_id = rt::read::i32_at::<12, 0>(&r);
-            replica_epoch = rt::read::i64_at::<12, 4>(&r);
-        } else {
-            replica_id = -1_i32;
-            replica_epoch = -1_i64;
-        }
-        let unknown_tagged_fields = if v >= 12 {
-            rt::read::unknown_tags_only(c, "replica_state._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            replica_id,
-            replica_epoch,
-            unknown_tagged_fields,
+            Ok(Self {
+                replica_id,
+                replica_epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -634,28 +633,30 @@ impl rt::Sealed for FetchTopic<'_> {}
 impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic = if v <= 12 {
-            rt::read::str(c, v >= 12, "topics[].topic")?
-        } else {
-            ""
-        };
-        let topic_id = if v >= 13 {
-            rt::read::uuid(c, "topics[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let partitions = rt::read::array::<FetchPartition<'a>>(c, v >= 12, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if v >= 12 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic,
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic = if v <= 12 {
+                rt::read::str(c, v >= 12, "topics[].topic")?
+            } else {
+                ""
+            };
+            let topic_id = if v >= 13 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partitions = rt::read::array::<FetchPartition<'a>>(c, v >= 12, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 12 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -827,32 +828,34 @@ impl rt::Sealed for ForgottenTopic<'_> {}
 impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic = if (7..=12).contains(&v) {
-            rt::read::str(c, v >= 12, "forgotten_topics_data[].topic")?
-        } else {
-            ""
-        };
-        let topic_id = if v >= 13 {
-            rt::read::uuid(c, "forgotten_topics_data[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let partitions = if v >= 7 {
-            rt::read::array::<i32>(c, v >= 12, v, "forgotten_topics_data[].partitions")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 12 {
-            rt::read::unknown_tags_only(c, "forgotten_topics_data[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic,
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic = if (7..=12).contains(&v) {
+                rt::read::str(c, v >= 12, "forgotten_topics_data[].topic")?
+            } else {
+                ""
+            };
+            let topic_id = if v >= 13 {
+                rt::read::uuid(c, "forgotten_topics_data[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partitions = if v >= 7 {
+                rt::read::array::<i32>(c, v >= 12, v, "forgotten_topics_data[].partitions")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 12 {
+                rt::read::unknown_tags_only(c, "forgotten_topics_data[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1062,79 +1065,87 @@ impl rt::Sealed for FetchPartition<'_> {}
 impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
-        let current_leader_epoch = if v >= 9 {
-            rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
-        } else {
-            -1_i32
-        };
-        let fetch_offset = rt::read::i64(c, "topics[].partitions[].fetch_offset")?;
-        let last_fetched_epoch = if v >= 12 {
-            rt::read::i32(c, "topics[].partitions[].last_fetched_epoch")?
-        } else {
-            -1_i32
-        };
-        let log_start_offset = if v >= 5 {
-            rt::read::i64(c, "topics[].partitions[].log_start_offset")?
-        } else {
-            -1_i64
-        };
-        let partition_max_bytes = rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?;
-        let mut replica_directory_id_tag: rt::Uuid = rt::Uuid::nil();
-        let mut high_watermark_tag: i64 = 9223372036854775807_i64;
-        let unknown_tagged_fields = if v >= 12 {
-            let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 17 => {
-                        replica_directory_id_tag = rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?;
-                        rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].replica_directory_id")?;
-                        rt::read::tag_at_default(c, replica_directory_id_tag == rt::Uuid::nil());
-                    }
-                    0 => {
-                        return Err(rt::read::tag_not_in_version(
-                            c,
-                            tag,
-                            "topics[].partitions[].replica_directory_id",
-                        ))
-                    }
-                    1 if v >= 18 => {
-                        high_watermark_tag = rt::read::i64(c, "topics[].partitions[].high_watermark")?;
-                        rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].high_watermark")?;
-                        rt::read::tag_at_default(c, high_watermark_tag == 9223372036854775807_i64);
-                    }
-                    1 => {
-                        return Err(rt::read::tag_not_in_version(
-                            c,
-                            tag,
-                            "topics[].partitions[].high_watermark",
-                        ))
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "topics[].partitions[]._tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
+            let current_leader_epoch = if v >= 9 {
+                rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let fetch_offset = rt::read::i64(c, "topics[].partitions[].fetch_offset")?;
+            let last_fetched_epoch = if v >= 12 {
+                rt::read::i32(c, "topics[].partitions[].last_fetched_epoch")?
+            } else {
+                -1_i32
+            };
+            let log_start_offset = if v >= 5 {
+                rt::read::i64(c, "topics[].partitions[].log_start_offset")?
+            } else {
+                -1_i64
+            };
+            let partition_max_bytes = rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?;
+            let mut replica_directory_id_tag: rt::Uuid = rt::Uuid::nil();
+            let mut high_watermark_tag: i64 = 9223372036854775807_i64;
+            let unknown_tagged_fields = if v >= 12 {
+                let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 17 => {
+                            replica_directory_id_tag = rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?;
+                            rt::read::check_tag_size(
+                                c,
+                                before,
+                                size,
+                                tag,
+                                "topics[].partitions[].replica_directory_id",
+                            )?;
+                            rt::read::tag_at_default(c, replica_directory_id_tag == rt::Uuid::nil());
+                        }
+                        0 => {
+                            return Err(rt::read::tag_not_in_version(
+                                c,
+                                tag,
+                                "topics[].partitions[].replica_directory_id",
+                            ))
+                        }
+                        1 if v >= 18 => {
+                            high_watermark_tag = rt::read::i64(c, "topics[].partitions[].high_watermark")?;
+                            rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].high_watermark")?;
+                            rt::read::tag_at_default(c, high_watermark_tag == 9223372036854775807_i64);
+                        }
+                        1 => {
+                            return Err(rt::read::tag_not_in_version(
+                                c,
+                                tag,
+                                "topics[].partitions[].high_watermark",
+                            ))
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "topics[].partitions[]._tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x3)
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            partition,
-            current_leader_epoch,
-            fetch_offset,
-            last_fetched_epoch,
-            log_start_offset,
-            partition_max_bytes,
-            replica_directory_id: replica_directory_id_tag,
-            high_watermark: high_watermark_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x3)
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                partition,
+                current_leader_epoch,
+                fetch_offset,
+                last_fetched_epoch,
+                log_start_offset,
+                partition_max_bytes,
+                replica_directory_id: replica_directory_id_tag,
+                high_watermark: high_watermark_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1323,22 +1334,19 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
                 let has_high_watermark = v >= 18 && self.high_watermark != 9223372036854775807_i64;
                 tags += usize::from(has_high_watermark);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_replica_directory_id {
                     let s = 16;
                     w.uvarint(0, "topics[].partitions[].replica_directory_id");
                     w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
                     w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
                 }
-                w.unknown_tags_before(&mut unknown, 1);
                 if has_high_watermark {
                     let s = 8;
                     w.uvarint(1, "topics[].partitions[].high_watermark");
                     w.uvarint(s as u32, "topics[].partitions[].high_watermark");
                     w.i64(self.high_watermark, "topics[].partitions[].high_watermark");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
             }
@@ -2204,7 +2212,6 @@ pub mod owned {
                     tags += usize::from(has_replica_state);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_cluster_id {
                         let s = w.ok(rt::write::opt_str_size(
                             self.cluster_id.as_deref(),
@@ -2216,7 +2223,6 @@ pub mod owned {
                         w.uvarint(s as u32, "cluster_id");
                         w.opt_str(self.cluster_id.as_deref(), true, v >= 12, "cluster_id");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
                     if has_replica_state {
                         let s = w.ok(rt::OwnedStruct::size(&self.replica_state, v));
                         w.uvarint(1, "replica_state");
@@ -2842,14 +2848,12 @@ pub mod owned {
                 tags += usize::from(has_high_watermark);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_replica_directory_id {
                     let s = 16;
                     w.uvarint(0, "topics[].partitions[].replica_directory_id");
                     w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
                     w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
                 }
-                w.unknown_tags_before(&mut unknown, 1);
                 if has_high_watermark {
                     let s = 8;
                     w.uvarint(1, "topics[].partitions[].high_watermark");

@@ -248,12 +248,10 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
                 let has_node_endpoints = v >= 16 && !self.node_endpoints.is_empty();
                 tags += usize::from(has_node_endpoints);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_node_endpoints {
                     w.tagged_array(0, &self.node_endpoints, v, "node_endpoints");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
@@ -503,38 +501,40 @@ impl rt::Sealed for NodeEndpoint<'_> {}
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let node_id = if v >= 16 {
-            rt::read::i32(c, "node_endpoints[].node_id")?
-        } else {
-            0_i32
-        };
-        let host = if v >= 16 {
-            rt::read::str(c, v >= 12, "node_endpoints[].host")?
-        } else {
-            ""
-        };
-        let port = if v >= 16 {
-            rt::read::i32(c, "node_endpoints[].port")?
-        } else {
-            0_i32
-        };
-        let rack = if v >= 16 {
-            rt::read::opt_str(c, v >= 12, v >= 16, "node_endpoints[].rack")?
-        } else {
-            None
-        };
-        let unknown_tagged_fields = if v >= 12 {
-            rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            node_id,
-            host,
-            port,
-            rack,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let node_id = if v >= 16 {
+                rt::read::i32(c, "node_endpoints[].node_id")?
+            } else {
+                0_i32
+            };
+            let host = if v >= 16 {
+                rt::read::str(c, v >= 12, "node_endpoints[].host")?
+            } else {
+                ""
+            };
+            let port = if v >= 16 {
+                rt::read::i32(c, "node_endpoints[].port")?
+            } else {
+                0_i32
+            };
+            let rack = if v >= 16 {
+                rt::read::opt_str(c, v >= 12, v >= 16, "node_endpoints[].rack")?
+            } else {
+                None
+            };
+            let unknown_tagged_fields = if v >= 12 {
+                rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                node_id,
+                host,
+                port,
+                rack,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -778,92 +778,94 @@ impl rt::Sealed for PartitionData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 14] = match rt::read::run::<14>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2, "responses[].partitions[].high_watermark": i64 = 8);
-            }
-        };
-        let partition_index = rt::read::i32_at::<14, 0>(&r);
-        let error_code = rt::read::i16_at::<14, 4>(&r);
-        let high_watermark = rt::read::i64_at::<14, 6>(&r);
-        let last_stable_offset = if v >= 4 {
-            rt::read::i64(c, "responses[].partitions[].last_stable_offset")?
-        } else {
-            -1_i64
-        };
-        let log_start_offset = if v >= 5 {
-            rt::read::i64(c, "responses[].partitions[].log_start_offset")?
-        } else {
-            -1_i64
-        };
-        let aborted_transactions = if v >= 4 {
-            rt::read::opt_array::<AbortedTransaction<'a>>(
-                c,
-                v >= 12,
-                v >= 4,
-                v,
-                "responses[].partitions[].aborted_transactions",
-            )?
-        } else {
-            Some(rt::Array::EMPTY)
-        };
-        let preferred_read_replica = if v >= 11 {
-            rt::read::i32(c, "responses[].partitions[].preferred_read_replica")?
-        } else {
-            -1_i32
-        };
-        let records = rt::read::opt_bytes(c, v >= 12, true, "responses[].partitions[].records")?;
-        let mut diverging_epoch_tag: EpochEndOffset<'a> = EpochEndOffset::DEFAULT;
-        let mut current_leader_tag: LeaderIdAndEpoch<'a> = LeaderIdAndEpoch::DEFAULT;
-        let mut snapshot_id_tag: SnapshotId<'a> = SnapshotId::DEFAULT;
-        let unknown_tagged_fields = if v >= 12 {
-            let (n, section) = rt::read::tag_section(c, "responses[].partitions[]._tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "responses[].partitions[]._tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        diverging_epoch_tag = <EpochEndOffset as rt::Struct>::read(c, v)?;
-                        rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].diverging_epoch")?;
-                        rt::read::tag_at_default(c, diverging_epoch_tag == EpochEndOffset::DEFAULT);
-                    }
-                    1 => {
-                        current_leader_tag = <LeaderIdAndEpoch as rt::Struct>::read(c, v)?;
-                        rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].current_leader")?;
-                        rt::read::tag_at_default(c, current_leader_tag == LeaderIdAndEpoch::DEFAULT);
-                    }
-                    2 => {
-                        snapshot_id_tag = <SnapshotId as rt::Struct>::read(c, v)?;
-                        rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].snapshot_id")?;
-                        rt::read::tag_at_default(c, snapshot_id_tag == SnapshotId::DEFAULT);
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "responses[].partitions[]._tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 14] = match rt::read::run::<14>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2, "responses[].partitions[].high_watermark": i64 = 8);
+                }
+            };
+            let partition_index = rt::read::i32_at::<14, 0>(&r);
+            let error_code = rt::read::i16_at::<14, 4>(&r);
+            let high_watermark = rt::read::i64_at::<14, 6>(&r);
+            let last_stable_offset = if v >= 4 {
+                rt::read::i64(c, "responses[].partitions[].last_stable_offset")?
+            } else {
+                -1_i64
+            };
+            let log_start_offset = if v >= 5 {
+                rt::read::i64(c, "responses[].partitions[].log_start_offset")?
+            } else {
+                -1_i64
+            };
+            let aborted_transactions = if v >= 4 {
+                rt::read::opt_array::<AbortedTransaction<'a>>(
+                    c,
+                    v >= 12,
+                    v >= 4,
+                    v,
+                    "responses[].partitions[].aborted_transactions",
+                )?
+            } else {
+                Some(rt::Array::EMPTY)
+            };
+            let preferred_read_replica = if v >= 11 {
+                rt::read::i32(c, "responses[].partitions[].preferred_read_replica")?
+            } else {
+                -1_i32
+            };
+            let records = rt::read::opt_bytes(c, v >= 12, true, "responses[].partitions[].records")?;
+            let mut diverging_epoch_tag: EpochEndOffset<'a> = EpochEndOffset::DEFAULT;
+            let mut current_leader_tag: LeaderIdAndEpoch<'a> = LeaderIdAndEpoch::DEFAULT;
+            let mut snapshot_id_tag: SnapshotId<'a> = SnapshotId::DEFAULT;
+            let unknown_tagged_fields = if v >= 12 {
+                let (n, section) = rt::read::tag_section(c, "responses[].partitions[]._tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "responses[].partitions[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            diverging_epoch_tag = <EpochEndOffset as rt::Struct>::read(c, v)?;
+                            rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].diverging_epoch")?;
+                            rt::read::tag_at_default(c, diverging_epoch_tag == EpochEndOffset::DEFAULT);
+                        }
+                        1 => {
+                            current_leader_tag = <LeaderIdAndEpoch as rt::Struct>::read(c, v)?;
+                            rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].current_leader")?;
+                            rt::read::tag_at_default(c, current_leader_tag == LeaderIdAndEpoch::DEFAULT);
+                        }
+                        2 => {
+                            snapshot_id_tag = <SnapshotId as rt::Struct>::read(c, v)?;
+                            rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].snapshot_id")?;
+                            rt::read::tag_at_default(c, snapshot_id_tag == SnapshotId::DEFAULT);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "responses[].partitions[]._tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x7)
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            partition_index,
-            error_code,
-            high_watermark,
-            last_stable_offset,
-            log_start_offset,
-            diverging_epoch: diverging_epoch_tag,
-            current_leader: current_leader_tag,
-            snapshot_id: snapshot_id_tag,
-            aborted_transactions,
-            preferred_read_replica,
-            records,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x7)
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                partition_index,
+                error_code,
+                high_watermark,
+                last_stable_offset,
+                log_start_offset,
+                diverging_epoch: diverging_epoch_tag,
+                current_leader: current_leader_tag,
+                snapshot_id: snapshot_id_tag,
+                aborted_transactions,
+                preferred_read_replica,
+                records,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1122,29 +1124,25 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 let has_snapshot_id = self.snapshot_id != SnapshotId::DEFAULT;
                 tags += usize::from(has_snapshot_id);
                 w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_diverging_epoch {
                     let s = w.ok(rt::Struct::size(&self.diverging_epoch, v));
                     w.uvarint(0, "responses[].partitions[].diverging_epoch");
                     w.uvarint(s as u32, "responses[].partitions[].diverging_epoch");
                     rt::Struct::write(&self.diverging_epoch, w, v);
                 }
-                w.unknown_tags_before(&mut unknown, 1);
                 if has_current_leader {
                     let s = w.ok(rt::Struct::size(&self.current_leader, v));
                     w.uvarint(1, "responses[].partitions[].current_leader");
                     w.uvarint(s as u32, "responses[].partitions[].current_leader");
                     rt::Struct::write(&self.current_leader, w, v);
                 }
-                w.unknown_tags_before(&mut unknown, 2);
                 if has_snapshot_id {
                     let s = w.ok(rt::Struct::size(&self.snapshot_id, v));
                     w.uvarint(2, "responses[].partitions[].snapshot_id");
                     w.uvarint(s as u32, "responses[].partitions[].snapshot_id");
                     rt::Struct::write(&self.snapshot_id, w, v);
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1205,31 +1203,33 @@ impl rt::Sealed for EpochEndOffset<'_> {}
 impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let epoch;
-        let end_offset;
-        if v >= 12 {
-            let r: [u8; 12] = match rt::read::run::<12>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "responses[].partitions[].diverging_epoch.epoch": i32 = 4, "responses[].partitions[].diverging_epoch.end_offset": i64 = 8);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let epoch;
+            let end_offset;
+            if v >= 12 {
+                let r: [u8; 12] = match rt::read::run::<12>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "responses[].partitions[].diverging_epoch.epoch": i32 = 4, "responses[].partitions[].diverging_epoch.end_offset": i64 = 8);
+                    }
+                };
+                epoch = rt::read::i32_at::<12, 0>(&r);
+                end_offset = rt::read::i64_at::<12, 4>(&r);
+            } else {
+                epoch = -1_i32;
+                end_offset = -1_i64;
+            }
+            let unknown_tagged_fields = if v >= 12 {
+                rt::read::unknown_tags_only(c, "responses[].partitions[].diverging_epoch._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
             };
-            epoch = rt::read::i32_at::<12, 0>(&r);
-            end_offset = rt::read::i64_at::<12, 4>(&r);
-        } else {
-            epoch = -1_i32;
-            end_offset = -1_i64;
-        }
-        let unknown_tagged_fields = if v >= 12 {
-            rt::read::unknown_tags_only(c, "responses[].partitions[].diverging_epoch._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            epoch,
-            end_offset,
-            unknown_tagged_fields,
+            Ok(Self {
+                epoch,
+                end_offset,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1417,31 +1417,33 @@ impl rt::Sealed for LeaderIdAndEpoch<'_> {}
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let leader_id;
-        let leader_epoch;
-        if v >= 12 {
-            let r: [u8; 8] = match rt::read::run::<8>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "responses[].partitions[].current_leader.leader_id": i32 = 4, "responses[].partitions[].current_leader.leader_epoch": i32 = 4);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let leader_id;
+            let leader_epoch;
+            if v >= 12 {
+                let r: [u8; 8] = match rt::read::run::<8>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "responses[].partitions[].current_leader.leader_id": i32 = 4, "responses[].partitions[].current_leader.leader_epoch": i32 = 4);
+                    }
+                };
+                leader_id = rt::read::i32_at::<8, 0>(&r);
+                leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            } else {
+                leader_id = -1_i32;
+                leader_epoch = -1_i32;
+            }
+            let unknown_tagged_fields = if v >= 12 {
+                rt::read::unknown_tags_only(c, "responses[].partitions[].current_leader._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
             };
-            leader_id = rt::read::i32_at::<8, 0>(&r);
-            leader_epoch = rt::read::i32_at::<8, 4>(&r);
-        } else {
-            leader_id = -1_i32;
-            leader_epoch = -1_i32;
-        }
-        let unknown_tagged_fields = if v >= 12 {
-            rt::read::unknown_tags_only(c, "responses[].partitions[].current_leader._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            leader_id,
-            leader_epoch,
-            unknown_tagged_fields,
+            Ok(Self {
+                leader_id,
+                leader_epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1632,24 +1634,26 @@ impl rt::Sealed for SnapshotId<'_> {}
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "responses[].partitions[].snapshot_id.end_offset": i64 = 8, "responses[].partitions[].snapshot_id.epoch": i32 = 4);
-            }
-        };
-        let end_offset = rt::read::i64_at::<12, 0>(&r);
-        let epoch = rt::read::i32_at::<12, 8>(&r);
-        let unknown_tagged_fields = if v >= 12 {
-            rt::read::unknown_tags_only(c, "responses[].partitions[].snapshot_id._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            end_offset,
-            epoch,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "responses[].partitions[].snapshot_id.end_offset": i64 = 8, "responses[].partitions[].snapshot_id.epoch": i32 = 4);
+                }
+            };
+            let end_offset = rt::read::i64_at::<12, 0>(&r);
+            let epoch = rt::read::i32_at::<12, 8>(&r);
+            let unknown_tagged_fields = if v >= 12 {
+                rt::read::unknown_tags_only(c, "responses[].partitions[].snapshot_id._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                end_offset,
+                epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1799,31 +1803,33 @@ impl rt::Sealed for AbortedTransaction<'_> {}
 impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let producer_id;
-        let first_offset;
-        if v >= 4 {
-            let r: [u8; 16] = match rt::read::run::<16>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "responses[].partitions[].aborted_transactions[].producer_id": i64 = 8, "responses[].partitions[].aborted_transactions[].first_offset": i64 = 8);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let producer_id;
+            let first_offset;
+            if v >= 4 {
+                let r: [u8; 16] = match rt::read::run::<16>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "responses[].partitions[].aborted_transactions[].producer_id": i64 = 8, "responses[].partitions[].aborted_transactions[].first_offset": i64 = 8);
+                    }
+                };
+                producer_id = rt::read::i64_at::<16, 0>(&r);
+                first_offset = rt::read::i64_at::<16, 8>(&r);
+            } else {
+                producer_id = 0_i64;
+                first_offset = 0_i64;
+            }
+            let unknown_tagged_fields = if v >= 12 {
+                rt::read::unknown_tags_only(c, "responses[].partitions[].aborted_transactions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
             };
-            producer_id = rt::read::i64_at::<16, 0>(&r);
-            first_offset = rt::read::i64_at::<16, 8>(&r);
-        } else {
-            producer_id = 0_i64;
-            first_offset = 0_i64;
-        }
-        let unknown_tagged_fields = if v >= 12 {
-            rt::read::unknown_tags_only(c, "responses[].partitions[].aborted_transactions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            producer_id,
-            first_offset,
-            unknown_tagged_fields,
+            Ok(Self {
+                producer_id,
+                first_offset,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -2803,7 +2809,6 @@ pub mod owned {
                     tags += usize::from(has_node_endpoints);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_node_endpoints {
                         let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
                         w.uvarint(0, "node_endpoints");
@@ -3396,21 +3401,18 @@ pub mod owned {
                 tags += usize::from(has_snapshot_id);
                 w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_diverging_epoch {
                     let s = w.ok(rt::OwnedStruct::size(&self.diverging_epoch, v));
                     w.uvarint(0, "responses[].partitions[].diverging_epoch");
                     w.uvarint(s as u32, "responses[].partitions[].diverging_epoch");
                     rt::OwnedStruct::write(&self.diverging_epoch, w, v);
                 }
-                w.unknown_tags_before(&mut unknown, 1);
                 if has_current_leader {
                     let s = w.ok(rt::OwnedStruct::size(&self.current_leader, v));
                     w.uvarint(1, "responses[].partitions[].current_leader");
                     w.uvarint(s as u32, "responses[].partitions[].current_leader");
                     rt::OwnedStruct::write(&self.current_leader, w, v);
                 }
-                w.unknown_tags_before(&mut unknown, 2);
                 if has_snapshot_id {
                     let s = w.ok(rt::OwnedStruct::size(&self.snapshot_id, v));
                     w.uvarint(2, "responses[].partitions[].snapshot_id");

@@ -170,15 +170,13 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
                 let has_cluster_id = self.cluster_id.is_some();
                 tags += usize::from(has_cluster_id);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_cluster_id {
                     let s = w.ok(rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id"));
                     w.uvarint(0, "cluster_id");
                     w.uvarint(s as u32, "cluster_id");
                     w.opt_str(self.cluster_id, true, true, "cluster_id");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -376,53 +374,61 @@ impl rt::Sealed for PartitionSnapshot<'_> {}
 impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].current_leader_epoch": i32 = 4);
-            }
-        };
-        let partition = rt::read::i32_at::<8, 0>(&r);
-        let current_leader_epoch = rt::read::i32_at::<8, 4>(&r);
-        let snapshot_id = <SnapshotId as rt::Struct>::read(c, v)?;
-        let position = rt::read::i64(c, "topics[].partitions[].position")?;
-        let mut replica_directory_id_tag: rt::Uuid = rt::Uuid::nil();
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 1 => {
-                        replica_directory_id_tag = rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?;
-                        rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].replica_directory_id")?;
-                        rt::read::tag_at_default(c, replica_directory_id_tag == rt::Uuid::nil());
-                    }
-                    0 => {
-                        return Err(rt::read::tag_not_in_version(
-                            c,
-                            tag,
-                            "topics[].partitions[].replica_directory_id",
-                        ))
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "topics[].partitions[]._tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].current_leader_epoch": i32 = 4);
+                }
+            };
+            let partition = rt::read::i32_at::<8, 0>(&r);
+            let current_leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            let snapshot_id = <SnapshotId as rt::Struct>::read(c, v)?;
+            let position = rt::read::i64(c, "topics[].partitions[].position")?;
+            let mut replica_directory_id_tag: rt::Uuid = rt::Uuid::nil();
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 1 => {
+                            replica_directory_id_tag = rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?;
+                            rt::read::check_tag_size(
+                                c,
+                                before,
+                                size,
+                                tag,
+                                "topics[].partitions[].replica_directory_id",
+                            )?;
+                            rt::read::tag_at_default(c, replica_directory_id_tag == rt::Uuid::nil());
+                        }
+                        0 => {
+                            return Err(rt::read::tag_not_in_version(
+                                c,
+                                tag,
+                                "topics[].partitions[].replica_directory_id",
+                            ))
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "topics[].partitions[]._tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        };
-        Ok(Self {
-            partition,
-            current_leader_epoch,
-            snapshot_id,
-            position,
-            replica_directory_id: replica_directory_id_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            };
+            Ok(Self {
+                partition,
+                current_leader_epoch,
+                snapshot_id,
+                position,
+                replica_directory_id: replica_directory_id_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -537,15 +543,13 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
                 let has_replica_directory_id = v >= 1 && self.replica_directory_id != rt::Uuid::nil();
                 tags += usize::from(has_replica_directory_id);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_replica_directory_id {
                     let s = 16;
                     w.uvarint(0, "topics[].partitions[].replica_directory_id");
                     w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
                     w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -601,19 +605,22 @@ impl rt::Sealed for SnapshotId<'_> {}
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].snapshot_id.end_offset": i64 = 8, "topics[].partitions[].snapshot_id.epoch": i32 = 4);
-            }
-        };
-        let end_offset = rt::read::i64_at::<12, 0>(&r);
-        let epoch = rt::read::i32_at::<12, 8>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[].snapshot_id._tagged_fields")?;
-        Ok(Self {
-            end_offset,
-            epoch,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].snapshot_id.end_offset": i64 = 8, "topics[].partitions[].snapshot_id.epoch": i32 = 4);
+                }
+            };
+            let end_offset = rt::read::i64_at::<12, 0>(&r);
+            let epoch = rt::read::i32_at::<12, 8>(&r);
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "topics[].partitions[].snapshot_id._tagged_fields")?;
+            Ok(Self {
+                end_offset,
+                epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1122,7 +1129,6 @@ pub mod owned {
                     tags += usize::from(has_cluster_id);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_cluster_id {
                         let s = w.ok(rt::write::opt_str_size(
                             self.cluster_id.as_deref(),
@@ -1366,7 +1372,6 @@ pub mod owned {
                 tags += usize::from(has_replica_directory_id);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_replica_directory_id {
                     let s = 16;
                     w.uvarint(0, "topics[].partitions[].replica_directory_id");

@@ -188,12 +188,10 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
                 let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
                 tags += usize::from(has_node_endpoints);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_node_endpoints {
                     w.tagged_array(0, &self.node_endpoints, v, "node_endpoints");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -392,28 +390,30 @@ impl rt::Sealed for NodeEndpoint<'_> {}
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let node_id = if v >= 1 {
-            rt::read::i32(c, "node_endpoints[].node_id")?
-        } else {
-            0_i32
-        };
-        let host = if v >= 1 {
-            rt::read::str(c, true, "node_endpoints[].host")?
-        } else {
-            ""
-        };
-        let port = if v >= 1 {
-            rt::read::u16(c, "node_endpoints[].port")?
-        } else {
-            0_u16
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?;
-        Ok(Self {
-            node_id,
-            host,
-            port,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let node_id = if v >= 1 {
+                rt::read::i32(c, "node_endpoints[].node_id")?
+            } else {
+                0_i32
+            };
+            let host = if v >= 1 {
+                rt::read::str(c, true, "node_endpoints[].host")?
+            } else {
+                ""
+            };
+            let port = if v >= 1 {
+                rt::read::u16(c, "node_endpoints[].port")?
+            } else {
+                0_u16
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?;
+            Ok(Self {
+                node_id,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -607,56 +607,58 @@ impl rt::Sealed for PartitionSnapshot<'_> {}
 impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
-            }
-        };
-        let index = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let snapshot_id = <SnapshotId as rt::Struct>::read(c, v)?;
-        let r: [u8; 16] = match rt::read::run::<16>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].size": i64 = 8, "topics[].partitions[].position": i64 = 8);
-            }
-        };
-        let size = rt::read::i64_at::<16, 0>(&r);
-        let position = rt::read::i64_at::<16, 8>(&r);
-        let unaligned_records = rt::read::opt_bytes(c, true, false, "topics[].partitions[].unaligned_records")?;
-        let mut current_leader_tag: LeaderIdAndEpoch<'a> = LeaderIdAndEpoch::DEFAULT;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        current_leader_tag = <LeaderIdAndEpoch as rt::Struct>::read(c, v)?;
-                        rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].current_leader")?;
-                        rt::read::tag_at_default(c, current_leader_tag == LeaderIdAndEpoch::DEFAULT);
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "topics[].partitions[]._tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
+                }
+            };
+            let index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let snapshot_id = <SnapshotId as rt::Struct>::read(c, v)?;
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].size": i64 = 8, "topics[].partitions[].position": i64 = 8);
+                }
+            };
+            let size = rt::read::i64_at::<16, 0>(&r);
+            let position = rt::read::i64_at::<16, 8>(&r);
+            let unaligned_records = rt::read::opt_bytes(c, true, false, "topics[].partitions[].unaligned_records")?;
+            let mut current_leader_tag: LeaderIdAndEpoch<'a> = LeaderIdAndEpoch::DEFAULT;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            current_leader_tag = <LeaderIdAndEpoch as rt::Struct>::read(c, v)?;
+                            rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].current_leader")?;
+                            rt::read::tag_at_default(c, current_leader_tag == LeaderIdAndEpoch::DEFAULT);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "topics[].partitions[]._tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        };
-        Ok(Self {
-            index,
-            error_code,
-            snapshot_id,
-            current_leader: current_leader_tag,
-            size,
-            position,
-            unaligned_records,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            };
+            Ok(Self {
+                index,
+                error_code,
+                snapshot_id,
+                current_leader: current_leader_tag,
+                size,
+                position,
+                unaligned_records,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -784,15 +786,13 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
                 let has_current_leader = self.current_leader != LeaderIdAndEpoch::DEFAULT;
                 tags += usize::from(has_current_leader);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_current_leader {
                     let s = w.ok(rt::Struct::size(&self.current_leader, v));
                     w.uvarint(0, "topics[].partitions[].current_leader");
                     w.uvarint(s as u32, "topics[].partitions[].current_leader");
                     rt::Struct::write(&self.current_leader, w, v);
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -848,19 +848,22 @@ impl rt::Sealed for SnapshotId<'_> {}
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].snapshot_id.end_offset": i64 = 8, "topics[].partitions[].snapshot_id.epoch": i32 = 4);
-            }
-        };
-        let end_offset = rt::read::i64_at::<12, 0>(&r);
-        let epoch = rt::read::i32_at::<12, 8>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[].snapshot_id._tagged_fields")?;
-        Ok(Self {
-            end_offset,
-            epoch,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].snapshot_id.end_offset": i64 = 8, "topics[].partitions[].snapshot_id.epoch": i32 = 4);
+                }
+            };
+            let end_offset = rt::read::i64_at::<12, 0>(&r);
+            let epoch = rt::read::i32_at::<12, 8>(&r);
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "topics[].partitions[].snapshot_id._tagged_fields")?;
+            Ok(Self {
+                end_offset,
+                epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -988,20 +991,22 @@ impl rt::Sealed for LeaderIdAndEpoch<'_> {}
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].current_leader.leader_id": i32 = 4, "topics[].partitions[].current_leader.leader_epoch": i32 = 4);
-            }
-        };
-        let leader_id = rt::read::i32_at::<8, 0>(&r);
-        let leader_epoch = rt::read::i32_at::<8, 4>(&r);
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "topics[].partitions[].current_leader._tagged_fields")?;
-        Ok(Self {
-            leader_id,
-            leader_epoch,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].current_leader.leader_id": i32 = 4, "topics[].partitions[].current_leader.leader_epoch": i32 = 4);
+                }
+            };
+            let leader_id = rt::read::i32_at::<8, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "topics[].partitions[].current_leader._tagged_fields")?;
+            Ok(Self {
+                leader_id,
+                leader_epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1661,7 +1666,6 @@ pub mod owned {
                     tags += usize::from(has_node_endpoints);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_node_endpoints {
                         let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
                         w.uvarint(0, "node_endpoints");
@@ -2057,7 +2061,6 @@ pub mod owned {
                 tags += usize::from(has_current_leader);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_current_leader {
                     let s = w.ok(rt::OwnedStruct::size(&self.current_leader, v));
                     w.uvarint(0, "topics[].partitions[].current_leader");

@@ -62,24 +62,26 @@ impl rt::Sealed for FindCoordinatorRequest<'_> {}
 impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let key = if v <= 3 { rt::read::str(c, v >= 3, "key")? } else { "" };
-        let key_type = if v >= 1 { rt::read::i8(c, "key_type")? } else { 0_i8 };
-        let coordinator_keys = if v >= 4 {
-            rt::read::array::<&'a str>(c, v >= 3, v, "coordinator_keys")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            key,
-            key_type,
-            coordinator_keys,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let key = if v <= 3 { rt::read::str(c, v >= 3, "key")? } else { "" };
+            let key_type = if v >= 1 { rt::read::i8(c, "key_type")? } else { 0_i8 };
+            let coordinator_keys = if v >= 4 {
+                rt::read::array::<&'a str>(c, v >= 3, v, "coordinator_keys")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                key,
+                key_type,
+                coordinator_keys,
+                unknown_tagged_fields,
+            })
         })
     }
 

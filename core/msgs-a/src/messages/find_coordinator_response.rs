@@ -73,40 +73,42 @@ impl rt::Sealed for FindCoordinatorResponse<'_> {}
 impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let throttle_time_ms = if v >= 1 {
-            rt::read::i32(c, "throttle_time_ms")?
-        } else {
-            0_i32
-        };
-        let error_code = if v <= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
-        let error_message = if (1..=3).contains(&v) {
-            rt::read::opt_str(c, v >= 3, (1..=3).contains(&v), "error_message")?
-        } else {
-            Some("")
-        };
-        let node_id = if v <= 3 { rt::read::i32(c, "node_id")? } else { 0_i32 };
-        let host = if v <= 3 { rt::read::str(c, v >= 3, "host")? } else { "" };
-        let port = if v <= 3 { rt::read::i32(c, "port")? } else { 0_i32 };
-        let coordinators = if v >= 4 {
-            rt::read::array::<Coordinator<'a>>(c, v >= 3, v, "coordinators")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            node_id,
-            host,
-            port,
-            coordinators,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let error_code = if v <= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
+            let error_message = if (1..=3).contains(&v) {
+                rt::read::opt_str(c, v >= 3, (1..=3).contains(&v), "error_message")?
+            } else {
+                Some("")
+            };
+            let node_id = if v <= 3 { rt::read::i32(c, "node_id")? } else { 0_i32 };
+            let host = if v <= 3 { rt::read::str(c, v >= 3, "host")? } else { "" };
+            let port = if v <= 3 { rt::read::i32(c, "port")? } else { 0_i32 };
+            let coordinators = if v >= 4 {
+                rt::read::array::<Coordinator<'a>>(c, v >= 3, v, "coordinators")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                node_id,
+                host,
+                port,
+                coordinators,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -309,55 +311,57 @@ impl rt::Sealed for Coordinator<'_> {}
 impl<'a> rt::Struct<'a> for Coordinator<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let key = if v >= 4 {
-            rt::read::str(c, v >= 3, "coordinators[].key")?
-        } else {
-            ""
-        };
-        let node_id = if v >= 4 {
-            rt::read::i32(c, "coordinators[].node_id")?
-        } else {
-            0_i32
-        };
-        let host = if v >= 4 {
-            rt::read::str(c, v >= 3, "coordinators[].host")?
-        } else {
-            ""
-        };
-        let port;
-        let error_code;
-        if v >= 4 {
-            let r: [u8; 6] = match rt::read::run::<6>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "coordinators[].port": i32 = 4, "coordinators[].error_code": i16 = 2);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let key = if v >= 4 {
+                rt::read::str(c, v >= 3, "coordinators[].key")?
+            } else {
+                ""
             };
-            port = rt::read::i32_at::<6, 0>(&r);
-            error_code = rt::read::i16_at::<6, 4>(&r);
-        } else {
-            port = 0_i32;
-            error_code = 0_i16;
-        }
-        let error_message = if v >= 4 {
-            rt::read::opt_str(c, v >= 3, v >= 4, "coordinators[].error_message")?
-        } else {
-            Some("")
-        };
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "coordinators[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            key,
-            node_id,
-            host,
-            port,
-            error_code,
-            error_message,
-            unknown_tagged_fields,
+            let node_id = if v >= 4 {
+                rt::read::i32(c, "coordinators[].node_id")?
+            } else {
+                0_i32
+            };
+            let host = if v >= 4 {
+                rt::read::str(c, v >= 3, "coordinators[].host")?
+            } else {
+                ""
+            };
+            let port;
+            let error_code;
+            if v >= 4 {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "coordinators[].port": i32 = 4, "coordinators[].error_code": i16 = 2);
+                    }
+                };
+                port = rt::read::i32_at::<6, 0>(&r);
+                error_code = rt::read::i16_at::<6, 4>(&r);
+            } else {
+                port = 0_i32;
+                error_code = 0_i16;
+            }
+            let error_message = if v >= 4 {
+                rt::read::opt_str(c, v >= 3, v >= 4, "coordinators[].error_message")?
+            } else {
+                Some("")
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "coordinators[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                key,
+                node_id,
+                host,
+                port,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -61,11 +61,13 @@ impl rt::Sealed for GetTelemetrySubscriptionsRequest<'_> {}
 impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let client_instance_id = rt::read::uuid(c, "client_instance_id")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            client_instance_id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let client_instance_id = rt::read::uuid(c, "client_instance_id")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                client_instance_id,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -79,40 +79,42 @@ impl rt::Sealed for GetTelemetrySubscriptionsResponse<'_> {}
 impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 26] = match rt::read::run::<26>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "client_instance_id": uuid = 16, "subscription_id": i32 = 4);
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<26, 0>(&r);
-        let error_code = rt::read::i16_at::<26, 4>(&r);
-        let client_instance_id = rt::read::uuid_at::<26, 6>(&r);
-        let subscription_id = rt::read::i32_at::<26, 22>(&r);
-        let accepted_compression_types = rt::read::array::<i8>(c, true, v, "accepted_compression_types")?;
-        let r: [u8; 9] = match rt::read::run::<9>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "push_interval_ms": i32 = 4, "telemetry_max_bytes": i32 = 4, "delta_temporality": bool = 1);
-            }
-        };
-        let push_interval_ms = rt::read::i32_at::<9, 0>(&r);
-        let telemetry_max_bytes = rt::read::i32_at::<9, 4>(&r);
-        let delta_temporality = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
-        let requested_metrics = rt::read::array::<&'a str>(c, true, v, "requested_metrics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            client_instance_id,
-            subscription_id,
-            accepted_compression_types,
-            push_interval_ms,
-            telemetry_max_bytes,
-            delta_temporality,
-            requested_metrics,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 26] = match rt::read::run::<26>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "client_instance_id": uuid = 16, "subscription_id": i32 = 4);
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<26, 0>(&r);
+            let error_code = rt::read::i16_at::<26, 4>(&r);
+            let client_instance_id = rt::read::uuid_at::<26, 6>(&r);
+            let subscription_id = rt::read::i32_at::<26, 22>(&r);
+            let accepted_compression_types = rt::read::array::<i8>(c, true, v, "accepted_compression_types")?;
+            let r: [u8; 9] = match rt::read::run::<9>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "push_interval_ms": i32 = 4, "telemetry_max_bytes": i32 = 4, "delta_temporality": bool = 1);
+                }
+            };
+            let push_interval_ms = rt::read::i32_at::<9, 0>(&r);
+            let telemetry_max_bytes = rt::read::i32_at::<9, 4>(&r);
+            let delta_temporality = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
+            let requested_metrics = rt::read::array::<&'a str>(c, true, v, "requested_metrics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                client_instance_id,
+                subscription_id,
+                accepted_compression_types,
+                push_interval_ms,
+                telemetry_max_bytes,
+                delta_temporality,
+                requested_metrics,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -65,26 +65,28 @@ impl rt::Sealed for HeartbeatRequest<'_> {}
 impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let group_id = rt::read::str(c, v >= 4, "group_id")?;
-        let generation_id = rt::read::i32(c, "generation_id")?;
-        let member_id = rt::read::str(c, v >= 4, "member_id")?;
-        let group_instance_id = if v >= 3 {
-            rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?
-        } else {
-            None
-        };
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            group_id,
-            generation_id,
-            member_id,
-            group_instance_id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let group_id = rt::read::str(c, v >= 4, "group_id")?;
+            let generation_id = rt::read::i32(c, "generation_id")?;
+            let member_id = rt::read::str(c, v >= 4, "member_id")?;
+            let group_instance_id = if v >= 3 {
+                rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?
+            } else {
+                None
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                group_id,
+                generation_id,
+                member_id,
+                group_instance_id,
+                unknown_tagged_fields,
+            })
         })
     }
 

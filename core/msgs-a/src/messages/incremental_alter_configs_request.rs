@@ -180,20 +180,22 @@ impl rt::Sealed for AlterConfigsResource<'_> {}
 impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let resource_type = rt::read::i8(c, "resources[].resource_type")?;
-        let resource_name = rt::read::str(c, v >= 1, "resources[].resource_name")?;
-        let configs = rt::read::array::<AlterableConfig<'a>>(c, v >= 1, v, "resources[].configs")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "resources[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            resource_type,
-            resource_name,
-            configs,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let resource_type = rt::read::i8(c, "resources[].resource_type")?;
+            let resource_name = rt::read::str(c, v >= 1, "resources[].resource_name")?;
+            let configs = rt::read::array::<AlterableConfig<'a>>(c, v >= 1, v, "resources[].configs")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "resources[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                resource_type,
+                resource_name,
+                configs,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -350,20 +352,22 @@ impl rt::Sealed for AlterableConfig<'_> {}
 impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, v >= 1, "resources[].configs[].name")?;
-        let config_operation = rt::read::i8(c, "resources[].configs[].config_operation")?;
-        let value = rt::read::opt_str(c, v >= 1, true, "resources[].configs[].value")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "resources[].configs[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            config_operation,
-            value,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, v >= 1, "resources[].configs[].name")?;
+            let config_operation = rt::read::i8(c, "resources[].configs[].config_operation")?;
+            let value = rt::read::opt_str(c, v >= 1, true, "resources[].configs[].value")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "resources[].configs[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                config_operation,
+                value,
+                unknown_tagged_fields,
+            })
         })
     }
 

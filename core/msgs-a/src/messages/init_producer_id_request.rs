@@ -72,52 +72,54 @@ impl rt::Sealed for InitProducerIdRequest<'_> {}
 impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let transactional_id = rt::read::opt_str(c, v >= 2, true, "transactional_id")?;
-        let transaction_timeout_ms = rt::read::i32(c, "transaction_timeout_ms")?;
-        let producer_id;
-        let producer_epoch;
-        if v >= 3 {
-            let r: [u8; 10] = match rt::read::run::<10>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "producer_id": i64 = 8, "producer_epoch": i16 = 2);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let transactional_id = rt::read::opt_str(c, v >= 2, true, "transactional_id")?;
+            let transaction_timeout_ms = rt::read::i32(c, "transaction_timeout_ms")?;
+            let producer_id;
+            let producer_epoch;
+            if v >= 3 {
+                let r: [u8; 10] = match rt::read::run::<10>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "producer_id": i64 = 8, "producer_epoch": i16 = 2);
+                    }
+                };
+                producer_id = rt::read::i64_at::<10, 0>(&r);
+                producer_epoch = rt::read::i16_at::<10, 8>(&r);
+            } else {
+                producer_id = -1_i64;
+                producer_epoch = -1_i16;
+            }
+            let enable2_pc;
+            let keep_prepared_txn;
+            if v >= 6 {
+                let r: [u8; 2] = match rt::read::run::<2>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "enable2_pc": bool = 1, "keep_prepared_txn": bool = 1);
+                    }
+                };
+                enable2_pc = rt::read::canon_bool(c, rt::read::u8_at::<2, 0>(&r));
+                keep_prepared_txn = rt::read::canon_bool(c, rt::read::u8_at::<2, 1>(&r));
+            } else {
+                enable2_pc = false;
+                keep_prepared_txn = false;
+            }
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
             };
-            producer_id = rt::read::i64_at::<10, 0>(&r);
-            producer_epoch = rt::read::i16_at::<10, 8>(&r);
-        } else {
-            producer_id = -1_i64;
-            producer_epoch = -1_i16;
-        }
-        let enable2_pc;
-        let keep_prepared_txn;
-        if v >= 6 {
-            let r: [u8; 2] = match rt::read::run::<2>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "enable2_pc": bool = 1, "keep_prepared_txn": bool = 1);
-                }
-            };
-            enable2_pc = rt::read::canon_bool(c, rt::read::u8_at::<2, 0>(&r));
-            keep_prepared_txn = rt::read::canon_bool(c, rt::read::u8_at::<2, 1>(&r));
-        } else {
-            enable2_pc = false;
-            keep_prepared_txn = false;
-        }
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            transactional_id,
-            transaction_timeout_ms,
-            producer_id,
-            producer_epoch,
-            enable2_pc,
-            keep_prepared_txn,
-            unknown_tagged_fields,
+            Ok(Self {
+                transactional_id,
+                transaction_timeout_ms,
+                producer_id,
+                producer_epoch,
+                enable2_pc,
+                keep_prepared_txn,
+                unknown_tagged_fields,
+            })
         })
     }
 

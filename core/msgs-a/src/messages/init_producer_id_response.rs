@@ -70,45 +70,47 @@ impl rt::Sealed for InitProducerIdResponse<'_> {}
 impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 16] = match rt::read::run::<16>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "producer_id": i64 = 8, "producer_epoch": i16 = 2);
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<16, 0>(&r);
-        let error_code = rt::read::i16_at::<16, 4>(&r);
-        let producer_id = rt::read::i64_at::<16, 6>(&r);
-        let producer_epoch = rt::read::i16_at::<16, 14>(&r);
-        let ongoing_txn_producer_id;
-        let ongoing_txn_producer_epoch;
-        if v >= 6 {
-            let r: [u8; 10] = match rt::read::run::<10>(c) {
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::short_run!(c; "ongoing_txn_producer_id": i64 = 8, "ongoing_txn_producer_epoch": i16 = 2);
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2, "producer_id": i64 = 8, "producer_epoch": i16 = 2);
                 }
             };
-            ongoing_txn_producer_id = rt::read::i64_at::<10, 0>(&r);
-            ongoing_txn_producer_epoch = rt::read::i16_at::<10, 8>(&r);
-        } else {
-            ongoing_txn_producer_id = -1_i64;
-            ongoing_txn_producer_epoch = -1_i16;
-        }
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            producer_id,
-            producer_epoch,
-            ongoing_txn_producer_id,
-            ongoing_txn_producer_epoch,
-            unknown_tagged_fields,
+            let throttle_time_ms = rt::read::i32_at::<16, 0>(&r);
+            let error_code = rt::read::i16_at::<16, 4>(&r);
+            let producer_id = rt::read::i64_at::<16, 6>(&r);
+            let producer_epoch = rt::read::i16_at::<16, 14>(&r);
+            let ongoing_txn_producer_id;
+            let ongoing_txn_producer_epoch;
+            if v >= 6 {
+                let r: [u8; 10] = match rt::read::run::<10>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "ongoing_txn_producer_id": i64 = 8, "ongoing_txn_producer_epoch": i16 = 2);
+                    }
+                };
+                ongoing_txn_producer_id = rt::read::i64_at::<10, 0>(&r);
+                ongoing_txn_producer_epoch = rt::read::i16_at::<10, 8>(&r);
+            } else {
+                ongoing_txn_producer_id = -1_i64;
+                ongoing_txn_producer_epoch = -1_i16;
+            }
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                producer_id,
+                producer_epoch,
+                ongoing_txn_producer_id,
+                ongoing_txn_producer_epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -170,14 +170,16 @@ impl rt::Sealed for InitializeStateData<'_> {}
 impl<'a> rt::Struct<'a> for InitializeStateData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
-        let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
+            let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -302,21 +304,23 @@ impl rt::Sealed for PartitionData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 16] = match rt::read::run::<16>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].state_epoch": i32 = 4, "topics[].partitions[].start_offset": i64 = 8);
-            }
-        };
-        let partition = rt::read::i32_at::<16, 0>(&r);
-        let state_epoch = rt::read::i32_at::<16, 4>(&r);
-        let start_offset = rt::read::i64_at::<16, 8>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition,
-            state_epoch,
-            start_offset,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].state_epoch": i32 = 4, "topics[].partitions[].start_offset": i64 = 8);
+                }
+            };
+            let partition = rt::read::i32_at::<16, 0>(&r);
+            let state_epoch = rt::read::i32_at::<16, 4>(&r);
+            let start_offset = rt::read::i64_at::<16, 8>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition,
+                state_epoch,
+                start_offset,
+                unknown_tagged_fields,
+            })
         })
     }
 

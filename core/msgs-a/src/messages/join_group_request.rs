@@ -77,42 +77,44 @@ impl rt::Sealed for JoinGroupRequest<'_> {}
 impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let group_id = rt::read::str(c, v >= 6, "group_id")?;
-        let session_timeout_ms = rt::read::i32(c, "session_timeout_ms")?;
-        let rebalance_timeout_ms = if v >= 1 {
-            rt::read::i32(c, "rebalance_timeout_ms")?
-        } else {
-            -1_i32
-        };
-        let member_id = rt::read::str(c, v >= 6, "member_id")?;
-        let group_instance_id = if v >= 5 {
-            rt::read::opt_str(c, v >= 6, v >= 5, "group_instance_id")?
-        } else {
-            None
-        };
-        let protocol_type = rt::read::str(c, v >= 6, "protocol_type")?;
-        let protocols = rt::read::array::<JoinGroupRequestProtocol<'a>>(c, v >= 6, v, "protocols")?;
-        let reason = if v >= 8 {
-            rt::read::opt_str(c, v >= 6, v >= 8, "reason")?
-        } else {
-            None
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            group_id,
-            session_timeout_ms,
-            rebalance_timeout_ms,
-            member_id,
-            group_instance_id,
-            protocol_type,
-            protocols,
-            reason,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let group_id = rt::read::str(c, v >= 6, "group_id")?;
+            let session_timeout_ms = rt::read::i32(c, "session_timeout_ms")?;
+            let rebalance_timeout_ms = if v >= 1 {
+                rt::read::i32(c, "rebalance_timeout_ms")?
+            } else {
+                -1_i32
+            };
+            let member_id = rt::read::str(c, v >= 6, "member_id")?;
+            let group_instance_id = if v >= 5 {
+                rt::read::opt_str(c, v >= 6, v >= 5, "group_instance_id")?
+            } else {
+                None
+            };
+            let protocol_type = rt::read::str(c, v >= 6, "protocol_type")?;
+            let protocols = rt::read::array::<JoinGroupRequestProtocol<'a>>(c, v >= 6, v, "protocols")?;
+            let reason = if v >= 8 {
+                rt::read::opt_str(c, v >= 6, v >= 8, "reason")?
+            } else {
+                None
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                group_id,
+                session_timeout_ms,
+                rebalance_timeout_ms,
+                member_id,
+                group_instance_id,
+                protocol_type,
+                protocols,
+                reason,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -271,18 +273,20 @@ impl rt::Sealed for JoinGroupRequestProtocol<'_> {}
 impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, v >= 6, "protocols[].name")?;
-        let metadata = rt::read::bytes(c, v >= 6, "protocols[].metadata")?;
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "protocols[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            metadata,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, v >= 6, "protocols[].name")?;
+            let metadata = rt::read::bytes(c, v >= 6, "protocols[].metadata")?;
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "protocols[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                metadata,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -79,50 +79,52 @@ impl rt::Sealed for JoinGroupResponse<'_> {}
 impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let throttle_time_ms = if v >= 2 {
-            rt::read::i32(c, "throttle_time_ms")?
-        } else {
-            0_i32
-        };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "error_code": i16 = 2, "generation_id": i32 = 4);
-            }
-        };
-        let error_code = rt::read::i16_at::<6, 0>(&r);
-        let generation_id = rt::read::i32_at::<6, 2>(&r);
-        let protocol_type = if v >= 7 {
-            rt::read::opt_str(c, v >= 6, v >= 7, "protocol_type")?
-        } else {
-            None
-        };
-        let protocol_name = rt::read::opt_str(c, v >= 6, v >= 7, "protocol_name")?;
-        let leader = rt::read::str(c, v >= 6, "leader")?;
-        let skip_assignment = if v >= 9 {
-            rt::read::bool(c, "skip_assignment")?
-        } else {
-            false
-        };
-        let member_id = rt::read::str(c, v >= 6, "member_id")?;
-        let members = rt::read::array::<JoinGroupResponseMember<'a>>(c, v >= 6, v, "members")?;
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            generation_id,
-            protocol_type,
-            protocol_name,
-            leader,
-            skip_assignment,
-            member_id,
-            members,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let throttle_time_ms = if v >= 2 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "error_code": i16 = 2, "generation_id": i32 = 4);
+                }
+            };
+            let error_code = rt::read::i16_at::<6, 0>(&r);
+            let generation_id = rt::read::i32_at::<6, 2>(&r);
+            let protocol_type = if v >= 7 {
+                rt::read::opt_str(c, v >= 6, v >= 7, "protocol_type")?
+            } else {
+                None
+            };
+            let protocol_name = rt::read::opt_str(c, v >= 6, v >= 7, "protocol_name")?;
+            let leader = rt::read::str(c, v >= 6, "leader")?;
+            let skip_assignment = if v >= 9 {
+                rt::read::bool(c, "skip_assignment")?
+            } else {
+                false
+            };
+            let member_id = rt::read::str(c, v >= 6, "member_id")?;
+            let members = rt::read::array::<JoinGroupResponseMember<'a>>(c, v >= 6, v, "members")?;
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                generation_id,
+                protocol_type,
+                protocol_name,
+                leader,
+                skip_assignment,
+                member_id,
+                members,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -275,24 +277,26 @@ impl rt::Sealed for JoinGroupResponseMember<'_> {}
 impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let member_id = rt::read::str(c, v >= 6, "members[].member_id")?;
-        let group_instance_id = if v >= 5 {
-            rt::read::opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?
-        } else {
-            None
-        };
-        let metadata = rt::read::bytes(c, v >= 6, "members[].metadata")?;
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "members[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            member_id,
-            group_instance_id,
-            metadata,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let member_id = rt::read::str(c, v >= 6, "members[].member_id")?;
+            let group_instance_id = if v >= 5 {
+                rt::read::opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?
+            } else {
+                None
+            };
+            let metadata = rt::read::bytes(c, v >= 6, "members[].metadata")?;
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "members[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                member_id,
+                group_instance_id,
+                metadata,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -64,19 +64,21 @@ impl rt::Sealed for KRaftVersionRecord<'_> {}
 impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 4] = match rt::read::run::<4>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "version": i16 = 2, "k_raft_version": i16 = 2);
-            }
-        };
-        let version = rt::read::i16_at::<4, 0>(&r);
-        let k_raft_version = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            version,
-            k_raft_version,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "version": i16 = 2, "k_raft_version": i16 = 2);
+                }
+            };
+            let version = rt::read::i16_at::<4, 0>(&r);
+            let k_raft_version = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                version,
+                k_raft_version,
+                unknown_tagged_fields,
+            })
         })
     }
 

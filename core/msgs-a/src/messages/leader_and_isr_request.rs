@@ -353,64 +353,66 @@ impl rt::Sealed for LeaderAndIsrPartitionState<'_> {}
 impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_name = if v <= 1 {
-            rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?
-        } else {
-            ""
-        };
-        let r: [u8; 16] = match rt::read::run::<16>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "ungrouped_partition_states[].partition_index": i32 = 4, "ungrouped_partition_states[].controller_epoch": i32 = 4, "ungrouped_partition_states[].leader": i32 = 4, "ungrouped_partition_states[].leader_epoch": i32 = 4);
-            }
-        };
-        let partition_index = rt::read::i32_at::<16, 0>(&r);
-        let controller_epoch = rt::read::i32_at::<16, 4>(&r);
-        let leader = rt::read::i32_at::<16, 8>(&r);
-        let leader_epoch = rt::read::i32_at::<16, 12>(&r);
-        let isr = rt::read::array::<i32>(c, v >= 4, v, "ungrouped_partition_states[].isr")?;
-        let partition_epoch = rt::read::i32(c, "ungrouped_partition_states[].partition_epoch")?;
-        let replicas = rt::read::array::<i32>(c, v >= 4, v, "ungrouped_partition_states[].replicas")?;
-        let adding_replicas = if v >= 3 {
-            rt::read::array::<i32>(c, v >= 4, v, "ungrouped_partition_states[].adding_replicas")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let removing_replicas = if v >= 3 {
-            rt::read::array::<i32>(c, v >= 4, v, "ungrouped_partition_states[].removing_replicas")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let is_new = if v >= 1 {
-            rt::read::bool(c, "ungrouped_partition_states[].is_new")?
-        } else {
-            false
-        };
-        let leader_recovery_state = if v >= 6 {
-            rt::read::i8(c, "ungrouped_partition_states[].leader_recovery_state")?
-        } else {
-            0_i8
-        };
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "ungrouped_partition_states[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic_name,
-            partition_index,
-            controller_epoch,
-            leader,
-            leader_epoch,
-            isr,
-            partition_epoch,
-            replicas,
-            adding_replicas,
-            removing_replicas,
-            is_new,
-            leader_recovery_state,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_name = if v <= 1 {
+                rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?
+            } else {
+                ""
+            };
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "ungrouped_partition_states[].partition_index": i32 = 4, "ungrouped_partition_states[].controller_epoch": i32 = 4, "ungrouped_partition_states[].leader": i32 = 4, "ungrouped_partition_states[].leader_epoch": i32 = 4);
+                }
+            };
+            let partition_index = rt::read::i32_at::<16, 0>(&r);
+            let controller_epoch = rt::read::i32_at::<16, 4>(&r);
+            let leader = rt::read::i32_at::<16, 8>(&r);
+            let leader_epoch = rt::read::i32_at::<16, 12>(&r);
+            let isr = rt::read::array::<i32>(c, v >= 4, v, "ungrouped_partition_states[].isr")?;
+            let partition_epoch = rt::read::i32(c, "ungrouped_partition_states[].partition_epoch")?;
+            let replicas = rt::read::array::<i32>(c, v >= 4, v, "ungrouped_partition_states[].replicas")?;
+            let adding_replicas = if v >= 3 {
+                rt::read::array::<i32>(c, v >= 4, v, "ungrouped_partition_states[].adding_replicas")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let removing_replicas = if v >= 3 {
+                rt::read::array::<i32>(c, v >= 4, v, "ungrouped_partition_states[].removing_replicas")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let is_new = if v >= 1 {
+                rt::read::bool(c, "ungrouped_partition_states[].is_new")?
+            } else {
+                false
+            };
+            let leader_recovery_state = if v >= 6 {
+                rt::read::i8(c, "ungrouped_partition_states[].leader_recovery_state")?
+            } else {
+                0_i8
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "ungrouped_partition_states[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic_name,
+                partition_index,
+                controller_epoch,
+                leader,
+                leader_epoch,
+                isr,
+                partition_epoch,
+                replicas,
+                adding_replicas,
+                removing_replicas,
+                is_new,
+                leader_recovery_state,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -733,33 +735,35 @@ impl rt::Sealed for LeaderAndIsrTopicState<'_> {}
 impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_name = if v >= 2 {
-            rt::read::str(c, v >= 4, "topic_states[].topic_name")?
-        } else {
-            ""
-        };
-        let topic_id = if v >= 5 {
-            rt::read::uuid(c, "topic_states[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let partition_states = if v >= 2 {
-            rt::read::array::<LeaderAndIsrPartitionState<'a>>(c, v >= 4, v, "topic_states[].partition_states")
-                .map_err(|e| c.renamed(e, fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "topic_states[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic_name,
-            topic_id,
-            partition_states,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_name = if v >= 2 {
+                rt::read::str(c, v >= 4, "topic_states[].topic_name")?
+            } else {
+                ""
+            };
+            let topic_id = if v >= 5 {
+                rt::read::uuid(c, "topic_states[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partition_states = if v >= 2 {
+                rt::read::array::<LeaderAndIsrPartitionState<'a>>(c, v >= 4, v, "topic_states[].partition_states")
+                    .map_err(|e| c.renamed(e, fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "topic_states[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic_name,
+                topic_id,
+                partition_states,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -968,20 +972,22 @@ impl rt::Sealed for LeaderAndIsrLiveLeader<'_> {}
 impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let broker_id = rt::read::i32(c, "live_leaders[].broker_id")?;
-        let host_name = rt::read::str(c, v >= 4, "live_leaders[].host_name")?;
-        let port = rt::read::i32(c, "live_leaders[].port")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "live_leaders[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            broker_id,
-            host_name,
-            port,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let broker_id = rt::read::i32(c, "live_leaders[].broker_id")?;
+            let host_name = rt::read::str(c, v >= 4, "live_leaders[].host_name")?;
+            let port = rt::read::i32(c, "live_leaders[].port")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "live_leaders[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                broker_id,
+                host_name,
+                port,
+                unknown_tagged_fields,
+            })
         })
     }
 

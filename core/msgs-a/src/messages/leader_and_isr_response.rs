@@ -222,30 +222,32 @@ impl rt::Sealed for LeaderAndIsrPartitionError<'_> {}
 impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_name = if v <= 4 {
-            rt::read::str(c, v >= 4, "partition_errors[].topic_name")?
-        } else {
-            ""
-        };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "partition_errors[].partition_index": i32 = 4, "partition_errors[].error_code": i16 = 2);
-            }
-        };
-        let partition_index = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "partition_errors[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic_name,
-            partition_index,
-            error_code,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_name = if v <= 4 {
+                rt::read::str(c, v >= 4, "partition_errors[].topic_name")?
+            } else {
+                ""
+            };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "partition_errors[].partition_index": i32 = 4, "partition_errors[].error_code": i16 = 2);
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "partition_errors[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic_name,
+                partition_index,
+                error_code,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -408,27 +410,29 @@ impl rt::Sealed for LeaderAndIsrTopicError<'_> {}
 impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_id = if v >= 5 {
-            rt::read::uuid(c, "topics[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let partition_errors = if v >= 5 {
-            rt::read::array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, v, "topics[].partition_errors")
-                .map_err(|e| c.renamed(e, fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic_id,
-            partition_errors,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_id = if v >= 5 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partition_errors = if v >= 5 {
+                rt::read::array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, v, "topics[].partition_errors")
+                    .map_err(|e| c.renamed(e, fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic_id,
+                partition_errors,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -64,25 +64,27 @@ impl rt::Sealed for LeaderChangeMessage<'_> {}
 impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "version": i16 = 2, "leader_id": i32 = 4);
-            }
-        };
-        let version = rt::read::i16_at::<6, 0>(&r);
-        let leader_id = rt::read::i32_at::<6, 2>(&r);
-        let voters = rt::read::array::<Voter<'a>>(c, true, v, "voters")?;
-        let granting_voters = rt::read::array::<Voter<'a>>(c, true, v, "granting_voters")
-            .map_err(|e| c.renamed(e, fields::ALIAS_GRANTING_VOTERS.paths))?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            version,
-            leader_id,
-            voters,
-            granting_voters,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "version": i16 = 2, "leader_id": i32 = 4);
+                }
+            };
+            let version = rt::read::i16_at::<6, 0>(&r);
+            let leader_id = rt::read::i32_at::<6, 2>(&r);
+            let voters = rt::read::array::<Voter<'a>>(c, true, v, "voters")?;
+            let granting_voters = rt::read::array::<Voter<'a>>(c, true, v, "granting_voters")
+                .map_err(|e| c.renamed(e, fields::ALIAS_GRANTING_VOTERS.paths))?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                version,
+                leader_id,
+                voters,
+                granting_voters,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -195,18 +197,20 @@ impl rt::Sealed for Voter<'_> {}
 impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let voter_id = rt::read::i32(c, "voters[].voter_id")?;
-        let voter_directory_id = if v >= 1 {
-            rt::read::uuid(c, "voters[].voter_directory_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "voters[]._tagged_fields")?;
-        Ok(Self {
-            voter_id,
-            voter_directory_id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let voter_id = rt::read::i32(c, "voters[].voter_id")?;
+            let voter_directory_id = if v >= 1 {
+                rt::read::uuid(c, "voters[].voter_directory_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "voters[]._tagged_fields")?;
+            Ok(Self {
+                voter_id,
+                voter_directory_id,
+                unknown_tagged_fields,
+            })
         })
     }
 

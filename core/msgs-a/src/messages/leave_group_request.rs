@@ -62,28 +62,30 @@ impl rt::Sealed for LeaveGroupRequest<'_> {}
 impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let group_id = rt::read::str(c, v >= 4, "group_id")?;
-        let member_id = if v <= 2 {
-            rt::read::str(c, v >= 4, "member_id")?
-        } else {
-            ""
-        };
-        let members = if v >= 3 {
-            rt::read::array::<MemberIdentity<'a>>(c, v >= 4, v, "members")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            group_id,
-            member_id,
-            members,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let group_id = rt::read::str(c, v >= 4, "group_id")?;
+            let member_id = if v <= 2 {
+                rt::read::str(c, v >= 4, "member_id")?
+            } else {
+                ""
+            };
+            let members = if v >= 3 {
+                rt::read::array::<MemberIdentity<'a>>(c, v >= 4, v, "members")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                group_id,
+                member_id,
+                members,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -214,32 +216,34 @@ impl rt::Sealed for MemberIdentity<'_> {}
 impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let member_id = if v >= 3 {
-            rt::read::str(c, v >= 4, "members[].member_id")?
-        } else {
-            ""
-        };
-        let group_instance_id = if v >= 3 {
-            rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
-        } else {
-            None
-        };
-        let reason = if v >= 5 {
-            rt::read::opt_str(c, v >= 4, v >= 5, "members[].reason")?
-        } else {
-            None
-        };
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "members[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            member_id,
-            group_instance_id,
-            reason,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let member_id = if v >= 3 {
+                rt::read::str(c, v >= 4, "members[].member_id")?
+            } else {
+                ""
+            };
+            let group_instance_id = if v >= 3 {
+                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
+            } else {
+                None
+            };
+            let reason = if v >= 5 {
+                rt::read::opt_str(c, v >= 4, v >= 5, "members[].reason")?
+            } else {
+                None
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "members[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                member_id,
+                group_instance_id,
+                reason,
+                unknown_tagged_fields,
+            })
         })
     }
 

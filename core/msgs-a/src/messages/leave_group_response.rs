@@ -61,28 +61,30 @@ impl rt::Sealed for LeaveGroupResponse<'_> {}
 impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let throttle_time_ms = if v >= 1 {
-            rt::read::i32(c, "throttle_time_ms")?
-        } else {
-            0_i32
-        };
-        let error_code = rt::read::i16(c, "error_code")?;
-        let members = if v >= 3 {
-            rt::read::array::<MemberResponse<'a>>(c, v >= 4, v, "members")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            members,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let error_code = rt::read::i16(c, "error_code")?;
+            let members = if v >= 3 {
+                rt::read::array::<MemberResponse<'a>>(c, v >= 4, v, "members")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                members,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -206,32 +208,34 @@ impl rt::Sealed for MemberResponse<'_> {}
 impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let member_id = if v >= 3 {
-            rt::read::str(c, v >= 4, "members[].member_id")?
-        } else {
-            ""
-        };
-        let group_instance_id = if v >= 3 {
-            rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
-        } else {
-            Some("")
-        };
-        let error_code = if v >= 3 {
-            rt::read::i16(c, "members[].error_code")?
-        } else {
-            0_i16
-        };
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "members[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            member_id,
-            group_instance_id,
-            error_code,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let member_id = if v >= 3 {
+                rt::read::str(c, v >= 4, "members[].member_id")?
+            } else {
+                ""
+            };
+            let group_instance_id = if v >= 3 {
+                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
+            } else {
+                Some("")
+            };
+            let error_code = if v >= 3 {
+                rt::read::i16(c, "members[].error_code")?
+            } else {
+                0_i16
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "members[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                member_id,
+                group_instance_id,
+                error_code,
+                unknown_tagged_fields,
+            })
         })
     }
 

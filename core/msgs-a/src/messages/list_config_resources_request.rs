@@ -61,16 +61,18 @@ impl rt::Sealed for ListConfigResourcesRequest<'_> {}
 impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let resource_types = if v >= 1 {
-            rt::read::array::<i8>(c, true, v, "resource_types")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            resource_types,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let resource_types = if v >= 1 {
+                rt::read::array::<i8>(c, true, v, "resource_types")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                resource_types,
+                unknown_tagged_fields,
+            })
         })
     }
 

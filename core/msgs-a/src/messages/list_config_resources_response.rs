@@ -61,22 +61,24 @@ impl rt::Sealed for ListConfigResourcesResponse<'_> {}
 impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let config_resources = rt::read::array::<ConfigResource<'a>>(c, true, v, "config_resources")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            config_resources,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let config_resources = rt::read::array::<ConfigResource<'a>>(c, true, v, "config_resources")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                config_resources,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -182,18 +184,20 @@ impl rt::Sealed for ConfigResource<'_> {}
 impl<'a> rt::Struct<'a> for ConfigResource<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let resource_name = rt::read::str(c, true, "config_resources[].resource_name")?;
-        let resource_type = if v >= 1 {
-            rt::read::i8(c, "config_resources[].resource_type")?
-        } else {
-            16_i8
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "config_resources[]._tagged_fields")?;
-        Ok(Self {
-            resource_name,
-            resource_type,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let resource_name = rt::read::str(c, true, "config_resources[].resource_name")?;
+            let resource_type = if v >= 1 {
+                rt::read::i8(c, "config_resources[].resource_type")?
+            } else {
+                16_i8
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "config_resources[]._tagged_fields")?;
+            Ok(Self {
+                resource_name,
+                resource_type,
+                unknown_tagged_fields,
+            })
         })
     }
 

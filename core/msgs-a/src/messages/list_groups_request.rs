@@ -65,26 +65,28 @@ impl rt::Sealed for ListGroupsRequest<'_> {}
 impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let states_filter = if v >= 4 {
-            rt::read::array::<&'a str>(c, v >= 3, v, "states_filter")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let types_filter = if v >= 5 {
-            rt::read::array::<&'a str>(c, v >= 3, v, "types_filter")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            states_filter,
-            types_filter,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let states_filter = if v >= 4 {
+                rt::read::array::<&'a str>(c, v >= 3, v, "states_filter")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let types_filter = if v >= 5 {
+                rt::read::array::<&'a str>(c, v >= 3, v, "types_filter")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                states_filter,
+                types_filter,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -61,24 +61,26 @@ impl rt::Sealed for ListGroupsResponse<'_> {}
 impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let throttle_time_ms = if v >= 1 {
-            rt::read::i32(c, "throttle_time_ms")?
-        } else {
-            0_i32
-        };
-        let error_code = rt::read::i16(c, "error_code")?;
-        let groups = rt::read::array::<ListedGroup<'a>>(c, v >= 3, v, "groups")?;
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            groups,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let error_code = rt::read::i16(c, "error_code")?;
+            let groups = rt::read::array::<ListedGroup<'a>>(c, v >= 3, v, "groups")?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                groups,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -193,30 +195,32 @@ impl rt::Sealed for ListedGroup<'_> {}
 impl<'a> rt::Struct<'a> for ListedGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let group_id = rt::read::str(c, v >= 3, "groups[].group_id")?;
-        let protocol_type = rt::read::str(c, v >= 3, "groups[].protocol_type")?;
-        let group_state = if v >= 4 {
-            rt::read::str(c, v >= 3, "groups[].group_state")?
-        } else {
-            ""
-        };
-        let group_type = if v >= 5 {
-            rt::read::str(c, v >= 3, "groups[].group_type")?
-        } else {
-            ""
-        };
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            group_id,
-            protocol_type,
-            group_state,
-            group_type,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let group_id = rt::read::str(c, v >= 3, "groups[].group_id")?;
+            let protocol_type = rt::read::str(c, v >= 3, "groups[].protocol_type")?;
+            let group_state = if v >= 4 {
+                rt::read::str(c, v >= 3, "groups[].group_state")?
+            } else {
+                ""
+            };
+            let group_type = if v >= 5 {
+                rt::read::str(c, v >= 3, "groups[].group_type")?
+            } else {
+                ""
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                group_id,
+                protocol_type,
+                group_state,
+                group_type,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -220,18 +220,20 @@ impl rt::Sealed for ListOffsetsTopic<'_> {}
 impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, v >= 6, "topics[].name")?;
-        let partitions = rt::read::array::<ListOffsetsPartition<'a>>(c, v >= 6, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, v >= 6, "topics[].name")?;
+            let partitions = rt::read::array::<ListOffsetsPartition<'a>>(c, v >= 6, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -374,30 +376,32 @@ impl rt::Sealed for ListOffsetsPartition<'_> {}
 impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let current_leader_epoch = if v >= 4 {
-            rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
-        } else {
-            -1_i32
-        };
-        let timestamp = rt::read::i64(c, "topics[].partitions[].timestamp")?;
-        let max_num_offsets = if v <= 0 {
-            rt::read::i32(c, "topics[].partitions[].max_num_offsets")?
-        } else {
-            1_i32
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            partition_index,
-            current_leader_epoch,
-            timestamp,
-            max_num_offsets,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            let current_leader_epoch = if v >= 4 {
+                rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let timestamp = rt::read::i64(c, "topics[].partitions[].timestamp")?;
+            let max_num_offsets = if v <= 0 {
+                rt::read::i32(c, "topics[].partitions[].max_num_offsets")?
+            } else {
+                1_i32
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                partition_index,
+                current_leader_epoch,
+                timestamp,
+                max_num_offsets,
+                unknown_tagged_fields,
+            })
         })
     }
 

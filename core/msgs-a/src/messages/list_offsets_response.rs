@@ -194,18 +194,20 @@ impl rt::Sealed for ListOffsetsTopicResponse<'_> {}
 impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, v >= 6, "topics[].name")?;
-        let partitions = rt::read::array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, v >= 6, "topics[].name")?;
+            let partitions = rt::read::array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -354,53 +356,55 @@ impl rt::Sealed for ListOffsetsPartitionResponse<'_> {}
 impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
-            }
-        };
-        let partition_index = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let old_style_offsets = if v <= 0 {
-            rt::read::array::<i64>(c, v >= 6, v, "topics[].partitions[].old_style_offsets")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let timestamp;
-        let offset;
-        if v >= 1 {
-            let r: [u8; 16] = match rt::read::run::<16>(c) {
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::short_run!(c; "topics[].partitions[].timestamp": i64 = 8, "topics[].partitions[].offset": i64 = 8);
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2);
                 }
             };
-            timestamp = rt::read::i64_at::<16, 0>(&r);
-            offset = rt::read::i64_at::<16, 8>(&r);
-        } else {
-            timestamp = -1_i64;
-            offset = -1_i64;
-        }
-        let leader_epoch = if v >= 4 {
-            rt::read::i32(c, "topics[].partitions[].leader_epoch")?
-        } else {
-            -1_i32
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            partition_index,
-            error_code,
-            old_style_offsets,
-            timestamp,
-            offset,
-            leader_epoch,
-            unknown_tagged_fields,
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let old_style_offsets = if v <= 0 {
+                rt::read::array::<i64>(c, v >= 6, v, "topics[].partitions[].old_style_offsets")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let timestamp;
+            let offset;
+            if v >= 1 {
+                let r: [u8; 16] = match rt::read::run::<16>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "topics[].partitions[].timestamp": i64 = 8, "topics[].partitions[].offset": i64 = 8);
+                    }
+                };
+                timestamp = rt::read::i64_at::<16, 0>(&r);
+                offset = rt::read::i64_at::<16, 8>(&r);
+            } else {
+                timestamp = -1_i64;
+                offset = -1_i64;
+            }
+            let leader_epoch = if v >= 4 {
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                partition_index,
+                error_code,
+                old_style_offsets,
+                timestamp,
+                offset,
+                leader_epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 

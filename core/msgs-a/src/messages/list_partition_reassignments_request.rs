@@ -65,14 +65,16 @@ impl rt::Sealed for ListPartitionReassignmentsRequest<'_> {}
 impl<'a> rt::Struct<'a> for ListPartitionReassignmentsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let timeout_ms = rt::read::i32(c, "timeout_ms")?;
-        let topics = rt::read::opt_array::<ListPartitionReassignmentsTopics<'a>>(c, true, true, v, "topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            timeout_ms,
-            topics,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let timeout_ms = rt::read::i32(c, "timeout_ms")?;
+            let topics = rt::read::opt_array::<ListPartitionReassignmentsTopics<'a>>(c, true, true, v, "topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                timeout_ms,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -170,14 +172,16 @@ impl rt::Sealed for ListPartitionReassignmentsTopics<'_> {}
 impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, true, "topics[].name")?;
-        let partition_indexes = rt::read::array::<i32>(c, true, v, "topics[].partition_indexes")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            partition_indexes,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, true, "topics[].name")?;
+            let partition_indexes = rt::read::array::<i32>(c, true, v, "topics[].partition_indexes")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                partition_indexes,
+                unknown_tagged_fields,
+            })
         })
     }
 

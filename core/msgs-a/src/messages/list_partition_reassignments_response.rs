@@ -186,14 +186,16 @@ impl rt::Sealed for OngoingTopicReassignment<'_> {}
 impl<'a> rt::Struct<'a> for OngoingTopicReassignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, true, "topics[].name")?;
-        let partitions = rt::read::array::<OngoingPartitionReassignment<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, true, "topics[].name")?;
+            let partitions = rt::read::array::<OngoingPartitionReassignment<'a>>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -322,18 +324,20 @@ impl rt::Sealed for OngoingPartitionReassignment<'_> {}
 impl<'a> rt::Struct<'a> for OngoingPartitionReassignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let replicas = rt::read::array::<i32>(c, true, v, "topics[].partitions[].replicas")?;
-        let adding_replicas = rt::read::array::<i32>(c, true, v, "topics[].partitions[].adding_replicas")?;
-        let removing_replicas = rt::read::array::<i32>(c, true, v, "topics[].partitions[].removing_replicas")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition_index,
-            replicas,
-            adding_replicas,
-            removing_replicas,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            let replicas = rt::read::array::<i32>(c, true, v, "topics[].partitions[].replicas")?;
+            let adding_replicas = rt::read::array::<i32>(c, true, v, "topics[].partitions[].adding_replicas")?;
+            let removing_replicas = rt::read::array::<i32>(c, true, v, "topics[].partitions[].removing_replicas")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition_index,
+                replicas,
+                adding_replicas,
+                removing_replicas,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -65,26 +65,28 @@ impl rt::Sealed for ListTransactionsRequest<'_> {}
 impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let state_filters = rt::read::array::<&'a str>(c, true, v, "state_filters")?;
-        let producer_id_filters = rt::read::array::<i64>(c, true, v, "producer_id_filters")?;
-        let duration_filter = if v >= 1 {
-            rt::read::i64(c, "duration_filter")?
-        } else {
-            -1_i64
-        };
-        let transactional_id_pattern = if v >= 2 {
-            rt::read::opt_str(c, true, v >= 2, "transactional_id_pattern")?
-        } else {
-            None
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            state_filters,
-            producer_id_filters,
-            duration_filter,
-            transactional_id_pattern,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let state_filters = rt::read::array::<&'a str>(c, true, v, "state_filters")?;
+            let producer_id_filters = rt::read::array::<i64>(c, true, v, "producer_id_filters")?;
+            let duration_filter = if v >= 1 {
+                rt::read::i64(c, "duration_filter")?
+            } else {
+                -1_i64
+            };
+            let transactional_id_pattern = if v >= 2 {
+                rt::read::opt_str(c, true, v >= 2, "transactional_id_pattern")?
+            } else {
+                None
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                state_filters,
+                producer_id_filters,
+                duration_filter,
+                transactional_id_pattern,
+                unknown_tagged_fields,
+            })
         })
     }
 

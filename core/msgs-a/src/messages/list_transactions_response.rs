@@ -64,24 +64,26 @@ impl rt::Sealed for ListTransactionsResponse<'_> {}
 impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let unknown_state_filters = rt::read::array::<&'a str>(c, true, v, "unknown_state_filters")?;
-        let transaction_states = rt::read::array::<TransactionState<'a>>(c, true, v, "transaction_states")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            unknown_state_filters,
-            transaction_states,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let unknown_state_filters = rt::read::array::<&'a str>(c, true, v, "unknown_state_filters")?;
+            let transaction_states = rt::read::array::<TransactionState<'a>>(c, true, v, "transaction_states")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                unknown_state_filters,
+                transaction_states,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -195,15 +197,17 @@ impl rt::Sealed for TransactionState<'_> {}
 impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let transactional_id = rt::read::str(c, true, "transaction_states[].transactional_id")?;
-        let producer_id = rt::read::i64(c, "transaction_states[].producer_id")?;
-        let transaction_state = rt::read::str(c, true, "transaction_states[].transaction_state")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "transaction_states[]._tagged_fields")?;
-        Ok(Self {
-            transactional_id,
-            producer_id,
-            transaction_state,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let transactional_id = rt::read::str(c, true, "transaction_states[].transactional_id")?;
+            let producer_id = rt::read::i64(c, "transaction_states[].producer_id")?;
+            let transaction_state = rt::read::str(c, true, "transaction_states[].transaction_state")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "transaction_states[]._tagged_fields")?;
+            Ok(Self {
+                transactional_id,
+                producer_id,
+                transaction_state,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -65,34 +65,36 @@ impl rt::Sealed for MetadataRequest<'_> {}
 impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topics = rt::read::opt_array::<MetadataRequestTopic<'a>>(c, v >= 9, v >= 1, v, "topics")?;
-        let allow_auto_topic_creation = if v >= 4 {
-            rt::read::bool(c, "allow_auto_topic_creation")?
-        } else {
-            true
-        };
-        let include_cluster_authorized_operations = if (8..=10).contains(&v) {
-            rt::read::bool(c, "include_cluster_authorized_operations")?
-        } else {
-            false
-        };
-        let include_topic_authorized_operations = if v >= 8 {
-            rt::read::bool(c, "include_topic_authorized_operations")?
-        } else {
-            false
-        };
-        let unknown_tagged_fields = if v >= 9 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topics,
-            allow_auto_topic_creation,
-            include_cluster_authorized_operations,
-            include_topic_authorized_operations,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topics = rt::read::opt_array::<MetadataRequestTopic<'a>>(c, v >= 9, v >= 1, v, "topics")?;
+            let allow_auto_topic_creation = if v >= 4 {
+                rt::read::bool(c, "allow_auto_topic_creation")?
+            } else {
+                true
+            };
+            let include_cluster_authorized_operations = if (8..=10).contains(&v) {
+                rt::read::bool(c, "include_cluster_authorized_operations")?
+            } else {
+                false
+            };
+            let include_topic_authorized_operations = if v >= 8 {
+                rt::read::bool(c, "include_topic_authorized_operations")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields = if v >= 9 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topics,
+                allow_auto_topic_creation,
+                include_cluster_authorized_operations,
+                include_topic_authorized_operations,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -256,22 +258,24 @@ impl rt::Sealed for MetadataRequestTopic<'_> {}
 impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_id = if v >= 10 {
-            rt::read::uuid(c, "topics[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let name = rt::read::opt_str(c, v >= 9, v >= 10, "topics[].name")?;
-        let unknown_tagged_fields = if v >= 9 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic_id,
-            name,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_id = if v >= 10 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let name = rt::read::opt_str(c, v >= 9, v >= 10, "topics[].name")?;
+            let unknown_tagged_fields = if v >= 9 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic_id,
+                name,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -276,26 +276,28 @@ impl rt::Sealed for MetadataResponseBroker<'_> {}
 impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let node_id = rt::read::i32(c, "brokers[].node_id")?;
-        let host = rt::read::str(c, v >= 9, "brokers[].host")?;
-        let port = rt::read::i32(c, "brokers[].port")?;
-        let rack = if v >= 1 {
-            rt::read::opt_str(c, v >= 9, v >= 1, "brokers[].rack")?
-        } else {
-            None
-        };
-        let unknown_tagged_fields = if v >= 9 {
-            rt::read::unknown_tags_only(c, "brokers[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            node_id,
-            host,
-            port,
-            rack,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let node_id = rt::read::i32(c, "brokers[].node_id")?;
+            let host = rt::read::str(c, v >= 9, "brokers[].host")?;
+            let port = rt::read::i32(c, "brokers[].port")?;
+            let rack = if v >= 1 {
+                rt::read::opt_str(c, v >= 9, v >= 1, "brokers[].rack")?
+            } else {
+                None
+            };
+            let unknown_tagged_fields = if v >= 9 {
+                rt::read::unknown_tags_only(c, "brokers[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                node_id,
+                host,
+                port,
+                rack,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -457,38 +459,40 @@ impl rt::Sealed for MetadataResponseTopic<'_> {}
 impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let error_code = rt::read::i16(c, "topics[].error_code")?;
-        let name = rt::read::opt_str(c, v >= 9, v >= 12, "topics[].name")?;
-        let topic_id = if v >= 10 {
-            rt::read::uuid(c, "topics[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let is_internal = if v >= 1 {
-            rt::read::bool(c, "topics[].is_internal")?
-        } else {
-            false
-        };
-        let partitions = rt::read::array::<MetadataResponsePartition<'a>>(c, v >= 9, v, "topics[].partitions")?;
-        let topic_authorized_operations = if v >= 8 {
-            rt::read::i32(c, "topics[].topic_authorized_operations")?
-        } else {
-            -2147483648_i32
-        };
-        let unknown_tagged_fields = if v >= 9 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            name,
-            topic_id,
-            is_internal,
-            partitions,
-            topic_authorized_operations,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let error_code = rt::read::i16(c, "topics[].error_code")?;
+            let name = rt::read::opt_str(c, v >= 9, v >= 12, "topics[].name")?;
+            let topic_id = if v >= 10 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let is_internal = if v >= 1 {
+                rt::read::bool(c, "topics[].is_internal")?
+            } else {
+                false
+            };
+            let partitions = rt::read::array::<MetadataResponsePartition<'a>>(c, v >= 9, v, "topics[].partitions")?;
+            let topic_authorized_operations = if v >= 8 {
+                rt::read::i32(c, "topics[].topic_authorized_operations")?
+            } else {
+                -2147483648_i32
+            };
+            let unknown_tagged_fields = if v >= 9 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                name,
+                topic_id,
+                is_internal,
+                partitions,
+                topic_authorized_operations,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -701,42 +705,44 @@ impl rt::Sealed for MetadataResponsePartition<'_> {}
 impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 10] = match rt::read::run::<10>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4);
-            }
-        };
-        let error_code = rt::read::i16_at::<10, 0>(&r);
-        let partition_index = rt::read::i32_at::<10, 2>(&r);
-        let leader_id = rt::read::i32_at::<10, 6>(&r);
-        let leader_epoch = if v >= 7 {
-            rt::read::i32(c, "topics[].partitions[].leader_epoch")?
-        } else {
-            -1_i32
-        };
-        let replica_nodes = rt::read::array::<i32>(c, v >= 9, v, "topics[].partitions[].replica_nodes")?;
-        let isr_nodes = rt::read::array::<i32>(c, v >= 9, v, "topics[].partitions[].isr_nodes")?;
-        let offline_replicas = if v >= 5 {
-            rt::read::array::<i32>(c, v >= 9, v, "topics[].partitions[].offline_replicas")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 9 {
-            rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            partition_index,
-            leader_id,
-            leader_epoch,
-            replica_nodes,
-            isr_nodes,
-            offline_replicas,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 10] = match rt::read::run::<10>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].leader_id": i32 = 4);
+                }
+            };
+            let error_code = rt::read::i16_at::<10, 0>(&r);
+            let partition_index = rt::read::i32_at::<10, 2>(&r);
+            let leader_id = rt::read::i32_at::<10, 6>(&r);
+            let leader_epoch = if v >= 7 {
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let replica_nodes = rt::read::array::<i32>(c, v >= 9, v, "topics[].partitions[].replica_nodes")?;
+            let isr_nodes = rt::read::array::<i32>(c, v >= 9, v, "topics[].partitions[].isr_nodes")?;
+            let offline_replicas = if v >= 5 {
+                rt::read::array::<i32>(c, v >= 9, v, "topics[].partitions[].offline_replicas")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 9 {
+                rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                partition_index,
+                leader_id,
+                leader_epoch,
+                replica_nodes,
+                isr_nodes,
+                offline_replicas,
+                unknown_tagged_fields,
+            })
         })
     }
 

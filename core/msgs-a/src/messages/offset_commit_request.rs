@@ -260,28 +260,30 @@ impl rt::Sealed for OffsetCommitRequestTopic<'_> {}
 impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = if v <= 9 {
-            rt::read::str(c, v >= 8, "topics[].name")?
-        } else {
-            ""
-        };
-        let topic_id = if v >= 10 {
-            rt::read::uuid(c, "topics[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let partitions = rt::read::array::<OffsetCommitRequestPartition<'a>>(c, v >= 8, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if v >= 8 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = if v <= 9 {
+                rt::read::str(c, v >= 8, "topics[].name")?
+            } else {
+                ""
+            };
+            let topic_id = if v >= 10 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partitions = rt::read::array::<OffsetCommitRequestPartition<'a>>(c, v >= 8, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 8 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -452,38 +454,40 @@ impl rt::Sealed for OffsetCommitRequestPartition<'_> {}
 impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].committed_offset": i64 = 8);
-            }
-        };
-        let partition_index = rt::read::i32_at::<12, 0>(&r);
-        let committed_offset = rt::read::i64_at::<12, 4>(&r);
-        let committed_leader_epoch = if v >= 6 {
-            rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?
-        } else {
-            -1_i32
-        };
-        let commit_timestamp = if v == 1 {
-            rt::read::i64(c, "topics[].partitions[].commit_timestamp")?
-        } else {
-            -1_i64
-        };
-        let committed_metadata = rt::read::opt_str(c, v >= 8, true, "topics[].partitions[].committed_metadata")?;
-        let unknown_tagged_fields = if v >= 8 {
-            rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            partition_index,
-            committed_offset,
-            committed_leader_epoch,
-            commit_timestamp,
-            committed_metadata,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].committed_offset": i64 = 8);
+                }
+            };
+            let partition_index = rt::read::i32_at::<12, 0>(&r);
+            let committed_offset = rt::read::i64_at::<12, 4>(&r);
+            let committed_leader_epoch = if v >= 6 {
+                rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let commit_timestamp = if v == 1 {
+                rt::read::i64(c, "topics[].partitions[].commit_timestamp")?
+            } else {
+                -1_i64
+            };
+            let committed_metadata = rt::read::opt_str(c, v >= 8, true, "topics[].partitions[].committed_metadata")?;
+            let unknown_tagged_fields = if v >= 8 {
+                rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                partition_index,
+                committed_offset,
+                committed_leader_epoch,
+                commit_timestamp,
+                committed_metadata,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -72,28 +72,30 @@ impl rt::Sealed for ConsumerGroupCurrentMemberAssignmentValue<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 9] = match rt::read::run::<9>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "member_epoch": i32 = 4, "previous_member_epoch": i32 = 4, "state": i8 = 1);
-            }
-        };
-        let member_epoch = rt::read::i32_at::<9, 0>(&r);
-        let previous_member_epoch = rt::read::i32_at::<9, 4>(&r);
-        let state = rt::read::i8_at::<9, 8>(&r);
-        let assigned_partitions = rt::read::array::<TopicPartitions<'a>>(c, true, v, "assigned_partitions")?;
-        let partitions_pending_revocation =
-            rt::read::array::<TopicPartitions<'a>>(c, true, v, "partitions_pending_revocation")
-                .map_err(|e| c.renamed(e, fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths))?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            member_epoch,
-            previous_member_epoch,
-            state,
-            assigned_partitions,
-            partitions_pending_revocation,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 9] = match rt::read::run::<9>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "member_epoch": i32 = 4, "previous_member_epoch": i32 = 4, "state": i8 = 1);
+                }
+            };
+            let member_epoch = rt::read::i32_at::<9, 0>(&r);
+            let previous_member_epoch = rt::read::i32_at::<9, 4>(&r);
+            let state = rt::read::i8_at::<9, 8>(&r);
+            let assigned_partitions = rt::read::array::<TopicPartitions<'a>>(c, true, v, "assigned_partitions")?;
+            let partitions_pending_revocation =
+                rt::read::array::<TopicPartitions<'a>>(c, true, v, "partitions_pending_revocation")
+                    .map_err(|e| c.renamed(e, fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths))?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                member_epoch,
+                previous_member_epoch,
+                state,
+                assigned_partitions,
+                partitions_pending_revocation,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -233,41 +235,43 @@ impl rt::Sealed for TopicPartitions<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_id = rt::read::uuid(c, "assigned_partitions[].topic_id")?;
-        let partitions = rt::read::array::<i32>(c, true, v, "assigned_partitions[].partitions")?;
-        let mut assignment_epochs_tag: Option<rt::Array<'a, i32>> = Some(rt::Array::EMPTY);
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "assigned_partitions[]._tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "assigned_partitions[]._tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => rt::read::tagged_opt_array::<i32>(
-                        c,
-                        &mut assignment_epochs_tag,
-                        before,
-                        (tag, size),
-                        true,
-                        false,
-                        v,
-                        "assigned_partitions[].assignment_epochs",
-                    )?,
-                    _ => {
-                        rt::read::skip_tag(c, size, "assigned_partitions[]._tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_id = rt::read::uuid(c, "assigned_partitions[].topic_id")?;
+            let partitions = rt::read::array::<i32>(c, true, v, "assigned_partitions[].partitions")?;
+            let mut assignment_epochs_tag: Option<rt::Array<'a, i32>> = Some(rt::Array::EMPTY);
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "assigned_partitions[]._tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "assigned_partitions[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => rt::read::tagged_opt_array::<i32>(
+                            c,
+                            &mut assignment_epochs_tag,
+                            before,
+                            (tag, size),
+                            true,
+                            false,
+                            v,
+                            "assigned_partitions[].assignment_epochs",
+                        )?,
+                        _ => {
+                            rt::read::skip_tag(c, size, "assigned_partitions[]._tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        };
-        Ok(Self {
-            topic_id,
-            partitions,
-            assignment_epochs: assignment_epochs_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            };
+            Ok(Self {
+                topic_id,
+                partitions,
+                assignment_epochs: assignment_epochs_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -376,8 +380,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                 let has_assignment_epochs = !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty());
                 tags += usize::from(has_assignment_epochs);
                 w.uvarint(tags as u32, "assigned_partitions[]._tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_assignment_epochs {
                     w.tagged_opt_array(
                         0,
@@ -387,7 +389,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                         "assigned_partitions[].assignment_epochs",
                     );
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -924,7 +926,6 @@ pub mod owned {
                 tags += usize::from(has_assignment_epochs);
                 w.uvarint(tags as u32, "assigned_partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_assignment_epochs {
                     let s = w.ok(rt::owned::opt_vec_size(
                         self.assignment_epochs.as_deref(),

@@ -58,12 +58,14 @@ impl rt::Sealed for ConsumerGroupMemberMetadataKey<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let group_id = rt::read::str(c, false, "group_id")?;
-        let member_id = rt::read::str(c, false, "member_id")?;
-        Ok(Self {
-            group_id,
-            member_id,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let group_id = rt::read::str(c, false, "group_id")?;
+            let member_id = rt::read::str(c, false, "member_id")?;
+            Ok(Self {
+                group_id,
+                member_id,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

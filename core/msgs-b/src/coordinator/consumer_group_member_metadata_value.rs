@@ -235,8 +235,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
                 let has_classic_member_metadata = self.classic_member_metadata != Some(ClassicMemberMetadata::DEFAULT);
                 tags += usize::from(has_classic_member_metadata);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_classic_member_metadata {
                     let s = w.ok(rt::write::opt_struct_size(
                         &self.classic_member_metadata,
@@ -248,7 +246,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
                     w.uvarint(s as u32, "classic_member_metadata");
                     w.opt_struct_tagged(&self.classic_member_metadata, true, v, "classic_member_metadata");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -298,15 +296,17 @@ impl rt::Sealed for ClassicMemberMetadata<'_> {}
 impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let session_timeout_ms = rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
-        let supported_protocols =
-            rt::read::array::<ClassicProtocol<'a>>(c, true, v, "classic_member_metadata.supported_protocols")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "classic_member_metadata._tagged_fields")?;
-        Ok(Self {
-            session_timeout_ms,
-            supported_protocols,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let session_timeout_ms = rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
+            let supported_protocols =
+                rt::read::array::<ClassicProtocol<'a>>(c, true, v, "classic_member_metadata.supported_protocols")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "classic_member_metadata._tagged_fields")?;
+            Ok(Self {
+                session_timeout_ms,
+                supported_protocols,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -458,14 +458,16 @@ impl rt::Sealed for ClassicProtocol<'_> {}
 impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "classic_member_metadata.supported_protocols[].name")?;
-        let metadata = rt::read::bytes(c, true, "classic_member_metadata.supported_protocols[].metadata")?;
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "classic_member_metadata.supported_protocols[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            metadata,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "classic_member_metadata.supported_protocols[].name")?;
+            let metadata = rt::read::bytes(c, true, "classic_member_metadata.supported_protocols[].metadata")?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "classic_member_metadata.supported_protocols[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                metadata,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1036,7 +1038,6 @@ pub mod owned {
                     tags += usize::from(has_classic_member_metadata);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_classic_member_metadata {
                         let s = w.ok(rt::owned::opt_struct_size(
                             &self.classic_member_metadata,

@@ -64,33 +64,35 @@ impl rt::Sealed for ConsumerGroupMetadataValue<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let epoch = rt::read::i32(c, "epoch")?;
-        let mut metadata_hash_tag: i64 = 0_i64;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        metadata_hash_tag = rt::read::i64(c, "metadata_hash")?;
-                        rt::read::check_tag_size(c, before, size, tag, "metadata_hash")?;
-                        rt::read::tag_at_default(c, metadata_hash_tag == 0_i64);
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let epoch = rt::read::i32(c, "epoch")?;
+            let mut metadata_hash_tag: i64 = 0_i64;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            metadata_hash_tag = rt::read::i64(c, "metadata_hash")?;
+                            rt::read::check_tag_size(c, before, size, tag, "metadata_hash")?;
+                            rt::read::tag_at_default(c, metadata_hash_tag == 0_i64);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        };
-        Ok(Self {
-            epoch,
-            metadata_hash: metadata_hash_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            };
+            Ok(Self {
+                epoch,
+                metadata_hash: metadata_hash_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -149,15 +151,13 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
                 let has_metadata_hash = self.metadata_hash != 0_i64;
                 tags += usize::from(has_metadata_hash);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_metadata_hash {
                     let s = 8;
                     w.uvarint(0, "metadata_hash");
                     w.uvarint(s as u32, "metadata_hash");
                     w.i64(self.metadata_hash, "metadata_hash");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -338,7 +338,6 @@ pub mod owned {
                     tags += usize::from(has_metadata_hash);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_metadata_hash {
                         let s = 8;
                         w.uvarint(0, "metadata_hash");

@@ -165,18 +165,21 @@ impl rt::Sealed for TopicMetadata<'_> {}
 impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
-        let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
-        let num_partitions = rt::read::i32(c, "topics[].num_partitions")?;
-        let partition_metadata = rt::read::array::<PartitionMetadata<'a>>(c, true, v, "topics[].partition_metadata")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            topic_id,
-            topic_name,
-            num_partitions,
-            partition_metadata,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
+            let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
+            let num_partitions = rt::read::i32(c, "topics[].num_partitions")?;
+            let partition_metadata =
+                rt::read::array::<PartitionMetadata<'a>>(c, true, v, "topics[].partition_metadata")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                topic_id,
+                topic_name,
+                num_partitions,
+                partition_metadata,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -319,14 +322,16 @@ impl rt::Sealed for PartitionMetadata<'_> {}
 impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let partition = rt::read::i32(c, "topics[].partition_metadata[].partition")?;
-        let racks = rt::read::array::<&'a str>(c, true, v, "topics[].partition_metadata[].racks")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partition_metadata[]._tagged_fields")?;
-        Ok(Self {
-            partition,
-            racks,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let partition = rt::read::i32(c, "topics[].partition_metadata[].partition")?;
+            let racks = rt::read::array::<&'a str>(c, true, v, "topics[].partition_metadata[].racks")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partition_metadata[]._tagged_fields")?;
+            Ok(Self {
+                partition,
+                racks,
+                unknown_tagged_fields,
+            })
         })
     }
 

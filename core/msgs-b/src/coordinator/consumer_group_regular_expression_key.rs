@@ -58,12 +58,14 @@ impl rt::Sealed for ConsumerGroupRegularExpressionKey<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let group_id = rt::read::str(c, false, "group_id")?;
-        let regular_expression = rt::read::str(c, false, "regular_expression")?;
-        Ok(Self {
-            group_id,
-            regular_expression,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let group_id = rt::read::str(c, false, "group_id")?;
+            let regular_expression = rt::read::str(c, false, "regular_expression")?;
+            Ok(Self {
+                group_id,
+                regular_expression,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

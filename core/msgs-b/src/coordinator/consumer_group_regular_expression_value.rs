@@ -66,22 +66,24 @@ impl rt::Sealed for ConsumerGroupRegularExpressionValue<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topics = rt::read::array::<&'a str>(c, true, v, "topics")?;
-        let r: [u8; 16] = match rt::read::run::<16>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "version": i64 = 8, "timestamp": i64 = 8);
-            }
-        };
-        let version = rt::read::i64_at::<16, 0>(&r);
-        let timestamp = rt::read::i64_at::<16, 8>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            topics,
-            version,
-            timestamp,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topics = rt::read::array::<&'a str>(c, true, v, "topics")?;
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "version": i64 = 8, "timestamp": i64 = 8);
+                }
+            };
+            let version = rt::read::i64_at::<16, 0>(&r);
+            let timestamp = rt::read::i64_at::<16, 8>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                topics,
+                version,
+                timestamp,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -63,33 +63,35 @@ impl rt::Sealed for ConsumerGroupTargetAssignmentMetadataValue<'_> {}
 impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let assignment_epoch = rt::read::i32(c, "assignment_epoch")?;
-        let mut assignment_timestamp_tag: i64 = 0_i64;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        assignment_timestamp_tag = rt::read::i64(c, "assignment_timestamp")?;
-                        rt::read::check_tag_size(c, before, size, tag, "assignment_timestamp")?;
-                        rt::read::tag_at_default(c, assignment_timestamp_tag == 0_i64);
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let assignment_epoch = rt::read::i32(c, "assignment_epoch")?;
+            let mut assignment_timestamp_tag: i64 = 0_i64;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            assignment_timestamp_tag = rt::read::i64(c, "assignment_timestamp")?;
+                            rt::read::check_tag_size(c, before, size, tag, "assignment_timestamp")?;
+                            rt::read::tag_at_default(c, assignment_timestamp_tag == 0_i64);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        };
-        Ok(Self {
-            assignment_epoch,
-            assignment_timestamp: assignment_timestamp_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            };
+            Ok(Self {
+                assignment_epoch,
+                assignment_timestamp: assignment_timestamp_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -148,15 +150,13 @@ impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMetadataValue<'a> {
                 let has_assignment_timestamp = self.assignment_timestamp != 0_i64;
                 tags += usize::from(has_assignment_timestamp);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_assignment_timestamp {
                     let s = 8;
                     w.uvarint(0, "assignment_timestamp");
                     w.uvarint(s as u32, "assignment_timestamp");
                     w.i64(self.assignment_timestamp, "assignment_timestamp");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -337,7 +337,6 @@ pub mod owned {
                     tags += usize::from(has_assignment_timestamp);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_assignment_timestamp {
                         let s = 8;
                         w.uvarint(0, "assignment_timestamp");

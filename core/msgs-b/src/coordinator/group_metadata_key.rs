@@ -60,10 +60,12 @@ impl rt::Sealed for GroupMetadataKey<'_> {}
 impl<'a> rt::Struct<'a> for GroupMetadataKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let group = rt::read::str(c, false, "group")?;
-        Ok(Self {
-            group,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let group = rt::read::str(c, false, "group")?;
+            Ok(Self {
+                group,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

@@ -70,30 +70,32 @@ impl rt::Sealed for GroupMetadataValue<'_> {}
 impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let protocol_type = rt::read::str(c, v >= 4, "protocol_type")?;
-        let generation = rt::read::i32(c, "generation")?;
-        let protocol = rt::read::opt_str(c, v >= 4, true, "protocol")?;
-        let leader = rt::read::opt_str(c, v >= 4, true, "leader")?;
-        let current_state_timestamp = if v >= 2 {
-            rt::read::i64(c, "current_state_timestamp")?
-        } else {
-            -1_i64
-        };
-        let members = rt::read::array::<MemberMetadata<'a>>(c, v >= 4, v, "members")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            protocol_type,
-            generation,
-            protocol,
-            leader,
-            current_state_timestamp,
-            members,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let protocol_type = rt::read::str(c, v >= 4, "protocol_type")?;
+            let generation = rt::read::i32(c, "generation")?;
+            let protocol = rt::read::opt_str(c, v >= 4, true, "protocol")?;
+            let leader = rt::read::opt_str(c, v >= 4, true, "leader")?;
+            let current_state_timestamp = if v >= 2 {
+                rt::read::i64(c, "current_state_timestamp")?
+            } else {
+                -1_i64
+            };
+            let members = rt::read::array::<MemberMetadata<'a>>(c, v >= 4, v, "members")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                protocol_type,
+                generation,
+                protocol,
+                leader,
+                current_state_timestamp,
+                members,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -232,38 +234,40 @@ impl rt::Sealed for MemberMetadata<'_> {}
 impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let member_id = rt::read::str(c, v >= 4, "members[].member_id")?;
-        let group_instance_id = if v >= 3 {
-            rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
-        } else {
-            None
-        };
-        let client_id = rt::read::str(c, v >= 4, "members[].client_id")?;
-        let client_host = rt::read::str(c, v >= 4, "members[].client_host")?;
-        let rebalance_timeout = if v >= 1 {
-            rt::read::i32(c, "members[].rebalance_timeout")?
-        } else {
-            -1_i32
-        };
-        let session_timeout = rt::read::i32(c, "members[].session_timeout")?;
-        let subscription = rt::read::bytes(c, v >= 4, "members[].subscription")?;
-        let assignment = rt::read::bytes(c, v >= 4, "members[].assignment")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "members[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            member_id,
-            group_instance_id,
-            client_id,
-            client_host,
-            rebalance_timeout,
-            session_timeout,
-            subscription,
-            assignment,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let member_id = rt::read::str(c, v >= 4, "members[].member_id")?;
+            let group_instance_id = if v >= 3 {
+                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
+            } else {
+                None
+            };
+            let client_id = rt::read::str(c, v >= 4, "members[].client_id")?;
+            let client_host = rt::read::str(c, v >= 4, "members[].client_host")?;
+            let rebalance_timeout = if v >= 1 {
+                rt::read::i32(c, "members[].rebalance_timeout")?
+            } else {
+                -1_i32
+            };
+            let session_timeout = rt::read::i32(c, "members[].session_timeout")?;
+            let subscription = rt::read::bytes(c, v >= 4, "members[].subscription")?;
+            let assignment = rt::read::bytes(c, v >= 4, "members[].assignment")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "members[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                member_id,
+                group_instance_id,
+                client_id,
+                client_host,
+                rebalance_timeout,
+                session_timeout,
+                subscription,
+                assignment,
+                unknown_tagged_fields,
+            })
         })
     }
 

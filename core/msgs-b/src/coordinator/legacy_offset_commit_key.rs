@@ -61,14 +61,16 @@ impl rt::Sealed for LegacyOffsetCommitKey<'_> {}
 impl<'a> rt::Struct<'a> for LegacyOffsetCommitKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let group = rt::read::str(c, false, "group")?;
-        let topic = rt::read::str(c, false, "topic")?;
-        let partition = rt::read::i32(c, "partition")?;
-        Ok(Self {
-            group,
-            topic,
-            partition,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let group = rt::read::str(c, false, "group")?;
+            let topic = rt::read::str(c, false, "topic")?;
+            let partition = rt::read::i32(c, "partition")?;
+            Ok(Self {
+                group,
+                topic,
+                partition,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

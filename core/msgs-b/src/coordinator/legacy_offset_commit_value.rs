@@ -61,14 +61,16 @@ impl rt::Sealed for LegacyOffsetCommitValue<'_> {}
 impl<'a> rt::Struct<'a> for LegacyOffsetCommitValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let offset = rt::read::i64(c, "offset")?;
-        let metadata = rt::read::str(c, false, "metadata")?;
-        let commit_timestamp = rt::read::i64(c, "commit_timestamp")?;
-        Ok(Self {
-            offset,
-            metadata,
-            commit_timestamp,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let offset = rt::read::i64(c, "offset")?;
+            let metadata = rt::read::str(c, false, "metadata")?;
+            let commit_timestamp = rt::read::i64(c, "commit_timestamp")?;
+            Ok(Self {
+                offset,
+                metadata,
+                commit_timestamp,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

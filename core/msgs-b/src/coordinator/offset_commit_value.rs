@@ -70,52 +70,54 @@ impl rt::Sealed for OffsetCommitValue<'_> {}
 impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let offset = rt::read::i64(c, "offset")?;
-        let leader_epoch = if v >= 3 {
-            rt::read::i32(c, "leader_epoch")?
-        } else {
-            -1_i32
-        };
-        let metadata = rt::read::str(c, v >= 4, "metadata")?;
-        let commit_timestamp = rt::read::i64(c, "commit_timestamp")?;
-        let expire_timestamp = if v == 1 {
-            rt::read::i64(c, "expire_timestamp")?
-        } else {
-            -1_i64
-        };
-        let mut topic_id_tag: rt::Uuid = rt::Uuid::nil();
-        let unknown_tagged_fields = if v >= 4 {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        topic_id_tag = rt::read::uuid(c, "topic_id")?;
-                        rt::read::check_tag_size(c, before, size, tag, "topic_id")?;
-                        rt::read::tag_at_default(c, topic_id_tag == rt::Uuid::nil());
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let offset = rt::read::i64(c, "offset")?;
+            let leader_epoch = if v >= 3 {
+                rt::read::i32(c, "leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let metadata = rt::read::str(c, v >= 4, "metadata")?;
+            let commit_timestamp = rt::read::i64(c, "commit_timestamp")?;
+            let expire_timestamp = if v == 1 {
+                rt::read::i64(c, "expire_timestamp")?
+            } else {
+                -1_i64
+            };
+            let mut topic_id_tag: rt::Uuid = rt::Uuid::nil();
+            let unknown_tagged_fields = if v >= 4 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            topic_id_tag = rt::read::uuid(c, "topic_id")?;
+                            rt::read::check_tag_size(c, before, size, tag, "topic_id")?;
+                            rt::read::tag_at_default(c, topic_id_tag == rt::Uuid::nil());
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            offset,
-            leader_epoch,
-            metadata,
-            commit_timestamp,
-            expire_timestamp,
-            topic_id: topic_id_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                offset,
+                leader_epoch,
+                metadata,
+                commit_timestamp,
+                expire_timestamp,
+                topic_id: topic_id_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -204,15 +206,13 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
                 let has_topic_id = self.topic_id != rt::Uuid::nil();
                 tags += usize::from(has_topic_id);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_topic_id {
                     let s = 16;
                     w.uvarint(0, "topic_id");
                     w.uvarint(s as u32, "topic_id");
                     w.uuid(self.topic_id, "topic_id");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
@@ -523,7 +523,6 @@ pub mod owned {
                     tags += usize::from(has_topic_id);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_topic_id {
                         let s = 16;
                         w.uvarint(0, "topic_id");

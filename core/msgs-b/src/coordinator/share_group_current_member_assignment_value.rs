@@ -69,24 +69,26 @@ impl rt::Sealed for ShareGroupCurrentMemberAssignmentValue<'_> {}
 impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 9] = match rt::read::run::<9>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "member_epoch": i32 = 4, "previous_member_epoch": i32 = 4, "state": i8 = 1);
-            }
-        };
-        let member_epoch = rt::read::i32_at::<9, 0>(&r);
-        let previous_member_epoch = rt::read::i32_at::<9, 4>(&r);
-        let state = rt::read::i8_at::<9, 8>(&r);
-        let assigned_partitions = rt::read::array::<TopicPartitions<'a>>(c, true, v, "assigned_partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            member_epoch,
-            previous_member_epoch,
-            state,
-            assigned_partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 9] = match rt::read::run::<9>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "member_epoch": i32 = 4, "previous_member_epoch": i32 = 4, "state": i8 = 1);
+                }
+            };
+            let member_epoch = rt::read::i32_at::<9, 0>(&r);
+            let previous_member_epoch = rt::read::i32_at::<9, 4>(&r);
+            let state = rt::read::i8_at::<9, 8>(&r);
+            let assigned_partitions = rt::read::array::<TopicPartitions<'a>>(c, true, v, "assigned_partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                member_epoch,
+                previous_member_epoch,
+                state,
+                assigned_partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -197,14 +199,16 @@ impl rt::Sealed for TopicPartitions<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_id = rt::read::uuid(c, "assigned_partitions[].topic_id")?;
-        let partitions = rt::read::array::<i32>(c, true, v, "assigned_partitions[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "assigned_partitions[]._tagged_fields")?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_id = rt::read::uuid(c, "assigned_partitions[].topic_id")?;
+            let partitions = rt::read::array::<i32>(c, true, v, "assigned_partitions[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "assigned_partitions[]._tagged_fields")?;
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -64,18 +64,20 @@ impl rt::Sealed for ShareGroupMemberMetadataValue<'_> {}
 impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
-        let client_id = rt::read::str(c, true, "client_id")?;
-        let client_host = rt::read::str(c, true, "client_host")?;
-        let subscribed_topic_names = rt::read::array::<&'a str>(c, true, v, "subscribed_topic_names")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            rack_id,
-            client_id,
-            client_host,
-            subscribed_topic_names,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
+            let client_id = rt::read::str(c, true, "client_id")?;
+            let client_host = rt::read::str(c, true, "client_host")?;
+            let subscribed_topic_names = rt::read::array::<&'a str>(c, true, v, "subscribed_topic_names")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                rack_id,
+                client_id,
+                client_host,
+                subscribed_topic_names,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -65,10 +65,12 @@ impl rt::Sealed for ShareGroupStatePartitionMetadataKey<'_> {}
 impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let group_id = rt::read::str(c, false, "group_id")?;
-        Ok(Self {
-            group_id,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let group_id = rt::read::str(c, false, "group_id")?;
+            Ok(Self {
+                group_id,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

@@ -66,17 +66,19 @@ impl rt::Sealed for ShareGroupStatePartitionMetadataValue<'_> {}
 impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let initializing_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initializing_topics")?;
-        let initialized_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initialized_topics")
-            .map_err(|e| c.renamed(e, fields::ALIAS_INITIALIZED_TOPICS.paths))?;
-        let deleting_topics = rt::read::array::<TopicInfo<'a>>(c, true, v, "deleting_topics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            initializing_topics,
-            initialized_topics,
-            deleting_topics,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let initializing_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initializing_topics")?;
+            let initialized_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initialized_topics")
+                .map_err(|e| c.renamed(e, fields::ALIAS_INITIALIZED_TOPICS.paths))?;
+            let deleting_topics = rt::read::array::<TopicInfo<'a>>(c, true, v, "deleting_topics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                initializing_topics,
+                initialized_topics,
+                deleting_topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -193,16 +195,18 @@ impl rt::Sealed for TopicPartitionsInfo<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_id = rt::read::uuid(c, "initializing_topics[].topic_id")?;
-        let topic_name = rt::read::str(c, true, "initializing_topics[].topic_name")?;
-        let partitions = rt::read::array::<i32>(c, true, v, "initializing_topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "initializing_topics[]._tagged_fields")?;
-        Ok(Self {
-            topic_id,
-            topic_name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_id = rt::read::uuid(c, "initializing_topics[].topic_id")?;
+            let topic_name = rt::read::str(c, true, "initializing_topics[].topic_name")?;
+            let partitions = rt::read::array::<i32>(c, true, v, "initializing_topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "initializing_topics[]._tagged_fields")?;
+            Ok(Self {
+                topic_id,
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -346,13 +350,15 @@ impl rt::Sealed for TopicInfo<'_> {}
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let topic_id = rt::read::uuid(c, "deleting_topics[].topic_id")?;
-        let topic_name = rt::read::str(c, true, "deleting_topics[].topic_name")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "deleting_topics[]._tagged_fields")?;
-        Ok(Self {
-            topic_id,
-            topic_name,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let topic_id = rt::read::uuid(c, "deleting_topics[].topic_id")?;
+            let topic_name = rt::read::str(c, true, "deleting_topics[].topic_name")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "deleting_topics[]._tagged_fields")?;
+            Ok(Self {
+                topic_id,
+                topic_name,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -61,20 +61,22 @@ impl rt::Sealed for ShareSnapshotKey<'_> {}
 impl<'a> rt::Struct<'a> for ShareSnapshotKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let group_id = rt::read::str(c, false, "group_id")?;
-        let r: [u8; 20] = match rt::read::run::<20>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topic_id": uuid = 16, "partition": i32 = 4);
-            }
-        };
-        let topic_id = rt::read::uuid_at::<20, 0>(&r);
-        let partition = rt::read::i32_at::<20, 16>(&r);
-        Ok(Self {
-            group_id,
-            topic_id,
-            partition,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let group_id = rt::read::str(c, false, "group_id")?;
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topic_id": uuid = 16, "partition": i32 = 4);
+                }
+            };
+            let topic_id = rt::read::uuid_at::<20, 0>(&r);
+            let partition = rt::read::i32_at::<20, 16>(&r);
+            Ok(Self {
+                group_id,
+                topic_id,
+                partition,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

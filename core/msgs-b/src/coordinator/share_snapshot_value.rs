@@ -76,58 +76,60 @@ impl rt::Sealed for ShareSnapshotValue<'_> {}
 impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 20] = match rt::read::run::<20>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "snapshot_epoch": i32 = 4, "state_epoch": i32 = 4, "leader_epoch": i32 = 4, "start_offset": i64 = 8);
-            }
-        };
-        let snapshot_epoch = rt::read::i32_at::<20, 0>(&r);
-        let state_epoch = rt::read::i32_at::<20, 4>(&r);
-        let leader_epoch = rt::read::i32_at::<20, 8>(&r);
-        let start_offset = rt::read::i64_at::<20, 12>(&r);
-        let r: [u8; 16] = match rt::read::run::<16>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "create_timestamp": i64 = 8, "write_timestamp": i64 = 8);
-            }
-        };
-        let create_timestamp = rt::read::i64_at::<16, 0>(&r);
-        let write_timestamp = rt::read::i64_at::<16, 8>(&r);
-        let state_batches = rt::read::array::<StateBatch<'a>>(c, true, v, "state_batches")?;
-        let mut delivery_complete_count_tag: i32 = -1_i32;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        delivery_complete_count_tag = rt::read::i32(c, "delivery_complete_count")?;
-                        rt::read::check_tag_size(c, before, size, tag, "delivery_complete_count")?;
-                        rt::read::tag_at_default(c, delivery_complete_count_tag == -1_i32);
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "snapshot_epoch": i32 = 4, "state_epoch": i32 = 4, "leader_epoch": i32 = 4, "start_offset": i64 = 8);
+                }
+            };
+            let snapshot_epoch = rt::read::i32_at::<20, 0>(&r);
+            let state_epoch = rt::read::i32_at::<20, 4>(&r);
+            let leader_epoch = rt::read::i32_at::<20, 8>(&r);
+            let start_offset = rt::read::i64_at::<20, 12>(&r);
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "create_timestamp": i64 = 8, "write_timestamp": i64 = 8);
+                }
+            };
+            let create_timestamp = rt::read::i64_at::<16, 0>(&r);
+            let write_timestamp = rt::read::i64_at::<16, 8>(&r);
+            let state_batches = rt::read::array::<StateBatch<'a>>(c, true, v, "state_batches")?;
+            let mut delivery_complete_count_tag: i32 = -1_i32;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            delivery_complete_count_tag = rt::read::i32(c, "delivery_complete_count")?;
+                            rt::read::check_tag_size(c, before, size, tag, "delivery_complete_count")?;
+                            rt::read::tag_at_default(c, delivery_complete_count_tag == -1_i32);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        };
-        Ok(Self {
-            snapshot_epoch,
-            state_epoch,
-            leader_epoch,
-            start_offset,
-            delivery_complete_count: delivery_complete_count_tag,
-            create_timestamp,
-            write_timestamp,
-            state_batches,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            };
+            Ok(Self {
+                snapshot_epoch,
+                state_epoch,
+                leader_epoch,
+                start_offset,
+                delivery_complete_count: delivery_complete_count_tag,
+                create_timestamp,
+                write_timestamp,
+                state_batches,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -205,15 +207,13 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
                 let has_delivery_complete_count = self.delivery_complete_count != -1_i32;
                 tags += usize::from(has_delivery_complete_count);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_delivery_complete_count {
                     let s = 4;
                     w.uvarint(0, "delivery_complete_count");
                     w.uvarint(s as u32, "delivery_complete_count");
                     w.i32(self.delivery_complete_count, "delivery_complete_count");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -269,23 +269,25 @@ impl rt::Sealed for StateBatch<'_> {}
 impl<'a> rt::Struct<'a> for StateBatch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 19] = match rt::read::run::<19>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "state_batches[].first_offset": i64 = 8, "state_batches[].last_offset": i64 = 8, "state_batches[].delivery_state": i8 = 1, "state_batches[].delivery_count": i16 = 2);
-            }
-        };
-        let first_offset = rt::read::i64_at::<19, 0>(&r);
-        let last_offset = rt::read::i64_at::<19, 8>(&r);
-        let delivery_state = rt::read::i8_at::<19, 16>(&r);
-        let delivery_count = rt::read::i16_at::<19, 17>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "state_batches[]._tagged_fields")?;
-        Ok(Self {
-            first_offset,
-            last_offset,
-            delivery_state,
-            delivery_count,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 19] = match rt::read::run::<19>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "state_batches[].first_offset": i64 = 8, "state_batches[].last_offset": i64 = 8, "state_batches[].delivery_state": i8 = 1, "state_batches[].delivery_count": i16 = 2);
+                }
+            };
+            let first_offset = rt::read::i64_at::<19, 0>(&r);
+            let last_offset = rt::read::i64_at::<19, 8>(&r);
+            let delivery_state = rt::read::i8_at::<19, 16>(&r);
+            let delivery_count = rt::read::i16_at::<19, 17>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "state_batches[]._tagged_fields")?;
+            Ok(Self {
+                first_offset,
+                last_offset,
+                delivery_state,
+                delivery_count,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -797,7 +799,6 @@ pub mod owned {
                     tags += usize::from(has_delivery_complete_count);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_delivery_complete_count {
                         let s = 4;
                         w.uvarint(0, "delivery_complete_count");

@@ -84,42 +84,44 @@ impl rt::Sealed for StreamsGroupCurrentMemberAssignmentValue<'_> {}
 impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 9] = match rt::read::run::<9>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "member_epoch": i32 = 4, "previous_member_epoch": i32 = 4, "state": i8 = 1);
-            }
-        };
-        let member_epoch = rt::read::i32_at::<9, 0>(&r);
-        let previous_member_epoch = rt::read::i32_at::<9, 4>(&r);
-        let state = rt::read::i8_at::<9, 8>(&r);
-        let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks")?;
-        let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks")
-            .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS.paths))?;
-        let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks")
-            .map_err(|e| c.renamed(e, fields::ALIAS_WARMUP_TASKS.paths))?;
-        let active_tasks_pending_revocation =
-            rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks_pending_revocation")
-                .map_err(|e| c.renamed(e, fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths))?;
-        let standby_tasks_pending_revocation =
-            rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks_pending_revocation")
-                .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths))?;
-        let warmup_tasks_pending_revocation =
-            rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks_pending_revocation")
-                .map_err(|e| c.renamed(e, fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths))?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            member_epoch,
-            previous_member_epoch,
-            state,
-            active_tasks,
-            standby_tasks,
-            warmup_tasks,
-            active_tasks_pending_revocation,
-            standby_tasks_pending_revocation,
-            warmup_tasks_pending_revocation,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 9] = match rt::read::run::<9>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "member_epoch": i32 = 4, "previous_member_epoch": i32 = 4, "state": i8 = 1);
+                }
+            };
+            let member_epoch = rt::read::i32_at::<9, 0>(&r);
+            let previous_member_epoch = rt::read::i32_at::<9, 4>(&r);
+            let state = rt::read::i8_at::<9, 8>(&r);
+            let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks")?;
+            let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks")
+                .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS.paths))?;
+            let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks")
+                .map_err(|e| c.renamed(e, fields::ALIAS_WARMUP_TASKS.paths))?;
+            let active_tasks_pending_revocation =
+                rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks_pending_revocation")
+                    .map_err(|e| c.renamed(e, fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths))?;
+            let standby_tasks_pending_revocation =
+                rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks_pending_revocation")
+                    .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths))?;
+            let warmup_tasks_pending_revocation =
+                rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks_pending_revocation")
+                    .map_err(|e| c.renamed(e, fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths))?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                member_epoch,
+                previous_member_epoch,
+                state,
+                active_tasks,
+                standby_tasks,
+                warmup_tasks,
+                active_tasks_pending_revocation,
+                standby_tasks_pending_revocation,
+                warmup_tasks_pending_revocation,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -324,41 +326,43 @@ impl rt::Sealed for TaskIds<'_> {}
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
-        let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
-        let mut assignment_epochs_tag: Option<rt::Array<'a, i32>> = Some(rt::Array::EMPTY);
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "active_tasks[]._tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "active_tasks[]._tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => rt::read::tagged_opt_array::<i32>(
-                        c,
-                        &mut assignment_epochs_tag,
-                        before,
-                        (tag, size),
-                        true,
-                        false,
-                        v,
-                        "active_tasks[].assignment_epochs",
-                    )?,
-                    _ => {
-                        rt::read::skip_tag(c, size, "active_tasks[]._tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
+            let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
+            let mut assignment_epochs_tag: Option<rt::Array<'a, i32>> = Some(rt::Array::EMPTY);
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "active_tasks[]._tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "active_tasks[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => rt::read::tagged_opt_array::<i32>(
+                            c,
+                            &mut assignment_epochs_tag,
+                            before,
+                            (tag, size),
+                            true,
+                            false,
+                            v,
+                            "active_tasks[].assignment_epochs",
+                        )?,
+                        _ => {
+                            rt::read::skip_tag(c, size, "active_tasks[]._tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        };
-        Ok(Self {
-            subtopology_id,
-            partitions,
-            assignment_epochs: assignment_epochs_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            };
+            Ok(Self {
+                subtopology_id,
+                partitions,
+                assignment_epochs: assignment_epochs_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -468,12 +472,10 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
                 let has_assignment_epochs = !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty());
                 tags += usize::from(has_assignment_epochs);
                 w.uvarint(tags as u32, "active_tasks[]._tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_assignment_epochs {
                     w.tagged_opt_array(0, &self.assignment_epochs, true, v, "active_tasks[].assignment_epochs");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -1479,7 +1481,6 @@ pub mod owned {
                 tags += usize::from(has_assignment_epochs);
                 w.uvarint(tags as u32, "active_tasks[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_assignment_epochs {
                     let s = w.ok(rt::owned::opt_vec_size(
                         self.assignment_epochs.as_deref(),

@@ -79,34 +79,36 @@ impl rt::Sealed for StreamsGroupMemberMetadataValue<'_> {}
 impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
-        let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
-        let client_id = rt::read::str(c, true, "client_id")?;
-        let client_host = rt::read::str(c, true, "client_host")?;
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "rebalance_timeout_ms": i32 = 4, "topology_epoch": i32 = 4);
-            }
-        };
-        let rebalance_timeout_ms = rt::read::i32_at::<8, 0>(&r);
-        let topology_epoch = rt::read::i32_at::<8, 4>(&r);
-        let process_id = rt::read::str(c, true, "process_id")?;
-        let user_endpoint = rt::read::opt_struct::<Endpoint>(c, true, v, "user_endpoint")?;
-        let client_tags = rt::read::array::<KeyValue<'a>>(c, true, v, "client_tags")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            instance_id,
-            rack_id,
-            client_id,
-            client_host,
-            rebalance_timeout_ms,
-            topology_epoch,
-            process_id,
-            user_endpoint,
-            client_tags,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
+            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
+            let client_id = rt::read::str(c, true, "client_id")?;
+            let client_host = rt::read::str(c, true, "client_host")?;
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "rebalance_timeout_ms": i32 = 4, "topology_epoch": i32 = 4);
+                }
+            };
+            let rebalance_timeout_ms = rt::read::i32_at::<8, 0>(&r);
+            let topology_epoch = rt::read::i32_at::<8, 4>(&r);
+            let process_id = rt::read::str(c, true, "process_id")?;
+            let user_endpoint = rt::read::opt_struct::<Endpoint>(c, true, v, "user_endpoint")?;
+            let client_tags = rt::read::array::<KeyValue<'a>>(c, true, v, "client_tags")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                instance_id,
+                rack_id,
+                client_id,
+                client_host,
+                rebalance_timeout_ms,
+                topology_epoch,
+                process_id,
+                user_endpoint,
+                client_tags,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -223,13 +225,15 @@ impl rt::Sealed for Endpoint<'_> {}
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let host = rt::read::str(c, true, "user_endpoint.host")?;
-        let port = rt::read::u16(c, "user_endpoint.port")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "user_endpoint._tagged_fields")?;
-        Ok(Self {
-            host,
-            port,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let host = rt::read::str(c, true, "user_endpoint.host")?;
+            let port = rt::read::u16(c, "user_endpoint.port")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "user_endpoint._tagged_fields")?;
+            Ok(Self {
+                host,
+                port,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -352,13 +356,15 @@ impl rt::Sealed for KeyValue<'_> {}
 impl<'a> rt::Struct<'a> for KeyValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let key = rt::read::str(c, true, "client_tags[].key")?;
-        let value = rt::read::str(c, true, "client_tags[].value")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "client_tags[]._tagged_fields")?;
-        Ok(Self {
-            key,
-            value,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let key = rt::read::str(c, true, "client_tags[].key")?;
+            let value = rt::read::str(c, true, "client_tags[].value")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "client_tags[]._tagged_fields")?;
+            Ok(Self {
+                key,
+                value,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -70,68 +70,73 @@ impl rt::Sealed for StreamsGroupMetadataValue<'_> {}
 impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "epoch": i32 = 4, "metadata_hash": i64 = 8);
-            }
-        };
-        let epoch = rt::read::i32_at::<12, 0>(&r);
-        let metadata_hash = rt::read::i64_at::<12, 4>(&r);
-        let mut validated_topology_epoch_tag: i32 = -1_i32;
-        let mut last_assignment_configs_tag: Option<rt::Array<'a, LastAssignmentConfig<'a>>> = Some(rt::Array::EMPTY);
-        let mut stored_description_topology_epoch_tag: i32 = -1_i32;
-        let mut failed_description_topology_epoch_tag: i32 = -1_i32;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        validated_topology_epoch_tag = rt::read::i32(c, "validated_topology_epoch")?;
-                        rt::read::check_tag_size(c, before, size, tag, "validated_topology_epoch")?;
-                        rt::read::tag_at_default(c, validated_topology_epoch_tag == -1_i32);
-                    }
-                    1 => rt::read::tagged_opt_array::<LastAssignmentConfig<'a>>(
-                        c,
-                        &mut last_assignment_configs_tag,
-                        before,
-                        (tag, size),
-                        true,
-                        false,
-                        v,
-                        "last_assignment_configs",
-                    )?,
-                    2 => {
-                        stored_description_topology_epoch_tag = rt::read::i32(c, "stored_description_topology_epoch")?;
-                        rt::read::check_tag_size(c, before, size, tag, "stored_description_topology_epoch")?;
-                        rt::read::tag_at_default(c, stored_description_topology_epoch_tag == -1_i32);
-                    }
-                    3 => {
-                        failed_description_topology_epoch_tag = rt::read::i32(c, "failed_description_topology_epoch")?;
-                        rt::read::check_tag_size(c, before, size, tag, "failed_description_topology_epoch")?;
-                        rt::read::tag_at_default(c, failed_description_topology_epoch_tag == -1_i32);
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "epoch": i32 = 4, "metadata_hash": i64 = 8);
+                }
+            };
+            let epoch = rt::read::i32_at::<12, 0>(&r);
+            let metadata_hash = rt::read::i64_at::<12, 4>(&r);
+            let mut validated_topology_epoch_tag: i32 = -1_i32;
+            let mut last_assignment_configs_tag: Option<rt::Array<'a, LastAssignmentConfig<'a>>> =
+                Some(rt::Array::EMPTY);
+            let mut stored_description_topology_epoch_tag: i32 = -1_i32;
+            let mut failed_description_topology_epoch_tag: i32 = -1_i32;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            validated_topology_epoch_tag = rt::read::i32(c, "validated_topology_epoch")?;
+                            rt::read::check_tag_size(c, before, size, tag, "validated_topology_epoch")?;
+                            rt::read::tag_at_default(c, validated_topology_epoch_tag == -1_i32);
+                        }
+                        1 => rt::read::tagged_opt_array::<LastAssignmentConfig<'a>>(
+                            c,
+                            &mut last_assignment_configs_tag,
+                            before,
+                            (tag, size),
+                            true,
+                            false,
+                            v,
+                            "last_assignment_configs",
+                        )?,
+                        2 => {
+                            stored_description_topology_epoch_tag =
+                                rt::read::i32(c, "stored_description_topology_epoch")?;
+                            rt::read::check_tag_size(c, before, size, tag, "stored_description_topology_epoch")?;
+                            rt::read::tag_at_default(c, stored_description_topology_epoch_tag == -1_i32);
+                        }
+                        3 => {
+                            failed_description_topology_epoch_tag =
+                                rt::read::i32(c, "failed_description_topology_epoch")?;
+                            rt::read::check_tag_size(c, before, size, tag, "failed_description_topology_epoch")?;
+                            rt::read::tag_at_default(c, failed_description_topology_epoch_tag == -1_i32);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0xf)
-        };
-        Ok(Self {
-            epoch,
-            metadata_hash,
-            validated_topology_epoch: validated_topology_epoch_tag,
-            last_assignment_configs: last_assignment_configs_tag,
-            stored_description_topology_epoch: stored_description_topology_epoch_tag,
-            failed_description_topology_epoch: failed_description_topology_epoch_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0xf)
+            };
+            Ok(Self {
+                epoch,
+                metadata_hash,
+                validated_topology_epoch: validated_topology_epoch_tag,
+                last_assignment_configs: last_assignment_configs_tag,
+                stored_description_topology_epoch: stored_description_topology_epoch_tag,
+                failed_description_topology_epoch: failed_description_topology_epoch_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -251,19 +256,15 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
                 let has_failed_description_topology_epoch = self.failed_description_topology_epoch != -1_i32;
                 tags += usize::from(has_failed_description_topology_epoch);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_validated_topology_epoch {
                     let s = 4;
                     w.uvarint(0, "validated_topology_epoch");
                     w.uvarint(s as u32, "validated_topology_epoch");
                     w.i32(self.validated_topology_epoch, "validated_topology_epoch");
                 }
-                w.unknown_tags_before(&mut unknown, 1);
                 if has_last_assignment_configs {
                     w.tagged_opt_array(1, &self.last_assignment_configs, true, v, "last_assignment_configs");
                 }
-                w.unknown_tags_before(&mut unknown, 2);
                 if has_stored_description_topology_epoch {
                     let s = 4;
                     w.uvarint(2, "stored_description_topology_epoch");
@@ -273,7 +274,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
                         "stored_description_topology_epoch",
                     );
                 }
-                w.unknown_tags_before(&mut unknown, 3);
                 if has_failed_description_topology_epoch {
                     let s = 4;
                     w.uvarint(3, "failed_description_topology_epoch");
@@ -283,7 +283,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
                         "failed_description_topology_epoch",
                     );
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -339,13 +339,15 @@ impl rt::Sealed for LastAssignmentConfig<'_> {}
 impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let key = rt::read::str(c, true, "last_assignment_configs[].key")?;
-        let value = rt::read::str(c, true, "last_assignment_configs[].value")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "last_assignment_configs[]._tagged_fields")?;
-        Ok(Self {
-            key,
-            value,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let key = rt::read::str(c, true, "last_assignment_configs[].key")?;
+            let value = rt::read::str(c, true, "last_assignment_configs[].value")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "last_assignment_configs[]._tagged_fields")?;
+            Ok(Self {
+                key,
+                value,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -808,14 +810,12 @@ pub mod owned {
                     tags += usize::from(has_failed_description_topology_epoch);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_validated_topology_epoch {
                         let s = 4;
                         w.uvarint(0, "validated_topology_epoch");
                         w.uvarint(s as u32, "validated_topology_epoch");
                         w.i32(self.validated_topology_epoch, "validated_topology_epoch");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
                     if has_last_assignment_configs {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.last_assignment_configs.as_deref(),
@@ -835,7 +835,6 @@ pub mod owned {
                             "last_assignment_configs",
                         );
                     }
-                    w.unknown_tags_before(&mut unknown, 2);
                     if has_stored_description_topology_epoch {
                         let s = 4;
                         w.uvarint(2, "stored_description_topology_epoch");
@@ -845,7 +844,6 @@ pub mod owned {
                             "stored_description_topology_epoch",
                         );
                     }
-                    w.unknown_tags_before(&mut unknown, 3);
                     if has_failed_description_topology_epoch {
                         let s = 4;
                         w.uvarint(3, "failed_description_topology_epoch");

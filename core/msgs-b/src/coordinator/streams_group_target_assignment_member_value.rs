@@ -66,18 +66,20 @@ impl rt::Sealed for StreamsGroupTargetAssignmentMemberValue<'_> {}
 impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks")?;
-        let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks")
-            .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS.paths))?;
-        let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks")
-            .map_err(|e| c.renamed(e, fields::ALIAS_WARMUP_TASKS.paths))?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            active_tasks,
-            standby_tasks,
-            warmup_tasks,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks")?;
+            let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks")
+                .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS.paths))?;
+            let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks")
+                .map_err(|e| c.renamed(e, fields::ALIAS_WARMUP_TASKS.paths))?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                active_tasks,
+                standby_tasks,
+                warmup_tasks,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -201,14 +203,16 @@ impl rt::Sealed for TaskIds<'_> {}
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
-        let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?;
-        Ok(Self {
-            subtopology_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
+            let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?;
+            Ok(Self {
+                subtopology_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 

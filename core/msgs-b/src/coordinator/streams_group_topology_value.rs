@@ -439,26 +439,32 @@ impl rt::Sealed for TopicInfo<'_> {}
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, true, "subtopologies[].state_changelog_topics[].name")?;
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "subtopologies[].state_changelog_topics[].partitions": i32 = 4, "subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
-            }
-        };
-        let partitions = rt::read::i32_at::<6, 0>(&r);
-        let replication_factor = rt::read::i16_at::<6, 4>(&r);
-        let topic_configs =
-            rt::read::array::<TopicConfig<'a>>(c, true, v, "subtopologies[].state_changelog_topics[].topic_configs")?;
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "subtopologies[].state_changelog_topics[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            partitions,
-            replication_factor,
-            topic_configs,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, true, "subtopologies[].state_changelog_topics[].name")?;
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "subtopologies[].state_changelog_topics[].partitions": i32 = 4, "subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
+                }
+            };
+            let partitions = rt::read::i32_at::<6, 0>(&r);
+            let replication_factor = rt::read::i16_at::<6, 4>(&r);
+            let topic_configs = rt::read::array::<TopicConfig<'a>>(
+                c,
+                true,
+                v,
+                "subtopologies[].state_changelog_topics[].topic_configs",
+            )?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "subtopologies[].state_changelog_topics[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                partitions,
+                replication_factor,
+                topic_configs,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -622,23 +628,26 @@ impl rt::Sealed for CopartitionGroup<'_> {}
 impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let source_topics = rt::read::array::<i16>(c, true, v, "subtopologies[].copartition_groups[].source_topics")?;
-        let source_topic_regex =
-            rt::read::array::<i16>(c, true, v, "subtopologies[].copartition_groups[].source_topic_regex")?;
-        let repartition_source_topics = rt::read::array::<i16>(
-            c,
-            true,
-            v,
-            "subtopologies[].copartition_groups[].repartition_source_topics",
-        )?;
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "subtopologies[].copartition_groups[]._tagged_fields")?;
-        Ok(Self {
-            source_topics,
-            source_topic_regex,
-            repartition_source_topics,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let source_topics =
+                rt::read::array::<i16>(c, true, v, "subtopologies[].copartition_groups[].source_topics")?;
+            let source_topic_regex =
+                rt::read::array::<i16>(c, true, v, "subtopologies[].copartition_groups[].source_topic_regex")?;
+            let repartition_source_topics = rt::read::array::<i16>(
+                c,
+                true,
+                v,
+                "subtopologies[].copartition_groups[].repartition_source_topics",
+            )?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "subtopologies[].copartition_groups[]._tagged_fields")?;
+            Ok(Self {
+                source_topics,
+                source_topic_regex,
+                repartition_source_topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -835,20 +844,22 @@ impl rt::Sealed for TopicConfig<'_> {}
 impl<'a> rt::Struct<'a> for TopicConfig<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let key = rt::read::str(c, true, "subtopologies[].state_changelog_topics[].topic_configs[].key")?;
-        let value = rt::read::str(
-            c,
-            true,
-            "subtopologies[].state_changelog_topics[].topic_configs[].value",
-        )?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(
-            c,
-            "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
-        )?;
-        Ok(Self {
-            key,
-            value,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let key = rt::read::str(c, true, "subtopologies[].state_changelog_topics[].topic_configs[].key")?;
+            let value = rt::read::str(
+                c,
+                true,
+                "subtopologies[].state_changelog_topics[].topic_configs[].value",
+            )?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(
+                c,
+                "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+            )?;
+            Ok(Self {
+                key,
+                value,
+                unknown_tagged_fields,
+            })
         })
     }
 

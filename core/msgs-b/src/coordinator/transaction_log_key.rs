@@ -60,10 +60,12 @@ impl rt::Sealed for TransactionLogKey<'_> {}
 impl<'a> rt::Struct<'a> for TransactionLogKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let transactional_id = rt::read::str(c, false, "transactional_id")?;
-        Ok(Self {
-            transactional_id,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let transactional_id = rt::read::str(c, false, "transactional_id")?;
+            Ok(Self {
+                transactional_id,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

@@ -85,82 +85,84 @@ impl rt::Sealed for TransactionLogValue<'_> {}
 impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let producer_id = rt::read::i64(c, "producer_id")?;
-        let producer_epoch = rt::read::i16(c, "producer_epoch")?;
-        let r: [u8; 5] = match rt::read::run::<5>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "transaction_timeout_ms": i32 = 4, "transaction_status": i8 = 1);
-            }
-        };
-        let transaction_timeout_ms = rt::read::i32_at::<5, 0>(&r);
-        let transaction_status = rt::read::i8_at::<5, 4>(&r);
-        let transaction_partitions =
-            rt::read::opt_array::<PartitionsSchema<'a>>(c, v >= 1, true, v, "transaction_partitions")?;
-        let r: [u8; 16] = match rt::read::run::<16>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "transaction_last_update_timestamp_ms": i64 = 8, "transaction_start_timestamp_ms": i64 = 8);
-            }
-        };
-        let transaction_last_update_timestamp_ms = rt::read::i64_at::<16, 0>(&r);
-        let transaction_start_timestamp_ms = rt::read::i64_at::<16, 8>(&r);
-        let mut previous_producer_id_tag: i64 = -1_i64;
-        let mut next_producer_id_tag: i64 = -1_i64;
-        let mut client_transaction_version_tag: i16 = 0_i16;
-        let mut next_producer_epoch_tag: i16 = -1_i16;
-        let unknown_tagged_fields = if v >= 1 {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        previous_producer_id_tag = rt::read::i64(c, "previous_producer_id")?;
-                        rt::read::check_tag_size(c, before, size, tag, "previous_producer_id")?;
-                        rt::read::tag_at_default(c, previous_producer_id_tag == -1_i64);
-                    }
-                    1 => {
-                        next_producer_id_tag = rt::read::i64(c, "next_producer_id")?;
-                        rt::read::check_tag_size(c, before, size, tag, "next_producer_id")?;
-                        rt::read::tag_at_default(c, next_producer_id_tag == -1_i64);
-                    }
-                    2 => {
-                        client_transaction_version_tag = rt::read::i16(c, "client_transaction_version")?;
-                        rt::read::check_tag_size(c, before, size, tag, "client_transaction_version")?;
-                        rt::read::tag_at_default(c, client_transaction_version_tag == 0_i16);
-                    }
-                    3 => {
-                        next_producer_epoch_tag = rt::read::i16(c, "next_producer_epoch")?;
-                        rt::read::check_tag_size(c, before, size, tag, "next_producer_epoch")?;
-                        rt::read::tag_at_default(c, next_producer_epoch_tag == -1_i16);
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let producer_id = rt::read::i64(c, "producer_id")?;
+            let producer_epoch = rt::read::i16(c, "producer_epoch")?;
+            let r: [u8; 5] = match rt::read::run::<5>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "transaction_timeout_ms": i32 = 4, "transaction_status": i8 = 1);
+                }
+            };
+            let transaction_timeout_ms = rt::read::i32_at::<5, 0>(&r);
+            let transaction_status = rt::read::i8_at::<5, 4>(&r);
+            let transaction_partitions =
+                rt::read::opt_array::<PartitionsSchema<'a>>(c, v >= 1, true, v, "transaction_partitions")?;
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "transaction_last_update_timestamp_ms": i64 = 8, "transaction_start_timestamp_ms": i64 = 8);
+                }
+            };
+            let transaction_last_update_timestamp_ms = rt::read::i64_at::<16, 0>(&r);
+            let transaction_start_timestamp_ms = rt::read::i64_at::<16, 8>(&r);
+            let mut previous_producer_id_tag: i64 = -1_i64;
+            let mut next_producer_id_tag: i64 = -1_i64;
+            let mut client_transaction_version_tag: i16 = 0_i16;
+            let mut next_producer_epoch_tag: i16 = -1_i16;
+            let unknown_tagged_fields = if v >= 1 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            previous_producer_id_tag = rt::read::i64(c, "previous_producer_id")?;
+                            rt::read::check_tag_size(c, before, size, tag, "previous_producer_id")?;
+                            rt::read::tag_at_default(c, previous_producer_id_tag == -1_i64);
+                        }
+                        1 => {
+                            next_producer_id_tag = rt::read::i64(c, "next_producer_id")?;
+                            rt::read::check_tag_size(c, before, size, tag, "next_producer_id")?;
+                            rt::read::tag_at_default(c, next_producer_id_tag == -1_i64);
+                        }
+                        2 => {
+                            client_transaction_version_tag = rt::read::i16(c, "client_transaction_version")?;
+                            rt::read::check_tag_size(c, before, size, tag, "client_transaction_version")?;
+                            rt::read::tag_at_default(c, client_transaction_version_tag == 0_i16);
+                        }
+                        3 => {
+                            next_producer_epoch_tag = rt::read::i16(c, "next_producer_epoch")?;
+                            rt::read::check_tag_size(c, before, size, tag, "next_producer_epoch")?;
+                            rt::read::tag_at_default(c, next_producer_epoch_tag == -1_i16);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0xf)
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            producer_id,
-            previous_producer_id: previous_producer_id_tag,
-            next_producer_id: next_producer_id_tag,
-            producer_epoch,
-            next_producer_epoch: next_producer_epoch_tag,
-            transaction_timeout_ms,
-            transaction_status,
-            transaction_partitions,
-            transaction_last_update_timestamp_ms,
-            transaction_start_timestamp_ms,
-            client_transaction_version: client_transaction_version_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0xf)
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                producer_id,
+                previous_producer_id: previous_producer_id_tag,
+                next_producer_id: next_producer_id_tag,
+                producer_epoch,
+                next_producer_epoch: next_producer_epoch_tag,
+                transaction_timeout_ms,
+                transaction_status,
+                transaction_partitions,
+                transaction_last_update_timestamp_ms,
+                transaction_start_timestamp_ms,
+                client_transaction_version: client_transaction_version_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -319,36 +321,31 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
                 let has_next_producer_epoch = self.next_producer_epoch != -1_i16;
                 tags += usize::from(has_next_producer_epoch);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_previous_producer_id {
                     let s = 8;
                     w.uvarint(0, "previous_producer_id");
                     w.uvarint(s as u32, "previous_producer_id");
                     w.i64(self.previous_producer_id, "previous_producer_id");
                 }
-                w.unknown_tags_before(&mut unknown, 1);
                 if has_next_producer_id {
                     let s = 8;
                     w.uvarint(1, "next_producer_id");
                     w.uvarint(s as u32, "next_producer_id");
                     w.i64(self.next_producer_id, "next_producer_id");
                 }
-                w.unknown_tags_before(&mut unknown, 2);
                 if has_client_transaction_version {
                     let s = 2;
                     w.uvarint(2, "client_transaction_version");
                     w.uvarint(s as u32, "client_transaction_version");
                     w.i16(self.client_transaction_version, "client_transaction_version");
                 }
-                w.unknown_tags_before(&mut unknown, 3);
                 if has_next_producer_epoch {
                     let s = 2;
                     w.uvarint(3, "next_producer_epoch");
                     w.uvarint(s as u32, "next_producer_epoch");
                     w.i16(self.next_producer_epoch, "next_producer_epoch");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
@@ -406,18 +403,20 @@ impl rt::Sealed for PartitionsSchema<'_> {}
 impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic = rt::read::str(c, v >= 1, "transaction_partitions[].topic")?;
-        let partition_ids = rt::read::array::<i32>(c, v >= 1, v, "transaction_partitions[].partition_ids")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "transaction_partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic,
-            partition_ids,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic = rt::read::str(c, v >= 1, "transaction_partitions[].topic")?;
+            let partition_ids = rt::read::array::<i32>(c, v >= 1, v, "transaction_partitions[].partition_ids")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "transaction_partitions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic,
+                partition_ids,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1064,28 +1063,24 @@ pub mod owned {
                     tags += usize::from(has_next_producer_epoch);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_previous_producer_id {
                         let s = 8;
                         w.uvarint(0, "previous_producer_id");
                         w.uvarint(s as u32, "previous_producer_id");
                         w.i64(self.previous_producer_id, "previous_producer_id");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
                     if has_next_producer_id {
                         let s = 8;
                         w.uvarint(1, "next_producer_id");
                         w.uvarint(s as u32, "next_producer_id");
                         w.i64(self.next_producer_id, "next_producer_id");
                     }
-                    w.unknown_tags_before(&mut unknown, 2);
                     if has_client_transaction_version {
                         let s = 2;
                         w.uvarint(2, "client_transaction_version");
                         w.uvarint(s as u32, "client_transaction_version");
                         w.i16(self.client_transaction_version, "client_transaction_version");
                     }
-                    w.unknown_tags_before(&mut unknown, 3);
                     if has_next_producer_epoch {
                         let s = 2;
                         w.uvarint(3, "next_producer_epoch");

@@ -166,13 +166,15 @@ impl rt::Sealed for OffsetDeleteRequestTopic<'_> {}
 impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, false, "topics[].name")?;
-        let partitions = rt::read::array::<OffsetDeleteRequestPartition<'a>>(c, false, v, "topics[].partitions")?;
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, false, "topics[].name")?;
+            let partitions = rt::read::array::<OffsetDeleteRequestPartition<'a>>(c, false, v, "topics[].partitions")?;
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 
@@ -292,10 +294,12 @@ impl rt::Sealed for OffsetDeleteRequestPartition<'_> {}
 impl<'a> rt::Struct<'a> for OffsetDeleteRequestPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        Ok(Self {
-            partition_index,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            Ok(Self {
+                partition_index,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

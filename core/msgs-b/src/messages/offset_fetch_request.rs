@@ -267,26 +267,28 @@ impl rt::Sealed for OffsetFetchRequestTopic<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = if v <= 7 {
-            rt::read::str(c, v >= 6, "topics[].name")?
-        } else {
-            ""
-        };
-        let partition_indexes = if v <= 7 {
-            rt::read::array::<i32>(c, v >= 6, v, "topics[].partition_indexes")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            partition_indexes,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = if v <= 7 {
+                rt::read::str(c, v >= 6, "topics[].name")?
+            } else {
+                ""
+            };
+            let partition_indexes = if v <= 7 {
+                rt::read::array::<i32>(c, v >= 6, v, "topics[].partition_indexes")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                partition_indexes,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -461,38 +463,40 @@ impl rt::Sealed for OffsetFetchRequestGroup<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let group_id = if v >= 8 {
-            rt::read::str(c, v >= 6, "groups[].group_id")?
-        } else {
-            ""
-        };
-        let member_id = if v >= 9 {
-            rt::read::opt_str(c, v >= 6, v >= 9, "groups[].member_id")?
-        } else {
-            None
-        };
-        let member_epoch = if v >= 9 {
-            rt::read::i32(c, "groups[].member_epoch")?
-        } else {
-            -1_i32
-        };
-        let topics = if v >= 8 {
-            rt::read::opt_array::<OffsetFetchRequestTopics<'a>>(c, v >= 6, v >= 8, v, "groups[].topics")?
-        } else {
-            Some(rt::Array::EMPTY)
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            group_id,
-            member_id,
-            member_epoch,
-            topics,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let group_id = if v >= 8 {
+                rt::read::str(c, v >= 6, "groups[].group_id")?
+            } else {
+                ""
+            };
+            let member_id = if v >= 9 {
+                rt::read::opt_str(c, v >= 6, v >= 9, "groups[].member_id")?
+            } else {
+                None
+            };
+            let member_epoch = if v >= 9 {
+                rt::read::i32(c, "groups[].member_epoch")?
+            } else {
+                -1_i32
+            };
+            let topics = if v >= 8 {
+                rt::read::opt_array::<OffsetFetchRequestTopics<'a>>(c, v >= 6, v >= 8, v, "groups[].topics")?
+            } else {
+                Some(rt::Array::EMPTY)
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                group_id,
+                member_id,
+                member_epoch,
+                topics,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -700,32 +704,34 @@ impl rt::Sealed for OffsetFetchRequestTopics<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = if (8..=9).contains(&v) {
-            rt::read::str(c, v >= 6, "groups[].topics[].name")?
-        } else {
-            ""
-        };
-        let topic_id = if v >= 10 {
-            rt::read::uuid(c, "groups[].topics[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let partition_indexes = if v >= 8 {
-            rt::read::array::<i32>(c, v >= 6, v, "groups[].topics[].partition_indexes")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "groups[].topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            topic_id,
-            partition_indexes,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = if (8..=9).contains(&v) {
+                rt::read::str(c, v >= 6, "groups[].topics[].name")?
+            } else {
+                ""
+            };
+            let topic_id = if v >= 10 {
+                rt::read::uuid(c, "groups[].topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partition_indexes = if v >= 8 {
+                rt::read::array::<i32>(c, v >= 6, v, "groups[].topics[].partition_indexes")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "groups[].topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                partition_indexes,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -262,26 +262,28 @@ impl rt::Sealed for OffsetFetchResponseTopic<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = if v <= 7 {
-            rt::read::str(c, v >= 6, "topics[].name")?
-        } else {
-            ""
-        };
-        let partitions = if v <= 7 {
-            rt::read::array::<OffsetFetchResponsePartition<'a>>(c, v >= 6, v, "topics[].partitions")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = if v <= 7 {
+                rt::read::str(c, v >= 6, "topics[].name")?
+            } else {
+                ""
+            };
+            let partitions = if v <= 7 {
+                rt::read::array::<OffsetFetchResponsePartition<'a>>(c, v >= 6, v, "topics[].partitions")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -683,49 +685,51 @@ impl rt::Sealed for OffsetFetchResponsePartition<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let partition_index;
-        let committed_offset;
-        if v <= 7 {
-            let r: [u8; 12] = match rt::read::run::<12>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].committed_offset": i64 = 8);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let partition_index;
+            let committed_offset;
+            if v <= 7 {
+                let r: [u8; 12] = match rt::read::run::<12>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].committed_offset": i64 = 8);
+                    }
+                };
+                partition_index = rt::read::i32_at::<12, 0>(&r);
+                committed_offset = rt::read::i64_at::<12, 4>(&r);
+            } else {
+                partition_index = 0_i32;
+                committed_offset = 0_i64;
+            }
+            let committed_leader_epoch = if (5..=7).contains(&v) {
+                rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?
+            } else {
+                -1_i32
             };
-            partition_index = rt::read::i32_at::<12, 0>(&r);
-            committed_offset = rt::read::i64_at::<12, 4>(&r);
-        } else {
-            partition_index = 0_i32;
-            committed_offset = 0_i64;
-        }
-        let committed_leader_epoch = if (5..=7).contains(&v) {
-            rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?
-        } else {
-            -1_i32
-        };
-        let metadata = if v <= 7 {
-            rt::read::opt_str(c, v >= 6, v <= 7, "topics[].partitions[].metadata")?
-        } else {
-            Some("")
-        };
-        let error_code = if v <= 7 {
-            rt::read::i16(c, "topics[].partitions[].error_code")?
-        } else {
-            0_i16
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            partition_index,
-            committed_offset,
-            committed_leader_epoch,
-            metadata,
-            error_code,
-            unknown_tagged_fields,
+            let metadata = if v <= 7 {
+                rt::read::opt_str(c, v >= 6, v <= 7, "topics[].partitions[].metadata")?
+            } else {
+                Some("")
+            };
+            let error_code = if v <= 7 {
+                rt::read::i16(c, "topics[].partitions[].error_code")?
+            } else {
+                0_i16
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                partition_index,
+                committed_offset,
+                committed_leader_epoch,
+                metadata,
+                error_code,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -966,32 +970,34 @@ impl rt::Sealed for OffsetFetchResponseTopics<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = if (8..=9).contains(&v) {
-            rt::read::str(c, v >= 6, "groups[].topics[].name")?
-        } else {
-            ""
-        };
-        let topic_id = if v >= 10 {
-            rt::read::uuid(c, "groups[].topics[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let partitions = if v >= 8 {
-            rt::read::array::<OffsetFetchResponsePartitions<'a>>(c, v >= 6, v, "groups[].topics[].partitions")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "groups[].topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = if (8..=9).contains(&v) {
+                rt::read::str(c, v >= 6, "groups[].topics[].name")?
+            } else {
+                ""
+            };
+            let topic_id = if v >= 10 {
+                rt::read::uuid(c, "groups[].topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partitions = if v >= 8 {
+                rt::read::array::<OffsetFetchResponsePartitions<'a>>(c, v >= 6, v, "groups[].topics[].partitions")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "groups[].topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1195,47 +1201,49 @@ impl rt::Sealed for OffsetFetchResponsePartitions<'_> {}
 impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let partition_index;
-        let committed_offset;
-        let committed_leader_epoch;
-        if v >= 8 {
-            let r: [u8; 16] = match rt::read::run::<16>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "groups[].topics[].partitions[].partition_index": i32 = 4, "groups[].topics[].partitions[].committed_offset": i64 = 8, "groups[].topics[].partitions[].committed_leader_epoch": i32 = 4);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let partition_index;
+            let committed_offset;
+            let committed_leader_epoch;
+            if v >= 8 {
+                let r: [u8; 16] = match rt::read::run::<16>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "groups[].topics[].partitions[].partition_index": i32 = 4, "groups[].topics[].partitions[].committed_offset": i64 = 8, "groups[].topics[].partitions[].committed_leader_epoch": i32 = 4);
+                    }
+                };
+                partition_index = rt::read::i32_at::<16, 0>(&r);
+                committed_offset = rt::read::i64_at::<16, 4>(&r);
+                committed_leader_epoch = rt::read::i32_at::<16, 12>(&r);
+            } else {
+                partition_index = 0_i32;
+                committed_offset = 0_i64;
+                committed_leader_epoch = -1_i32;
+            }
+            let metadata = if v >= 8 {
+                rt::read::opt_str(c, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?
+            } else {
+                Some("")
             };
-            partition_index = rt::read::i32_at::<16, 0>(&r);
-            committed_offset = rt::read::i64_at::<16, 4>(&r);
-            committed_leader_epoch = rt::read::i32_at::<16, 12>(&r);
-        } else {
-            partition_index = 0_i32;
-            committed_offset = 0_i64;
-            committed_leader_epoch = -1_i32;
-        }
-        let metadata = if v >= 8 {
-            rt::read::opt_str(c, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?
-        } else {
-            Some("")
-        };
-        let error_code = if v >= 8 {
-            rt::read::i16(c, "groups[].topics[].partitions[].error_code")?
-        } else {
-            0_i16
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "groups[].topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            partition_index,
-            committed_offset,
-            committed_leader_epoch,
-            metadata,
-            error_code,
-            unknown_tagged_fields,
+            let error_code = if v >= 8 {
+                rt::read::i16(c, "groups[].topics[].partitions[].error_code")?
+            } else {
+                0_i16
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "groups[].topics[].partitions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                partition_index,
+                committed_offset,
+                committed_leader_epoch,
+                metadata,
+                error_code,
+                unknown_tagged_fields,
+            })
         })
     }
 

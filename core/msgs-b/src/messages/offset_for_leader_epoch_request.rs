@@ -195,18 +195,20 @@ impl rt::Sealed for OffsetForLeaderTopic<'_> {}
 impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic = rt::read::str(c, v >= 4, "topics[].topic")?;
-        let partitions = rt::read::array::<OffsetForLeaderPartition<'a>>(c, v >= 4, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic = rt::read::str(c, v >= 4, "topics[].topic")?;
+            let partitions = rt::read::array::<OffsetForLeaderPartition<'a>>(c, v >= 4, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -346,24 +348,26 @@ impl rt::Sealed for OffsetForLeaderPartition<'_> {}
 impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
-        let current_leader_epoch = if v >= 2 {
-            rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
-        } else {
-            -1_i32
-        };
-        let leader_epoch = rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            partition,
-            current_leader_epoch,
-            leader_epoch,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
+            let current_leader_epoch = if v >= 2 {
+                rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let leader_epoch = rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                partition,
+                current_leader_epoch,
+                leader_epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -194,18 +194,20 @@ impl rt::Sealed for OffsetForLeaderTopicResult<'_> {}
 impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic = rt::read::str(c, v >= 4, "topics[].topic")?;
-        let partitions = rt::read::array::<EpochEndOffset<'a>>(c, v >= 4, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic = rt::read::str(c, v >= 4, "topics[].topic")?;
+            let partitions = rt::read::array::<EpochEndOffset<'a>>(c, v >= 4, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -348,32 +350,34 @@ impl rt::Sealed for EpochEndOffset<'_> {}
 impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].partition": i32 = 4);
-            }
-        };
-        let error_code = rt::read::i16_at::<6, 0>(&r);
-        let partition = rt::read::i32_at::<6, 2>(&r);
-        let leader_epoch = if v >= 1 {
-            rt::read::i32(c, "topics[].partitions[].leader_epoch")?
-        } else {
-            -1_i32
-        };
-        let end_offset = rt::read::i64(c, "topics[].partitions[].end_offset")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            partition,
-            leader_epoch,
-            end_offset,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].partition": i32 = 4);
+                }
+            };
+            let error_code = rt::read::i16_at::<6, 0>(&r);
+            let partition = rt::read::i32_at::<6, 2>(&r);
+            let leader_epoch = if v >= 1 {
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let end_offset = rt::read::i64(c, "topics[].partitions[].end_offset")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                partition,
+                leader_epoch,
+                end_offset,
+                unknown_tagged_fields,
+            })
         })
     }
 

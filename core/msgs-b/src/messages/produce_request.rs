@@ -222,28 +222,31 @@ impl rt::Sealed for TopicProduceData<'_> {}
 impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = if v <= 12 {
-            rt::read::str(c, v >= 9, "topic_data[].name")?
-        } else {
-            ""
-        };
-        let topic_id = if v >= 13 {
-            rt::read::uuid(c, "topic_data[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let partition_data = rt::read::array::<PartitionProduceData<'a>>(c, v >= 9, v, "topic_data[].partition_data")?;
-        let unknown_tagged_fields = if v >= 9 {
-            rt::read::unknown_tags_only(c, "topic_data[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            topic_id,
-            partition_data,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = if v <= 12 {
+                rt::read::str(c, v >= 9, "topic_data[].name")?
+            } else {
+                ""
+            };
+            let topic_id = if v >= 13 {
+                rt::read::uuid(c, "topic_data[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partition_data =
+                rt::read::array::<PartitionProduceData<'a>>(c, v >= 9, v, "topic_data[].partition_data")?;
+            let unknown_tagged_fields = if v >= 9 {
+                rt::read::unknown_tags_only(c, "topic_data[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                partition_data,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -414,18 +417,20 @@ impl rt::Sealed for PartitionProduceData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let index = rt::read::i32(c, "topic_data[].partition_data[].index")?;
-        let records = rt::read::opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?;
-        let unknown_tagged_fields = if v >= 9 {
-            rt::read::unknown_tags_only(c, "topic_data[].partition_data[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            index,
-            records,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let index = rt::read::i32(c, "topic_data[].partition_data[].index")?;
+            let records = rt::read::opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?;
+            let unknown_tagged_fields = if v >= 9 {
+                rt::read::unknown_tags_only(c, "topic_data[].partition_data[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                index,
+                records,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -193,12 +193,10 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
                 let has_node_endpoints = v >= 10 && !self.node_endpoints.is_empty();
                 tags += usize::from(has_node_endpoints);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_node_endpoints {
                     w.tagged_array(0, &self.node_endpoints, v, "node_endpoints");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
@@ -455,38 +453,40 @@ impl rt::Sealed for NodeEndpoint<'_> {}
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let node_id = if v >= 10 {
-            rt::read::i32(c, "node_endpoints[].node_id")?
-        } else {
-            0_i32
-        };
-        let host = if v >= 10 {
-            rt::read::str(c, v >= 9, "node_endpoints[].host")?
-        } else {
-            ""
-        };
-        let port = if v >= 10 {
-            rt::read::i32(c, "node_endpoints[].port")?
-        } else {
-            0_i32
-        };
-        let rack = if v >= 10 {
-            rt::read::opt_str(c, v >= 9, v >= 10, "node_endpoints[].rack")?
-        } else {
-            None
-        };
-        let unknown_tagged_fields = if v >= 9 {
-            rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            node_id,
-            host,
-            port,
-            rack,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let node_id = if v >= 10 {
+                rt::read::i32(c, "node_endpoints[].node_id")?
+            } else {
+                0_i32
+            };
+            let host = if v >= 10 {
+                rt::read::str(c, v >= 9, "node_endpoints[].host")?
+            } else {
+                ""
+            };
+            let port = if v >= 10 {
+                rt::read::i32(c, "node_endpoints[].port")?
+            } else {
+                0_i32
+            };
+            let rack = if v >= 10 {
+                rt::read::opt_str(c, v >= 9, v >= 10, "node_endpoints[].rack")?
+            } else {
+                None
+            };
+            let unknown_tagged_fields = if v >= 9 {
+                rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                node_id,
+                host,
+                port,
+                rack,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -721,89 +721,91 @@ impl rt::Sealed for PartitionProduceResponse<'_> {}
 impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 14] = match rt::read::run::<14>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "responses[].partition_responses[].index": i32 = 4, "responses[].partition_responses[].error_code": i16 = 2, "responses[].partition_responses[].base_offset": i64 = 8);
-            }
-        };
-        let index = rt::read::i32_at::<14, 0>(&r);
-        let error_code = rt::read::i16_at::<14, 4>(&r);
-        let base_offset = rt::read::i64_at::<14, 6>(&r);
-        let log_append_time_ms = if v >= 2 {
-            rt::read::i64(c, "responses[].partition_responses[].log_append_time_ms")?
-        } else {
-            -1_i64
-        };
-        let log_start_offset = if v >= 5 {
-            rt::read::i64(c, "responses[].partition_responses[].log_start_offset")?
-        } else {
-            -1_i64
-        };
-        let record_errors = if v >= 8 {
-            rt::read::array::<BatchIndexAndErrorMessage<'a>>(
-                c,
-                v >= 9,
-                v,
-                "responses[].partition_responses[].record_errors",
-            )?
-        } else {
-            rt::Array::EMPTY
-        };
-        let error_message = if v >= 8 {
-            rt::read::opt_str(c, v >= 9, v >= 8, "responses[].partition_responses[].error_message")?
-        } else {
-            None
-        };
-        let mut current_leader_tag: LeaderIdAndEpoch<'a> = LeaderIdAndEpoch::DEFAULT;
-        let unknown_tagged_fields = if v >= 9 {
-            let (n, section) = rt::read::tag_section(c, "responses[].partition_responses[]._tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) =
-                    rt::read::next_tag(c, &mut next_tag, "responses[].partition_responses[]._tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 10 => {
-                        current_leader_tag = <LeaderIdAndEpoch as rt::Struct>::read(c, v)?;
-                        rt::read::check_tag_size(
-                            c,
-                            before,
-                            size,
-                            tag,
-                            "responses[].partition_responses[].current_leader",
-                        )?;
-                        rt::read::tag_at_default(c, current_leader_tag == LeaderIdAndEpoch::DEFAULT);
-                    }
-                    0 => {
-                        return Err(rt::read::tag_not_in_version(
-                            c,
-                            tag,
-                            "responses[].partition_responses[].current_leader",
-                        ))
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "responses[].partition_responses[]._tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 14] = match rt::read::run::<14>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "responses[].partition_responses[].index": i32 = 4, "responses[].partition_responses[].error_code": i16 = 2, "responses[].partition_responses[].base_offset": i64 = 8);
+                }
+            };
+            let index = rt::read::i32_at::<14, 0>(&r);
+            let error_code = rt::read::i16_at::<14, 4>(&r);
+            let base_offset = rt::read::i64_at::<14, 6>(&r);
+            let log_append_time_ms = if v >= 2 {
+                rt::read::i64(c, "responses[].partition_responses[].log_append_time_ms")?
+            } else {
+                -1_i64
+            };
+            let log_start_offset = if v >= 5 {
+                rt::read::i64(c, "responses[].partition_responses[].log_start_offset")?
+            } else {
+                -1_i64
+            };
+            let record_errors = if v >= 8 {
+                rt::read::array::<BatchIndexAndErrorMessage<'a>>(
+                    c,
+                    v >= 9,
+                    v,
+                    "responses[].partition_responses[].record_errors",
+                )?
+            } else {
+                rt::Array::EMPTY
+            };
+            let error_message = if v >= 8 {
+                rt::read::opt_str(c, v >= 9, v >= 8, "responses[].partition_responses[].error_message")?
+            } else {
+                None
+            };
+            let mut current_leader_tag: LeaderIdAndEpoch<'a> = LeaderIdAndEpoch::DEFAULT;
+            let unknown_tagged_fields = if v >= 9 {
+                let (n, section) = rt::read::tag_section(c, "responses[].partition_responses[]._tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) =
+                        rt::read::next_tag(c, &mut next_tag, "responses[].partition_responses[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 10 => {
+                            current_leader_tag = <LeaderIdAndEpoch as rt::Struct>::read(c, v)?;
+                            rt::read::check_tag_size(
+                                c,
+                                before,
+                                size,
+                                tag,
+                                "responses[].partition_responses[].current_leader",
+                            )?;
+                            rt::read::tag_at_default(c, current_leader_tag == LeaderIdAndEpoch::DEFAULT);
+                        }
+                        0 => {
+                            return Err(rt::read::tag_not_in_version(
+                                c,
+                                tag,
+                                "responses[].partition_responses[].current_leader",
+                            ))
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "responses[].partition_responses[]._tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            index,
-            error_code,
-            base_offset,
-            log_append_time_ms,
-            log_start_offset,
-            record_errors,
-            error_message,
-            current_leader: current_leader_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                index,
+                error_code,
+                base_offset,
+                log_append_time_ms,
+                log_start_offset,
+                record_errors,
+                error_message,
+                current_leader: current_leader_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1026,15 +1028,13 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                 let has_current_leader = v >= 10 && self.current_leader != LeaderIdAndEpoch::DEFAULT;
                 tags += usize::from(has_current_leader);
                 w.uvarint(tags as u32, "responses[].partition_responses[]._tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_current_leader {
                     let s = w.ok(rt::Struct::size(&self.current_leader, v));
                     w.uvarint(0, "responses[].partition_responses[].current_leader");
                     w.uvarint(s as u32, "responses[].partition_responses[].current_leader");
                     rt::Struct::write(&self.current_leader, w, v);
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1089,31 +1089,33 @@ impl rt::Sealed for BatchIndexAndErrorMessage<'_> {}
 impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let batch_index = if v >= 8 {
-            rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?
-        } else {
-            0_i32
-        };
-        let batch_index_error_message = if v >= 8 {
-            rt::read::opt_str(
-                c,
-                v >= 9,
-                v >= 8,
-                "responses[].partition_responses[].record_errors[].batch_index_error_message",
-            )?
-        } else {
-            None
-        };
-        let unknown_tagged_fields = if v >= 9 {
-            rt::read::unknown_tags_only(c, "responses[].partition_responses[].record_errors[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            batch_index,
-            batch_index_error_message,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let batch_index = if v >= 8 {
+                rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?
+            } else {
+                0_i32
+            };
+            let batch_index_error_message = if v >= 8 {
+                rt::read::opt_str(
+                    c,
+                    v >= 9,
+                    v >= 8,
+                    "responses[].partition_responses[].record_errors[].batch_index_error_message",
+                )?
+            } else {
+                None
+            };
+            let unknown_tagged_fields = if v >= 9 {
+                rt::read::unknown_tags_only(c, "responses[].partition_responses[].record_errors[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                batch_index,
+                batch_index_error_message,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1327,31 +1329,33 @@ impl rt::Sealed for LeaderIdAndEpoch<'_> {}
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let leader_id;
-        let leader_epoch;
-        if v >= 10 {
-            let r: [u8; 8] = match rt::read::run::<8>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "responses[].partition_responses[].current_leader.leader_id": i32 = 4, "responses[].partition_responses[].current_leader.leader_epoch": i32 = 4);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let leader_id;
+            let leader_epoch;
+            if v >= 10 {
+                let r: [u8; 8] = match rt::read::run::<8>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "responses[].partition_responses[].current_leader.leader_id": i32 = 4, "responses[].partition_responses[].current_leader.leader_epoch": i32 = 4);
+                    }
+                };
+                leader_id = rt::read::i32_at::<8, 0>(&r);
+                leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            } else {
+                leader_id = -1_i32;
+                leader_epoch = -1_i32;
+            }
+            let unknown_tagged_fields = if v >= 9 {
+                rt::read::unknown_tags_only(c, "responses[].partition_responses[].current_leader._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
             };
-            leader_id = rt::read::i32_at::<8, 0>(&r);
-            leader_epoch = rt::read::i32_at::<8, 4>(&r);
-        } else {
-            leader_id = -1_i32;
-            leader_epoch = -1_i32;
-        }
-        let unknown_tagged_fields = if v >= 9 {
-            rt::read::unknown_tags_only(c, "responses[].partition_responses[].current_leader._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            leader_id,
-            leader_epoch,
-            unknown_tagged_fields,
+            Ok(Self {
+                leader_id,
+                leader_epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -2111,7 +2115,6 @@ pub mod owned {
                     tags += usize::from(has_node_endpoints);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_node_endpoints {
                         let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
                         w.uvarint(0, "node_endpoints");
@@ -2667,7 +2670,6 @@ pub mod owned {
                 tags += usize::from(has_current_leader);
                 w.uvarint(tags as u32, "responses[].partition_responses[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_current_leader {
                     let s = w.ok(rt::OwnedStruct::size(&self.current_leader, v));
                     w.uvarint(0, "responses[].partition_responses[].current_leader");

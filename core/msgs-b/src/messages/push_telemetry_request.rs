@@ -68,25 +68,27 @@ impl rt::Sealed for PushTelemetryRequest<'_> {}
 impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 22] = match rt::read::run::<22>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "client_instance_id": uuid = 16, "subscription_id": i32 = 4, "terminating": bool = 1, "compression_type": i8 = 1);
-            }
-        };
-        let client_instance_id = rt::read::uuid_at::<22, 0>(&r);
-        let subscription_id = rt::read::i32_at::<22, 16>(&r);
-        let terminating = rt::read::canon_bool(c, rt::read::u8_at::<22, 20>(&r));
-        let compression_type = rt::read::i8_at::<22, 21>(&r);
-        let metrics = rt::read::bytes(c, true, "metrics")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            client_instance_id,
-            subscription_id,
-            terminating,
-            compression_type,
-            metrics,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 22] = match rt::read::run::<22>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "client_instance_id": uuid = 16, "subscription_id": i32 = 4, "terminating": bool = 1, "compression_type": i8 = 1);
+                }
+            };
+            let client_instance_id = rt::read::uuid_at::<22, 0>(&r);
+            let subscription_id = rt::read::i32_at::<22, 16>(&r);
+            let terminating = rt::read::canon_bool(c, rt::read::u8_at::<22, 20>(&r));
+            let compression_type = rt::read::i8_at::<22, 21>(&r);
+            let metrics = rt::read::bytes(c, true, "metrics")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                client_instance_id,
+                subscription_id,
+                terminating,
+                compression_type,
+                metrics,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -191,14 +191,16 @@ impl rt::Sealed for TopicResult<'_> {}
 impl<'a> rt::Struct<'a> for TopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, true, "topics[].name")?;
-        let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, true, "topics[].name")?;
+            let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -327,23 +329,25 @@ impl rt::Sealed for PartitionResult<'_> {}
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 11] = match rt::read::run::<11>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].last_mirror_epoch": i32 = 4, "topics[].partitions[].state": i8 = 1, "topics[].partitions[].error_code": i16 = 2);
-            }
-        };
-        let partition_index = rt::read::i32_at::<11, 0>(&r);
-        let last_mirror_epoch = rt::read::i32_at::<11, 4>(&r);
-        let state = rt::read::i8_at::<11, 8>(&r);
-        let error_code = rt::read::i16_at::<11, 9>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition_index,
-            last_mirror_epoch,
-            state,
-            error_code,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 11] = match rt::read::run::<11>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].last_mirror_epoch": i32 = 4, "topics[].partitions[].state": i8 = 1, "topics[].partitions[].error_code": i16 = 2);
+                }
+            };
+            let partition_index = rt::read::i32_at::<11, 0>(&r);
+            let last_mirror_epoch = rt::read::i32_at::<11, 4>(&r);
+            let state = rt::read::i8_at::<11, 8>(&r);
+            let error_code = rt::read::i16_at::<11, 9>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition_index,
+                last_mirror_epoch,
+                state,
+                error_code,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -304,34 +304,36 @@ impl rt::Sealed for PartitionResult<'_> {}
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
-            }
-        };
-        let partition = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?;
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "results[].partitions[].state_epoch": i32 = 4, "results[].partitions[].start_offset": i64 = 8);
-            }
-        };
-        let state_epoch = rt::read::i32_at::<12, 0>(&r);
-        let start_offset = rt::read::i64_at::<12, 4>(&r);
-        let state_batches = rt::read::array::<StateBatch<'a>>(c, true, v, "results[].partitions[].state_batches")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition,
-            error_code,
-            error_message,
-            state_epoch,
-            start_offset,
-            state_batches,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
+                }
+            };
+            let partition = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?;
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "results[].partitions[].state_epoch": i32 = 4, "results[].partitions[].start_offset": i64 = 8);
+                }
+            };
+            let state_epoch = rt::read::i32_at::<12, 0>(&r);
+            let start_offset = rt::read::i64_at::<12, 4>(&r);
+            let state_batches = rt::read::array::<StateBatch<'a>>(c, true, v, "results[].partitions[].state_batches")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition,
+                error_code,
+                error_message,
+                state_epoch,
+                start_offset,
+                state_batches,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -502,24 +504,26 @@ impl rt::Sealed for StateBatch<'_> {}
 impl<'a> rt::Struct<'a> for StateBatch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 19] = match rt::read::run::<19>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "results[].partitions[].state_batches[].first_offset": i64 = 8, "results[].partitions[].state_batches[].last_offset": i64 = 8, "results[].partitions[].state_batches[].delivery_state": i8 = 1, "results[].partitions[].state_batches[].delivery_count": i16 = 2);
-            }
-        };
-        let first_offset = rt::read::i64_at::<19, 0>(&r);
-        let last_offset = rt::read::i64_at::<19, 8>(&r);
-        let delivery_state = rt::read::i8_at::<19, 16>(&r);
-        let delivery_count = rt::read::i16_at::<19, 17>(&r);
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "results[].partitions[].state_batches[]._tagged_fields")?;
-        Ok(Self {
-            first_offset,
-            last_offset,
-            delivery_state,
-            delivery_count,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 19] = match rt::read::run::<19>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "results[].partitions[].state_batches[].first_offset": i64 = 8, "results[].partitions[].state_batches[].last_offset": i64 = 8, "results[].partitions[].state_batches[].delivery_state": i8 = 1, "results[].partitions[].state_batches[].delivery_count": i16 = 2);
+                }
+            };
+            let first_offset = rt::read::i64_at::<19, 0>(&r);
+            let last_offset = rt::read::i64_at::<19, 8>(&r);
+            let delivery_state = rt::read::i8_at::<19, 16>(&r);
+            let delivery_count = rt::read::i16_at::<19, 17>(&r);
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "results[].partitions[].state_batches[]._tagged_fields")?;
+            Ok(Self {
+                first_offset,
+                last_offset,
+                delivery_state,
+                delivery_count,
+                unknown_tagged_fields,
+            })
         })
     }
 

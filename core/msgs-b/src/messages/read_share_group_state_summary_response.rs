@@ -165,14 +165,16 @@ impl rt::Sealed for ReadStateSummaryResult<'_> {}
 impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_id = rt::read::uuid(c, "results[].topic_id")?;
-        let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_id = rt::read::uuid(c, "results[].topic_id")?;
+            let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -309,40 +311,42 @@ impl rt::Sealed for PartitionResult<'_> {}
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
-            }
-        };
-        let partition = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?;
-        let r: [u8; 16] = match rt::read::run::<16>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "results[].partitions[].state_epoch": i32 = 4, "results[].partitions[].leader_epoch": i32 = 4, "results[].partitions[].start_offset": i64 = 8);
-            }
-        };
-        let state_epoch = rt::read::i32_at::<16, 0>(&r);
-        let leader_epoch = rt::read::i32_at::<16, 4>(&r);
-        let start_offset = rt::read::i64_at::<16, 8>(&r);
-        let delivery_complete_count = if v >= 1 {
-            rt::read::i32(c, "results[].partitions[].delivery_complete_count")?
-        } else {
-            -1_i32
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition,
-            error_code,
-            error_message,
-            state_epoch,
-            leader_epoch,
-            start_offset,
-            delivery_complete_count,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "results[].partitions[].partition": i32 = 4, "results[].partitions[].error_code": i16 = 2);
+                }
+            };
+            let partition = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?;
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "results[].partitions[].state_epoch": i32 = 4, "results[].partitions[].leader_epoch": i32 = 4, "results[].partitions[].start_offset": i64 = 8);
+                }
+            };
+            let state_epoch = rt::read::i32_at::<16, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<16, 4>(&r);
+            let start_offset = rt::read::i64_at::<16, 8>(&r);
+            let delivery_complete_count = if v >= 1 {
+                rt::read::i32(c, "results[].partitions[].delivery_complete_count")?
+            } else {
+                -1_i32
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition,
+                error_code,
+                error_message,
+                state_epoch,
+                leader_epoch,
+                start_offset,
+                delivery_complete_count,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -62,21 +62,23 @@ impl rt::Sealed for RemoveRaftVoterRequest<'_> {}
 impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
-        let r: [u8; 20] = match rt::read::run::<20>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "voter_id": i32 = 4, "voter_directory_id": uuid = 16);
-            }
-        };
-        let voter_id = rt::read::i32_at::<20, 0>(&r);
-        let voter_directory_id = rt::read::uuid_at::<20, 4>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            cluster_id,
-            voter_id,
-            voter_directory_id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "voter_id": i32 = 4, "voter_directory_id": uuid = 16);
+                }
+            };
+            let voter_id = rt::read::i32_at::<20, 0>(&r);
+            let voter_directory_id = rt::read::uuid_at::<20, 4>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                cluster_id,
+                voter_id,
+                voter_directory_id,
+                unknown_tagged_fields,
+            })
         })
     }
 

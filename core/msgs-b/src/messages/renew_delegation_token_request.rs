@@ -66,18 +66,20 @@ impl rt::Sealed for RenewDelegationTokenRequest<'_> {}
 impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let hmac = rt::read::bytes(c, v >= 2, "hmac")?;
-        let renew_period_ms = rt::read::i64(c, "renew_period_ms")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            hmac,
-            renew_period_ms,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let hmac = rt::read::bytes(c, v >= 2, "hmac")?;
+            let renew_period_ms = rt::read::i64(c, "renew_period_ms")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                hmac,
+                renew_period_ms,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -62,26 +62,28 @@ impl rt::Sealed for RenewDelegationTokenResponse<'_> {}
 impl<'a> rt::Struct<'a> for RenewDelegationTokenResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 14] = match rt::read::run::<14>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "error_code": i16 = 2, "expiry_timestamp_ms": i64 = 8, "throttle_time_ms": i32 = 4);
-            }
-        };
-        let error_code = rt::read::i16_at::<14, 0>(&r);
-        let expiry_timestamp_ms = rt::read::i64_at::<14, 2>(&r);
-        let throttle_time_ms = rt::read::i32_at::<14, 10>(&r);
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            expiry_timestamp_ms,
-            throttle_time_ms,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 14] = match rt::read::run::<14>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "error_code": i16 = 2, "expiry_timestamp_ms": i64 = 8, "throttle_time_ms": i32 = 4);
+                }
+            };
+            let error_code = rt::read::i16_at::<14, 0>(&r);
+            let expiry_timestamp_ms = rt::read::i64_at::<14, 2>(&r);
+            let throttle_time_ms = rt::read::i32_at::<14, 10>(&r);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                expiry_timestamp_ms,
+                throttle_time_ms,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -65,32 +65,34 @@ impl rt::Sealed for RequestHeader<'_> {}
 impl<'a> rt::Struct<'a> for RequestHeader<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "request_api_key": i16 = 2, "request_api_version": i16 = 2, "correlation_id": i32 = 4);
-            }
-        };
-        let request_api_key = rt::read::i16_at::<8, 0>(&r);
-        let request_api_version = rt::read::i16_at::<8, 2>(&r);
-        let correlation_id = rt::read::i32_at::<8, 4>(&r);
-        let client_id = if v >= 1 {
-            rt::read::opt_str(c, false, v >= 1, "client_id")?
-        } else {
-            Some("")
-        };
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            request_api_key,
-            request_api_version,
-            correlation_id,
-            client_id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "request_api_key": i16 = 2, "request_api_version": i16 = 2, "correlation_id": i32 = 4);
+                }
+            };
+            let request_api_key = rt::read::i16_at::<8, 0>(&r);
+            let request_api_version = rt::read::i16_at::<8, 2>(&r);
+            let correlation_id = rt::read::i32_at::<8, 4>(&r);
+            let client_id = if v >= 1 {
+                rt::read::opt_str(c, false, v >= 1, "client_id")?
+            } else {
+                Some("")
+            };
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                request_api_key,
+                request_api_version,
+                correlation_id,
+                client_id,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -61,16 +61,18 @@ impl rt::Sealed for SaslAuthenticateRequest<'_> {}
 impl<'a> rt::Struct<'a> for SaslAuthenticateRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let auth_bytes = rt::read::bytes(c, v >= 2, "auth_bytes")?;
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            auth_bytes,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let auth_bytes = rt::read::bytes(c, v >= 2, "auth_bytes")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                auth_bytes,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -64,26 +64,28 @@ impl rt::Sealed for SaslAuthenticateResponse<'_> {}
 impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let error_code = rt::read::i16(c, "error_code")?;
-        let error_message = rt::read::opt_str(c, v >= 2, true, "error_message")?;
-        let auth_bytes = rt::read::bytes(c, v >= 2, "auth_bytes")?;
-        let session_lifetime_ms = if v >= 1 {
-            rt::read::i64(c, "session_lifetime_ms")?
-        } else {
-            0_i64
-        };
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            error_code,
-            error_message,
-            auth_bytes,
-            session_lifetime_ms,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let error_code = rt::read::i16(c, "error_code")?;
+            let error_message = rt::read::opt_str(c, v >= 2, true, "error_message")?;
+            let auth_bytes = rt::read::bytes(c, v >= 2, "auth_bytes")?;
+            let session_lifetime_ms = if v >= 1 {
+                rt::read::i64(c, "session_lifetime_ms")?
+            } else {
+                0_i64
+            };
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                error_code,
+                error_message,
+                auth_bytes,
+                session_lifetime_ms,
+                unknown_tagged_fields,
+            })
         })
     }
 

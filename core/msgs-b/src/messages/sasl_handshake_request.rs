@@ -61,10 +61,12 @@ impl rt::Sealed for SaslHandshakeRequest<'_> {}
 impl<'a> rt::Struct<'a> for SaslHandshakeRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let mechanism = rt::read::str(c, false, "mechanism")?;
-        Ok(Self {
-            mechanism,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let mechanism = rt::read::str(c, false, "mechanism")?;
+            Ok(Self {
+                mechanism,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

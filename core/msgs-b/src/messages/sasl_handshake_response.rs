@@ -64,13 +64,15 @@ impl rt::Sealed for SaslHandshakeResponse<'_> {}
 impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let error_code = rt::read::i16(c, "error_code")?;
-        let mechanisms = rt::read::array::<&'a str>(c, false, v, "mechanisms")?;
-        Ok(Self {
-            error_code,
-            mechanisms,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let error_code = rt::read::i16(c, "error_code")?;
+            let mechanisms = rt::read::array::<&'a str>(c, false, v, "mechanisms")?;
+            Ok(Self {
+                error_code,
+                mechanisms,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

@@ -336,15 +336,21 @@ impl rt::Sealed for AcknowledgePartition<'_> {}
 impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let acknowledgement_batches =
-            rt::read::array::<AcknowledgementBatch<'a>>(c, true, v, "topics[].partitions[].acknowledgement_batches")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition_index,
-            acknowledgement_batches,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            let acknowledgement_batches = rt::read::array::<AcknowledgementBatch<'a>>(
+                c,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches",
+            )?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition_index,
+                acknowledgement_batches,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -493,28 +499,30 @@ impl rt::Sealed for AcknowledgementBatch<'_> {}
 impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 16] = match rt::read::run::<16>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].acknowledgement_batches[].first_offset": i64 = 8, "topics[].partitions[].acknowledgement_batches[].last_offset": i64 = 8);
-            }
-        };
-        let first_offset = rt::read::i64_at::<16, 0>(&r);
-        let last_offset = rt::read::i64_at::<16, 8>(&r);
-        let acknowledge_types = rt::read::array::<i8>(
-            c,
-            true,
-            v,
-            "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
-        )?;
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "topics[].partitions[].acknowledgement_batches[]._tagged_fields")?;
-        Ok(Self {
-            first_offset,
-            last_offset,
-            acknowledge_types,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].acknowledgement_batches[].first_offset": i64 = 8, "topics[].partitions[].acknowledgement_batches[].last_offset": i64 = 8);
+                }
+            };
+            let first_offset = rt::read::i64_at::<16, 0>(&r);
+            let last_offset = rt::read::i64_at::<16, 8>(&r);
+            let acknowledge_types = rt::read::array::<i8>(
+                c,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+            )?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "topics[].partitions[].acknowledgement_batches[]._tagged_fields")?;
+            Ok(Self {
+                first_offset,
+                last_offset,
+                acknowledge_types,
+                unknown_tagged_fields,
+            })
         })
     }
 

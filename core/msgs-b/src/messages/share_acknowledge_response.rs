@@ -362,17 +362,19 @@ impl rt::Sealed for NodeEndpoint<'_> {}
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let node_id = rt::read::i32(c, "node_endpoints[].node_id")?;
-        let host = rt::read::str(c, true, "node_endpoints[].host")?;
-        let port = rt::read::i32(c, "node_endpoints[].port")?;
-        let rack = rt::read::opt_str(c, true, true, "node_endpoints[].rack")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?;
-        Ok(Self {
-            node_id,
-            host,
-            port,
-            rack,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let node_id = rt::read::i32(c, "node_endpoints[].node_id")?;
+            let host = rt::read::str(c, true, "node_endpoints[].host")?;
+            let port = rt::read::i32(c, "node_endpoints[].port")?;
+            let rack = rt::read::opt_str(c, true, true, "node_endpoints[].rack")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?;
+            Ok(Self {
+                node_id,
+                host,
+                port,
+                rack,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -510,24 +512,26 @@ impl rt::Sealed for PartitionData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
-            }
-        };
-        let partition_index = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let error_message = rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
-        let current_leader = <LeaderIdAndEpoch as rt::Struct>::read(c, v)?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition_index,
-            error_code,
-            error_message,
-            current_leader,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "responses[].partitions[].partition_index": i32 = 4, "responses[].partitions[].error_code": i16 = 2);
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
+            let current_leader = <LeaderIdAndEpoch as rt::Struct>::read(c, v)?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition_index,
+                error_code,
+                error_message,
+                current_leader,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -680,20 +684,22 @@ impl rt::Sealed for LeaderIdAndEpoch<'_> {}
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "responses[].partitions[].current_leader.leader_id": i32 = 4, "responses[].partitions[].current_leader.leader_epoch": i32 = 4);
-            }
-        };
-        let leader_id = rt::read::i32_at::<8, 0>(&r);
-        let leader_epoch = rt::read::i32_at::<8, 4>(&r);
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "responses[].partitions[].current_leader._tagged_fields")?;
-        Ok(Self {
-            leader_id,
-            leader_epoch,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "responses[].partitions[].current_leader.leader_id": i32 = 4, "responses[].partitions[].current_leader.leader_epoch": i32 = 4);
+                }
+            };
+            let leader_id = rt::read::i32_at::<8, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "responses[].partitions[].current_leader._tagged_fields")?;
+            Ok(Self {
+                leader_id,
+                leader_epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 

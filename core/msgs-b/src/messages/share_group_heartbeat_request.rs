@@ -69,20 +69,22 @@ impl rt::Sealed for ShareGroupHeartbeatRequest<'_> {}
 impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let group_id = rt::read::str(c, true, "group_id")?;
-        let member_id = rt::read::str(c, true, "member_id")?;
-        let member_epoch = rt::read::i32(c, "member_epoch")?;
-        let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
-        let subscribed_topic_names = rt::read::opt_array::<&'a str>(c, true, true, v, "subscribed_topic_names")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            group_id,
-            member_id,
-            member_epoch,
-            rack_id,
-            subscribed_topic_names,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let group_id = rt::read::str(c, true, "group_id")?;
+            let member_id = rt::read::str(c, true, "member_id")?;
+            let member_epoch = rt::read::i32(c, "member_epoch")?;
+            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
+            let subscribed_topic_names = rt::read::opt_array::<&'a str>(c, true, true, v, "subscribed_topic_names")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                group_id,
+                member_id,
+                member_epoch,
+                rack_id,
+                subscribed_topic_names,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -215,12 +215,14 @@ impl rt::Sealed for Assignment<'_> {}
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_partitions = rt::read::array::<TopicPartitions<'a>>(c, true, v, "assignment.topic_partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "assignment._tagged_fields")?;
-        Ok(Self {
-            topic_partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_partitions = rt::read::array::<TopicPartitions<'a>>(c, true, v, "assignment.topic_partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "assignment._tagged_fields")?;
+            Ok(Self {
+                topic_partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -344,14 +346,16 @@ impl rt::Sealed for TopicPartitions<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_id = rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
-        let partitions = rt::read::array::<i32>(c, true, v, "assignment.topic_partitions[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "assignment.topic_partitions[]._tagged_fields")?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_id = rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
+            let partitions = rt::read::array::<i32>(c, true, v, "assignment.topic_partitions[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "assignment.topic_partitions[]._tagged_fields")?;
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 

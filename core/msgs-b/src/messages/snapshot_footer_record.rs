@@ -60,11 +60,13 @@ impl rt::Sealed for SnapshotFooterRecord<'_> {}
 impl<'a> rt::Struct<'a> for SnapshotFooterRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let version = rt::read::i16(c, "version")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            version,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let version = rt::read::i16(c, "version")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                version,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -58,19 +58,21 @@ impl rt::Sealed for SnapshotHeaderRecord<'_> {}
 impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 10] = match rt::read::run::<10>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "version": i16 = 2, "last_contained_log_timestamp": i64 = 8);
-            }
-        };
-        let version = rt::read::i16_at::<10, 0>(&r);
-        let last_contained_log_timestamp = rt::read::i64_at::<10, 2>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            version,
-            last_contained_log_timestamp,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 10] = match rt::read::run::<10>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "version": i16 = 2, "last_contained_log_timestamp": i64 = 8);
+                }
+            };
+            let version = rt::read::i16_at::<10, 0>(&r);
+            let last_contained_log_timestamp = rt::read::i64_at::<10, 2>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                version,
+                last_contained_log_timestamp,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -325,26 +325,28 @@ impl rt::Sealed for StopReplicaPartitionV0<'_> {}
 impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_name = if v <= 0 {
-            rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?
-        } else {
-            ""
-        };
-        let partition_index = if v <= 0 {
-            rt::read::i32(c, "ungrouped_partitions[].partition_index")?
-        } else {
-            0_i32
-        };
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "ungrouped_partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic_name,
-            partition_index,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_name = if v <= 0 {
+                rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?
+            } else {
+                ""
+            };
+            let partition_index = if v <= 0 {
+                rt::read::i32(c, "ungrouped_partitions[].partition_index")?
+            } else {
+                0_i32
+            };
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "ungrouped_partitions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic_name,
+                partition_index,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -525,26 +527,28 @@ impl rt::Sealed for StopReplicaTopicV1<'_> {}
 impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = if (1..=2).contains(&v) {
-            rt::read::str(c, v >= 2, "topics[].name")?
-        } else {
-            ""
-        };
-        let partition_indexes = if (1..=2).contains(&v) {
-            rt::read::array::<i32>(c, v >= 2, v, "topics[].partition_indexes")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            partition_indexes,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = if (1..=2).contains(&v) {
+                rt::read::str(c, v >= 2, "topics[].name")?
+            } else {
+                ""
+            };
+            let partition_indexes = if (1..=2).contains(&v) {
+                rt::read::array::<i32>(c, v >= 2, v, "topics[].partition_indexes")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                partition_indexes,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -719,26 +723,28 @@ impl rt::Sealed for StopReplicaTopicState<'_> {}
 impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_name = if v >= 3 {
-            rt::read::str(c, v >= 2, "topic_states[].topic_name")?
-        } else {
-            ""
-        };
-        let partition_states = if v >= 3 {
-            rt::read::array::<StopReplicaPartitionState<'a>>(c, v >= 2, v, "topic_states[].partition_states")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "topic_states[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic_name,
-            partition_states,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_name = if v >= 3 {
+                rt::read::str(c, v >= 2, "topic_states[].topic_name")?
+            } else {
+                ""
+            };
+            let partition_states = if v >= 3 {
+                rt::read::array::<StopReplicaPartitionState<'a>>(c, v >= 2, v, "topic_states[].partition_states")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "topic_states[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic_name,
+                partition_states,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -924,35 +930,37 @@ impl rt::Sealed for StopReplicaPartitionState<'_> {}
 impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let partition_index;
-        let leader_epoch;
-        let delete_partition;
-        if v >= 3 {
-            let r: [u8; 9] = match rt::read::run::<9>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "topic_states[].partition_states[].partition_index": i32 = 4, "topic_states[].partition_states[].leader_epoch": i32 = 4, "topic_states[].partition_states[].delete_partition": bool = 1);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let partition_index;
+            let leader_epoch;
+            let delete_partition;
+            if v >= 3 {
+                let r: [u8; 9] = match rt::read::run::<9>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "topic_states[].partition_states[].partition_index": i32 = 4, "topic_states[].partition_states[].leader_epoch": i32 = 4, "topic_states[].partition_states[].delete_partition": bool = 1);
+                    }
+                };
+                partition_index = rt::read::i32_at::<9, 0>(&r);
+                leader_epoch = rt::read::i32_at::<9, 4>(&r);
+                delete_partition = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
+            } else {
+                partition_index = 0_i32;
+                leader_epoch = -1_i32;
+                delete_partition = false;
+            }
+            let unknown_tagged_fields = if v >= 2 {
+                rt::read::unknown_tags_only(c, "topic_states[].partition_states[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
             };
-            partition_index = rt::read::i32_at::<9, 0>(&r);
-            leader_epoch = rt::read::i32_at::<9, 4>(&r);
-            delete_partition = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
-        } else {
-            partition_index = 0_i32;
-            leader_epoch = -1_i32;
-            delete_partition = false;
-        }
-        let unknown_tagged_fields = if v >= 2 {
-            rt::read::unknown_tags_only(c, "topic_states[].partition_states[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            partition_index,
-            leader_epoch,
-            delete_partition,
-            unknown_tagged_fields,
+            Ok(Self {
+                partition_index,
+                leader_epoch,
+                delete_partition,
+                unknown_tagged_fields,
+            })
         })
     }
 

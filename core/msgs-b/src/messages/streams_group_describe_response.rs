@@ -1501,13 +1501,16 @@ impl rt::Sealed for Endpoint<'_> {}
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let host = rt::read::str(c, true, "groups[].members[].user_endpoint.host")?;
-        let port = rt::read::u16(c, "groups[].members[].user_endpoint.port")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].user_endpoint._tagged_fields")?;
-        Ok(Self {
-            host,
-            port,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let host = rt::read::str(c, true, "groups[].members[].user_endpoint.host")?;
+            let port = rt::read::u16(c, "groups[].members[].user_endpoint.port")?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "groups[].members[].user_endpoint._tagged_fields")?;
+            Ok(Self {
+                host,
+                port,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1633,13 +1636,16 @@ impl rt::Sealed for KeyValue<'_> {}
 impl<'a> rt::Struct<'a> for KeyValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let key = rt::read::str(c, true, "groups[].members[].client_tags[].key")?;
-        let value = rt::read::str(c, true, "groups[].members[].client_tags[].value")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].client_tags[]._tagged_fields")?;
-        Ok(Self {
-            key,
-            value,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let key = rt::read::str(c, true, "groups[].members[].client_tags[].key")?;
+            let value = rt::read::str(c, true, "groups[].members[].client_tags[].value")?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "groups[].members[].client_tags[]._tagged_fields")?;
+            Ok(Self {
+                key,
+                value,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1763,21 +1769,24 @@ impl rt::Sealed for TaskOffset<'_> {}
 impl<'a> rt::Struct<'a> for TaskOffset<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let subtopology_id = rt::read::str(c, true, "groups[].members[].task_offsets[].subtopology_id")?;
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "groups[].members[].task_offsets[].partition": i32 = 4, "groups[].members[].task_offsets[].offset": i64 = 8);
-            }
-        };
-        let partition = rt::read::i32_at::<12, 0>(&r);
-        let offset = rt::read::i64_at::<12, 4>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].task_offsets[]._tagged_fields")?;
-        Ok(Self {
-            subtopology_id,
-            partition,
-            offset,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let subtopology_id = rt::read::str(c, true, "groups[].members[].task_offsets[].subtopology_id")?;
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "groups[].members[].task_offsets[].partition": i32 = 4, "groups[].members[].task_offsets[].offset": i64 = 8);
+                }
+            };
+            let partition = rt::read::i32_at::<12, 0>(&r);
+            let offset = rt::read::i64_at::<12, 4>(&r);
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "groups[].members[].task_offsets[]._tagged_fields")?;
+            Ok(Self {
+                subtopology_id,
+                partition,
+                offset,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1929,18 +1938,22 @@ impl rt::Sealed for Assignment<'_> {}
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.active_tasks")?;
-        let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.standby_tasks")
-            .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
-        let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.warmup_tasks")
-            .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].assignment._tagged_fields")?;
-        Ok(Self {
-            active_tasks,
-            standby_tasks,
-            warmup_tasks,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let active_tasks =
+                rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.active_tasks")?;
+            let standby_tasks =
+                rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.standby_tasks")
+                    .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
+            let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.warmup_tasks")
+                .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].assignment._tagged_fields")?;
+            Ok(Self {
+                active_tasks,
+                standby_tasks,
+                warmup_tasks,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -2135,28 +2148,30 @@ impl rt::Sealed for TopologyDescriptionSubtopology<'_> {}
 impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let subtopology_id = if v >= 1 {
-            rt::read::str(c, true, "groups[].topology_description.subtopologies[].subtopology_id")?
-        } else {
-            ""
-        };
-        let nodes = if v >= 1 {
-            rt::read::array::<TopologyDescriptionNode<'a>>(
-                c,
-                true,
-                v,
-                "groups[].topology_description.subtopologies[].nodes",
-            )?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "groups[].topology_description.subtopologies[]._tagged_fields")?;
-        Ok(Self {
-            subtopology_id,
-            nodes,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let subtopology_id = if v >= 1 {
+                rt::read::str(c, true, "groups[].topology_description.subtopologies[].subtopology_id")?
+            } else {
+                ""
+            };
+            let nodes = if v >= 1 {
+                rt::read::array::<TopologyDescriptionNode<'a>>(
+                    c,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes",
+                )?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "groups[].topology_description.subtopologies[]._tagged_fields")?;
+            Ok(Self {
+                subtopology_id,
+                nodes,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -2361,29 +2376,31 @@ impl rt::Sealed for TopologyDescriptionGlobalStore<'_> {}
 impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let source = if v >= 1 {
-            <TopologyDescriptionNode as rt::Struct>::read(c, v)
-                .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?
-        } else {
-            TopologyDescriptionNode::DEFAULT
-        };
-        let processor = if v >= 1 {
-            <TopologyDescriptionNode as rt::Struct>::read(c, v).map_err(|e| {
-                c.renamed(
-                    e,
-                    fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths,
-                )
-            })?
-        } else {
-            TopologyDescriptionNode::DEFAULT
-        };
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "groups[].topology_description.global_stores[]._tagged_fields")?;
-        Ok(Self {
-            source,
-            processor,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let source = if v >= 1 {
+                <TopologyDescriptionNode as rt::Struct>::read(c, v)
+                    .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?
+            } else {
+                TopologyDescriptionNode::DEFAULT
+            };
+            let processor = if v >= 1 {
+                <TopologyDescriptionNode as rt::Struct>::read(c, v).map_err(|e| {
+                    c.renamed(
+                        e,
+                        fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths,
+                    )
+                })?
+            } else {
+                TopologyDescriptionNode::DEFAULT
+            };
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "groups[].topology_description.global_stores[]._tagged_fields")?;
+            Ok(Self {
+                source,
+                processor,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -2587,42 +2604,44 @@ impl rt::Sealed for TopicInfo<'_> {}
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(
-            c,
-            true,
-            "groups[].topology.subtopologies[].state_changelog_topics[].name",
-        )?;
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "groups[].topology.subtopologies[].state_changelog_topics[].partitions": i32 = 4, "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
-            }
-        };
-        let partitions = rt::read::i32_at::<6, 0>(&r);
-        let replication_factor = rt::read::i16_at::<6, 4>(&r);
-        let topic_configs = rt::read::array::<KeyValue<'a>>(
-            c,
-            true,
-            v,
-            "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )
-        .map_err(|e| {
-            c.renamed(
-                e,
-                fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(
+                c,
+                true,
+                "groups[].topology.subtopologies[].state_changelog_topics[].name",
+            )?;
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "groups[].topology.subtopologies[].state_changelog_topics[].partitions": i32 = 4, "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
+                }
+            };
+            let partitions = rt::read::i32_at::<6, 0>(&r);
+            let replication_factor = rt::read::i16_at::<6, 4>(&r);
+            let topic_configs = rt::read::array::<KeyValue<'a>>(
+                c,
+                true,
+                v,
+                "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
             )
-        })?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(
-            c,
-            "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-        )?;
-        Ok(Self {
-            name,
-            partitions,
-            replication_factor,
-            topic_configs,
-            unknown_tagged_fields,
+            .map_err(|e| {
+                c.renamed(
+                    e,
+                    fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
+                )
+            })?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(
+                c,
+                "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+            )?;
+            Ok(Self {
+                name,
+                partitions,
+                replication_factor,
+                topic_configs,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -2827,15 +2846,18 @@ impl rt::Sealed for TaskIds<'_> {}
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let subtopology_id = rt::read::str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
-        let partitions = rt::read::array::<i32>(c, true, v, "groups[].members[].assignment.active_tasks[].partitions")?;
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "groups[].members[].assignment.active_tasks[]._tagged_fields")?;
-        Ok(Self {
-            subtopology_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let subtopology_id = rt::read::str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
+            let partitions =
+                rt::read::array::<i32>(c, true, v, "groups[].members[].assignment.active_tasks[].partitions")?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "groups[].members[].assignment.active_tasks[]._tagged_fields")?;
+            Ok(Self {
+                subtopology_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -3006,69 +3028,71 @@ impl rt::Sealed for TopologyDescriptionNode<'_> {}
 impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = if v >= 1 {
-            rt::read::str(c, true, "groups[].topology_description.subtopologies[].nodes[].name")?
-        } else {
-            ""
-        };
-        let node_type = if v >= 1 {
-            rt::read::i8(c, "groups[].topology_description.subtopologies[].nodes[].node_type")?
-        } else {
-            0_i8
-        };
-        let source_topics = if v >= 1 {
-            rt::read::array::<&'a str>(
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = if v >= 1 {
+                rt::read::str(c, true, "groups[].topology_description.subtopologies[].nodes[].name")?
+            } else {
+                ""
+            };
+            let node_type = if v >= 1 {
+                rt::read::i8(c, "groups[].topology_description.subtopologies[].nodes[].node_type")?
+            } else {
+                0_i8
+            };
+            let source_topics = if v >= 1 {
+                rt::read::array::<&'a str>(
+                    c,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes[].source_topics",
+                )?
+            } else {
+                rt::Array::EMPTY
+            };
+            let sink_topic = if v >= 1 {
+                rt::read::opt_str(
+                    c,
+                    true,
+                    v >= 1,
+                    "groups[].topology_description.subtopologies[].nodes[].sink_topic",
+                )?
+            } else {
+                None
+            };
+            let stores = if v >= 1 {
+                rt::read::array::<&'a str>(
+                    c,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes[].stores",
+                )?
+            } else {
+                rt::Array::EMPTY
+            };
+            let successors = if v >= 1 {
+                rt::read::array::<&'a str>(
+                    c,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes[].successors",
+                )?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(
                 c,
-                true,
-                v,
-                "groups[].topology_description.subtopologies[].nodes[].source_topics",
-            )?
-        } else {
-            rt::Array::EMPTY
-        };
-        let sink_topic = if v >= 1 {
-            rt::read::opt_str(
-                c,
-                true,
-                v >= 1,
-                "groups[].topology_description.subtopologies[].nodes[].sink_topic",
-            )?
-        } else {
-            None
-        };
-        let stores = if v >= 1 {
-            rt::read::array::<&'a str>(
-                c,
-                true,
-                v,
-                "groups[].topology_description.subtopologies[].nodes[].stores",
-            )?
-        } else {
-            rt::Array::EMPTY
-        };
-        let successors = if v >= 1 {
-            rt::read::array::<&'a str>(
-                c,
-                true,
-                v,
-                "groups[].topology_description.subtopologies[].nodes[].successors",
-            )?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(
-            c,
-            "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
-        )?;
-        Ok(Self {
-            name,
-            node_type,
-            source_topics,
-            sink_topic,
-            stores,
-            successors,
-            unknown_tagged_fields,
+                "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
+            )?;
+            Ok(Self {
+                name,
+                node_type,
+                source_topics,
+                sink_topic,
+                stores,
+                successors,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -468,14 +468,16 @@ impl rt::Sealed for TaskIds<'_> {}
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
-        let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?;
-        Ok(Self {
-            subtopology_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
+            let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?;
+            Ok(Self {
+                subtopology_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -612,13 +614,15 @@ impl rt::Sealed for Endpoint<'_> {}
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let host = rt::read::str(c, true, "user_endpoint.host")?;
-        let port = rt::read::u16(c, "user_endpoint.port")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "user_endpoint._tagged_fields")?;
-        Ok(Self {
-            host,
-            port,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let host = rt::read::str(c, true, "user_endpoint.host")?;
+            let port = rt::read::u16(c, "user_endpoint.port")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "user_endpoint._tagged_fields")?;
+            Ok(Self {
+                host,
+                port,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -741,13 +745,15 @@ impl rt::Sealed for KeyValue<'_> {}
 impl<'a> rt::Struct<'a> for KeyValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let key = rt::read::str(c, true, "client_tags[].key")?;
-        let value = rt::read::str(c, true, "client_tags[].value")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "client_tags[]._tagged_fields")?;
-        Ok(Self {
-            key,
-            value,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let key = rt::read::str(c, true, "client_tags[].key")?;
+            let value = rt::read::str(c, true, "client_tags[].value")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "client_tags[]._tagged_fields")?;
+            Ok(Self {
+                key,
+                value,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -871,21 +877,23 @@ impl rt::Sealed for TaskOffset<'_> {}
 impl<'a> rt::Struct<'a> for TaskOffset<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let subtopology_id = rt::read::str(c, true, "task_offsets[].subtopology_id")?;
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "task_offsets[].partition": i32 = 4, "task_offsets[].offset": i64 = 8);
-            }
-        };
-        let partition = rt::read::i32_at::<12, 0>(&r);
-        let offset = rt::read::i64_at::<12, 4>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "task_offsets[]._tagged_fields")?;
-        Ok(Self {
-            subtopology_id,
-            partition,
-            offset,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let subtopology_id = rt::read::str(c, true, "task_offsets[].subtopology_id")?;
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "task_offsets[].partition": i32 = 4, "task_offsets[].offset": i64 = 8);
+                }
+            };
+            let partition = rt::read::i32_at::<12, 0>(&r);
+            let offset = rt::read::i64_at::<12, 4>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "task_offsets[]._tagged_fields")?;
+            Ok(Self {
+                subtopology_id,
+                partition,
+                offset,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1337,36 +1345,38 @@ impl rt::Sealed for TopicInfo<'_> {}
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, true, "topology.subtopologies[].state_changelog_topics[].name")?;
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topology.subtopologies[].state_changelog_topics[].partitions": i32 = 4, "topology.subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
-            }
-        };
-        let partitions = rt::read::i32_at::<6, 0>(&r);
-        let replication_factor = rt::read::i16_at::<6, 4>(&r);
-        let topic_configs = rt::read::array::<KeyValue<'a>>(
-            c,
-            true,
-            v,
-            "topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )
-        .map_err(|e| {
-            c.renamed(
-                e,
-                fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, true, "topology.subtopologies[].state_changelog_topics[].name")?;
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topology.subtopologies[].state_changelog_topics[].partitions": i32 = 4, "topology.subtopologies[].state_changelog_topics[].replication_factor": i16 = 2);
+                }
+            };
+            let partitions = rt::read::i32_at::<6, 0>(&r);
+            let replication_factor = rt::read::i16_at::<6, 4>(&r);
+            let topic_configs = rt::read::array::<KeyValue<'a>>(
+                c,
+                true,
+                v,
+                "topology.subtopologies[].state_changelog_topics[].topic_configs",
             )
-        })?;
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "topology.subtopologies[].state_changelog_topics[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            partitions,
-            replication_factor,
-            topic_configs,
-            unknown_tagged_fields,
+            .map_err(|e| {
+                c.renamed(
+                    e,
+                    fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
+                )
+            })?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "topology.subtopologies[].state_changelog_topics[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                partitions,
+                replication_factor,
+                topic_configs,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1563,32 +1573,34 @@ impl rt::Sealed for CopartitionGroup<'_> {}
 impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let source_topics = rt::read::array::<i16>(
-            c,
-            true,
-            v,
-            "topology.subtopologies[].copartition_groups[].source_topics",
-        )?;
-        let source_topic_regex = rt::read::array::<i16>(
-            c,
-            true,
-            v,
-            "topology.subtopologies[].copartition_groups[].source_topic_regex",
-        )?;
-        let repartition_source_topics = rt::read::array::<i16>(
-            c,
-            true,
-            v,
-            "topology.subtopologies[].copartition_groups[].repartition_source_topics",
-        )?;
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "topology.subtopologies[].copartition_groups[]._tagged_fields")?;
-        Ok(Self {
-            source_topics,
-            source_topic_regex,
-            repartition_source_topics,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let source_topics = rt::read::array::<i16>(
+                c,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].source_topics",
+            )?;
+            let source_topic_regex = rt::read::array::<i16>(
+                c,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].source_topic_regex",
+            )?;
+            let repartition_source_topics = rt::read::array::<i16>(
+                c,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].repartition_source_topics",
+            )?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "topology.subtopologies[].copartition_groups[]._tagged_fields")?;
+            Ok(Self {
+                source_topics,
+                source_topic_regex,
+                repartition_source_topics,
+                unknown_tagged_fields,
+            })
         })
     }
 

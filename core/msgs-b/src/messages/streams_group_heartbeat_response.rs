@@ -391,13 +391,15 @@ impl rt::Sealed for Status<'_> {}
 impl<'a> rt::Struct<'a> for Status<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let status_code = rt::read::i8(c, "status[].status_code")?;
-        let status_detail = rt::read::str(c, true, "status[].status_detail")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "status[]._tagged_fields")?;
-        Ok(Self {
-            status_code,
-            status_detail,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let status_code = rt::read::i8(c, "status[].status_code")?;
+            let status_detail = rt::read::str(c, true, "status[].status_detail")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "status[]._tagged_fields")?;
+            Ok(Self {
+                status_code,
+                status_detail,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -515,14 +517,16 @@ impl rt::Sealed for TaskIds<'_> {}
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
-        let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?;
-        Ok(Self {
-            subtopology_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
+            let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?;
+            Ok(Self {
+                subtopology_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -656,19 +660,21 @@ impl rt::Sealed for EndpointToPartitions<'_> {}
 impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let user_endpoint = <Endpoint as rt::Struct>::read(c, v)?;
-        let active_partitions =
-            rt::read::array::<TopicPartition<'a>>(c, true, v, "partitions_by_user_endpoint[].active_partitions")?;
-        let standby_partitions =
-            rt::read::array::<TopicPartition<'a>>(c, true, v, "partitions_by_user_endpoint[].standby_partitions")
-                .map_err(|e| c.renamed(e, fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "partitions_by_user_endpoint[]._tagged_fields")?;
-        Ok(Self {
-            user_endpoint,
-            active_partitions,
-            standby_partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let user_endpoint = <Endpoint as rt::Struct>::read(c, v)?;
+            let active_partitions =
+                rt::read::array::<TopicPartition<'a>>(c, true, v, "partitions_by_user_endpoint[].active_partitions")?;
+            let standby_partitions =
+                rt::read::array::<TopicPartition<'a>>(c, true, v, "partitions_by_user_endpoint[].standby_partitions")
+                    .map_err(|e| c.renamed(e, fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "partitions_by_user_endpoint[]._tagged_fields")?;
+            Ok(Self {
+                user_endpoint,
+                active_partitions,
+                standby_partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -862,14 +868,16 @@ impl rt::Sealed for Endpoint<'_> {}
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let host = rt::read::str(c, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
-        let port = rt::read::u16(c, "partitions_by_user_endpoint[].user_endpoint.port")?;
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "partitions_by_user_endpoint[].user_endpoint._tagged_fields")?;
-        Ok(Self {
-            host,
-            port,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let host = rt::read::str(c, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
+            let port = rt::read::u16(c, "partitions_by_user_endpoint[].user_endpoint.port")?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "partitions_by_user_endpoint[].user_endpoint._tagged_fields")?;
+            Ok(Self {
+                host,
+                port,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -999,20 +1007,22 @@ impl rt::Sealed for TopicPartition<'_> {}
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic = rt::read::str(c, true, "partitions_by_user_endpoint[].active_partitions[].topic")?;
-        let partitions = rt::read::array::<i32>(
-            c,
-            true,
-            v,
-            "partitions_by_user_endpoint[].active_partitions[].partitions",
-        )?;
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "partitions_by_user_endpoint[].active_partitions[]._tagged_fields")?;
-        Ok(Self {
-            topic,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic = rt::read::str(c, true, "partitions_by_user_endpoint[].active_partitions[].topic")?;
+            let partitions = rt::read::array::<i32>(
+                c,
+                true,
+                v,
+                "partitions_by_user_endpoint[].active_partitions[].partitions",
+            )?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "partitions_by_user_endpoint[].active_partitions[]._tagged_fields")?;
+            Ok(Self {
+                topic,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 

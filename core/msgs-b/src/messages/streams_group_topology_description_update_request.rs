@@ -359,16 +359,22 @@ impl rt::Sealed for TopologyDescriptionSubtopology<'_> {}
 impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let subtopology_id = rt::read::str(c, true, "topology_description.subtopologies[].subtopology_id")?;
-        let nodes =
-            rt::read::array::<TopologyDescriptionNode<'a>>(c, true, v, "topology_description.subtopologies[].nodes")?;
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "topology_description.subtopologies[]._tagged_fields")?;
-        Ok(Self {
-            subtopology_id,
-            nodes,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let subtopology_id = rt::read::str(c, true, "topology_description.subtopologies[].subtopology_id")?;
+            let nodes = rt::read::array::<TopologyDescriptionNode<'a>>(
+                c,
+                true,
+                v,
+                "topology_description.subtopologies[].nodes",
+            )?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "topology_description.subtopologies[]._tagged_fields")?;
+            Ok(Self {
+                subtopology_id,
+                nodes,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -523,17 +529,19 @@ impl rt::Sealed for TopologyDescriptionGlobalStore<'_> {}
 impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let source = <TopologyDescriptionNode as rt::Struct>::read(c, v)
-            .map_err(|e| c.renamed(e, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
-        let processor = <TopologyDescriptionNode as rt::Struct>::read(c, v)
-            .map_err(|e| c.renamed(e, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "topology_description.global_stores[]._tagged_fields")?;
-        Ok(Self {
-            source,
-            processor,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let source = <TopologyDescriptionNode as rt::Struct>::read(c, v)
+                .map_err(|e| c.renamed(e, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
+            let processor = <TopologyDescriptionNode as rt::Struct>::read(c, v)
+                .map_err(|e| c.renamed(e, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "topology_description.global_stores[]._tagged_fields")?;
+            Ok(Self {
+                source,
+                processor,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -689,25 +697,28 @@ impl rt::Sealed for TopologyDescriptionNode<'_> {}
 impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, true, "topology_description.subtopologies[].nodes[].name")?;
-        let node_type = rt::read::i8(c, "topology_description.subtopologies[].nodes[].node_type")?;
-        let source_topics =
-            rt::read::array::<&'a str>(c, true, v, "topology_description.subtopologies[].nodes[].source_topics")?;
-        let sink_topic = rt::read::opt_str(c, true, true, "topology_description.subtopologies[].nodes[].sink_topic")?;
-        let stores = rt::read::array::<&'a str>(c, true, v, "topology_description.subtopologies[].nodes[].stores")?;
-        let successors =
-            rt::read::array::<&'a str>(c, true, v, "topology_description.subtopologies[].nodes[].successors")?;
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "topology_description.subtopologies[].nodes[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            node_type,
-            source_topics,
-            sink_topic,
-            stores,
-            successors,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, true, "topology_description.subtopologies[].nodes[].name")?;
+            let node_type = rt::read::i8(c, "topology_description.subtopologies[].nodes[].node_type")?;
+            let source_topics =
+                rt::read::array::<&'a str>(c, true, v, "topology_description.subtopologies[].nodes[].source_topics")?;
+            let sink_topic =
+                rt::read::opt_str(c, true, true, "topology_description.subtopologies[].nodes[].sink_topic")?;
+            let stores = rt::read::array::<&'a str>(c, true, v, "topology_description.subtopologies[].nodes[].stores")?;
+            let successors =
+                rt::read::array::<&'a str>(c, true, v, "topology_description.subtopologies[].nodes[].successors")?;
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "topology_description.subtopologies[].nodes[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                node_type,
+                source_topics,
+                sink_topic,
+                stores,
+                successors,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -74,40 +74,42 @@ impl rt::Sealed for SyncGroupRequest<'_> {}
 impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let group_id = rt::read::str(c, v >= 4, "group_id")?;
-        let generation_id = rt::read::i32(c, "generation_id")?;
-        let member_id = rt::read::str(c, v >= 4, "member_id")?;
-        let group_instance_id = if v >= 3 {
-            rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?
-        } else {
-            None
-        };
-        let protocol_type = if v >= 5 {
-            rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?
-        } else {
-            None
-        };
-        let protocol_name = if v >= 5 {
-            rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?
-        } else {
-            None
-        };
-        let assignments = rt::read::array::<SyncGroupRequestAssignment<'a>>(c, v >= 4, v, "assignments")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            group_id,
-            generation_id,
-            member_id,
-            group_instance_id,
-            protocol_type,
-            protocol_name,
-            assignments,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let group_id = rt::read::str(c, v >= 4, "group_id")?;
+            let generation_id = rt::read::i32(c, "generation_id")?;
+            let member_id = rt::read::str(c, v >= 4, "member_id")?;
+            let group_instance_id = if v >= 3 {
+                rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?
+            } else {
+                None
+            };
+            let protocol_type = if v >= 5 {
+                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?
+            } else {
+                None
+            };
+            let protocol_name = if v >= 5 {
+                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?
+            } else {
+                None
+            };
+            let assignments = rt::read::array::<SyncGroupRequestAssignment<'a>>(c, v >= 4, v, "assignments")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                group_id,
+                generation_id,
+                member_id,
+                group_instance_id,
+                protocol_type,
+                protocol_name,
+                assignments,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -263,18 +265,20 @@ impl rt::Sealed for SyncGroupRequestAssignment<'_> {}
 impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let member_id = rt::read::str(c, v >= 4, "assignments[].member_id")?;
-        let assignment = rt::read::bytes(c, v >= 4, "assignments[].assignment")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "assignments[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            member_id,
-            assignment,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let member_id = rt::read::str(c, v >= 4, "assignments[].member_id")?;
+            let assignment = rt::read::bytes(c, v >= 4, "assignments[].assignment")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "assignments[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                member_id,
+                assignment,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -67,36 +67,38 @@ impl rt::Sealed for SyncGroupResponse<'_> {}
 impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let throttle_time_ms = if v >= 1 {
-            rt::read::i32(c, "throttle_time_ms")?
-        } else {
-            0_i32
-        };
-        let error_code = rt::read::i16(c, "error_code")?;
-        let protocol_type = if v >= 5 {
-            rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?
-        } else {
-            None
-        };
-        let protocol_name = if v >= 5 {
-            rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?
-        } else {
-            None
-        };
-        let assignment = rt::read::bytes(c, v >= 4, "assignment")?;
-        let unknown_tagged_fields = if v >= 4 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            protocol_type,
-            protocol_name,
-            assignment,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let error_code = rt::read::i16(c, "error_code")?;
+            let protocol_type = if v >= 5 {
+                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?
+            } else {
+                None
+            };
+            let protocol_name = if v >= 5 {
+                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?
+            } else {
+                None
+            };
+            let assignment = rt::read::bytes(c, v >= 4, "assignment")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                protocol_type,
+                protocol_name,
+                assignment,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -284,28 +284,31 @@ impl rt::Sealed for TxnOffsetCommitRequestTopic<'_> {}
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = if v <= 5 {
-            rt::read::str(c, v >= 3, "topics[].name")?
-        } else {
-            ""
-        };
-        let topic_id = if v >= 6 {
-            rt::read::uuid(c, "topics[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let partitions = rt::read::array::<TxnOffsetCommitRequestPartition<'a>>(c, v >= 3, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = if v <= 5 {
+                rt::read::str(c, v >= 3, "topics[].name")?
+            } else {
+                ""
+            };
+            let topic_id = if v >= 6 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partitions =
+                rt::read::array::<TxnOffsetCommitRequestPartition<'a>>(c, v >= 3, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -473,32 +476,34 @@ impl rt::Sealed for TxnOffsetCommitRequestPartition<'_> {}
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].committed_offset": i64 = 8);
-            }
-        };
-        let partition_index = rt::read::i32_at::<12, 0>(&r);
-        let committed_offset = rt::read::i64_at::<12, 4>(&r);
-        let committed_leader_epoch = if v >= 2 {
-            rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?
-        } else {
-            -1_i32
-        };
-        let committed_metadata = rt::read::opt_str(c, v >= 3, true, "topics[].partitions[].committed_metadata")?;
-        let unknown_tagged_fields = if v >= 3 {
-            rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            partition_index,
-            committed_offset,
-            committed_leader_epoch,
-            committed_metadata,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].committed_offset": i64 = 8);
+                }
+            };
+            let partition_index = rt::read::i32_at::<12, 0>(&r);
+            let committed_offset = rt::read::i64_at::<12, 4>(&r);
+            let committed_leader_epoch = if v >= 2 {
+                rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let committed_metadata = rt::read::opt_str(c, v >= 3, true, "topics[].partitions[].committed_metadata")?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                partition_index,
+                committed_offset,
+                committed_leader_epoch,
+                committed_metadata,
+                unknown_tagged_fields,
+            })
         })
     }
 

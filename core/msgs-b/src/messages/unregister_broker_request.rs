@@ -61,11 +61,13 @@ impl rt::Sealed for UnregisterBrokerRequest<'_> {}
 impl<'a> rt::Struct<'a> for UnregisterBrokerRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let broker_id = rt::read::i32(c, "broker_id")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            broker_id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let broker_id = rt::read::i32(c, "broker_id")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                broker_id,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -62,20 +62,22 @@ impl rt::Sealed for UpdateFeaturesRequest<'_> {}
 impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let timeout_ms = rt::read::i32(c, "timeout_ms")?;
-        let feature_updates = rt::read::array::<FeatureUpdateKey<'a>>(c, true, v, "feature_updates")?;
-        let validate_only = if v >= 1 {
-            rt::read::bool(c, "validate_only")?
-        } else {
-            false
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            timeout_ms,
-            feature_updates,
-            validate_only,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let timeout_ms = rt::read::i32(c, "timeout_ms")?;
+            let feature_updates = rt::read::array::<FeatureUpdateKey<'a>>(c, true, v, "feature_updates")?;
+            let validate_only = if v >= 1 {
+                rt::read::bool(c, "validate_only")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                timeout_ms,
+                feature_updates,
+                validate_only,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -194,26 +196,28 @@ impl rt::Sealed for FeatureUpdateKey<'_> {}
 impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let feature = rt::read::str(c, true, "feature_updates[].feature")?;
-        let max_version_level = rt::read::i16(c, "feature_updates[].max_version_level")?;
-        let allow_downgrade = if v <= 0 {
-            rt::read::bool(c, "feature_updates[].allow_downgrade")?
-        } else {
-            false
-        };
-        let upgrade_type = if v >= 1 {
-            rt::read::i8(c, "feature_updates[].upgrade_type")?
-        } else {
-            1_i8
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "feature_updates[]._tagged_fields")?;
-        Ok(Self {
-            feature,
-            max_version_level,
-            allow_downgrade,
-            upgrade_type,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let feature = rt::read::str(c, true, "feature_updates[].feature")?;
+            let max_version_level = rt::read::i16(c, "feature_updates[].max_version_level")?;
+            let allow_downgrade = if v <= 0 {
+                rt::read::bool(c, "feature_updates[].allow_downgrade")?
+            } else {
+                false
+            };
+            let upgrade_type = if v >= 1 {
+                rt::read::i8(c, "feature_updates[].upgrade_type")?
+            } else {
+                1_i8
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "feature_updates[]._tagged_fields")?;
+            Ok(Self {
+                feature,
+                max_version_level,
+                allow_downgrade,
+                upgrade_type,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -303,15 +303,13 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
                 let has_type = v >= 8 && self.r#type != 0_i8;
                 tags += usize::from(has_type);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_type {
                     let s = 1;
                     w.uvarint(0, "type");
                     w.uvarint(s as u32, "type");
                     w.i8(self.r#type, "type");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
@@ -384,46 +382,48 @@ impl rt::Sealed for UpdateMetadataPartitionState<'_> {}
 impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_name = if v <= 4 {
-            rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?
-        } else {
-            ""
-        };
-        let r: [u8; 16] = match rt::read::run::<16>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "ungrouped_partition_states[].partition_index": i32 = 4, "ungrouped_partition_states[].controller_epoch": i32 = 4, "ungrouped_partition_states[].leader": i32 = 4, "ungrouped_partition_states[].leader_epoch": i32 = 4);
-            }
-        };
-        let partition_index = rt::read::i32_at::<16, 0>(&r);
-        let controller_epoch = rt::read::i32_at::<16, 4>(&r);
-        let leader = rt::read::i32_at::<16, 8>(&r);
-        let leader_epoch = rt::read::i32_at::<16, 12>(&r);
-        let isr = rt::read::array::<i32>(c, v >= 6, v, "ungrouped_partition_states[].isr")?;
-        let zk_version = rt::read::i32(c, "ungrouped_partition_states[].zk_version")?;
-        let replicas = rt::read::array::<i32>(c, v >= 6, v, "ungrouped_partition_states[].replicas")?;
-        let offline_replicas = if v >= 4 {
-            rt::read::array::<i32>(c, v >= 6, v, "ungrouped_partition_states[].offline_replicas")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "ungrouped_partition_states[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic_name,
-            partition_index,
-            controller_epoch,
-            leader,
-            leader_epoch,
-            isr,
-            zk_version,
-            replicas,
-            offline_replicas,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_name = if v <= 4 {
+                rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?
+            } else {
+                ""
+            };
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "ungrouped_partition_states[].partition_index": i32 = 4, "ungrouped_partition_states[].controller_epoch": i32 = 4, "ungrouped_partition_states[].leader": i32 = 4, "ungrouped_partition_states[].leader_epoch": i32 = 4);
+                }
+            };
+            let partition_index = rt::read::i32_at::<16, 0>(&r);
+            let controller_epoch = rt::read::i32_at::<16, 4>(&r);
+            let leader = rt::read::i32_at::<16, 8>(&r);
+            let leader_epoch = rt::read::i32_at::<16, 12>(&r);
+            let isr = rt::read::array::<i32>(c, v >= 6, v, "ungrouped_partition_states[].isr")?;
+            let zk_version = rt::read::i32(c, "ungrouped_partition_states[].zk_version")?;
+            let replicas = rt::read::array::<i32>(c, v >= 6, v, "ungrouped_partition_states[].replicas")?;
+            let offline_replicas = if v >= 4 {
+                rt::read::array::<i32>(c, v >= 6, v, "ungrouped_partition_states[].offline_replicas")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "ungrouped_partition_states[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic_name,
+                partition_index,
+                controller_epoch,
+                leader,
+                leader_epoch,
+                isr,
+                zk_version,
+                replicas,
+                offline_replicas,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -664,33 +664,35 @@ impl rt::Sealed for UpdateMetadataTopicState<'_> {}
 impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_name = if v >= 5 {
-            rt::read::str(c, v >= 6, "topic_states[].topic_name")?
-        } else {
-            ""
-        };
-        let topic_id = if v >= 7 {
-            rt::read::uuid(c, "topic_states[].topic_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let partition_states = if v >= 5 {
-            rt::read::array::<UpdateMetadataPartitionState<'a>>(c, v >= 6, v, "topic_states[].partition_states")
-                .map_err(|e| c.renamed(e, fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "topic_states[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic_name,
-            topic_id,
-            partition_states,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_name = if v >= 5 {
+                rt::read::str(c, v >= 6, "topic_states[].topic_name")?
+            } else {
+                ""
+            };
+            let topic_id = if v >= 7 {
+                rt::read::uuid(c, "topic_states[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partition_states = if v >= 5 {
+                rt::read::array::<UpdateMetadataPartitionState<'a>>(c, v >= 6, v, "topic_states[].partition_states")
+                    .map_err(|e| c.renamed(e, fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "topic_states[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic_name,
+                topic_id,
+                partition_states,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -905,40 +907,42 @@ impl rt::Sealed for UpdateMetadataBroker<'_> {}
 impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let id = rt::read::i32(c, "live_brokers[].id")?;
-        let v0_host = if v <= 0 {
-            rt::read::str(c, v >= 6, "live_brokers[].v0_host")?
-        } else {
-            ""
-        };
-        let v0_port = if v <= 0 {
-            rt::read::i32(c, "live_brokers[].v0_port")?
-        } else {
-            0_i32
-        };
-        let endpoints = if v >= 1 {
-            rt::read::array::<UpdateMetadataEndpoint<'a>>(c, v >= 6, v, "live_brokers[].endpoints")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let rack = if v >= 2 {
-            rt::read::opt_str(c, v >= 6, v >= 2, "live_brokers[].rack")?
-        } else {
-            Some("")
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "live_brokers[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            id,
-            v0_host,
-            v0_port,
-            endpoints,
-            rack,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let id = rt::read::i32(c, "live_brokers[].id")?;
+            let v0_host = if v <= 0 {
+                rt::read::str(c, v >= 6, "live_brokers[].v0_host")?
+            } else {
+                ""
+            };
+            let v0_port = if v <= 0 {
+                rt::read::i32(c, "live_brokers[].v0_port")?
+            } else {
+                0_i32
+            };
+            let endpoints = if v >= 1 {
+                rt::read::array::<UpdateMetadataEndpoint<'a>>(c, v >= 6, v, "live_brokers[].endpoints")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let rack = if v >= 2 {
+                rt::read::opt_str(c, v >= 6, v >= 2, "live_brokers[].rack")?
+            } else {
+                Some("")
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "live_brokers[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                id,
+                v0_host,
+                v0_port,
+                endpoints,
+                rack,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1149,38 +1153,40 @@ impl rt::Sealed for UpdateMetadataEndpoint<'_> {}
 impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let port = if v >= 1 {
-            rt::read::i32(c, "live_brokers[].endpoints[].port")?
-        } else {
-            0_i32
-        };
-        let host = if v >= 1 {
-            rt::read::str(c, v >= 6, "live_brokers[].endpoints[].host")?
-        } else {
-            ""
-        };
-        let listener = if v >= 3 {
-            rt::read::str(c, v >= 6, "live_brokers[].endpoints[].listener")?
-        } else {
-            ""
-        };
-        let security_protocol = if v >= 1 {
-            rt::read::i16(c, "live_brokers[].endpoints[].security_protocol")?
-        } else {
-            0_i16
-        };
-        let unknown_tagged_fields = if v >= 6 {
-            rt::read::unknown_tags_only(c, "live_brokers[].endpoints[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            port,
-            host,
-            listener,
-            security_protocol,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let port = if v >= 1 {
+                rt::read::i32(c, "live_brokers[].endpoints[].port")?
+            } else {
+                0_i32
+            };
+            let host = if v >= 1 {
+                rt::read::str(c, v >= 6, "live_brokers[].endpoints[].host")?
+            } else {
+                ""
+            };
+            let listener = if v >= 3 {
+                rt::read::str(c, v >= 6, "live_brokers[].endpoints[].listener")?
+            } else {
+                ""
+            };
+            let security_protocol = if v >= 1 {
+                rt::read::i16(c, "live_brokers[].endpoints[].security_protocol")?
+            } else {
+                0_i16
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::read::unknown_tags_only(c, "live_brokers[].endpoints[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                port,
+                host,
+                listener,
+                security_protocol,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -2389,7 +2395,6 @@ pub mod owned {
                     tags += usize::from(has_type);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_type {
                         let s = 1;
                         w.uvarint(0, "type");

@@ -71,28 +71,30 @@ impl rt::Sealed for UpdateRaftVoterRequest<'_> {}
 impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
-        let r: [u8; 24] = match rt::read::run::<24>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "current_leader_epoch": i32 = 4, "voter_id": i32 = 4, "voter_directory_id": uuid = 16);
-            }
-        };
-        let current_leader_epoch = rt::read::i32_at::<24, 0>(&r);
-        let voter_id = rt::read::i32_at::<24, 4>(&r);
-        let voter_directory_id = rt::read::uuid_at::<24, 8>(&r);
-        let listeners = rt::read::array::<Listener<'a>>(c, true, v, "listeners")?;
-        let k_raft_version_feature = <KRaftVersionFeature as rt::Struct>::read(c, v)?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            cluster_id,
-            current_leader_epoch,
-            voter_id,
-            voter_directory_id,
-            listeners,
-            k_raft_version_feature,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
+            let r: [u8; 24] = match rt::read::run::<24>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "current_leader_epoch": i32 = 4, "voter_id": i32 = 4, "voter_directory_id": uuid = 16);
+                }
+            };
+            let current_leader_epoch = rt::read::i32_at::<24, 0>(&r);
+            let voter_id = rt::read::i32_at::<24, 4>(&r);
+            let voter_directory_id = rt::read::uuid_at::<24, 8>(&r);
+            let listeners = rt::read::array::<Listener<'a>>(c, true, v, "listeners")?;
+            let k_raft_version_feature = <KRaftVersionFeature as rt::Struct>::read(c, v)?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                cluster_id,
+                current_leader_epoch,
+                voter_id,
+                voter_directory_id,
+                listeners,
+                k_raft_version_feature,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -203,15 +205,17 @@ impl rt::Sealed for Listener<'_> {}
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "listeners[].name")?;
-        let host = rt::read::str(c, true, "listeners[].host")?;
-        let port = rt::read::u16(c, "listeners[].port")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            host,
-            port,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "listeners[].name")?;
+            let host = rt::read::str(c, true, "listeners[].host")?;
+            let port = rt::read::u16(c, "listeners[].port")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -331,19 +335,21 @@ impl rt::Sealed for KRaftVersionFeature<'_> {}
 impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 4] = match rt::read::run::<4>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "k_raft_version_feature.min_supported_version": i16 = 2, "k_raft_version_feature.max_supported_version": i16 = 2);
-            }
-        };
-        let min_supported_version = rt::read::i16_at::<4, 0>(&r);
-        let max_supported_version = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "k_raft_version_feature._tagged_fields")?;
-        Ok(Self {
-            min_supported_version,
-            max_supported_version,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "k_raft_version_feature.min_supported_version": i16 = 2, "k_raft_version_feature.max_supported_version": i16 = 2);
+                }
+            };
+            let min_supported_version = rt::read::i16_at::<4, 0>(&r);
+            let max_supported_version = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "k_raft_version_feature._tagged_fields")?;
+            Ok(Self {
+                min_supported_version,
+                max_supported_version,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -61,42 +61,44 @@ impl rt::Sealed for UpdateRaftVoterResponse<'_> {}
 impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 6] = match rt::read::run::<6>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
-            }
-        };
-        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
-        let error_code = rt::read::i16_at::<6, 4>(&r);
-        let mut current_leader_tag: CurrentLeader<'a> = CurrentLeader::DEFAULT;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        current_leader_tag = <CurrentLeader as rt::Struct>::read(c, v)?;
-                        rt::read::check_tag_size(c, before, size, tag, "current_leader")?;
-                        rt::read::tag_at_default(c, current_leader_tag == CurrentLeader::DEFAULT);
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "throttle_time_ms": i32 = 4, "error_code": i16 = 2);
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let mut current_leader_tag: CurrentLeader<'a> = CurrentLeader::DEFAULT;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            current_leader_tag = <CurrentLeader as rt::Struct>::read(c, v)?;
+                            rt::read::check_tag_size(c, before, size, tag, "current_leader")?;
+                            rt::read::tag_at_default(c, current_leader_tag == CurrentLeader::DEFAULT);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        };
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            current_leader: current_leader_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                current_leader: current_leader_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -167,15 +169,13 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
                 let has_current_leader = self.current_leader != CurrentLeader::DEFAULT;
                 tags += usize::from(has_current_leader);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_current_leader {
                     let s = w.ok(rt::Struct::size(&self.current_leader, v));
                     w.uvarint(0, "current_leader");
                     w.uvarint(s as u32, "current_leader");
                     rt::Struct::write(&self.current_leader, w, v);
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -231,23 +231,25 @@ impl rt::Sealed for CurrentLeader<'_> {}
 impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "current_leader.leader_id": i32 = 4, "current_leader.leader_epoch": i32 = 4);
-            }
-        };
-        let leader_id = rt::read::i32_at::<8, 0>(&r);
-        let leader_epoch = rt::read::i32_at::<8, 4>(&r);
-        let host = rt::read::str(c, true, "current_leader.host")?;
-        let port = rt::read::i32(c, "current_leader.port")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "current_leader._tagged_fields")?;
-        Ok(Self {
-            leader_id,
-            leader_epoch,
-            host,
-            port,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "current_leader.leader_id": i32 = 4, "current_leader.leader_epoch": i32 = 4);
+                }
+            };
+            let leader_id = rt::read::i32_at::<8, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            let host = rt::read::str(c, true, "current_leader.host")?;
+            let port = rt::read::i32(c, "current_leader.port")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "current_leader._tagged_fields")?;
+            Ok(Self {
+                leader_id,
+                leader_epoch,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -631,7 +633,6 @@ pub mod owned {
                     tags += usize::from(has_current_leader);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_current_leader {
                         let s = w.ok(rt::OwnedStruct::size(&self.current_leader, v));
                         w.uvarint(0, "current_leader");

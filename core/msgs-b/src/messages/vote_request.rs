@@ -185,14 +185,16 @@ impl rt::Sealed for TopicData<'_> {}
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
-        let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            topic_name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
+            let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -336,55 +338,57 @@ impl rt::Sealed for PartitionData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].replica_epoch": i32 = 4, "topics[].partitions[].replica_id": i32 = 4);
-            }
-        };
-        let partition_index = rt::read::i32_at::<12, 0>(&r);
-        let replica_epoch = rt::read::i32_at::<12, 4>(&r);
-        let replica_id = rt::read::i32_at::<12, 8>(&r);
-        let replica_directory_id;
-        let voter_directory_id;
-        if v >= 1 {
-            let r: [u8; 32] = match rt::read::run::<32>(c) {
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
-                    rt::read::short_run!(c; "topics[].partitions[].replica_directory_id": uuid = 16, "topics[].partitions[].voter_directory_id": uuid = 16);
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].replica_epoch": i32 = 4, "topics[].partitions[].replica_id": i32 = 4);
                 }
             };
-            replica_directory_id = rt::read::uuid_at::<32, 0>(&r);
-            voter_directory_id = rt::read::uuid_at::<32, 16>(&r);
-        } else {
-            replica_directory_id = rt::Uuid::nil();
-            voter_directory_id = rt::Uuid::nil();
-        }
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].last_offset_epoch": i32 = 4, "topics[].partitions[].last_offset": i64 = 8);
+            let partition_index = rt::read::i32_at::<12, 0>(&r);
+            let replica_epoch = rt::read::i32_at::<12, 4>(&r);
+            let replica_id = rt::read::i32_at::<12, 8>(&r);
+            let replica_directory_id;
+            let voter_directory_id;
+            if v >= 1 {
+                let r: [u8; 32] = match rt::read::run::<32>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "topics[].partitions[].replica_directory_id": uuid = 16, "topics[].partitions[].voter_directory_id": uuid = 16);
+                    }
+                };
+                replica_directory_id = rt::read::uuid_at::<32, 0>(&r);
+                voter_directory_id = rt::read::uuid_at::<32, 16>(&r);
+            } else {
+                replica_directory_id = rt::Uuid::nil();
+                voter_directory_id = rt::Uuid::nil();
             }
-        };
-        let last_offset_epoch = rt::read::i32_at::<12, 0>(&r);
-        let last_offset = rt::read::i64_at::<12, 4>(&r);
-        let pre_vote = if v >= 2 {
-            rt::read::bool(c, "topics[].partitions[].pre_vote")?
-        } else {
-            false
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition_index,
-            replica_epoch,
-            replica_id,
-            replica_directory_id,
-            voter_directory_id,
-            last_offset_epoch,
-            last_offset,
-            pre_vote,
-            unknown_tagged_fields,
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].last_offset_epoch": i32 = 4, "topics[].partitions[].last_offset": i64 = 8);
+                }
+            };
+            let last_offset_epoch = rt::read::i32_at::<12, 0>(&r);
+            let last_offset = rt::read::i64_at::<12, 4>(&r);
+            let pre_vote = if v >= 2 {
+                rt::read::bool(c, "topics[].partitions[].pre_vote")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition_index,
+                replica_epoch,
+                replica_id,
+                replica_directory_id,
+                voter_directory_id,
+                last_offset_epoch,
+                last_offset,
+                pre_vote,
+                unknown_tagged_fields,
+            })
         })
     }
 

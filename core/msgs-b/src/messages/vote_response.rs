@@ -182,12 +182,10 @@ impl<'a> rt::Struct<'a> for VoteResponse<'a> {
                 let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
                 tags += usize::from(has_node_endpoints);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_node_endpoints {
                     w.tagged_array(0, &self.node_endpoints, v, "node_endpoints");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -243,14 +241,16 @@ impl rt::Sealed for TopicData<'_> {}
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
-        let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
-        Ok(Self {
-            topic_name,
-            partitions,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
+            let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
+            Ok(Self {
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -386,28 +386,30 @@ impl rt::Sealed for NodeEndpoint<'_> {}
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let node_id = if v >= 1 {
-            rt::read::i32(c, "node_endpoints[].node_id")?
-        } else {
-            0_i32
-        };
-        let host = if v >= 1 {
-            rt::read::str(c, true, "node_endpoints[].host")?
-        } else {
-            ""
-        };
-        let port = if v >= 1 {
-            rt::read::u16(c, "node_endpoints[].port")?
-        } else {
-            0_u16
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?;
-        Ok(Self {
-            node_id,
-            host,
-            port,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let node_id = if v >= 1 {
+                rt::read::i32(c, "node_endpoints[].node_id")?
+            } else {
+                0_i32
+            };
+            let host = if v >= 1 {
+                rt::read::str(c, true, "node_endpoints[].host")?
+            } else {
+                ""
+            };
+            let port = if v >= 1 {
+                rt::read::u16(c, "node_endpoints[].port")?
+            } else {
+                0_u16
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?;
+            Ok(Self {
+                node_id,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -595,25 +597,27 @@ impl rt::Sealed for PartitionData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 15] = match rt::read::run::<15>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4, "topics[].partitions[].vote_granted": bool = 1);
-            }
-        };
-        let partition_index = rt::read::i32_at::<15, 0>(&r);
-        let error_code = rt::read::i16_at::<15, 4>(&r);
-        let leader_id = rt::read::i32_at::<15, 6>(&r);
-        let leader_epoch = rt::read::i32_at::<15, 10>(&r);
-        let vote_granted = rt::read::canon_bool(c, rt::read::u8_at::<15, 14>(&r));
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition_index,
-            error_code,
-            leader_id,
-            leader_epoch,
-            vote_granted,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 15] = match rt::read::run::<15>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].partition_index": i32 = 4, "topics[].partitions[].error_code": i16 = 2, "topics[].partitions[].leader_id": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4, "topics[].partitions[].vote_granted": bool = 1);
+                }
+            };
+            let partition_index = rt::read::i32_at::<15, 0>(&r);
+            let error_code = rt::read::i16_at::<15, 4>(&r);
+            let leader_id = rt::read::i32_at::<15, 6>(&r);
+            let leader_epoch = rt::read::i32_at::<15, 10>(&r);
+            let vote_granted = rt::read::canon_bool(c, rt::read::u8_at::<15, 14>(&r));
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition_index,
+                error_code,
+                leader_id,
+                leader_epoch,
+                vote_granted,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1130,7 +1134,6 @@ pub mod owned {
                     tags += usize::from(has_node_endpoints);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_node_endpoints {
                         let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
                         w.uvarint(0, "node_endpoints");

@@ -168,24 +168,26 @@ impl rt::Sealed for Voter<'_> {}
 impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 20] = match rt::read::run::<20>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "voters[].voter_id": i32 = 4, "voters[].voter_directory_id": uuid = 16);
-            }
-        };
-        let voter_id = rt::read::i32_at::<20, 0>(&r);
-        let voter_directory_id = rt::read::uuid_at::<20, 4>(&r);
-        let endpoints = rt::read::array::<Endpoint<'a>>(c, true, v, "voters[].endpoints")?;
-        let k_raft_version_feature = <KRaftVersionFeature as rt::Struct>::read(c, v)?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "voters[]._tagged_fields")?;
-        Ok(Self {
-            voter_id,
-            voter_directory_id,
-            endpoints,
-            k_raft_version_feature,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "voters[].voter_id": i32 = 4, "voters[].voter_directory_id": uuid = 16);
+                }
+            };
+            let voter_id = rt::read::i32_at::<20, 0>(&r);
+            let voter_directory_id = rt::read::uuid_at::<20, 4>(&r);
+            let endpoints = rt::read::array::<Endpoint<'a>>(c, true, v, "voters[].endpoints")?;
+            let k_raft_version_feature = <KRaftVersionFeature as rt::Struct>::read(c, v)?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "voters[]._tagged_fields")?;
+            Ok(Self {
+                voter_id,
+                voter_directory_id,
+                endpoints,
+                k_raft_version_feature,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -339,15 +341,17 @@ impl rt::Sealed for Endpoint<'_> {}
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "voters[].endpoints[].name")?;
-        let host = rt::read::str(c, true, "voters[].endpoints[].host")?;
-        let port = rt::read::u16(c, "voters[].endpoints[].port")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "voters[].endpoints[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            host,
-            port,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "voters[].endpoints[].name")?;
+            let host = rt::read::str(c, true, "voters[].endpoints[].host")?;
+            let port = rt::read::u16(c, "voters[].endpoints[].port")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "voters[].endpoints[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -475,19 +479,22 @@ impl rt::Sealed for KRaftVersionFeature<'_> {}
 impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 4] = match rt::read::run::<4>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "voters[].k_raft_version_feature.min_supported_version": i16 = 2, "voters[].k_raft_version_feature.max_supported_version": i16 = 2);
-            }
-        };
-        let min_supported_version = rt::read::i16_at::<4, 0>(&r);
-        let max_supported_version = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "voters[].k_raft_version_feature._tagged_fields")?;
-        Ok(Self {
-            min_supported_version,
-            max_supported_version,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "voters[].k_raft_version_feature.min_supported_version": i16 = 2, "voters[].k_raft_version_feature.max_supported_version": i16 = 2);
+                }
+            };
+            let min_supported_version = rt::read::i16_at::<4, 0>(&r);
+            let max_supported_version = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "voters[].k_raft_version_feature._tagged_fields")?;
+            Ok(Self {
+                min_supported_version,
+                max_supported_version,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -314,32 +314,34 @@ impl rt::Sealed for PartitionData<'_> {}
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 20] = match rt::read::run::<20>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].state_epoch": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4, "topics[].partitions[].start_offset": i64 = 8);
-            }
-        };
-        let partition = rt::read::i32_at::<20, 0>(&r);
-        let state_epoch = rt::read::i32_at::<20, 4>(&r);
-        let leader_epoch = rt::read::i32_at::<20, 8>(&r);
-        let start_offset = rt::read::i64_at::<20, 12>(&r);
-        let delivery_complete_count = if v >= 1 {
-            rt::read::i32(c, "topics[].partitions[].delivery_complete_count")?
-        } else {
-            -1_i32
-        };
-        let state_batches = rt::read::array::<StateBatch<'a>>(c, true, v, "topics[].partitions[].state_batches")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
-        Ok(Self {
-            partition,
-            state_epoch,
-            leader_epoch,
-            start_offset,
-            delivery_complete_count,
-            state_batches,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].partition": i32 = 4, "topics[].partitions[].state_epoch": i32 = 4, "topics[].partitions[].leader_epoch": i32 = 4, "topics[].partitions[].start_offset": i64 = 8);
+                }
+            };
+            let partition = rt::read::i32_at::<20, 0>(&r);
+            let state_epoch = rt::read::i32_at::<20, 4>(&r);
+            let leader_epoch = rt::read::i32_at::<20, 8>(&r);
+            let start_offset = rt::read::i64_at::<20, 12>(&r);
+            let delivery_complete_count = if v >= 1 {
+                rt::read::i32(c, "topics[].partitions[].delivery_complete_count")?
+            } else {
+                -1_i32
+            };
+            let state_batches = rt::read::array::<StateBatch<'a>>(c, true, v, "topics[].partitions[].state_batches")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
+            Ok(Self {
+                partition,
+                state_epoch,
+                leader_epoch,
+                start_offset,
+                delivery_complete_count,
+                state_batches,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -516,24 +518,26 @@ impl rt::Sealed for StateBatch<'_> {}
 impl<'a> rt::Struct<'a> for StateBatch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 19] = match rt::read::run::<19>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topics[].partitions[].state_batches[].first_offset": i64 = 8, "topics[].partitions[].state_batches[].last_offset": i64 = 8, "topics[].partitions[].state_batches[].delivery_state": i8 = 1, "topics[].partitions[].state_batches[].delivery_count": i16 = 2);
-            }
-        };
-        let first_offset = rt::read::i64_at::<19, 0>(&r);
-        let last_offset = rt::read::i64_at::<19, 8>(&r);
-        let delivery_state = rt::read::i8_at::<19, 16>(&r);
-        let delivery_count = rt::read::i16_at::<19, 17>(&r);
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "topics[].partitions[].state_batches[]._tagged_fields")?;
-        Ok(Self {
-            first_offset,
-            last_offset,
-            delivery_state,
-            delivery_count,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 19] = match rt::read::run::<19>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topics[].partitions[].state_batches[].first_offset": i64 = 8, "topics[].partitions[].state_batches[].last_offset": i64 = 8, "topics[].partitions[].state_batches[].delivery_state": i8 = 1, "topics[].partitions[].state_batches[].delivery_count": i16 = 2);
+                }
+            };
+            let first_offset = rt::read::i64_at::<19, 0>(&r);
+            let last_offset = rt::read::i64_at::<19, 8>(&r);
+            let delivery_state = rt::read::i8_at::<19, 16>(&r);
+            let delivery_count = rt::read::i16_at::<19, 17>(&r);
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "topics[].partitions[].state_batches[]._tagged_fields")?;
+            Ok(Self {
+                first_offset,
+                last_offset,
+                delivery_state,
+                delivery_count,
+                unknown_tagged_fields,
+            })
         })
     }
 

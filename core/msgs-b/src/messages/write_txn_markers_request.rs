@@ -182,36 +182,38 @@ impl rt::Sealed for WritableTxnMarker<'_> {}
 impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 11] = match rt::read::run::<11>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "markers[].producer_id": i64 = 8, "markers[].producer_epoch": i16 = 2, "markers[].transaction_result": bool = 1);
-            }
-        };
-        let producer_id = rt::read::i64_at::<11, 0>(&r);
-        let producer_epoch = rt::read::i16_at::<11, 8>(&r);
-        let transaction_result = rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&r));
-        let topics = rt::read::array::<WritableTxnMarkerTopic<'a>>(c, v >= 1, v, "markers[].topics")?;
-        let coordinator_epoch = rt::read::i32(c, "markers[].coordinator_epoch")?;
-        let transaction_version = if v >= 2 {
-            rt::read::i8(c, "markers[].transaction_version")?
-        } else {
-            0_i8
-        };
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "markers[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            producer_id,
-            producer_epoch,
-            transaction_result,
-            topics,
-            coordinator_epoch,
-            transaction_version,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 11] = match rt::read::run::<11>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "markers[].producer_id": i64 = 8, "markers[].producer_epoch": i16 = 2, "markers[].transaction_result": bool = 1);
+                }
+            };
+            let producer_id = rt::read::i64_at::<11, 0>(&r);
+            let producer_epoch = rt::read::i16_at::<11, 8>(&r);
+            let transaction_result = rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&r));
+            let topics = rt::read::array::<WritableTxnMarkerTopic<'a>>(c, v >= 1, v, "markers[].topics")?;
+            let coordinator_epoch = rt::read::i32(c, "markers[].coordinator_epoch")?;
+            let transaction_version = if v >= 2 {
+                rt::read::i8(c, "markers[].transaction_version")?
+            } else {
+                0_i8
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "markers[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                producer_id,
+                producer_epoch,
+                transaction_result,
+                topics,
+                coordinator_epoch,
+                transaction_version,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -391,18 +393,20 @@ impl rt::Sealed for WritableTxnMarkerTopic<'_> {}
 impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let name = rt::read::str(c, v >= 1, "markers[].topics[].name")?;
-        let partition_indexes = rt::read::array::<i32>(c, v >= 1, v, "markers[].topics[].partition_indexes")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "markers[].topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            name,
-            partition_indexes,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let name = rt::read::str(c, v >= 1, "markers[].topics[].name")?;
+            let partition_indexes = rt::read::array::<i32>(c, v >= 1, v, "markers[].topics[].partition_indexes")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "markers[].topics[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                name,
+                partition_indexes,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -60,31 +60,33 @@ impl rt::Sealed for AbortTransactionRecord<'_> {}
 impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let mut reason_tag: Option<&'a str> = None;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        reason_tag = rt::read::opt_str(c, true, true, "reason")?;
-                        rt::read::check_tag_size(c, before, size, tag, "reason")?;
-                        rt::read::tag_at_default(c, reason_tag.is_none());
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let mut reason_tag: Option<&'a str> = None;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            reason_tag = rt::read::opt_str(c, true, true, "reason")?;
+                            rt::read::check_tag_size(c, before, size, tag, "reason")?;
+                            rt::read::tag_at_default(c, reason_tag.is_none());
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        };
-        Ok(Self {
-            reason: reason_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            };
+            Ok(Self {
+                reason: reason_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -140,15 +142,13 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
             let has_reason = self.reason.is_some();
             tags += usize::from(has_reason);
             w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
             if has_reason {
                 let s = w.ok(rt::write::opt_str_size(self.reason, true, true, "reason"));
                 w.uvarint(0, "reason");
                 w.uvarint(s as u32, "reason");
                 w.opt_str(self.reason, true, true, "reason");
             }
-            w.unknown_tags_rest(&mut unknown);
+            w.raw_tags(&self.unknown_tagged_fields);
         })
     }
 }
@@ -302,7 +302,6 @@ pub mod owned {
                 tags += usize::from(has_reason);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_reason {
                     let s = w.ok(rt::write::opt_str_size(self.reason.as_deref(), true, true, "reason"));
                     w.uvarint(0, "reason");

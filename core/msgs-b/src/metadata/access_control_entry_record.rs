@@ -76,37 +76,39 @@ impl rt::Sealed for AccessControlEntryRecord<'_> {}
 impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 17] = match rt::read::run::<17>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "id": uuid = 16, "resource_type": i8 = 1);
-            }
-        };
-        let id = rt::read::uuid_at::<17, 0>(&r);
-        let resource_type = rt::read::i8_at::<17, 16>(&r);
-        let resource_name = rt::read::str(c, true, "resource_name")?;
-        let pattern_type = rt::read::i8(c, "pattern_type")?;
-        let principal = rt::read::str(c, true, "principal")?;
-        let host = rt::read::str(c, true, "host")?;
-        let r: [u8; 2] = match rt::read::run::<2>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "operation": i8 = 1, "permission_type": i8 = 1);
-            }
-        };
-        let operation = rt::read::i8_at::<2, 0>(&r);
-        let permission_type = rt::read::i8_at::<2, 1>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            id,
-            resource_type,
-            resource_name,
-            pattern_type,
-            principal,
-            host,
-            operation,
-            permission_type,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 17] = match rt::read::run::<17>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "id": uuid = 16, "resource_type": i8 = 1);
+                }
+            };
+            let id = rt::read::uuid_at::<17, 0>(&r);
+            let resource_type = rt::read::i8_at::<17, 16>(&r);
+            let resource_name = rt::read::str(c, true, "resource_name")?;
+            let pattern_type = rt::read::i8(c, "pattern_type")?;
+            let principal = rt::read::str(c, true, "principal")?;
+            let host = rt::read::str(c, true, "host")?;
+            let r: [u8; 2] = match rt::read::run::<2>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "operation": i8 = 1, "permission_type": i8 = 1);
+                }
+            };
+            let operation = rt::read::i8_at::<2, 0>(&r);
+            let permission_type = rt::read::i8_at::<2, 1>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                id,
+                resource_type,
+                resource_name,
+                pattern_type,
+                principal,
+                host,
+                operation,
+                permission_type,
+                unknown_tagged_fields,
+            })
         })
     }
 

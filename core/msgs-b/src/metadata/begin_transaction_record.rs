@@ -60,31 +60,33 @@ impl rt::Sealed for BeginTransactionRecord<'_> {}
 impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let mut name_tag: Option<&'a str> = None;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        name_tag = rt::read::opt_str(c, true, true, "name")?;
-                        rt::read::check_tag_size(c, before, size, tag, "name")?;
-                        rt::read::tag_at_default(c, name_tag.is_none());
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let mut name_tag: Option<&'a str> = None;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            name_tag = rt::read::opt_str(c, true, true, "name")?;
+                            rt::read::check_tag_size(c, before, size, tag, "name")?;
+                            rt::read::tag_at_default(c, name_tag.is_none());
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        };
-        Ok(Self {
-            name: name_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            };
+            Ok(Self {
+                name: name_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -140,15 +142,13 @@ impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
             let has_name = self.name.is_some();
             tags += usize::from(has_name);
             w.uvarint(tags as u32, "_tagged_fields");
-            let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0);
             if has_name {
                 let s = w.ok(rt::write::opt_str_size(self.name, true, true, "name"));
                 w.uvarint(0, "name");
                 w.uvarint(s as u32, "name");
                 w.opt_str(self.name, true, true, "name");
             }
-            w.unknown_tags_rest(&mut unknown);
+            w.raw_tags(&self.unknown_tagged_fields);
         })
     }
 }
@@ -302,7 +302,6 @@ pub mod owned {
                 tags += usize::from(has_name);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_name {
                     let s = w.ok(rt::write::opt_str_size(self.name.as_deref(), true, true, "name"));
                     w.uvarint(0, "name");

@@ -70,69 +70,76 @@ impl rt::Sealed for BrokerRegistrationChangeRecord<'_> {}
 impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "broker_id": i32 = 4, "broker_epoch": i64 = 8);
-            }
-        };
-        let broker_id = rt::read::i32_at::<12, 0>(&r);
-        let broker_epoch = rt::read::i64_at::<12, 4>(&r);
-        let mut fenced_tag: i8 = 0_i8;
-        let mut in_controlled_shutdown_tag: i8 = 0_i8;
-        let mut log_dirs_tag: rt::Array<'a, rt::Uuid> = rt::Array::EMPTY;
-        let mut cordoned_log_dirs_tag: Option<rt::Array<'a, rt::Uuid>> = None;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        fenced_tag = rt::read::i8(c, "fenced")?;
-                        rt::read::check_tag_size(c, before, size, tag, "fenced")?;
-                        rt::read::tag_at_default(c, fenced_tag == 0_i8);
-                    }
-                    1 if v >= 1 => {
-                        in_controlled_shutdown_tag = rt::read::i8(c, "in_controlled_shutdown")?;
-                        rt::read::check_tag_size(c, before, size, tag, "in_controlled_shutdown")?;
-                        rt::read::tag_at_default(c, in_controlled_shutdown_tag == 0_i8);
-                    }
-                    1 => return Err(rt::read::tag_not_in_version(c, tag, "in_controlled_shutdown")),
-                    2 if v >= 2 => {
-                        rt::read::tagged_array::<rt::Uuid>(c, &mut log_dirs_tag, before, (tag, size), v, "log_dirs")?
-                    }
-                    2 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
-                    3 if v >= 3 => rt::read::tagged_opt_array::<rt::Uuid>(
-                        c,
-                        &mut cordoned_log_dirs_tag,
-                        before,
-                        (tag, size),
-                        v >= 3,
-                        true,
-                        v,
-                        "cordoned_log_dirs",
-                    )?,
-                    3 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "broker_id": i32 = 4, "broker_epoch": i64 = 8);
+                }
+            };
+            let broker_id = rt::read::i32_at::<12, 0>(&r);
+            let broker_epoch = rt::read::i64_at::<12, 4>(&r);
+            let mut fenced_tag: i8 = 0_i8;
+            let mut in_controlled_shutdown_tag: i8 = 0_i8;
+            let mut log_dirs_tag: rt::Array<'a, rt::Uuid> = rt::Array::EMPTY;
+            let mut cordoned_log_dirs_tag: Option<rt::Array<'a, rt::Uuid>> = None;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            fenced_tag = rt::read::i8(c, "fenced")?;
+                            rt::read::check_tag_size(c, before, size, tag, "fenced")?;
+                            rt::read::tag_at_default(c, fenced_tag == 0_i8);
+                        }
+                        1 if v >= 1 => {
+                            in_controlled_shutdown_tag = rt::read::i8(c, "in_controlled_shutdown")?;
+                            rt::read::check_tag_size(c, before, size, tag, "in_controlled_shutdown")?;
+                            rt::read::tag_at_default(c, in_controlled_shutdown_tag == 0_i8);
+                        }
+                        1 => return Err(rt::read::tag_not_in_version(c, tag, "in_controlled_shutdown")),
+                        2 if v >= 2 => rt::read::tagged_array::<rt::Uuid>(
+                            c,
+                            &mut log_dirs_tag,
+                            before,
+                            (tag, size),
+                            v,
+                            "log_dirs",
+                        )?,
+                        2 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
+                        3 if v >= 3 => rt::read::tagged_opt_array::<rt::Uuid>(
+                            c,
+                            &mut cordoned_log_dirs_tag,
+                            before,
+                            (tag, size),
+                            v >= 3,
+                            true,
+                            v,
+                            "cordoned_log_dirs",
+                        )?,
+                        3 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0xf)
-        };
-        Ok(Self {
-            broker_id,
-            broker_epoch,
-            fenced: fenced_tag,
-            in_controlled_shutdown: in_controlled_shutdown_tag,
-            log_dirs: log_dirs_tag,
-            cordoned_log_dirs: cordoned_log_dirs_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0xf)
+            };
+            Ok(Self {
+                broker_id,
+                broker_epoch,
+                fenced: fenced_tag,
+                in_controlled_shutdown: in_controlled_shutdown_tag,
+                log_dirs: log_dirs_tag,
+                cordoned_log_dirs: cordoned_log_dirs_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -261,30 +268,25 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
                 let has_cordoned_log_dirs = v >= 3 && self.cordoned_log_dirs.is_some();
                 tags += usize::from(has_cordoned_log_dirs);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_fenced {
                     let s = 1;
                     w.uvarint(0, "fenced");
                     w.uvarint(s as u32, "fenced");
                     w.i8(self.fenced, "fenced");
                 }
-                w.unknown_tags_before(&mut unknown, 1);
                 if has_in_controlled_shutdown {
                     let s = 1;
                     w.uvarint(1, "in_controlled_shutdown");
                     w.uvarint(s as u32, "in_controlled_shutdown");
                     w.i8(self.in_controlled_shutdown, "in_controlled_shutdown");
                 }
-                w.unknown_tags_before(&mut unknown, 2);
                 if has_log_dirs {
                     w.tagged_array(2, &self.log_dirs, v, "log_dirs");
                 }
-                w.unknown_tags_before(&mut unknown, 3);
                 if has_cordoned_log_dirs {
                     w.tagged_opt_array(3, &self.cordoned_log_dirs, v >= 3, v, "cordoned_log_dirs");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -637,28 +639,24 @@ pub mod owned {
                     tags += usize::from(has_cordoned_log_dirs);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_fenced {
                         let s = 1;
                         w.uvarint(0, "fenced");
                         w.uvarint(s as u32, "fenced");
                         w.i8(self.fenced, "fenced");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
                     if has_in_controlled_shutdown {
                         let s = 1;
                         w.uvarint(1, "in_controlled_shutdown");
                         w.uvarint(s as u32, "in_controlled_shutdown");
                         w.i8(self.in_controlled_shutdown, "in_controlled_shutdown");
                     }
-                    w.unknown_tags_before(&mut unknown, 2);
                     if has_log_dirs {
                         let s = w.ok(rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs"));
                         w.uvarint(2, "log_dirs");
                         w.uvarint(s as u32, "log_dirs");
                         rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs");
                     }
-                    w.unknown_tags_before(&mut unknown, 3);
                     if has_cordoned_log_dirs {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.cordoned_log_dirs.as_deref(),

@@ -60,11 +60,13 @@ impl rt::Sealed for ClearElrRecord<'_> {}
 impl<'a> rt::Struct<'a> for ClearElrRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let topic_name = rt::read::str(c, true, "topic_name")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            topic_name,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let topic_name = rt::read::str(c, true, "topic_name")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                topic_name,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -64,24 +64,26 @@ impl rt::Sealed for ClientQuotaRecord<'_> {}
 impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let entity = rt::read::array::<EntityData<'a>>(c, true, v, "entity")?;
-        let key = rt::read::str(c, true, "key")?;
-        let r: [u8; 9] = match rt::read::run::<9>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "value": f64 = 8, "remove": bool = 1);
-            }
-        };
-        let value = rt::read::f64_at::<9, 0>(&r);
-        let remove = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            entity,
-            key,
-            value,
-            remove,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let entity = rt::read::array::<EntityData<'a>>(c, true, v, "entity")?;
+            let key = rt::read::str(c, true, "key")?;
+            let r: [u8; 9] = match rt::read::run::<9>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "value": f64 = 8, "remove": bool = 1);
+                }
+            };
+            let value = rt::read::f64_at::<9, 0>(&r);
+            let remove = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                entity,
+                key,
+                value,
+                remove,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -182,13 +184,15 @@ impl rt::Sealed for EntityData<'_> {}
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let entity_type = rt::read::str(c, true, "entity[].entity_type")?;
-        let entity_name = rt::read::opt_str(c, true, true, "entity[].entity_name")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "entity[]._tagged_fields")?;
-        Ok(Self {
-            entity_type,
-            entity_name,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let entity_type = rt::read::str(c, true, "entity[].entity_type")?;
+            let entity_name = rt::read::opt_str(c, true, true, "entity[].entity_name")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "entity[]._tagged_fields")?;
+            Ok(Self {
+                entity_type,
+                entity_name,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -64,17 +64,19 @@ impl rt::Sealed for ConfigRecord<'_> {}
 impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let resource_type = rt::read::i8(c, "resource_type")?;
-        let resource_name = rt::read::str(c, true, "resource_name")?;
-        let name = rt::read::str(c, true, "name")?;
-        let value = rt::read::opt_str(c, true, true, "value")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            resource_type,
-            resource_name,
-            name,
-            value,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let resource_type = rt::read::i8(c, "resource_type")?;
+            let resource_name = rt::read::str(c, true, "resource_name")?;
+            let name = rt::read::str(c, true, "name")?;
+            let value = rt::read::opt_str(c, true, true, "value")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                resource_type,
+                resource_name,
+                name,
+                value,
+                unknown_tagged_fields,
+            })
         })
     }
 

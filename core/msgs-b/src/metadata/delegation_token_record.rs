@@ -73,30 +73,32 @@ impl rt::Sealed for DelegationTokenRecord<'_> {}
 impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let owner = rt::read::str(c, true, "owner")?;
-        let requester = rt::read::str(c, true, "requester")?;
-        let renewers = rt::read::array::<&'a str>(c, true, v, "renewers")?;
-        let r: [u8; 24] = match rt::read::run::<24>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "issue_timestamp": i64 = 8, "max_timestamp": i64 = 8, "expiration_timestamp": i64 = 8);
-            }
-        };
-        let issue_timestamp = rt::read::i64_at::<24, 0>(&r);
-        let max_timestamp = rt::read::i64_at::<24, 8>(&r);
-        let expiration_timestamp = rt::read::i64_at::<24, 16>(&r);
-        let token_id = rt::read::str(c, true, "token_id")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            owner,
-            requester,
-            renewers,
-            issue_timestamp,
-            max_timestamp,
-            expiration_timestamp,
-            token_id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let owner = rt::read::str(c, true, "owner")?;
+            let requester = rt::read::str(c, true, "requester")?;
+            let renewers = rt::read::array::<&'a str>(c, true, v, "renewers")?;
+            let r: [u8; 24] = match rt::read::run::<24>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "issue_timestamp": i64 = 8, "max_timestamp": i64 = 8, "expiration_timestamp": i64 = 8);
+                }
+            };
+            let issue_timestamp = rt::read::i64_at::<24, 0>(&r);
+            let max_timestamp = rt::read::i64_at::<24, 8>(&r);
+            let expiration_timestamp = rt::read::i64_at::<24, 16>(&r);
+            let token_id = rt::read::str(c, true, "token_id")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                owner,
+                requester,
+                renewers,
+                issue_timestamp,
+                max_timestamp,
+                expiration_timestamp,
+                token_id,
+                unknown_tagged_fields,
+            })
         })
     }
 

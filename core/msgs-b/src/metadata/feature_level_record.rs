@@ -64,13 +64,15 @@ impl rt::Sealed for FeatureLevelRecord<'_> {}
 impl<'a> rt::Struct<'a> for FeatureLevelRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "name")?;
-        let feature_level = rt::read::i16(c, "feature_level")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            name,
-            feature_level,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "name")?;
+            let feature_level = rt::read::i16(c, "feature_level")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                name,
+                feature_level,
+                unknown_tagged_fields,
+            })
         })
     }
 

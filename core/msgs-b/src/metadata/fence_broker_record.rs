@@ -64,19 +64,21 @@ impl rt::Sealed for FenceBrokerRecord<'_> {}
 impl<'a> rt::Struct<'a> for FenceBrokerRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "id": i32 = 4, "epoch": i64 = 8);
-            }
-        };
-        let id = rt::read::i32_at::<12, 0>(&r);
-        let epoch = rt::read::i64_at::<12, 4>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            id,
-            epoch,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "id": i32 = 4, "epoch": i64 = 8);
+                }
+            };
+            let id = rt::read::i32_at::<12, 0>(&r);
+            let epoch = rt::read::i64_at::<12, 4>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                id,
+                epoch,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -56,8 +56,10 @@ impl rt::Sealed for NoOpRecord<'_> {}
 impl<'a> rt::Struct<'a> for NoOpRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self { unknown_tagged_fields })
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self { unknown_tagged_fields })
+        })
     }
 
     #[inline]

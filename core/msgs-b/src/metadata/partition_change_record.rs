@@ -85,127 +85,138 @@ impl rt::Sealed for PartitionChangeRecord<'_> {}
 impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 20] = match rt::read::run::<20>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "partition_id": i32 = 4, "topic_id": uuid = 16);
-            }
-        };
-        let partition_id = rt::read::i32_at::<20, 0>(&r);
-        let topic_id = rt::read::uuid_at::<20, 4>(&r);
-        let mut isr_tag: Option<rt::Array<'a, i32>> = None;
-        let mut leader_tag: i32 = -2_i32;
-        let mut replicas_tag: Option<rt::Array<'a, i32>> = None;
-        let mut removing_replicas_tag: Option<rt::Array<'a, i32>> = None;
-        let mut adding_replicas_tag: Option<rt::Array<'a, i32>> = None;
-        let mut leader_recovery_state_tag: i8 = -1_i8;
-        let mut eligible_leader_replicas_tag: Option<rt::Array<'a, i32>> = None;
-        let mut last_known_elr_tag: Option<rt::Array<'a, i32>> = None;
-        let mut directories_tag: Option<rt::Array<'a, rt::Uuid>> = None;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => rt::read::tagged_opt_array::<i32>(c, &mut isr_tag, before, (tag, size), true, true, v, "isr")?,
-                    1 => {
-                        leader_tag = rt::read::i32(c, "leader")?;
-                        rt::read::check_tag_size(c, before, size, tag, "leader")?;
-                        rt::read::tag_at_default(c, leader_tag == -2_i32);
-                    }
-                    2 => rt::read::tagged_opt_array::<i32>(
-                        c,
-                        &mut replicas_tag,
-                        before,
-                        (tag, size),
-                        true,
-                        true,
-                        v,
-                        "replicas",
-                    )?,
-                    3 => rt::read::tagged_opt_array::<i32>(
-                        c,
-                        &mut removing_replicas_tag,
-                        before,
-                        (tag, size),
-                        true,
-                        true,
-                        v,
-                        "removing_replicas",
-                    )?,
-                    4 => rt::read::tagged_opt_array::<i32>(
-                        c,
-                        &mut adding_replicas_tag,
-                        before,
-                        (tag, size),
-                        true,
-                        true,
-                        v,
-                        "adding_replicas",
-                    )?,
-                    5 => {
-                        leader_recovery_state_tag = rt::read::i8(c, "leader_recovery_state")?;
-                        rt::read::check_tag_size(c, before, size, tag, "leader_recovery_state")?;
-                        rt::read::tag_at_default(c, leader_recovery_state_tag == -1_i8);
-                    }
-                    6 if v >= 2 => rt::read::tagged_opt_array::<i32>(
-                        c,
-                        &mut eligible_leader_replicas_tag,
-                        before,
-                        (tag, size),
-                        v >= 2,
-                        true,
-                        v,
-                        "eligible_leader_replicas",
-                    )?,
-                    6 => return Err(rt::read::tag_not_in_version(c, tag, "eligible_leader_replicas")),
-                    7 if v >= 2 => rt::read::tagged_opt_array::<i32>(
-                        c,
-                        &mut last_known_elr_tag,
-                        before,
-                        (tag, size),
-                        v >= 2,
-                        true,
-                        v,
-                        "last_known_elr",
-                    )?,
-                    7 => return Err(rt::read::tag_not_in_version(c, tag, "last_known_elr")),
-                    8 if v >= 1 => rt::read::tagged_opt_array::<rt::Uuid>(
-                        c,
-                        &mut directories_tag,
-                        before,
-                        (tag, size),
-                        v >= 1,
-                        true,
-                        v,
-                        "directories",
-                    )?,
-                    8 => return Err(rt::read::tag_not_in_version(c, tag, "directories")),
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "partition_id": i32 = 4, "topic_id": uuid = 16);
+                }
+            };
+            let partition_id = rt::read::i32_at::<20, 0>(&r);
+            let topic_id = rt::read::uuid_at::<20, 4>(&r);
+            let mut isr_tag: Option<rt::Array<'a, i32>> = None;
+            let mut leader_tag: i32 = -2_i32;
+            let mut replicas_tag: Option<rt::Array<'a, i32>> = None;
+            let mut removing_replicas_tag: Option<rt::Array<'a, i32>> = None;
+            let mut adding_replicas_tag: Option<rt::Array<'a, i32>> = None;
+            let mut leader_recovery_state_tag: i8 = -1_i8;
+            let mut eligible_leader_replicas_tag: Option<rt::Array<'a, i32>> = None;
+            let mut last_known_elr_tag: Option<rt::Array<'a, i32>> = None;
+            let mut directories_tag: Option<rt::Array<'a, rt::Uuid>> = None;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => rt::read::tagged_opt_array::<i32>(
+                            c,
+                            &mut isr_tag,
+                            before,
+                            (tag, size),
+                            true,
+                            true,
+                            v,
+                            "isr",
+                        )?,
+                        1 => {
+                            leader_tag = rt::read::i32(c, "leader")?;
+                            rt::read::check_tag_size(c, before, size, tag, "leader")?;
+                            rt::read::tag_at_default(c, leader_tag == -2_i32);
+                        }
+                        2 => rt::read::tagged_opt_array::<i32>(
+                            c,
+                            &mut replicas_tag,
+                            before,
+                            (tag, size),
+                            true,
+                            true,
+                            v,
+                            "replicas",
+                        )?,
+                        3 => rt::read::tagged_opt_array::<i32>(
+                            c,
+                            &mut removing_replicas_tag,
+                            before,
+                            (tag, size),
+                            true,
+                            true,
+                            v,
+                            "removing_replicas",
+                        )?,
+                        4 => rt::read::tagged_opt_array::<i32>(
+                            c,
+                            &mut adding_replicas_tag,
+                            before,
+                            (tag, size),
+                            true,
+                            true,
+                            v,
+                            "adding_replicas",
+                        )?,
+                        5 => {
+                            leader_recovery_state_tag = rt::read::i8(c, "leader_recovery_state")?;
+                            rt::read::check_tag_size(c, before, size, tag, "leader_recovery_state")?;
+                            rt::read::tag_at_default(c, leader_recovery_state_tag == -1_i8);
+                        }
+                        6 if v >= 2 => rt::read::tagged_opt_array::<i32>(
+                            c,
+                            &mut eligible_leader_replicas_tag,
+                            before,
+                            (tag, size),
+                            v >= 2,
+                            true,
+                            v,
+                            "eligible_leader_replicas",
+                        )?,
+                        6 => return Err(rt::read::tag_not_in_version(c, tag, "eligible_leader_replicas")),
+                        7 if v >= 2 => rt::read::tagged_opt_array::<i32>(
+                            c,
+                            &mut last_known_elr_tag,
+                            before,
+                            (tag, size),
+                            v >= 2,
+                            true,
+                            v,
+                            "last_known_elr",
+                        )?,
+                        7 => return Err(rt::read::tag_not_in_version(c, tag, "last_known_elr")),
+                        8 if v >= 1 => rt::read::tagged_opt_array::<rt::Uuid>(
+                            c,
+                            &mut directories_tag,
+                            before,
+                            (tag, size),
+                            v >= 1,
+                            true,
+                            v,
+                            "directories",
+                        )?,
+                        8 => return Err(rt::read::tag_not_in_version(c, tag, "directories")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1ff)
-        };
-        Ok(Self {
-            partition_id,
-            topic_id,
-            isr: isr_tag,
-            leader: leader_tag,
-            replicas: replicas_tag,
-            removing_replicas: removing_replicas_tag,
-            adding_replicas: adding_replicas_tag,
-            leader_recovery_state: leader_recovery_state_tag,
-            directories: directories_tag,
-            eligible_leader_replicas: eligible_leader_replicas_tag,
-            last_known_elr: last_known_elr_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1ff)
+            };
+            Ok(Self {
+                partition_id,
+                topic_id,
+                isr: isr_tag,
+                leader: leader_tag,
+                replicas: replicas_tag,
+                removing_replicas: removing_replicas_tag,
+                adding_replicas: adding_replicas_tag,
+                leader_recovery_state: leader_recovery_state_tag,
+                directories: directories_tag,
+                eligible_leader_replicas: eligible_leader_replicas_tag,
+                last_known_elr: last_known_elr_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -424,50 +435,40 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                 let has_directories = v >= 1 && self.directories.is_some();
                 tags += usize::from(has_directories);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_isr {
                     w.tagged_opt_array(0, &self.isr, true, v, "isr");
                 }
-                w.unknown_tags_before(&mut unknown, 1);
                 if has_leader {
                     let s = 4;
                     w.uvarint(1, "leader");
                     w.uvarint(s as u32, "leader");
                     w.i32(self.leader, "leader");
                 }
-                w.unknown_tags_before(&mut unknown, 2);
                 if has_replicas {
                     w.tagged_opt_array(2, &self.replicas, true, v, "replicas");
                 }
-                w.unknown_tags_before(&mut unknown, 3);
                 if has_removing_replicas {
                     w.tagged_opt_array(3, &self.removing_replicas, true, v, "removing_replicas");
                 }
-                w.unknown_tags_before(&mut unknown, 4);
                 if has_adding_replicas {
                     w.tagged_opt_array(4, &self.adding_replicas, true, v, "adding_replicas");
                 }
-                w.unknown_tags_before(&mut unknown, 5);
                 if has_leader_recovery_state {
                     let s = 1;
                     w.uvarint(5, "leader_recovery_state");
                     w.uvarint(s as u32, "leader_recovery_state");
                     w.i8(self.leader_recovery_state, "leader_recovery_state");
                 }
-                w.unknown_tags_before(&mut unknown, 6);
                 if has_eligible_leader_replicas {
                     w.tagged_opt_array(6, &self.eligible_leader_replicas, v >= 2, v, "eligible_leader_replicas");
                 }
-                w.unknown_tags_before(&mut unknown, 7);
                 if has_last_known_elr {
                     w.tagged_opt_array(7, &self.last_known_elr, v >= 2, v, "last_known_elr");
                 }
-                w.unknown_tags_before(&mut unknown, 8);
                 if has_directories {
                     w.tagged_opt_array(8, &self.directories, v >= 1, v, "directories");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -1007,21 +1008,18 @@ pub mod owned {
                     tags += usize::from(has_directories);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_isr {
                         let s = w.ok(rt::owned::opt_vec_size(self.isr.as_deref(), true, true, v, "isr"));
                         w.uvarint(0, "isr");
                         w.uvarint(s as u32, "isr");
                         rt::owned::write_opt_vec(w, self.isr.as_deref(), true, true, v, "isr");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
                     if has_leader {
                         let s = 4;
                         w.uvarint(1, "leader");
                         w.uvarint(s as u32, "leader");
                         w.i32(self.leader, "leader");
                     }
-                    w.unknown_tags_before(&mut unknown, 2);
                     if has_replicas {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.replicas.as_deref(),
@@ -1034,7 +1032,6 @@ pub mod owned {
                         w.uvarint(s as u32, "replicas");
                         rt::owned::write_opt_vec(w, self.replicas.as_deref(), true, true, v, "replicas");
                     }
-                    w.unknown_tags_before(&mut unknown, 3);
                     if has_removing_replicas {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.removing_replicas.as_deref(),
@@ -1054,7 +1051,6 @@ pub mod owned {
                             "removing_replicas",
                         );
                     }
-                    w.unknown_tags_before(&mut unknown, 4);
                     if has_adding_replicas {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.adding_replicas.as_deref(),
@@ -1067,14 +1063,12 @@ pub mod owned {
                         w.uvarint(s as u32, "adding_replicas");
                         rt::owned::write_opt_vec(w, self.adding_replicas.as_deref(), true, true, v, "adding_replicas");
                     }
-                    w.unknown_tags_before(&mut unknown, 5);
                     if has_leader_recovery_state {
                         let s = 1;
                         w.uvarint(5, "leader_recovery_state");
                         w.uvarint(s as u32, "leader_recovery_state");
                         w.i8(self.leader_recovery_state, "leader_recovery_state");
                     }
-                    w.unknown_tags_before(&mut unknown, 6);
                     if has_eligible_leader_replicas {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.eligible_leader_replicas.as_deref(),
@@ -1094,7 +1088,6 @@ pub mod owned {
                             "eligible_leader_replicas",
                         );
                     }
-                    w.unknown_tags_before(&mut unknown, 7);
                     if has_last_known_elr {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.last_known_elr.as_deref(),
@@ -1107,7 +1100,6 @@ pub mod owned {
                         w.uvarint(s as u32, "last_known_elr");
                         rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr");
                     }
-                    w.unknown_tags_before(&mut unknown, 8);
                     if has_directories {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.directories.as_deref(),

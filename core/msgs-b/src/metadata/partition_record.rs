@@ -91,94 +91,96 @@ impl rt::Sealed for PartitionRecord<'_> {}
 impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 20] = match rt::read::run::<20>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "partition_id": i32 = 4, "topic_id": uuid = 16);
-            }
-        };
-        let partition_id = rt::read::i32_at::<20, 0>(&r);
-        let topic_id = rt::read::uuid_at::<20, 4>(&r);
-        let replicas = rt::read::array::<i32>(c, true, v, "replicas")?;
-        let isr = rt::read::array::<i32>(c, true, v, "isr")?;
-        let removing_replicas = rt::read::array::<i32>(c, true, v, "removing_replicas")?;
-        let adding_replicas = rt::read::array::<i32>(c, true, v, "adding_replicas")?;
-        let leader = rt::read::i32(c, "leader")?;
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "leader_epoch": i32 = 4, "partition_epoch": i32 = 4);
-            }
-        };
-        let leader_epoch = rt::read::i32_at::<8, 0>(&r);
-        let partition_epoch = rt::read::i32_at::<8, 4>(&r);
-        let directories = if v >= 1 {
-            rt::read::array::<rt::Uuid>(c, true, v, "directories")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let mut leader_recovery_state_tag: i8 = 0_i8;
-        let mut eligible_leader_replicas_tag: Option<rt::Array<'a, i32>> = None;
-        let mut last_known_elr_tag: Option<rt::Array<'a, i32>> = None;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        leader_recovery_state_tag = rt::read::i8(c, "leader_recovery_state")?;
-                        rt::read::check_tag_size(c, before, size, tag, "leader_recovery_state")?;
-                        rt::read::tag_at_default(c, leader_recovery_state_tag == 0_i8);
-                    }
-                    1 if v >= 2 => rt::read::tagged_opt_array::<i32>(
-                        c,
-                        &mut eligible_leader_replicas_tag,
-                        before,
-                        (tag, size),
-                        v >= 2,
-                        true,
-                        v,
-                        "eligible_leader_replicas",
-                    )?,
-                    1 => return Err(rt::read::tag_not_in_version(c, tag, "eligible_leader_replicas")),
-                    2 if v >= 2 => rt::read::tagged_opt_array::<i32>(
-                        c,
-                        &mut last_known_elr_tag,
-                        before,
-                        (tag, size),
-                        v >= 2,
-                        true,
-                        v,
-                        "last_known_elr",
-                    )?,
-                    2 => return Err(rt::read::tag_not_in_version(c, tag, "last_known_elr")),
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "partition_id": i32 = 4, "topic_id": uuid = 16);
+                }
+            };
+            let partition_id = rt::read::i32_at::<20, 0>(&r);
+            let topic_id = rt::read::uuid_at::<20, 4>(&r);
+            let replicas = rt::read::array::<i32>(c, true, v, "replicas")?;
+            let isr = rt::read::array::<i32>(c, true, v, "isr")?;
+            let removing_replicas = rt::read::array::<i32>(c, true, v, "removing_replicas")?;
+            let adding_replicas = rt::read::array::<i32>(c, true, v, "adding_replicas")?;
+            let leader = rt::read::i32(c, "leader")?;
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "leader_epoch": i32 = 4, "partition_epoch": i32 = 4);
+                }
+            };
+            let leader_epoch = rt::read::i32_at::<8, 0>(&r);
+            let partition_epoch = rt::read::i32_at::<8, 4>(&r);
+            let directories = if v >= 1 {
+                rt::read::array::<rt::Uuid>(c, true, v, "directories")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let mut leader_recovery_state_tag: i8 = 0_i8;
+            let mut eligible_leader_replicas_tag: Option<rt::Array<'a, i32>> = None;
+            let mut last_known_elr_tag: Option<rt::Array<'a, i32>> = None;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            leader_recovery_state_tag = rt::read::i8(c, "leader_recovery_state")?;
+                            rt::read::check_tag_size(c, before, size, tag, "leader_recovery_state")?;
+                            rt::read::tag_at_default(c, leader_recovery_state_tag == 0_i8);
+                        }
+                        1 if v >= 2 => rt::read::tagged_opt_array::<i32>(
+                            c,
+                            &mut eligible_leader_replicas_tag,
+                            before,
+                            (tag, size),
+                            v >= 2,
+                            true,
+                            v,
+                            "eligible_leader_replicas",
+                        )?,
+                        1 => return Err(rt::read::tag_not_in_version(c, tag, "eligible_leader_replicas")),
+                        2 if v >= 2 => rt::read::tagged_opt_array::<i32>(
+                            c,
+                            &mut last_known_elr_tag,
+                            before,
+                            (tag, size),
+                            v >= 2,
+                            true,
+                            v,
+                            "last_known_elr",
+                        )?,
+                        2 => return Err(rt::read::tag_not_in_version(c, tag, "last_known_elr")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x7)
-        };
-        Ok(Self {
-            partition_id,
-            topic_id,
-            replicas,
-            isr,
-            removing_replicas,
-            adding_replicas,
-            leader,
-            leader_recovery_state: leader_recovery_state_tag,
-            leader_epoch,
-            partition_epoch,
-            directories,
-            eligible_leader_replicas: eligible_leader_replicas_tag,
-            last_known_elr: last_known_elr_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x7)
+            };
+            Ok(Self {
+                partition_id,
+                topic_id,
+                replicas,
+                isr,
+                removing_replicas,
+                adding_replicas,
+                leader,
+                leader_recovery_state: leader_recovery_state_tag,
+                leader_epoch,
+                partition_epoch,
+                directories,
+                eligible_leader_replicas: eligible_leader_replicas_tag,
+                last_known_elr: last_known_elr_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -333,23 +335,19 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                 let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
                 tags += usize::from(has_last_known_elr);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_leader_recovery_state {
                     let s = 1;
                     w.uvarint(0, "leader_recovery_state");
                     w.uvarint(s as u32, "leader_recovery_state");
                     w.i8(self.leader_recovery_state, "leader_recovery_state");
                 }
-                w.unknown_tags_before(&mut unknown, 1);
                 if has_eligible_leader_replicas {
                     w.tagged_opt_array(1, &self.eligible_leader_replicas, v >= 2, v, "eligible_leader_replicas");
                 }
-                w.unknown_tags_before(&mut unknown, 2);
                 if has_last_known_elr {
                     w.tagged_opt_array(2, &self.last_known_elr, v >= 2, v, "last_known_elr");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -881,14 +879,12 @@ pub mod owned {
                     tags += usize::from(has_last_known_elr);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_leader_recovery_state {
                         let s = 1;
                         w.uvarint(0, "leader_recovery_state");
                         w.uvarint(s as u32, "leader_recovery_state");
                         w.i8(self.leader_recovery_state, "leader_recovery_state");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
                     if has_eligible_leader_replicas {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.eligible_leader_replicas.as_deref(),
@@ -908,7 +904,6 @@ pub mod owned {
                             "eligible_leader_replicas",
                         );
                     }
-                    w.unknown_tags_before(&mut unknown, 2);
                     if has_last_known_elr {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.last_known_elr.as_deref(),

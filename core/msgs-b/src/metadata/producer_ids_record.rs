@@ -61,21 +61,23 @@ impl rt::Sealed for ProducerIdsRecord<'_> {}
 impl<'a> rt::Struct<'a> for ProducerIdsRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 20] = match rt::read::run::<20>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "broker_id": i32 = 4, "broker_epoch": i64 = 8, "next_producer_id": i64 = 8);
-            }
-        };
-        let broker_id = rt::read::i32_at::<20, 0>(&r);
-        let broker_epoch = rt::read::i64_at::<20, 4>(&r);
-        let next_producer_id = rt::read::i64_at::<20, 12>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            broker_id,
-            broker_epoch,
-            next_producer_id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "broker_id": i32 = 4, "broker_epoch": i64 = 8, "next_producer_id": i64 = 8);
+                }
+            };
+            let broker_id = rt::read::i32_at::<20, 0>(&r);
+            let broker_epoch = rt::read::i64_at::<20, 4>(&r);
+            let next_producer_id = rt::read::i64_at::<20, 12>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                broker_id,
+                broker_epoch,
+                next_producer_id,
+                unknown_tagged_fields,
+            })
         })
     }
 

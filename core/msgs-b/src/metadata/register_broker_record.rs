@@ -85,76 +85,83 @@ impl rt::Sealed for RegisterBrokerRecord<'_> {}
 impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let broker_id = rt::read::i32(c, "broker_id")?;
-        let is_migrating_zk_broker = if v >= 2 {
-            rt::read::bool(c, "is_migrating_zk_broker")?
-        } else {
-            false
-        };
-        let r: [u8; 24] = match rt::read::run::<24>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "incarnation_id": uuid = 16, "broker_epoch": i64 = 8);
-            }
-        };
-        let incarnation_id = rt::read::uuid_at::<24, 0>(&r);
-        let broker_epoch = rt::read::i64_at::<24, 16>(&r);
-        let end_points = rt::read::array::<BrokerEndpoint<'a>>(c, true, v, "end_points")?;
-        let features = rt::read::array::<BrokerFeature<'a>>(c, true, v, "features")?;
-        let rack = rt::read::opt_str(c, true, true, "rack")?;
-        let fenced = rt::read::bool(c, "fenced")?;
-        let in_controlled_shutdown = if v >= 1 {
-            rt::read::bool(c, "in_controlled_shutdown")?
-        } else {
-            false
-        };
-        let mut log_dirs_tag: rt::Array<'a, rt::Uuid> = rt::Array::EMPTY;
-        let mut cordoned_log_dirs_tag: Option<rt::Array<'a, rt::Uuid>> = None;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 if v >= 3 => {
-                        rt::read::tagged_array::<rt::Uuid>(c, &mut log_dirs_tag, before, (tag, size), v, "log_dirs")?
-                    }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
-                    1 if v >= 4 => rt::read::tagged_opt_array::<rt::Uuid>(
-                        c,
-                        &mut cordoned_log_dirs_tag,
-                        before,
-                        (tag, size),
-                        v >= 4,
-                        true,
-                        v,
-                        "cordoned_log_dirs",
-                    )?,
-                    1 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let broker_id = rt::read::i32(c, "broker_id")?;
+            let is_migrating_zk_broker = if v >= 2 {
+                rt::read::bool(c, "is_migrating_zk_broker")?
+            } else {
+                false
+            };
+            let r: [u8; 24] = match rt::read::run::<24>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "incarnation_id": uuid = 16, "broker_epoch": i64 = 8);
+                }
+            };
+            let incarnation_id = rt::read::uuid_at::<24, 0>(&r);
+            let broker_epoch = rt::read::i64_at::<24, 16>(&r);
+            let end_points = rt::read::array::<BrokerEndpoint<'a>>(c, true, v, "end_points")?;
+            let features = rt::read::array::<BrokerFeature<'a>>(c, true, v, "features")?;
+            let rack = rt::read::opt_str(c, true, true, "rack")?;
+            let fenced = rt::read::bool(c, "fenced")?;
+            let in_controlled_shutdown = if v >= 1 {
+                rt::read::bool(c, "in_controlled_shutdown")?
+            } else {
+                false
+            };
+            let mut log_dirs_tag: rt::Array<'a, rt::Uuid> = rt::Array::EMPTY;
+            let mut cordoned_log_dirs_tag: Option<rt::Array<'a, rt::Uuid>> = None;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 3 => rt::read::tagged_array::<rt::Uuid>(
+                            c,
+                            &mut log_dirs_tag,
+                            before,
+                            (tag, size),
+                            v,
+                            "log_dirs",
+                        )?,
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
+                        1 if v >= 4 => rt::read::tagged_opt_array::<rt::Uuid>(
+                            c,
+                            &mut cordoned_log_dirs_tag,
+                            before,
+                            (tag, size),
+                            v >= 4,
+                            true,
+                            v,
+                            "cordoned_log_dirs",
+                        )?,
+                        1 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x3)
-        };
-        Ok(Self {
-            broker_id,
-            is_migrating_zk_broker,
-            incarnation_id,
-            broker_epoch,
-            end_points,
-            features,
-            rack,
-            fenced,
-            in_controlled_shutdown,
-            log_dirs: log_dirs_tag,
-            cordoned_log_dirs: cordoned_log_dirs_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x3)
+            };
+            Ok(Self {
+                broker_id,
+                is_migrating_zk_broker,
+                incarnation_id,
+                broker_epoch,
+                end_points,
+                features,
+                rack,
+                fenced,
+                in_controlled_shutdown,
+                log_dirs: log_dirs_tag,
+                cordoned_log_dirs: cordoned_log_dirs_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -300,16 +307,13 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
                 let has_cordoned_log_dirs = v >= 4 && self.cordoned_log_dirs.is_some();
                 tags += usize::from(has_cordoned_log_dirs);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_log_dirs {
                     w.tagged_array(0, &self.log_dirs, v, "log_dirs");
                 }
-                w.unknown_tags_before(&mut unknown, 1);
                 if has_cordoned_log_dirs {
                     w.tagged_opt_array(1, &self.cordoned_log_dirs, v >= 4, v, "cordoned_log_dirs");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -365,23 +369,25 @@ impl rt::Sealed for BrokerEndpoint<'_> {}
 impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "end_points[].name")?;
-        let host = rt::read::str(c, true, "end_points[].host")?;
-        let r: [u8; 4] = match rt::read::run::<4>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "end_points[].port": u16 = 2, "end_points[].security_protocol": i16 = 2);
-            }
-        };
-        let port = rt::read::u16_at::<4, 0>(&r);
-        let security_protocol = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "end_points[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            host,
-            port,
-            security_protocol,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "end_points[].name")?;
+            let host = rt::read::str(c, true, "end_points[].host")?;
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "end_points[].port": u16 = 2, "end_points[].security_protocol": i16 = 2);
+                }
+            };
+            let port = rt::read::u16_at::<4, 0>(&r);
+            let security_protocol = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "end_points[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                host,
+                port,
+                security_protocol,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -514,21 +520,23 @@ impl rt::Sealed for BrokerFeature<'_> {}
 impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "features[].name")?;
-        let r: [u8; 4] = match rt::read::run::<4>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
-            }
-        };
-        let min_supported_version = rt::read::i16_at::<4, 0>(&r);
-        let max_supported_version = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "features[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            min_supported_version,
-            max_supported_version,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "features[].name")?;
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
+                }
+            };
+            let min_supported_version = rt::read::i16_at::<4, 0>(&r);
+            let max_supported_version = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "features[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                min_supported_version,
+                max_supported_version,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1221,14 +1229,12 @@ pub mod owned {
                     tags += usize::from(has_cordoned_log_dirs);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_log_dirs {
                         let s = w.ok(rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs"));
                         w.uvarint(0, "log_dirs");
                         w.uvarint(s as u32, "log_dirs");
                         rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
                     if has_cordoned_log_dirs {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.cordoned_log_dirs.as_deref(),

@@ -67,26 +67,28 @@ impl rt::Sealed for RegisterControllerRecord<'_> {}
 impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 21] = match rt::read::run::<21>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "controller_id": i32 = 4, "incarnation_id": uuid = 16, "zk_migration_ready": bool = 1);
-            }
-        };
-        let controller_id = rt::read::i32_at::<21, 0>(&r);
-        let incarnation_id = rt::read::uuid_at::<21, 4>(&r);
-        let zk_migration_ready = rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&r));
-        let end_points = rt::read::array::<ControllerEndpoint<'a>>(c, true, v, "end_points")?;
-        let features = rt::read::array::<ControllerFeature<'a>>(c, true, v, "features")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            controller_id,
-            incarnation_id,
-            zk_migration_ready,
-            end_points,
-            features,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 21] = match rt::read::run::<21>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "controller_id": i32 = 4, "incarnation_id": uuid = 16, "zk_migration_ready": bool = 1);
+                }
+            };
+            let controller_id = rt::read::i32_at::<21, 0>(&r);
+            let incarnation_id = rt::read::uuid_at::<21, 4>(&r);
+            let zk_migration_ready = rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&r));
+            let end_points = rt::read::array::<ControllerEndpoint<'a>>(c, true, v, "end_points")?;
+            let features = rt::read::array::<ControllerFeature<'a>>(c, true, v, "features")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                controller_id,
+                incarnation_id,
+                zk_migration_ready,
+                end_points,
+                features,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -189,23 +191,25 @@ impl rt::Sealed for ControllerEndpoint<'_> {}
 impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "end_points[].name")?;
-        let host = rt::read::str(c, true, "end_points[].host")?;
-        let r: [u8; 4] = match rt::read::run::<4>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "end_points[].port": u16 = 2, "end_points[].security_protocol": i16 = 2);
-            }
-        };
-        let port = rt::read::u16_at::<4, 0>(&r);
-        let security_protocol = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "end_points[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            host,
-            port,
-            security_protocol,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "end_points[].name")?;
+            let host = rt::read::str(c, true, "end_points[].host")?;
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "end_points[].port": u16 = 2, "end_points[].security_protocol": i16 = 2);
+                }
+            };
+            let port = rt::read::u16_at::<4, 0>(&r);
+            let security_protocol = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "end_points[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                host,
+                port,
+                security_protocol,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -338,21 +342,23 @@ impl rt::Sealed for ControllerFeature<'_> {}
 impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "features[].name")?;
-        let r: [u8; 4] = match rt::read::run::<4>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
-            }
-        };
-        let min_supported_version = rt::read::i16_at::<4, 0>(&r);
-        let max_supported_version = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "features[]._tagged_fields")?;
-        Ok(Self {
-            name,
-            min_supported_version,
-            max_supported_version,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "features[].name")?;
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "features[].min_supported_version": i16 = 2, "features[].max_supported_version": i16 = 2);
+                }
+            };
+            let min_supported_version = rt::read::i16_at::<4, 0>(&r);
+            let max_supported_version = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "features[]._tagged_fields")?;
+            Ok(Self {
+                name,
+                min_supported_version,
+                max_supported_version,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -60,11 +60,13 @@ impl rt::Sealed for RemoveAccessControlEntryRecord<'_> {}
 impl<'a> rt::Struct<'a> for RemoveAccessControlEntryRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let id = rt::read::uuid(c, "id")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let id = rt::read::uuid(c, "id")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                id,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -60,11 +60,13 @@ impl rt::Sealed for RemoveDelegationTokenRecord<'_> {}
 impl<'a> rt::Struct<'a> for RemoveDelegationTokenRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let token_id = rt::read::str(c, true, "token_id")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            token_id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let token_id = rt::read::str(c, true, "token_id")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                token_id,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -60,11 +60,13 @@ impl rt::Sealed for RemoveTopicRecord<'_> {}
 impl<'a> rt::Struct<'a> for RemoveTopicRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let topic_id = rt::read::uuid(c, "topic_id")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            topic_id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let topic_id = rt::read::uuid(c, "topic_id")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                topic_id,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -64,13 +64,15 @@ impl rt::Sealed for RemoveUserScramCredentialRecord<'_> {}
 impl<'a> rt::Struct<'a> for RemoveUserScramCredentialRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "name")?;
-        let mechanism = rt::read::i8(c, "mechanism")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            name,
-            mechanism,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "name")?;
+            let mechanism = rt::read::i8(c, "mechanism")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                name,
+                mechanism,
+                unknown_tagged_fields,
+            })
         })
     }
 

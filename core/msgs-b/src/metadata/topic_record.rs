@@ -64,13 +64,15 @@ impl rt::Sealed for TopicRecord<'_> {}
 impl<'a> rt::Struct<'a> for TopicRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "name")?;
-        let topic_id = rt::read::uuid(c, "topic_id")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            name,
-            topic_id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "name")?;
+            let topic_id = rt::read::uuid(c, "topic_id")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                name,
+                topic_id,
+                unknown_tagged_fields,
+            })
         })
     }
 

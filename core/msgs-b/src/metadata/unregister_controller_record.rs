@@ -60,11 +60,13 @@ impl rt::Sealed for UnregisterControllerRecord<'_> {}
 impl<'a> rt::Struct<'a> for UnregisterControllerRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let controller_id = rt::read::i32(c, "controller_id")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            controller_id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let controller_id = rt::read::i32(c, "controller_id")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                controller_id,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -70,21 +70,23 @@ impl rt::Sealed for UserScramCredentialRecord<'_> {}
 impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "name")?;
-        let mechanism = rt::read::i8(c, "mechanism")?;
-        let salt = rt::read::bytes(c, true, "salt")?;
-        let stored_key = rt::read::bytes(c, true, "stored_key")?;
-        let server_key = rt::read::bytes(c, true, "server_key")?;
-        let iterations = rt::read::i32(c, "iterations")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            name,
-            mechanism,
-            salt,
-            stored_key,
-            server_key,
-            iterations,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "name")?;
+            let mechanism = rt::read::i8(c, "mechanism")?;
+            let salt = rt::read::bytes(c, true, "salt")?;
+            let stored_key = rt::read::bytes(c, true, "stored_key")?;
+            let server_key = rt::read::bytes(c, true, "server_key")?;
+            let iterations = rt::read::i32(c, "iterations")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                name,
+                mechanism,
+                salt,
+                stored_key,
+                server_key,
+                iterations,
+                unknown_tagged_fields,
+            })
         })
     }
 

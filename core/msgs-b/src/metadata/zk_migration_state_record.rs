@@ -60,11 +60,13 @@ impl rt::Sealed for ZkMigrationStateRecord<'_> {}
 impl<'a> rt::Struct<'a> for ZkMigrationStateRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let zk_migration_state = rt::read::i8(c, "zk_migration_state")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            zk_migration_state,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let zk_migration_state = rt::read::i8(c, "zk_migration_state")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                zk_migration_state,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -73,46 +73,48 @@ impl rt::Sealed for QuorumStateData<'_> {}
 impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let cluster_id = if v <= 0 {
-            rt::read::str(c, true, "cluster_id")?
-        } else {
-            ""
-        };
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "leader_id": i32 = 4, "leader_epoch": i32 = 4, "voted_id": i32 = 4);
-            }
-        };
-        let leader_id = rt::read::i32_at::<12, 0>(&r);
-        let leader_epoch = rt::read::i32_at::<12, 4>(&r);
-        let voted_id = rt::read::i32_at::<12, 8>(&r);
-        let voted_directory_id = if v >= 1 {
-            rt::read::uuid(c, "voted_directory_id")?
-        } else {
-            rt::Uuid::nil()
-        };
-        let applied_offset = if v <= 0 {
-            rt::read::i64(c, "applied_offset")?
-        } else {
-            0_i64
-        };
-        let current_voters = if v <= 0 {
-            rt::read::opt_array::<Voter<'a>>(c, true, v <= 0, v, "current_voters")?
-        } else {
-            Some(rt::Array::EMPTY)
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            cluster_id,
-            leader_id,
-            leader_epoch,
-            voted_id,
-            voted_directory_id,
-            applied_offset,
-            current_voters,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let cluster_id = if v <= 0 {
+                rt::read::str(c, true, "cluster_id")?
+            } else {
+                ""
+            };
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "leader_id": i32 = 4, "leader_epoch": i32 = 4, "voted_id": i32 = 4);
+                }
+            };
+            let leader_id = rt::read::i32_at::<12, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<12, 4>(&r);
+            let voted_id = rt::read::i32_at::<12, 8>(&r);
+            let voted_directory_id = if v >= 1 {
+                rt::read::uuid(c, "voted_directory_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let applied_offset = if v <= 0 {
+                rt::read::i64(c, "applied_offset")?
+            } else {
+                0_i64
+            };
+            let current_voters = if v <= 0 {
+                rt::read::opt_array::<Voter<'a>>(c, true, v <= 0, v, "current_voters")?
+            } else {
+                Some(rt::Array::EMPTY)
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                cluster_id,
+                leader_id,
+                leader_epoch,
+                voted_id,
+                voted_directory_id,
+                applied_offset,
+                current_voters,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -265,16 +267,18 @@ impl rt::Sealed for Voter<'_> {}
 impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let voter_id = if v <= 0 {
-            rt::read::i32(c, "current_voters[].voter_id")?
-        } else {
-            0_i32
-        };
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "current_voters[]._tagged_fields")?;
-        Ok(Self {
-            voter_id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let voter_id = if v <= 0 {
+                rt::read::i32(c, "current_voters[].voter_id")?
+            } else {
+                0_i32
+            };
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "current_voters[]._tagged_fields")?;
+            Ok(Self {
+                voter_id,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -64,13 +64,15 @@ impl rt::Sealed for ProducerSnapshot<'_> {}
 impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let crc = rt::read::u32(c, "crc")?;
-        let producer_entries = rt::read::array::<ProducerEntry<'a>>(c, false, v, "producer_entries")?;
-        Ok(Self {
-            crc,
-            producer_entries,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let crc = rt::read::u32(c, "crc")?;
+            let producer_entries = rt::read::array::<ProducerEntry<'a>>(c, false, v, "producer_entries")?;
+            Ok(Self {
+                crc,
+                producer_entries,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 
@@ -183,30 +185,32 @@ impl rt::Sealed for ProducerEntry<'_> {}
 impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 46] = match rt::read::run::<46>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "producer_entries[].producer_id": i64 = 8, "producer_entries[].epoch": i16 = 2, "producer_entries[].last_sequence": i32 = 4, "producer_entries[].last_offset": i64 = 8, "producer_entries[].offset_delta": i32 = 4, "producer_entries[].timestamp": i64 = 8, "producer_entries[].coordinator_epoch": i32 = 4, "producer_entries[].current_txn_first_offset": i64 = 8);
-            }
-        };
-        let producer_id = rt::read::i64_at::<46, 0>(&r);
-        let epoch = rt::read::i16_at::<46, 8>(&r);
-        let last_sequence = rt::read::i32_at::<46, 10>(&r);
-        let last_offset = rt::read::i64_at::<46, 14>(&r);
-        let offset_delta = rt::read::i32_at::<46, 22>(&r);
-        let timestamp = rt::read::i64_at::<46, 26>(&r);
-        let coordinator_epoch = rt::read::i32_at::<46, 34>(&r);
-        let current_txn_first_offset = rt::read::i64_at::<46, 38>(&r);
-        Ok(Self {
-            producer_id,
-            epoch,
-            last_sequence,
-            last_offset,
-            offset_delta,
-            timestamp,
-            coordinator_epoch,
-            current_txn_first_offset,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 46] = match rt::read::run::<46>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "producer_entries[].producer_id": i64 = 8, "producer_entries[].epoch": i16 = 2, "producer_entries[].last_sequence": i32 = 4, "producer_entries[].last_offset": i64 = 8, "producer_entries[].offset_delta": i32 = 4, "producer_entries[].timestamp": i64 = 8, "producer_entries[].coordinator_epoch": i32 = 4, "producer_entries[].current_txn_first_offset": i64 = 8);
+                }
+            };
+            let producer_id = rt::read::i64_at::<46, 0>(&r);
+            let epoch = rt::read::i16_at::<46, 8>(&r);
+            let last_sequence = rt::read::i32_at::<46, 10>(&r);
+            let last_offset = rt::read::i64_at::<46, 14>(&r);
+            let offset_delta = rt::read::i32_at::<46, 22>(&r);
+            let timestamp = rt::read::i64_at::<46, 26>(&r);
+            let coordinator_epoch = rt::read::i32_at::<46, 34>(&r);
+            let current_txn_first_offset = rt::read::i64_at::<46, 38>(&r);
+            Ok(Self {
+                producer_id,
+                epoch,
+                last_sequence,
+                last_offset,
+                offset_delta,
+                timestamp,
+                coordinator_epoch,
+                current_txn_first_offset,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

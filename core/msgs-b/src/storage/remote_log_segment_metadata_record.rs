@@ -245,15 +245,13 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
                 let has_txn_index_empty = self.txn_index_empty;
                 tags += usize::from(has_txn_index_empty);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_txn_index_empty {
                     let s = 1;
                     w.uvarint(0, "txn_index_empty");
                     w.uvarint(s as u32, "txn_index_empty");
                     w.bool(self.txn_index_empty, "txn_index_empty");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -309,14 +307,16 @@ impl rt::Sealed for RemoteLogSegmentIdEntry<'_> {}
 impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
-        let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "remote_log_segment_id._tagged_fields")?;
-        Ok(Self {
-            topic_id_partition,
-            id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
+            let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "remote_log_segment_id._tagged_fields")?;
+            Ok(Self {
+                topic_id_partition,
+                id,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -451,19 +451,21 @@ impl rt::Sealed for SegmentLeaderEpochEntry<'_> {}
 impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "segment_leader_epochs[].leader_epoch": i32 = 4, "segment_leader_epochs[].offset": i64 = 8);
-            }
-        };
-        let leader_epoch = rt::read::i32_at::<12, 0>(&r);
-        let offset = rt::read::i64_at::<12, 4>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "segment_leader_epochs[]._tagged_fields")?;
-        Ok(Self {
-            leader_epoch,
-            offset,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "segment_leader_epochs[].leader_epoch": i32 = 4, "segment_leader_epochs[].offset": i64 = 8);
+                }
+            };
+            let leader_epoch = rt::read::i32_at::<12, 0>(&r);
+            let offset = rt::read::i64_at::<12, 4>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "segment_leader_epochs[]._tagged_fields")?;
+            Ok(Self {
+                leader_epoch,
+                offset,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -595,22 +597,24 @@ impl rt::Sealed for TopicIdPartitionEntry<'_> {}
 impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
-        let r: [u8; 20] = match rt::read::run::<20>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "remote_log_segment_id.topic_id_partition.id": uuid = 16, "remote_log_segment_id.topic_id_partition.partition": i32 = 4);
-            }
-        };
-        let id = rt::read::uuid_at::<20, 0>(&r);
-        let partition = rt::read::i32_at::<20, 16>(&r);
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?;
-        Ok(Self {
-            name,
-            id,
-            partition,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "remote_log_segment_id.topic_id_partition.id": uuid = 16, "remote_log_segment_id.topic_id_partition.partition": i32 = 4);
+                }
+            };
+            let id = rt::read::uuid_at::<20, 0>(&r);
+            let partition = rt::read::i32_at::<20, 16>(&r);
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?;
+            Ok(Self {
+                name,
+                id,
+                partition,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1263,7 +1267,6 @@ pub mod owned {
                     tags += usize::from(has_txn_index_empty);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_txn_index_empty {
                         let s = 1;
                         w.uvarint(0, "txn_index_empty");

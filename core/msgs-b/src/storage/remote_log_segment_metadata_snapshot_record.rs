@@ -90,59 +90,61 @@ impl rt::Sealed for RemoteLogSegmentMetadataSnapshotRecord<'_> {}
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 52] = match rt::read::run::<52>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "segment_id": uuid = 16, "start_offset": i64 = 8, "end_offset": i64 = 8, "broker_id": i32 = 4, "max_timestamp_ms": i64 = 8, "event_timestamp_ms": i64 = 8);
-            }
-        };
-        let segment_id = rt::read::uuid_at::<52, 0>(&r);
-        let start_offset = rt::read::i64_at::<52, 16>(&r);
-        let end_offset = rt::read::i64_at::<52, 24>(&r);
-        let broker_id = rt::read::i32_at::<52, 32>(&r);
-        let max_timestamp_ms = rt::read::i64_at::<52, 36>(&r);
-        let event_timestamp_ms = rt::read::i64_at::<52, 44>(&r);
-        let segment_leader_epochs =
-            rt::read::array::<SegmentLeaderEpochEntry<'a>>(c, true, v, "segment_leader_epochs")?;
-        let segment_size_in_bytes = rt::read::i32(c, "segment_size_in_bytes")?;
-        let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?;
-        let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
-        let mut txn_index_empty_tag: bool = false;
-        let unknown_tagged_fields = {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        txn_index_empty_tag = rt::read::bool(c, "txn_index_empty")?;
-                        rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
-                        rt::read::tag_at_default(c, !txn_index_empty_tag);
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 52] = match rt::read::run::<52>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "segment_id": uuid = 16, "start_offset": i64 = 8, "end_offset": i64 = 8, "broker_id": i32 = 4, "max_timestamp_ms": i64 = 8, "event_timestamp_ms": i64 = 8);
+                }
+            };
+            let segment_id = rt::read::uuid_at::<52, 0>(&r);
+            let start_offset = rt::read::i64_at::<52, 16>(&r);
+            let end_offset = rt::read::i64_at::<52, 24>(&r);
+            let broker_id = rt::read::i32_at::<52, 32>(&r);
+            let max_timestamp_ms = rt::read::i64_at::<52, 36>(&r);
+            let event_timestamp_ms = rt::read::i64_at::<52, 44>(&r);
+            let segment_leader_epochs =
+                rt::read::array::<SegmentLeaderEpochEntry<'a>>(c, true, v, "segment_leader_epochs")?;
+            let segment_size_in_bytes = rt::read::i32(c, "segment_size_in_bytes")?;
+            let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?;
+            let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
+            let mut txn_index_empty_tag: bool = false;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            txn_index_empty_tag = rt::read::bool(c, "txn_index_empty")?;
+                            rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
+                            rt::read::tag_at_default(c, !txn_index_empty_tag);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x1)
-        };
-        Ok(Self {
-            segment_id,
-            start_offset,
-            end_offset,
-            broker_id,
-            max_timestamp_ms,
-            event_timestamp_ms,
-            segment_leader_epochs,
-            segment_size_in_bytes,
-            custom_metadata,
-            remote_log_segment_state,
-            txn_index_empty: txn_index_empty_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x1)
+            };
+            Ok(Self {
+                segment_id,
+                start_offset,
+                end_offset,
+                broker_id,
+                max_timestamp_ms,
+                event_timestamp_ms,
+                segment_leader_epochs,
+                segment_size_in_bytes,
+                custom_metadata,
+                remote_log_segment_state,
+                txn_index_empty: txn_index_empty_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -241,15 +243,13 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
                 let has_txn_index_empty = self.txn_index_empty;
                 tags += usize::from(has_txn_index_empty);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_txn_index_empty {
                     let s = 1;
                     w.uvarint(0, "txn_index_empty");
                     w.uvarint(s as u32, "txn_index_empty");
                     w.bool(self.txn_index_empty, "txn_index_empty");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             }
         })
     }
@@ -305,19 +305,21 @@ impl rt::Sealed for SegmentLeaderEpochEntry<'_> {}
 impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let r: [u8; 12] = match rt::read::run::<12>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "segment_leader_epochs[].leader_epoch": i32 = 4, "segment_leader_epochs[].offset": i64 = 8);
-            }
-        };
-        let leader_epoch = rt::read::i32_at::<12, 0>(&r);
-        let offset = rt::read::i64_at::<12, 4>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "segment_leader_epochs[]._tagged_fields")?;
-        Ok(Self {
-            leader_epoch,
-            offset,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "segment_leader_epochs[].leader_epoch": i32 = 4, "segment_leader_epochs[].offset": i64 = 8);
+                }
+            };
+            let leader_epoch = rt::read::i32_at::<12, 0>(&r);
+            let offset = rt::read::i64_at::<12, 4>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "segment_leader_epochs[]._tagged_fields")?;
+            Ok(Self {
+                leader_epoch,
+                offset,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -850,7 +852,6 @@ pub mod owned {
                     tags += usize::from(has_txn_index_empty);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_txn_index_empty {
                         let s = 1;
                         w.uvarint(0, "txn_index_empty");

@@ -208,14 +208,16 @@ impl rt::Sealed for RemoteLogSegmentIdEntry<'_> {}
 impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
-        let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "remote_log_segment_id._tagged_fields")?;
-        Ok(Self {
-            topic_id_partition,
-            id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
+            let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "remote_log_segment_id._tagged_fields")?;
+            Ok(Self {
+                topic_id_partition,
+                id,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -354,22 +356,24 @@ impl rt::Sealed for TopicIdPartitionEntry<'_> {}
 impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
-        let r: [u8; 20] = match rt::read::run::<20>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "remote_log_segment_id.topic_id_partition.id": uuid = 16, "remote_log_segment_id.topic_id_partition.partition": i32 = 4);
-            }
-        };
-        let id = rt::read::uuid_at::<20, 0>(&r);
-        let partition = rt::read::i32_at::<20, 16>(&r);
-        let unknown_tagged_fields =
-            rt::read::unknown_tags_only(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?;
-        Ok(Self {
-            name,
-            id,
-            partition,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "remote_log_segment_id.topic_id_partition.id": uuid = 16, "remote_log_segment_id.topic_id_partition.partition": i32 = 4);
+                }
+            };
+            let id = rt::read::uuid_at::<20, 0>(&r);
+            let partition = rt::read::i32_at::<20, 16>(&r);
+            let unknown_tagged_fields =
+                rt::read::unknown_tags_only(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?;
+            Ok(Self {
+                name,
+                id,
+                partition,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -69,24 +69,26 @@ impl rt::Sealed for RemotePartitionDeleteMetadataRecord<'_> {}
 impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
-        let r: [u8; 13] = match rt::read::run::<13>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "broker_id": i32 = 4, "event_timestamp_ms": i64 = 8, "remote_partition_delete_state": i8 = 1);
-            }
-        };
-        let broker_id = rt::read::i32_at::<13, 0>(&r);
-        let event_timestamp_ms = rt::read::i64_at::<13, 4>(&r);
-        let remote_partition_delete_state = rt::read::i8_at::<13, 12>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
-        Ok(Self {
-            topic_id_partition,
-            broker_id,
-            event_timestamp_ms,
-            remote_partition_delete_state,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
+            let r: [u8; 13] = match rt::read::run::<13>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "broker_id": i32 = 4, "event_timestamp_ms": i64 = 8, "remote_partition_delete_state": i8 = 1);
+                }
+            };
+            let broker_id = rt::read::i32_at::<13, 0>(&r);
+            let event_timestamp_ms = rt::read::i64_at::<13, 4>(&r);
+            let remote_partition_delete_state = rt::read::i8_at::<13, 12>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
+            Ok(Self {
+                topic_id_partition,
+                broker_id,
+                event_timestamp_ms,
+                remote_partition_delete_state,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -194,21 +196,23 @@ impl rt::Sealed for TopicIdPartitionEntry<'_> {}
 impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::Fail> {
-        let name = rt::read::str(c, true, "topic_id_partition.name")?;
-        let r: [u8; 20] = match rt::read::run::<20>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "topic_id_partition.id": uuid = 16, "topic_id_partition.partition": i32 = 4);
-            }
-        };
-        let id = rt::read::uuid_at::<20, 0>(&r);
-        let partition = rt::read::i32_at::<20, 16>(&r);
-        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topic_id_partition._tagged_fields")?;
-        Ok(Self {
-            name,
-            id,
-            partition,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let name = rt::read::str(c, true, "topic_id_partition.name")?;
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "topic_id_partition.id": uuid = 16, "topic_id_partition.partition": i32 = 4);
+                }
+            };
+            let id = rt::read::uuid_at::<20, 0>(&r);
+            let partition = rt::read::i32_at::<20, 16>(&r);
+            let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topic_id_partition._tagged_fields")?;
+            Ok(Self {
+                name,
+                id,
+                partition,
+                unknown_tagged_fields,
+            })
         })
     }
 

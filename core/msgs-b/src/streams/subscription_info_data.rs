@@ -368,26 +368,28 @@ impl rt::Sealed for TaskId<'_> {}
 impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_group_id;
-        let partition;
-        if v <= 6 {
-            let r: [u8; 8] = match rt::read::run::<8>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "prev_tasks[].topic_group_id": i32 = 4, "prev_tasks[].partition": i32 = 4);
-                }
-            };
-            topic_group_id = rt::read::i32_at::<8, 0>(&r);
-            partition = rt::read::i32_at::<8, 4>(&r);
-        } else {
-            topic_group_id = 0_i32;
-            partition = 0_i32;
-        }
-        Ok(Self {
-            topic_group_id,
-            partition,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_group_id;
+            let partition;
+            if v <= 6 {
+                let r: [u8; 8] = match rt::read::run::<8>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "prev_tasks[].topic_group_id": i32 = 4, "prev_tasks[].partition": i32 = 4);
+                    }
+                };
+                topic_group_id = rt::read::i32_at::<8, 0>(&r);
+                partition = rt::read::i32_at::<8, 4>(&r);
+            } else {
+                topic_group_id = 0_i32;
+                partition = 0_i32;
+            }
+            Ok(Self {
+                topic_group_id,
+                partition,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 
@@ -543,44 +545,46 @@ impl rt::Sealed for TaskOffsetSum<'_> {}
 impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic_group_id = if v >= 7 {
-            rt::read::i32(c, "task_offset_sums[].topic_group_id")?
-        } else {
-            0_i32
-        };
-        let partition;
-        let offset_sum;
-        if v >= 10 {
-            let r: [u8; 12] = match rt::read::run::<12>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "task_offset_sums[].partition": i32 = 4, "task_offset_sums[].offset_sum": i64 = 8);
-                }
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic_group_id = if v >= 7 {
+                rt::read::i32(c, "task_offset_sums[].topic_group_id")?
+            } else {
+                0_i32
             };
-            partition = rt::read::i32_at::<12, 0>(&r);
-            offset_sum = rt::read::i64_at::<12, 4>(&r);
-        } else {
-            partition = 0_i32;
-            offset_sum = 0_i64;
-        }
-        let named_topology = if v >= 10 {
-            rt::read::opt_str(c, false, v >= 10, "task_offset_sums[].named_topology")?
-        } else {
-            Some("")
-        };
-        let partition_to_offset_sum = if (7..=9).contains(&v) {
-            rt::read::array::<PartitionToOffsetSum<'a>>(c, false, v, "task_offset_sums[].partition_to_offset_sum")?
-        } else {
-            rt::Array::EMPTY
-        };
-        Ok(Self {
-            topic_group_id,
-            partition,
-            offset_sum,
-            named_topology,
-            partition_to_offset_sum,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            let partition;
+            let offset_sum;
+            if v >= 10 {
+                let r: [u8; 12] = match rt::read::run::<12>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "task_offset_sums[].partition": i32 = 4, "task_offset_sums[].offset_sum": i64 = 8);
+                    }
+                };
+                partition = rt::read::i32_at::<12, 0>(&r);
+                offset_sum = rt::read::i64_at::<12, 4>(&r);
+            } else {
+                partition = 0_i32;
+                offset_sum = 0_i64;
+            }
+            let named_topology = if v >= 10 {
+                rt::read::opt_str(c, false, v >= 10, "task_offset_sums[].named_topology")?
+            } else {
+                Some("")
+            };
+            let partition_to_offset_sum = if (7..=9).contains(&v) {
+                rt::read::array::<PartitionToOffsetSum<'a>>(c, false, v, "task_offset_sums[].partition_to_offset_sum")?
+            } else {
+                rt::Array::EMPTY
+            };
+            Ok(Self {
+                topic_group_id,
+                partition,
+                offset_sum,
+                named_topology,
+                partition_to_offset_sum,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 
@@ -820,21 +824,23 @@ impl rt::Sealed for ClientTag<'_> {}
 impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let key = if v >= 11 {
-            rt::read::bytes(c, false, "client_tags[].key")?
-        } else {
-            &[] as &[u8]
-        };
-        let value = if v >= 11 {
-            rt::read::bytes(c, false, "client_tags[].value")?
-        } else {
-            &[] as &[u8]
-        };
-        Ok(Self {
-            key,
-            value,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let key = if v >= 11 {
+                rt::read::bytes(c, false, "client_tags[].key")?
+            } else {
+                &[] as &[u8]
+            };
+            let value = if v >= 11 {
+                rt::read::bytes(c, false, "client_tags[].value")?
+            } else {
+                &[] as &[u8]
+            };
+            Ok(Self {
+                key,
+                value,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 
@@ -988,26 +994,28 @@ impl rt::Sealed for PartitionToOffsetSum<'_> {}
 impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let partition;
-        let offset_sum;
-        if (7..=9).contains(&v) {
-            let r: [u8; 12] = match rt::read::run::<12>(c) {
-                Some(r) => r,
-                None => {
-                    rt::read::short_run!(c; "task_offset_sums[].partition_to_offset_sum[].partition": i32 = 4, "task_offset_sums[].partition_to_offset_sum[].offset_sum": i64 = 8);
-                }
-            };
-            partition = rt::read::i32_at::<12, 0>(&r);
-            offset_sum = rt::read::i64_at::<12, 4>(&r);
-        } else {
-            partition = 0_i32;
-            offset_sum = 0_i64;
-        }
-        Ok(Self {
-            partition,
-            offset_sum,
-            unknown_tagged_fields: rt::TaggedFields::EMPTY,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let partition;
+            let offset_sum;
+            if (7..=9).contains(&v) {
+                let r: [u8; 12] = match rt::read::run::<12>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::short_run!(c; "task_offset_sums[].partition_to_offset_sum[].partition": i32 = 4, "task_offset_sums[].partition_to_offset_sum[].offset_sum": i64 = 8);
+                    }
+                };
+                partition = rt::read::i32_at::<12, 0>(&r);
+                offset_sum = rt::read::i64_at::<12, 4>(&r);
+            } else {
+                partition = 0_i32;
+                offset_sum = 0_i64;
+            }
+            Ok(Self {
+                partition,
+                offset_sum,
+                unknown_tagged_fields: rt::TaggedFields::EMPTY,
+            })
         })
     }
 

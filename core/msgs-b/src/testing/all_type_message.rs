@@ -124,116 +124,118 @@ impl rt::Sealed for AllTypeMessage<'_> {}
 impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 46] = match rt::read::run::<46>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "my_boolean": bool = 1, "my_int8": i8 = 1, "my_int16": i16 = 2, "my_uint16": u16 = 2, "my_int32": i32 = 4, "my_uint32": u32 = 4, "my_uint64": i64 = 8, "my_uuid": uuid = 16, "my_float64": f64 = 8);
-            }
-        };
-        let my_boolean = rt::read::canon_bool(c, rt::read::u8_at::<46, 0>(&r));
-        let my_int8 = rt::read::i8_at::<46, 1>(&r);
-        let my_int16 = rt::read::i16_at::<46, 2>(&r);
-        let my_uint16 = rt::read::u16_at::<46, 4>(&r);
-        let my_int32 = rt::read::i32_at::<46, 6>(&r);
-        let my_uint32 = rt::read::u32_at::<46, 10>(&r);
-        let my_uint64 = rt::read::i64_at::<46, 14>(&r);
-        let my_uuid = rt::read::uuid_at::<46, 22>(&r);
-        let my_float64 = rt::read::f64_at::<46, 38>(&r);
-        let my_string = if v <= 0 {
-            rt::read::str(c, v >= 1, "my_string")?
-        } else {
-            "string"
-        };
-        let my_nullable_string = if v <= 0 {
-            rt::read::opt_str(c, v >= 1, v <= 0, "my_nullable_string")?
-        } else {
-            None
-        };
-        let my_compact_string = if v >= 1 {
-            rt::read::str(c, v >= 1, "my_compact_string")?
-        } else {
-            "compact string"
-        };
-        let my_compact_nullable_string = if v >= 1 {
-            rt::read::opt_str(c, v >= 1, v >= 1, "my_compact_nullable_string")?
-        } else {
-            None
-        };
-        let my_bytes = if v <= 0 {
-            rt::read::bytes(c, v >= 1, "my_bytes")?
-        } else {
-            &[] as &[u8]
-        };
-        let my_nullable_bytes = if v <= 0 {
-            rt::read::opt_bytes(c, v >= 1, v <= 0, "my_nullable_bytes")?
-        } else {
-            None
-        };
-        let my_compact_bytes = if v >= 1 {
-            rt::read::bytes(c, v >= 1, "my_compact_bytes")?
-        } else {
-            &[] as &[u8]
-        };
-        let my_compact_nullable_bytes = if v >= 1 {
-            rt::read::opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_bytes")?
-        } else {
-            None
-        };
-        let my_records = if v <= 0 {
-            rt::read::opt_bytes(c, v >= 1, false, "my_records")?
-        } else {
-            None
-        };
-        let my_nullable_records = if v <= 0 {
-            rt::read::opt_bytes(c, v >= 1, v <= 0, "my_nullable_records")?
-        } else {
-            None
-        };
-        let my_compact_records = if v >= 1 {
-            rt::read::opt_bytes(c, v >= 1, false, "my_compact_records")?
-        } else {
-            None
-        };
-        let my_compact_nullable_records = if v >= 1 {
-            rt::read::opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_records")?
-        } else {
-            None
-        };
-        let my_int_array = rt::read::array::<i32>(c, v >= 1, v, "my_int_array")?;
-        let my_nullable_int_array = rt::read::opt_array::<i32>(c, v >= 1, true, v, "my_nullable_int_array")?;
-        let my_common_struct = rt::read::opt_struct::<TestCommonStruct>(c, v >= 1, v, "my_common_struct")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            my_boolean,
-            my_int8,
-            my_int16,
-            my_uint16,
-            my_int32,
-            my_uint32,
-            my_uint64,
-            my_uuid,
-            my_float64,
-            my_string,
-            my_nullable_string,
-            my_compact_string,
-            my_compact_nullable_string,
-            my_bytes,
-            my_nullable_bytes,
-            my_compact_bytes,
-            my_compact_nullable_bytes,
-            my_records,
-            my_nullable_records,
-            my_compact_records,
-            my_compact_nullable_records,
-            my_int_array,
-            my_nullable_int_array,
-            my_common_struct,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 46] = match rt::read::run::<46>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "my_boolean": bool = 1, "my_int8": i8 = 1, "my_int16": i16 = 2, "my_uint16": u16 = 2, "my_int32": i32 = 4, "my_uint32": u32 = 4, "my_uint64": i64 = 8, "my_uuid": uuid = 16, "my_float64": f64 = 8);
+                }
+            };
+            let my_boolean = rt::read::canon_bool(c, rt::read::u8_at::<46, 0>(&r));
+            let my_int8 = rt::read::i8_at::<46, 1>(&r);
+            let my_int16 = rt::read::i16_at::<46, 2>(&r);
+            let my_uint16 = rt::read::u16_at::<46, 4>(&r);
+            let my_int32 = rt::read::i32_at::<46, 6>(&r);
+            let my_uint32 = rt::read::u32_at::<46, 10>(&r);
+            let my_uint64 = rt::read::i64_at::<46, 14>(&r);
+            let my_uuid = rt::read::uuid_at::<46, 22>(&r);
+            let my_float64 = rt::read::f64_at::<46, 38>(&r);
+            let my_string = if v <= 0 {
+                rt::read::str(c, v >= 1, "my_string")?
+            } else {
+                "string"
+            };
+            let my_nullable_string = if v <= 0 {
+                rt::read::opt_str(c, v >= 1, v <= 0, "my_nullable_string")?
+            } else {
+                None
+            };
+            let my_compact_string = if v >= 1 {
+                rt::read::str(c, v >= 1, "my_compact_string")?
+            } else {
+                "compact string"
+            };
+            let my_compact_nullable_string = if v >= 1 {
+                rt::read::opt_str(c, v >= 1, v >= 1, "my_compact_nullable_string")?
+            } else {
+                None
+            };
+            let my_bytes = if v <= 0 {
+                rt::read::bytes(c, v >= 1, "my_bytes")?
+            } else {
+                &[] as &[u8]
+            };
+            let my_nullable_bytes = if v <= 0 {
+                rt::read::opt_bytes(c, v >= 1, v <= 0, "my_nullable_bytes")?
+            } else {
+                None
+            };
+            let my_compact_bytes = if v >= 1 {
+                rt::read::bytes(c, v >= 1, "my_compact_bytes")?
+            } else {
+                &[] as &[u8]
+            };
+            let my_compact_nullable_bytes = if v >= 1 {
+                rt::read::opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_bytes")?
+            } else {
+                None
+            };
+            let my_records = if v <= 0 {
+                rt::read::opt_bytes(c, v >= 1, false, "my_records")?
+            } else {
+                None
+            };
+            let my_nullable_records = if v <= 0 {
+                rt::read::opt_bytes(c, v >= 1, v <= 0, "my_nullable_records")?
+            } else {
+                None
+            };
+            let my_compact_records = if v >= 1 {
+                rt::read::opt_bytes(c, v >= 1, false, "my_compact_records")?
+            } else {
+                None
+            };
+            let my_compact_nullable_records = if v >= 1 {
+                rt::read::opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_records")?
+            } else {
+                None
+            };
+            let my_int_array = rt::read::array::<i32>(c, v >= 1, v, "my_int_array")?;
+            let my_nullable_int_array = rt::read::opt_array::<i32>(c, v >= 1, true, v, "my_nullable_int_array")?;
+            let my_common_struct = rt::read::opt_struct::<TestCommonStruct>(c, v >= 1, v, "my_common_struct")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                my_boolean,
+                my_int8,
+                my_int16,
+                my_uint16,
+                my_int32,
+                my_uint32,
+                my_uint64,
+                my_uuid,
+                my_float64,
+                my_string,
+                my_nullable_string,
+                my_compact_string,
+                my_compact_nullable_string,
+                my_bytes,
+                my_nullable_bytes,
+                my_compact_bytes,
+                my_compact_nullable_bytes,
+                my_records,
+                my_nullable_records,
+                my_compact_records,
+                my_compact_nullable_records,
+                my_int_array,
+                my_nullable_int_array,
+                my_common_struct,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -607,24 +609,26 @@ impl rt::Sealed for TestCommonStruct<'_> {}
 impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "my_common_struct.foo": i32 = 4, "my_common_struct.bar": i32 = 4);
-            }
-        };
-        let foo = rt::read::i32_at::<8, 0>(&r);
-        let bar = rt::read::i32_at::<8, 4>(&r);
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "my_common_struct._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            foo,
-            bar,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "my_common_struct.foo": i32 = 4, "my_common_struct.bar": i32 = 4);
+                }
+            };
+            let foo = rt::read::i32_at::<8, 0>(&r);
+            let bar = rt::read::i32_at::<8, 4>(&r);
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "my_common_struct._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                foo,
+                bar,
+                unknown_tagged_fields,
+            })
         })
     }
 

@@ -64,47 +64,49 @@ impl rt::Sealed for NullableStructMessage<'_> {}
 impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let nullable_struct = rt::read::opt_struct::<MyStruct>(c, true, v, "nullable_struct")?;
-        let nullable_struct2 = rt::read::opt_struct::<MyStruct2>(c, v >= 1, v, "nullable_struct2")?;
-        let mut nullable_struct3_tag: Option<MyStruct3<'a>> = None;
-        let mut nullable_struct4_tag: Option<MyStruct4<'a>> = Some(MyStruct4::DEFAULT);
-        let unknown_tagged_fields = if v >= 1 {
-            let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
-            let mut unknown = 0u32;
-            let mut next_tag = 0u64;
-            for _ in 0..n {
-                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
-                let before = c.len();
-                match tag {
-                    0 => {
-                        nullable_struct3_tag =
-                            rt::read::opt_struct_tagged::<MyStruct3>(c, v >= 1, v, "nullable_struct3")?;
-                        rt::read::check_tag_size(c, before, size, tag, "nullable_struct3")?;
-                        rt::read::tag_at_default(c, nullable_struct3_tag.is_none());
-                    }
-                    1 => {
-                        nullable_struct4_tag =
-                            rt::read::opt_struct_tagged::<MyStruct4>(c, v >= 1, v, "nullable_struct4")?;
-                        rt::read::check_tag_size(c, before, size, tag, "nullable_struct4")?;
-                        rt::read::tag_at_default(c, nullable_struct4_tag == Some(MyStruct4::DEFAULT));
-                    }
-                    _ => {
-                        rt::read::skip_tag(c, size, "_tagged_fields")?;
-                        unknown += 1;
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let nullable_struct = rt::read::opt_struct::<MyStruct>(c, true, v, "nullable_struct")?;
+            let nullable_struct2 = rt::read::opt_struct::<MyStruct2>(c, v >= 1, v, "nullable_struct2")?;
+            let mut nullable_struct3_tag: Option<MyStruct3<'a>> = None;
+            let mut nullable_struct4_tag: Option<MyStruct4<'a>> = Some(MyStruct4::DEFAULT);
+            let unknown_tagged_fields = if v >= 1 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            nullable_struct3_tag =
+                                rt::read::opt_struct_tagged::<MyStruct3>(c, v >= 1, v, "nullable_struct3")?;
+                            rt::read::check_tag_size(c, before, size, tag, "nullable_struct3")?;
+                            rt::read::tag_at_default(c, nullable_struct3_tag.is_none());
+                        }
+                        1 => {
+                            nullable_struct4_tag =
+                                rt::read::opt_struct_tagged::<MyStruct4>(c, v >= 1, v, "nullable_struct4")?;
+                            rt::read::check_tag_size(c, before, size, tag, "nullable_struct4")?;
+                            rt::read::tag_at_default(c, nullable_struct4_tag == Some(MyStruct4::DEFAULT));
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
                     }
                 }
-            }
-            rt::read::unknown_tags(section, c, n, unknown, 0x3)
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            nullable_struct,
-            nullable_struct2,
-            nullable_struct3: nullable_struct3_tag,
-            nullable_struct4: nullable_struct4_tag,
-            unknown_tagged_fields,
+                rt::read::unknown_tags(section, c, n, unknown, 0x3)
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                nullable_struct,
+                nullable_struct2,
+                nullable_struct3: nullable_struct3_tag,
+                nullable_struct4: nullable_struct4_tag,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -201,8 +203,6 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                 let has_nullable_struct4 = self.nullable_struct4 != Some(MyStruct4::DEFAULT);
                 tags += usize::from(has_nullable_struct4);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_nullable_struct3 {
                     let s = w.ok(rt::write::opt_struct_size(
                         &self.nullable_struct3,
@@ -214,7 +214,6 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                     w.uvarint(s as u32, "nullable_struct3");
                     w.opt_struct_tagged(&self.nullable_struct3, v >= 1, v, "nullable_struct3");
                 }
-                w.unknown_tags_before(&mut unknown, 1);
                 if has_nullable_struct4 {
                     let s = w.ok(rt::write::opt_struct_size(
                         &self.nullable_struct4,
@@ -226,7 +225,7 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                     w.uvarint(s as u32, "nullable_struct4");
                     w.opt_struct_tagged(&self.nullable_struct4, v >= 1, v, "nullable_struct4");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
@@ -284,18 +283,20 @@ impl rt::Sealed for MyStruct<'_> {}
 impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let my_string = rt::read::str(c, v >= 1, "nullable_struct.my_string")?;
-        let my_int = rt::read::i32(c, "nullable_struct.my_int")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "nullable_struct._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            my_string,
-            my_int,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let my_string = rt::read::str(c, v >= 1, "nullable_struct.my_string")?;
+            let my_int = rt::read::i32(c, "nullable_struct.my_int")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "nullable_struct._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                my_string,
+                my_int,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -440,18 +441,20 @@ impl rt::Sealed for MyStruct2<'_> {}
 impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let my_string = rt::read::str(c, v >= 1, "nullable_struct2.my_string")?;
-        let my_int = rt::read::i32(c, "nullable_struct2.my_int")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "nullable_struct2._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            my_string,
-            my_int,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let my_string = rt::read::str(c, v >= 1, "nullable_struct2.my_string")?;
+            let my_int = rt::read::i32(c, "nullable_struct2.my_int")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "nullable_struct2._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                my_string,
+                my_int,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -596,26 +599,28 @@ impl rt::Sealed for MyStruct3<'_> {}
 impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let my_string = if v >= 1 {
-            rt::read::str(c, v >= 1, "nullable_struct3.my_string")?
-        } else {
-            ""
-        };
-        let my_int = if v >= 1 {
-            rt::read::i32(c, "nullable_struct3.my_int")?
-        } else {
-            0_i32
-        };
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "nullable_struct3._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            my_string,
-            my_int,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let my_string = if v >= 1 {
+                rt::read::str(c, v >= 1, "nullable_struct3.my_string")?
+            } else {
+                ""
+            };
+            let my_int = if v >= 1 {
+                rt::read::i32(c, "nullable_struct3.my_int")?
+            } else {
+                0_i32
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "nullable_struct3._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                my_string,
+                my_int,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -793,26 +798,28 @@ impl rt::Sealed for MyStruct4<'_> {}
 impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let my_string = if v >= 1 {
-            rt::read::str(c, v >= 1, "nullable_struct4.my_string")?
-        } else {
-            ""
-        };
-        let my_int = if v >= 1 {
-            rt::read::i32(c, "nullable_struct4.my_int")?
-        } else {
-            0_i32
-        };
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "nullable_struct4._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            my_string,
-            my_int,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let my_string = if v >= 1 {
+                rt::read::str(c, v >= 1, "nullable_struct4.my_string")?
+            } else {
+                ""
+            };
+            let my_int = if v >= 1 {
+                rt::read::i32(c, "nullable_struct4.my_int")?
+            } else {
+                0_i32
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "nullable_struct4._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                my_string,
+                my_int,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1387,7 +1394,6 @@ pub mod owned {
                     tags += usize::from(has_nullable_struct4);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_nullable_struct3 {
                         let s = w.ok(rt::owned::opt_struct_size(
                             &self.nullable_struct3,
@@ -1399,7 +1405,6 @@ pub mod owned {
                         w.uvarint(s as u32, "nullable_struct3");
                         rt::owned::write_opt_struct_tagged(w, &self.nullable_struct3, v >= 1, v, "nullable_struct3");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
                     if has_nullable_struct4 {
                         let s = w.ok(rt::owned::opt_struct_size(
                             &self.nullable_struct4,

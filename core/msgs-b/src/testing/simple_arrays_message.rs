@@ -64,22 +64,24 @@ impl rt::Sealed for SimpleArraysMessage<'_> {}
 impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let goats = if v >= 1 {
-            rt::read::array::<StructArray<'a>>(c, v >= 1, v, "goats")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let sheep = rt::read::array::<i32>(c, v >= 1, v, "sheep")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            goats,
-            sheep,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let goats = if v >= 1 {
+                rt::read::array::<StructArray<'a>>(c, v >= 1, v, "goats")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let sheep = rt::read::array::<i32>(c, v >= 1, v, "sheep")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                goats,
+                sheep,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -198,26 +200,28 @@ impl rt::Sealed for StructArray<'_> {}
 impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let color = if v >= 1 {
-            rt::read::i8(c, "goats[].color")?
-        } else {
-            0_i8
-        };
-        let name = if v >= 2 {
-            rt::read::str(c, v >= 1, "goats[].name")?
-        } else {
-            ""
-        };
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "goats[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            color,
-            name,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let color = if v >= 1 {
+                rt::read::i8(c, "goats[].color")?
+            } else {
+                0_i8
+            };
+            let name = if v >= 2 {
+                rt::read::str(c, v >= 1, "goats[].name")?
+            } else {
+                ""
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "goats[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                color,
+                name,
+                unknown_tagged_fields,
+            })
         })
     }
 

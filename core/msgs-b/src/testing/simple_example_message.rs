@@ -640,12 +640,9 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                     v >= 2 && self.tagged_long_flexible_version_subset != 0_i64;
                 tags += usize::from(has_tagged_long_flexible_version_subset);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_my_tagged_int_array {
                     w.tagged_array(0, &self.my_tagged_int_array, v, "my_tagged_int_array");
                 }
-                w.unknown_tags_before(&mut unknown, 1);
                 if has_my_nullable_string {
                     let s = w.ok(rt::write::opt_str_size(
                         self.my_nullable_string,
@@ -657,56 +654,48 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                     w.uvarint(s as u32, "my_nullable_string");
                     w.opt_str(self.my_nullable_string, true, v >= 1, "my_nullable_string");
                 }
-                w.unknown_tags_before(&mut unknown, 2);
                 if has_my_int16 {
                     let s = 2;
                     w.uvarint(2, "my_int16");
                     w.uvarint(s as u32, "my_int16");
                     w.i16(self.my_int16, "my_int16");
                 }
-                w.unknown_tags_before(&mut unknown, 3);
                 if has_my_float64 {
                     let s = 8;
                     w.uvarint(3, "my_float64");
                     w.uvarint(s as u32, "my_float64");
                     w.f64(self.my_float64, "my_float64");
                 }
-                w.unknown_tags_before(&mut unknown, 4);
                 if has_my_string {
                     let s = w.ok(rt::write::str_size(self.my_string, true, "my_string"));
                     w.uvarint(4, "my_string");
                     w.uvarint(s as u32, "my_string");
                     w.str(self.my_string, true, "my_string");
                 }
-                w.unknown_tags_before(&mut unknown, 5);
                 if has_my_bytes {
                     let s = w.ok(rt::write::opt_bytes_size(self.my_bytes, true, v >= 1, "my_bytes"));
                     w.uvarint(5, "my_bytes");
                     w.uvarint(s as u32, "my_bytes");
                     w.opt_bytes(self.my_bytes, true, v >= 1, "my_bytes");
                 }
-                w.unknown_tags_before(&mut unknown, 6);
                 if has_tagged_uuid {
                     let s = 16;
                     w.uvarint(6, "tagged_uuid");
                     w.uvarint(s as u32, "tagged_uuid");
                     w.uuid(self.tagged_uuid, "tagged_uuid");
                 }
-                w.unknown_tags_before(&mut unknown, 7);
                 if has_tagged_long {
                     let s = 8;
                     w.uvarint(7, "tagged_long");
                     w.uvarint(s as u32, "tagged_long");
                     w.i64(self.tagged_long, "tagged_long");
                 }
-                w.unknown_tags_before(&mut unknown, 8);
                 if has_my_tagged_struct {
                     let s = w.ok(rt::Struct::size(&self.my_tagged_struct, v));
                     w.uvarint(8, "my_tagged_struct");
                     w.uvarint(s as u32, "my_tagged_struct");
                     rt::Struct::write(&self.my_tagged_struct, w, v);
                 }
-                w.unknown_tags_before(&mut unknown, 9);
                 if has_tagged_long_flexible_version_subset {
                     let s = 8;
                     w.uvarint(9, "tagged_long_flexible_version_subset");
@@ -716,7 +705,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                         "tagged_long_flexible_version_subset",
                     );
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.raw_tags(&self.unknown_tagged_fields);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
@@ -774,26 +763,28 @@ impl rt::Sealed for MyStruct<'_> {}
 impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let struct_id = if v >= 2 {
-            rt::read::i32(c, "my_struct.struct_id")?
-        } else {
-            0_i32
-        };
-        let array_in_struct = if v >= 2 {
-            rt::read::array::<StructArray<'a>>(c, v >= 1, v, "my_struct.array_in_struct")?
-        } else {
-            rt::Array::EMPTY
-        };
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "my_struct._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            struct_id,
-            array_in_struct,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let struct_id = if v >= 2 {
+                rt::read::i32(c, "my_struct.struct_id")?
+            } else {
+                0_i32
+            };
+            let array_in_struct = if v >= 2 {
+                rt::read::array::<StructArray<'a>>(c, v >= 1, v, "my_struct.array_in_struct")?
+            } else {
+                rt::Array::EMPTY
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "my_struct._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                struct_id,
+                array_in_struct,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -964,20 +955,22 @@ impl rt::Sealed for TaggedStruct<'_> {}
 impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let struct_id = if v >= 2 {
-            rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?
-        } else {
-            ""
-        };
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "my_tagged_struct._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            struct_id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let struct_id = if v >= 2 {
+                rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?
+            } else {
+                ""
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "my_tagged_struct._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                struct_id,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1131,24 +1124,26 @@ impl rt::Sealed for TestCommonStruct<'_> {}
 impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let r: [u8; 8] = match rt::read::run::<8>(c) {
-            Some(r) => r,
-            None => {
-                rt::read::short_run!(c; "my_common_struct.foo": i32 = 4, "my_common_struct.bar": i32 = 4);
-            }
-        };
-        let foo = rt::read::i32_at::<8, 0>(&r);
-        let bar = rt::read::i32_at::<8, 4>(&r);
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "my_common_struct._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            foo,
-            bar,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::short_run!(c; "my_common_struct.foo": i32 = 4, "my_common_struct.bar": i32 = 4);
+                }
+            };
+            let foo = rt::read::i32_at::<8, 0>(&r);
+            let bar = rt::read::i32_at::<8, 4>(&r);
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "my_common_struct._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                foo,
+                bar,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -1285,20 +1280,22 @@ impl rt::Sealed for StructArray<'_> {}
 impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let array_field_id = if v >= 2 {
-            rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?
-        } else {
-            0_i32
-        };
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "my_struct.array_in_struct[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            array_field_id,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let array_field_id = if v >= 2 {
+                rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?
+            } else {
+                0_i32
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "my_struct.array_in_struct[]._tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                array_field_id,
+                unknown_tagged_fields,
+            })
         })
     }
 
@@ -2480,7 +2477,6 @@ pub mod owned {
                     tags += usize::from(has_tagged_long_flexible_version_subset);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_my_tagged_int_array {
                         let s = w.ok(rt::owned::vec_size(
                             &self.my_tagged_int_array,
@@ -2492,7 +2488,6 @@ pub mod owned {
                         w.uvarint(s as u32, "my_tagged_int_array");
                         rt::owned::write_vec(w, &self.my_tagged_int_array, true, v, "my_tagged_int_array");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
                     if has_my_nullable_string {
                         let s = w.ok(rt::write::opt_str_size(
                             self.my_nullable_string.as_deref(),
@@ -2504,28 +2499,24 @@ pub mod owned {
                         w.uvarint(s as u32, "my_nullable_string");
                         w.opt_str(self.my_nullable_string.as_deref(), true, v >= 1, "my_nullable_string");
                     }
-                    w.unknown_tags_before(&mut unknown, 2);
                     if has_my_int16 {
                         let s = 2;
                         w.uvarint(2, "my_int16");
                         w.uvarint(s as u32, "my_int16");
                         w.i16(self.my_int16, "my_int16");
                     }
-                    w.unknown_tags_before(&mut unknown, 3);
                     if has_my_float64 {
                         let s = 8;
                         w.uvarint(3, "my_float64");
                         w.uvarint(s as u32, "my_float64");
                         w.f64(self.my_float64, "my_float64");
                     }
-                    w.unknown_tags_before(&mut unknown, 4);
                     if has_my_string {
                         let s = w.ok(rt::write::str_size(&self.my_string, true, "my_string"));
                         w.uvarint(4, "my_string");
                         w.uvarint(s as u32, "my_string");
                         w.str(&self.my_string, true, "my_string");
                     }
-                    w.unknown_tags_before(&mut unknown, 5);
                     if has_my_bytes {
                         let s = w.ok(rt::write::opt_bytes_size(
                             self.my_bytes.as_deref(),
@@ -2537,28 +2528,24 @@ pub mod owned {
                         w.uvarint(s as u32, "my_bytes");
                         w.opt_bytes(self.my_bytes.as_deref(), true, v >= 1, "my_bytes");
                     }
-                    w.unknown_tags_before(&mut unknown, 6);
                     if has_tagged_uuid {
                         let s = 16;
                         w.uvarint(6, "tagged_uuid");
                         w.uvarint(s as u32, "tagged_uuid");
                         w.uuid(self.tagged_uuid, "tagged_uuid");
                     }
-                    w.unknown_tags_before(&mut unknown, 7);
                     if has_tagged_long {
                         let s = 8;
                         w.uvarint(7, "tagged_long");
                         w.uvarint(s as u32, "tagged_long");
                         w.i64(self.tagged_long, "tagged_long");
                     }
-                    w.unknown_tags_before(&mut unknown, 8);
                     if has_my_tagged_struct {
                         let s = w.ok(rt::OwnedStruct::size(&self.my_tagged_struct, v));
                         w.uvarint(8, "my_tagged_struct");
                         w.uvarint(s as u32, "my_tagged_struct");
                         rt::OwnedStruct::write(&self.my_tagged_struct, w, v);
                     }
-                    w.unknown_tags_before(&mut unknown, 9);
                     if has_tagged_long_flexible_version_subset {
                         let s = 8;
                         w.uvarint(9, "tagged_long_flexible_version_subset");

@@ -64,18 +64,20 @@ impl rt::Sealed for SimpleRecordsMessage<'_> {}
 impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
-        let topic = rt::read::str(c, v >= 1, "topic")?;
-        let record_set = rt::read::opt_bytes(c, v >= 1, true, "record_set")?;
-        let unknown_tagged_fields = if v >= 1 {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
-        Ok(Self {
-            topic,
-            record_set,
-            unknown_tagged_fields,
+        rt::outline_small(move || -> Result<Self, rt::Fail> {
+            let v = if let Some(p) = PIN { p } else { v };
+            let topic = rt::read::str(c, v >= 1, "topic")?;
+            let record_set = rt::read::opt_bytes(c, v >= 1, true, "record_set")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::read::unknown_tags_only(c, "_tagged_fields")?
+            } else {
+                rt::TaggedFields::EMPTY
+            };
+            Ok(Self {
+                topic,
+                record_set,
+                unknown_tagged_fields,
+            })
         })
     }
 
