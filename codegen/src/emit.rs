@@ -1844,10 +1844,14 @@ fn not_in_version(x: &F, valid: Versions, fail: &str) -> Option<(String, bool)> 
         return None;
     }
     let absent = cond(valid.minus(x.f.versions), valid);
+    let call = if fail == "w.fail" {
+        format!("w.not_in_version(\"{}\")", x.path)
+    } else {
+        format!("{fail}(rt::write::not_in_version(\"{}\"))", x.path)
+    };
     let st = format!(
-        "        if {} {{\n            {fail}(rt::write::not_in_version(\"{}\"));\n        }}\n",
+        "        if {} {{\n            {call};\n        }}\n",
         and(&absent, &Cond::expr(x.is_set())),
-        x.path
     );
     Some((st, absent.varies()))
 }

@@ -76,11 +76,27 @@ pub trait Message<'a>: Struct<'a> {
 
     /// Parses `bytes` as this message at `version`. Strict: bytes left over are an error.
     fn parse(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
+        #[cfg(feature = "small-code")]
+        {
+            let mut c = Cursor::new(bytes);
+            let m = Self::INFO.is_valid(version).then(|| Self::read(&mut c, version).ok()).flatten();
+            let end = small::parse_end(&Self::INFO, bytes, version, &mut c, m.is_some(), true);
+            small::parsed(m, end)
+        }
+        #[cfg(not(feature = "small-code"))]
         whole(&Self::INFO, bytes, version, Self::parse_lenient(bytes, version)?)
     }
 
     /// Parses the message at the start of `bytes` and returns it with the bytes left over.
     fn parse_lenient(bytes: &'a [u8], version: i16) -> Result<(Self, &'a [u8]), DecodeError> {
+        #[cfg(feature = "small-code")]
+        {
+            let mut c = Cursor::new(bytes);
+            let m = Self::INFO.is_valid(version).then(|| Self::read(&mut c, version).ok()).flatten();
+            let end = small::parse_end(&Self::INFO, bytes, version, &mut c, m.is_some(), false);
+            small::parsed(m, end).map(|m| (m, c.rest()))
+        }
+        #[cfg(not(feature = "small-code"))]
         read_message(&Self::INFO, bytes, version, |c| Self::read(c, version))
     }
 
@@ -175,11 +191,59 @@ pub trait Message<'a>: Struct<'a> {
 #[cfg(feature = "small-code")]
 mod small {
     use super::{unsupported, MessageInfo};
-    use crate::error::{EncodeError, EncodeErrorKind};
+    use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Fail};
+    use crate::read::Cursor;
     use crate::write::{Sink, Writer};
 
     /// A message's writer at one version.
     pub(super) type Write<'s> = &'s dyn Fn(&mut Writer<'_>);
+
+    /// The end of a parse, one function for every message: the error of a version the message
+    /// does not have (the read was not run), of a read that failed (`read` false: its error is
+    /// recorded in `c`), or, where `strict`, of bytes left after the message; `None` when the
+    /// parse succeeded.
+    #[inline(never)]
+    pub(super) fn parse_end(
+        info: &MessageInfo,
+        bytes: &[u8],
+        version: i16,
+        c: &mut Cursor<'_>,
+        read: bool,
+        strict: bool,
+    ) -> Option<DecodeError> {
+        if !info.is_valid(version) {
+            let kind = DecodeErrorKind::UnsupportedVersion {
+                version: i32::from(version),
+            };
+            return Some(DecodeError::new_at(kind, 0, info.name, version, ""));
+        }
+        if !read {
+            return Some(c.error(Fail).finish(bytes.len(), info.name, version));
+        }
+        let rest = c.rest().len();
+        if strict && rest != 0 {
+            let kind = DecodeErrorKind::TrailingBytes { count: rest };
+            return Some(DecodeError::new_at(kind, bytes.len() - rest, info.name, version, ""));
+        }
+        None
+    }
+
+    /// The value of a parse, or the error [`parse_end`] gave.
+    #[inline(always)]
+    pub(super) fn parsed<T>(m: Option<T>, end: Option<DecodeError>) -> Result<T, DecodeError> {
+        match (m, end) {
+            (_, Some(e)) => Err(e),
+            (Some(m), None) => Ok(m),
+            // A read that failed recorded its error, so `parse_end` gave one.
+            (None, None) => Err(lost()),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn lost() -> DecodeError {
+        DecodeError::at(DecodeErrorKind::UnexpectedEof { needed: 1 }, 0, "")
+    }
 
     /// The exact encoded size, after checking the version: the writer run into a counter.
     #[inline(never)]

@@ -501,9 +501,24 @@ at_fns! {
     uuid_at => uuid::Uuid, 16, uuid::Uuid::from_bytes;
 }
 
-/// Unsigned varint, at most five bytes, as Kafka reads it (the result is 32 bits).
+/// Unsigned varint, at most five bytes, as Kafka reads it (the result is 32 bits). With
+/// `small-code`, a call to one function.
 #[inline(always)]
 pub fn uvarint<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, C::Err> {
+    #[cfg(feature = "small-code")]
+    return uvarint_shared(c, f);
+    #[cfg(not(feature = "small-code"))]
+    uvarint_inline(c, f)
+}
+
+#[cfg(feature = "small-code")]
+#[inline(never)]
+fn uvarint_shared<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, C::Err> {
+    uvarint_inline(c, f)
+}
+
+#[inline(always)]
+fn uvarint_inline<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, C::Err> {
     let r = c.cur();
     if let Some((&b, t)) = r.split_first() {
         if b < 0x80 {

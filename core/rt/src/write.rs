@@ -154,6 +154,14 @@ impl<'b> Writer<'b> {
         self.rest = &mut [];
     }
 
+    /// Records the error of a field the version lacks holding a value other than its default.
+    #[cold]
+    #[inline(never)]
+    #[doc(hidden)]
+    pub fn not_in_version(&mut self, f: &'static str) {
+        self.fail(not_in_version(f))
+    }
+
     /// The value of a size computed while writing (a tagged field's length), or 0 after
     /// recording its error.
     #[inline(always)]

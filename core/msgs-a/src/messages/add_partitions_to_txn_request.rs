@@ -228,19 +228,19 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 3 && !self.transactions.is_empty() {
-                w.fail(rt::write::not_in_version("transactions"));
+                w.not_in_version("transactions");
             }
             if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
-                w.fail(rt::write::not_in_version("v3_and_below_transactional_id"));
+                w.not_in_version("v3_and_below_transactional_id");
             }
             if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
-                w.fail(rt::write::not_in_version("v3_and_below_producer_id"));
+                w.not_in_version("v3_and_below_producer_id");
             }
             if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
-                w.fail(rt::write::not_in_version("v3_and_below_producer_epoch"));
+                w.not_in_version("v3_and_below_producer_epoch");
             }
             if v >= 4 && !self.v3_and_below_topics.is_empty() {
-                w.fail(rt::write::not_in_version("v3_and_below_topics"));
+                w.not_in_version("v3_and_below_topics");
             }
             if v >= 4 {
                 w.array(&self.transactions, v >= 3, v, "transactions");
@@ -526,19 +526,19 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 3 && !self.transactional_id.is_empty() {
-                w.fail(rt::write::not_in_version("transactions[].transactional_id"));
+                w.not_in_version("transactions[].transactional_id");
             }
             if v <= 3 && self.producer_id != 0_i64 {
-                w.fail(rt::write::not_in_version("transactions[].producer_id"));
+                w.not_in_version("transactions[].producer_id");
             }
             if v <= 3 && self.producer_epoch != 0_i16 {
-                w.fail(rt::write::not_in_version("transactions[].producer_epoch"));
+                w.not_in_version("transactions[].producer_epoch");
             }
             if v <= 3 && self.verify_only {
-                w.fail(rt::write::not_in_version("transactions[].verify_only"));
+                w.not_in_version("transactions[].verify_only");
             }
             if v <= 3 && !self.topics.is_empty() {
-                w.fail(rt::write::not_in_version("transactions[].topics"));
+                w.not_in_version("transactions[].topics");
             }
             if v >= 4 {
                 w.str(self.transactional_id, v >= 3, "transactions[].transactional_id");
@@ -1222,19 +1222,19 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 3 && !self.transactions.is_empty() {
-                    w.fail(rt::write::not_in_version("transactions"));
+                    w.not_in_version("transactions");
                 }
                 if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
-                    w.fail(rt::write::not_in_version("v3_and_below_transactional_id"));
+                    w.not_in_version("v3_and_below_transactional_id");
                 }
                 if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
-                    w.fail(rt::write::not_in_version("v3_and_below_producer_id"));
+                    w.not_in_version("v3_and_below_producer_id");
                 }
                 if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
-                    w.fail(rt::write::not_in_version("v3_and_below_producer_epoch"));
+                    w.not_in_version("v3_and_below_producer_epoch");
                 }
                 if v >= 4 && !self.v3_and_below_topics.is_empty() {
-                    w.fail(rt::write::not_in_version("v3_and_below_topics"));
+                    w.not_in_version("v3_and_below_topics");
                 }
                 if v >= 4 {
                     rt::owned::write_vec(w, &self.transactions, v >= 3, v, "transactions");
@@ -1416,19 +1416,19 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 3 && !self.transactional_id.is_empty() {
-                w.fail(rt::write::not_in_version("transactions[].transactional_id"));
+                w.not_in_version("transactions[].transactional_id");
             }
             if v <= 3 && self.producer_id != 0_i64 {
-                w.fail(rt::write::not_in_version("transactions[].producer_id"));
+                w.not_in_version("transactions[].producer_id");
             }
             if v <= 3 && self.producer_epoch != 0_i16 {
-                w.fail(rt::write::not_in_version("transactions[].producer_epoch"));
+                w.not_in_version("transactions[].producer_epoch");
             }
             if v <= 3 && self.verify_only {
-                w.fail(rt::write::not_in_version("transactions[].verify_only"));
+                w.not_in_version("transactions[].verify_only");
             }
             if v <= 3 && !self.topics.is_empty() {
-                w.fail(rt::write::not_in_version("transactions[].topics"));
+                w.not_in_version("transactions[].topics");
             }
             if v >= 4 {
                 w.str(&self.transactional_id, v >= 3, "transactions[].transactional_id");

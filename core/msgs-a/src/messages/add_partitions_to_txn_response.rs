@@ -177,10 +177,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 3 && !self.results_by_transaction.is_empty() {
-                w.fail(rt::write::not_in_version("results_by_transaction"));
+                w.not_in_version("results_by_transaction");
             }
             if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
-                w.fail(rt::write::not_in_version("results_by_topic_v3_and_below"));
+                w.not_in_version("results_by_topic_v3_and_below");
             }
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             if v >= 4 {
@@ -406,10 +406,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 3 && !self.transactional_id.is_empty() {
-                w.fail(rt::write::not_in_version("results_by_transaction[].transactional_id"));
+                w.not_in_version("results_by_transaction[].transactional_id");
             }
             if v <= 3 && !self.topic_results.is_empty() {
-                w.fail(rt::write::not_in_version("results_by_transaction[].topic_results"));
+                w.not_in_version("results_by_transaction[].topic_results");
             }
             if v >= 4 {
                 w.str(
@@ -1278,10 +1278,10 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 3 && !self.results_by_transaction.is_empty() {
-                    w.fail(rt::write::not_in_version("results_by_transaction"));
+                    w.not_in_version("results_by_transaction");
                 }
                 if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
-                    w.fail(rt::write::not_in_version("results_by_topic_v3_and_below"));
+                    w.not_in_version("results_by_topic_v3_and_below");
                 }
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 if v >= 4 {
@@ -1425,10 +1425,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 3 && !self.transactional_id.is_empty() {
-                w.fail(rt::write::not_in_version("results_by_transaction[].transactional_id"));
+                w.not_in_version("results_by_transaction[].transactional_id");
             }
             if v <= 3 && !self.topic_results.is_empty() {
-                w.fail(rt::write::not_in_version("results_by_transaction[].topic_results"));
+                w.not_in_version("results_by_transaction[].topic_results");
             }
             if v >= 4 {
                 w.str(

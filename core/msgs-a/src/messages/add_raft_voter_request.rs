@@ -151,7 +151,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.ack_when_committed {
-                w.fail(rt::write::not_in_version("ack_when_committed"));
+                w.not_in_version("ack_when_committed");
             }
             w.opt_str(self.cluster_id, true, true, "cluster_id");
             w.i32(self.timeout_ms, "timeout_ms");
@@ -631,7 +631,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && !self.ack_when_committed {
-                    w.fail(rt::write::not_in_version("ack_when_committed"));
+                    w.not_in_version("ack_when_committed");
                 }
                 w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
                 if let Some(r) = w.run::<24>("timeout_ms") {

@@ -128,7 +128,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.allow_replication_factor_change {
-                w.fail(rt::write::not_in_version("allow_replication_factor_change"));
+                w.not_in_version("allow_replication_factor_change");
             }
             w.i32(self.timeout_ms, "timeout_ms");
             if v >= 1 {
@@ -704,7 +704,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && !self.allow_replication_factor_change {
-                    w.fail(rt::write::not_in_version("allow_replication_factor_change"));
+                    w.not_in_version("allow_replication_factor_change");
                 }
                 w.i32(self.timeout_ms, "timeout_ms");
                 if v >= 1 {

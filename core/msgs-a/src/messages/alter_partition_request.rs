@@ -551,13 +551,13 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 3 && !self.new_isr.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].partitions[].new_isr"));
+                w.not_in_version("topics[].partitions[].new_isr");
             }
             if v <= 2 && !self.new_isr_with_epochs.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
+                w.not_in_version("topics[].partitions[].new_isr_with_epochs");
             }
             if v <= 0 && self.leader_recovery_state != 0_i8 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
+                w.not_in_version("topics[].partitions[].leader_recovery_state");
             }
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
@@ -758,14 +758,10 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && self.broker_id != 0_i32 {
-                w.fail(rt::write::not_in_version(
-                    "topics[].partitions[].new_isr_with_epochs[].broker_id",
-                ));
+                w.not_in_version("topics[].partitions[].new_isr_with_epochs[].broker_id");
             }
             if v <= 2 && self.broker_epoch != -1_i64 {
-                w.fail(rt::write::not_in_version(
-                    "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
-                ));
+                w.not_in_version("topics[].partitions[].new_isr_with_epochs[].broker_epoch");
             }
             if v >= 3 {
                 w.i32(self.broker_id, "topics[].partitions[].new_isr_with_epochs[].broker_id");
@@ -1440,13 +1436,13 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 3 && !self.new_isr.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].partitions[].new_isr"));
+                w.not_in_version("topics[].partitions[].new_isr");
             }
             if v <= 2 && !self.new_isr_with_epochs.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
+                w.not_in_version("topics[].partitions[].new_isr_with_epochs");
             }
             if v <= 0 && self.leader_recovery_state != 0_i8 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
+                w.not_in_version("topics[].partitions[].leader_recovery_state");
             }
             if let Some(r) = w.run::<8>("topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -1603,14 +1599,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 2 && self.broker_id != 0_i32 {
-                w.fail(rt::write::not_in_version(
-                    "topics[].partitions[].new_isr_with_epochs[].broker_id",
-                ));
+                w.not_in_version("topics[].partitions[].new_isr_with_epochs[].broker_id");
             }
             if v <= 2 && self.broker_epoch != -1_i64 {
-                w.fail(rt::write::not_in_version(
-                    "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
-                ));
+                w.not_in_version("topics[].partitions[].new_isr_with_epochs[].broker_epoch");
             }
             if v >= 3 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("topics[].partitions[].new_isr_with_epochs[].broker_id") {

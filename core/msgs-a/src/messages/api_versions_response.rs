@@ -664,13 +664,13 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("supported_features[].name"));
+                w.not_in_version("supported_features[].name");
             }
             if v <= 2 && self.min_version != 0_i16 {
-                w.fail(rt::write::not_in_version("supported_features[].min_version"));
+                w.not_in_version("supported_features[].min_version");
             }
             if v <= 2 && self.max_version != 0_i16 {
-                w.fail(rt::write::not_in_version("supported_features[].max_version"));
+                w.not_in_version("supported_features[].max_version");
             }
             if v >= 3 {
                 w.str(self.name, v >= 3, "supported_features[].name");
@@ -892,13 +892,13 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("finalized_features[].name"));
+                w.not_in_version("finalized_features[].name");
             }
             if v <= 2 && self.max_version_level != 0_i16 {
-                w.fail(rt::write::not_in_version("finalized_features[].max_version_level"));
+                w.not_in_version("finalized_features[].max_version_level");
             }
             if v <= 2 && self.min_version_level != 0_i16 {
-                w.fail(rt::write::not_in_version("finalized_features[].min_version_level"));
+                w.not_in_version("finalized_features[].min_version_level");
             }
             if v >= 3 {
                 w.str(self.name, v >= 3, "finalized_features[].name");
@@ -1754,13 +1754,13 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 2 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("supported_features[].name"));
+                w.not_in_version("supported_features[].name");
             }
             if v <= 2 && self.min_version != 0_i16 {
-                w.fail(rt::write::not_in_version("supported_features[].min_version"));
+                w.not_in_version("supported_features[].min_version");
             }
             if v <= 2 && self.max_version != 0_i16 {
-                w.fail(rt::write::not_in_version("supported_features[].max_version"));
+                w.not_in_version("supported_features[].max_version");
             }
             if v >= 3 {
                 w.str(&self.name, v >= 3, "supported_features[].name");
@@ -1907,13 +1907,13 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 2 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("finalized_features[].name"));
+                w.not_in_version("finalized_features[].name");
             }
             if v <= 2 && self.max_version_level != 0_i16 {
-                w.fail(rt::write::not_in_version("finalized_features[].max_version_level"));
+                w.not_in_version("finalized_features[].max_version_level");
             }
             if v <= 2 && self.min_version_level != 0_i16 {
-                w.fail(rt::write::not_in_version("finalized_features[].min_version_level"));
+                w.not_in_version("finalized_features[].min_version_level");
             }
             if v >= 3 {
                 w.str(&self.name, v >= 3, "finalized_features[].name");

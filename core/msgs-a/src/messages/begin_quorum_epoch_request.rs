@@ -534,13 +534,13 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("leader_endpoints[].name"));
+                w.not_in_version("leader_endpoints[].name");
             }
             if v <= 0 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("leader_endpoints[].host"));
+                w.not_in_version("leader_endpoints[].host");
             }
             if v <= 0 && self.port != 0_u16 {
-                w.fail(rt::write::not_in_version("leader_endpoints[].port"));
+                w.not_in_version("leader_endpoints[].port");
             }
             if v >= 1 {
                 w.str(self.name, v >= 1, "leader_endpoints[].name");
@@ -1387,13 +1387,13 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("leader_endpoints[].name"));
+                w.not_in_version("leader_endpoints[].name");
             }
             if v <= 0 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("leader_endpoints[].host"));
+                w.not_in_version("leader_endpoints[].host");
             }
             if v <= 0 && self.port != 0_u16 {
-                w.fail(rt::write::not_in_version("leader_endpoints[].port"));
+                w.not_in_version("leader_endpoints[].port");
             }
             if v >= 1 {
                 w.str(&self.name, v >= 1, "leader_endpoints[].name");

@@ -170,7 +170,7 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.node_endpoints.is_empty() {
-                w.fail(rt::write::not_in_version("node_endpoints"));
+                w.not_in_version("node_endpoints");
             }
             w.i16(self.error_code, "error_code");
             w.array(&self.topics, v >= 1, v, "topics");
@@ -553,13 +553,13 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.node_id != 0_i32 {
-                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+                w.not_in_version("node_endpoints[].node_id");
             }
             if v <= 0 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+                w.not_in_version("node_endpoints[].host");
             }
             if v <= 0 && self.port != 0_u16 {
-                w.fail(rt::write::not_in_version("node_endpoints[].port"));
+                w.not_in_version("node_endpoints[].port");
             }
             if v >= 1 {
                 w.i32(self.node_id, "node_endpoints[].node_id");
@@ -1159,7 +1159,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && !self.node_endpoints.is_empty() {
-                    w.fail(rt::write::not_in_version("node_endpoints"));
+                    w.not_in_version("node_endpoints");
                 }
                 w.i16(self.error_code, "error_code");
                 rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics");
@@ -1388,13 +1388,13 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.node_id != 0_i32 {
-                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+                w.not_in_version("node_endpoints[].node_id");
             }
             if v <= 0 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+                w.not_in_version("node_endpoints[].host");
             }
             if v <= 0 && self.port != 0_u16 {
-                w.fail(rt::write::not_in_version("node_endpoints[].port"));
+                w.not_in_version("node_endpoints[].port");
             }
             if v >= 1 {
                 w.i32(self.node_id, "node_endpoints[].node_id");

@@ -231,10 +231,10 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.offline_log_dirs.is_empty() {
-                w.fail(rt::write::not_in_version("offline_log_dirs"));
+                w.not_in_version("offline_log_dirs");
             }
             if v <= 1 && self.cordoned_log_dirs.is_some() {
-                w.fail(rt::write::not_in_version("cordoned_log_dirs"));
+                w.not_in_version("cordoned_log_dirs");
             }
             w.i32(self.broker_id, "broker_id");
             w.i64(self.broker_epoch, "broker_epoch");
@@ -583,10 +583,10 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && !self.offline_log_dirs.is_empty() {
-                    w.fail(rt::write::not_in_version("offline_log_dirs"));
+                    w.not_in_version("offline_log_dirs");
                 }
                 if v <= 1 && self.cordoned_log_dirs.is_some() {
-                    w.fail(rt::write::not_in_version("cordoned_log_dirs"));
+                    w.not_in_version("cordoned_log_dirs");
                 }
                 if let Some(r) = w.run::<22>("broker_id") {
                     r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());

@@ -189,7 +189,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.is_migrating_zk_broker {
-                w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
+                w.not_in_version("is_migrating_zk_broker");
             }
             w.i32(self.broker_id, "broker_id");
             w.str(self.cluster_id, true, "cluster_id");
@@ -990,7 +990,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.is_migrating_zk_broker {
-                    w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
+                    w.not_in_version("is_migrating_zk_broker");
                 }
                 w.i32(self.broker_id, "broker_id");
                 w.str(&self.cluster_id, true, "cluster_id");

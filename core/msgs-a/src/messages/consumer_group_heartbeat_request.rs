@@ -196,7 +196,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.subscribed_topic_regex.is_some() {
-                w.fail(rt::write::not_in_version("subscribed_topic_regex"));
+                w.not_in_version("subscribed_topic_regex");
             }
             w.str(self.group_id, true, "group_id");
             w.str(self.member_id, true, "member_id");
@@ -774,7 +774,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.subscribed_topic_regex.is_some() {
-                    w.fail(rt::write::not_in_version("subscribed_topic_regex"));
+                    w.not_in_version("subscribed_topic_regex");
                 }
                 w.str(&self.group_id, true, "group_id");
                 w.str(&self.member_id, true, "member_id");

@@ -331,10 +331,10 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.topic.is_empty() {
-                w.fail(rt::write::not_in_version("owned_partitions[].topic"));
+                w.not_in_version("owned_partitions[].topic");
             }
             if v <= 0 && !self.partitions.is_empty() {
-                w.fail(rt::write::not_in_version("owned_partitions[].partitions"));
+                w.not_in_version("owned_partitions[].partitions");
             }
             if v >= 1 {
                 w.str(self.topic, false, "owned_partitions[].topic");
@@ -737,10 +737,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.topic.is_empty() {
-                w.fail(rt::write::not_in_version("owned_partitions[].topic"));
+                w.not_in_version("owned_partitions[].topic");
             }
             if v <= 0 && !self.partitions.is_empty() {
-                w.fail(rt::write::not_in_version("owned_partitions[].partitions"));
+                w.not_in_version("owned_partitions[].partitions");
             }
             if v >= 1 {
                 w.str(&self.topic, false, "owned_partitions[].topic");

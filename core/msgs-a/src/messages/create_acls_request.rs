@@ -343,7 +343,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.resource_pattern_type != 3_i8 {
-                w.fail(rt::write::not_in_version("creations[].resource_pattern_type"));
+                w.not_in_version("creations[].resource_pattern_type");
             }
             w.i8(self.resource_type, "creations[].resource_type");
             w.str(self.resource_name, v >= 2, "creations[].resource_name");
@@ -767,7 +767,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.resource_pattern_type != 3_i8 {
-                w.fail(rt::write::not_in_version("creations[].resource_pattern_type"));
+                w.not_in_version("creations[].resource_pattern_type");
             }
             w.i8(self.resource_type, "creations[].resource_type");
             w.str(&self.resource_name, v >= 2, "creations[].resource_name");

@@ -161,10 +161,10 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && self.owner_principal_type != Some("") {
-                w.fail(rt::write::not_in_version("owner_principal_type"));
+                w.not_in_version("owner_principal_type");
             }
             if v <= 2 && self.owner_principal_name != Some("") {
-                w.fail(rt::write::not_in_version("owner_principal_name"));
+                w.not_in_version("owner_principal_name");
             }
             if v >= 3 {
                 w.opt_str(self.owner_principal_type, v >= 2, v >= 3, "owner_principal_type");
@@ -614,10 +614,10 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 2 && self.owner_principal_type.as_deref() != Some("") {
-                    w.fail(rt::write::not_in_version("owner_principal_type"));
+                    w.not_in_version("owner_principal_type");
                 }
                 if v <= 2 && self.owner_principal_name.as_deref() != Some("") {
-                    w.fail(rt::write::not_in_version("owner_principal_name"));
+                    w.not_in_version("owner_principal_name");
                 }
                 if v >= 3 {
                     w.opt_str(

@@ -225,10 +225,10 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && !self.token_requester_principal_type.is_empty() {
-                w.fail(rt::write::not_in_version("token_requester_principal_type"));
+                w.not_in_version("token_requester_principal_type");
             }
             if v <= 2 && !self.token_requester_principal_name.is_empty() {
-                w.fail(rt::write::not_in_version("token_requester_principal_name"));
+                w.not_in_version("token_requester_principal_name");
             }
             w.i16(self.error_code, "error_code");
             w.str(self.principal_type, v >= 2, "principal_type");
@@ -666,10 +666,10 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 2 && !self.token_requester_principal_type.is_empty() {
-                    w.fail(rt::write::not_in_version("token_requester_principal_type"));
+                    w.not_in_version("token_requester_principal_type");
                 }
                 if v <= 2 && !self.token_requester_principal_name.is_empty() {
-                    w.fail(rt::write::not_in_version("token_requester_principal_name"));
+                    w.not_in_version("token_requester_principal_name");
                 }
                 w.i16(self.error_code, "error_code");
                 w.str(&self.principal_type, v >= 2, "principal_type");

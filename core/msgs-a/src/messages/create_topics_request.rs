@@ -136,7 +136,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.validate_only {
-                w.fail(rt::write::not_in_version("validate_only"));
+                w.not_in_version("validate_only");
             }
             w.array(&self.topics, v >= 5, v, "topics");
             w.i32(self.timeout_ms, "timeout_ms");
@@ -1063,7 +1063,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.validate_only {
-                    w.fail(rt::write::not_in_version("validate_only"));
+                    w.not_in_version("validate_only");
                 }
                 rt::owned::write_vec(w, &self.topics, v >= 5, v, "topics");
                 w.i32(self.timeout_ms, "timeout_ms");

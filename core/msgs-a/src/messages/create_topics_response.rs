@@ -700,16 +700,16 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 4 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].configs[].name"));
+                w.not_in_version("topics[].configs[].name");
             }
             if v <= 4 && self.value != Some("") {
-                w.fail(rt::write::not_in_version("topics[].configs[].value"));
+                w.not_in_version("topics[].configs[].value");
             }
             if v <= 4 && self.read_only {
-                w.fail(rt::write::not_in_version("topics[].configs[].read_only"));
+                w.not_in_version("topics[].configs[].read_only");
             }
             if v <= 4 && self.is_sensitive {
-                w.fail(rt::write::not_in_version("topics[].configs[].is_sensitive"));
+                w.not_in_version("topics[].configs[].is_sensitive");
             }
             if v >= 5 {
                 w.str(self.name, v >= 5, "topics[].configs[].name");
@@ -1528,16 +1528,16 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 4 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].configs[].name"));
+                w.not_in_version("topics[].configs[].name");
             }
             if v <= 4 && self.value.as_deref() != Some("") {
-                w.fail(rt::write::not_in_version("topics[].configs[].value"));
+                w.not_in_version("topics[].configs[].value");
             }
             if v <= 4 && self.read_only {
-                w.fail(rt::write::not_in_version("topics[].configs[].read_only"));
+                w.not_in_version("topics[].configs[].read_only");
             }
             if v <= 4 && self.is_sensitive {
-                w.fail(rt::write::not_in_version("topics[].configs[].is_sensitive"));
+                w.not_in_version("topics[].configs[].is_sensitive");
             }
             if v >= 5 {
                 w.str(&self.name, v >= 5, "topics[].configs[].name");

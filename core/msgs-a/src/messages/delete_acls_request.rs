@@ -348,7 +348,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.pattern_type_filter != 3_i8 {
-                w.fail(rt::write::not_in_version("filters[].pattern_type_filter"));
+                w.not_in_version("filters[].pattern_type_filter");
             }
             w.i8(self.resource_type_filter, "filters[].resource_type_filter");
             w.opt_str(
@@ -787,7 +787,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.pattern_type_filter != 3_i8 {
-                w.fail(rt::write::not_in_version("filters[].pattern_type_filter"));
+                w.not_in_version("filters[].pattern_type_filter");
             }
             w.i8(self.resource_type_filter, "filters[].resource_type_filter");
             w.opt_str(

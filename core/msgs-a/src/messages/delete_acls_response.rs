@@ -574,9 +574,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.pattern_type != 3_i8 {
-                w.fail(rt::write::not_in_version(
-                    "filter_results[].matching_acls[].pattern_type",
-                ));
+                w.not_in_version("filter_results[].matching_acls[].pattern_type");
             }
             w.i16(self.error_code, "filter_results[].matching_acls[].error_code");
             w.opt_str(
@@ -1278,9 +1276,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.pattern_type != 3_i8 {
-                w.fail(rt::write::not_in_version(
-                    "filter_results[].matching_acls[].pattern_type",
-                ));
+                w.not_in_version("filter_results[].matching_acls[].pattern_type");
             }
             w.i16(self.error_code, "filter_results[].matching_acls[].error_code");
             w.opt_str(

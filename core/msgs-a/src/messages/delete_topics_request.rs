@@ -152,7 +152,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 5 && !self.topics.is_empty() {
-                w.fail(rt::write::not_in_version("topics"));
+                w.not_in_version("topics");
             }
             if v >= 6 {
                 w.array(&self.topics, v >= 4, v, "topics");
@@ -341,10 +341,10 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 5 && self.name.is_some() {
-                w.fail(rt::write::not_in_version("topics[].name"));
+                w.not_in_version("topics[].name");
             }
             if v <= 5 && self.topic_id != rt::Uuid::nil() {
-                w.fail(rt::write::not_in_version("topics[].topic_id"));
+                w.not_in_version("topics[].topic_id");
             }
             if v >= 6 {
                 w.opt_str(self.name, v >= 4, v >= 6, "topics[].name");
@@ -607,7 +607,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 5 && !self.topics.is_empty() {
-                    w.fail(rt::write::not_in_version("topics"));
+                    w.not_in_version("topics");
                 }
                 if v >= 6 {
                     rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
@@ -731,10 +731,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 5 && self.name.is_some() {
-                w.fail(rt::write::not_in_version("topics[].name"));
+                w.not_in_version("topics[].name");
             }
             if v <= 5 && self.topic_id != rt::Uuid::nil() {
-                w.fail(rt::write::not_in_version("topics[].topic_id"));
+                w.not_in_version("topics[].topic_id");
             }
             if v >= 6 {
                 w.opt_str(self.name.as_deref(), v >= 4, v >= 6, "topics[].name");

@@ -175,7 +175,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.pattern_type_filter != 3_i8 {
-                w.fail(rt::write::not_in_version("pattern_type_filter"));
+                w.not_in_version("pattern_type_filter");
             }
             w.i8(self.resource_type_filter, "resource_type_filter");
             w.opt_str(self.resource_name_filter, v >= 2, true, "resource_name_filter");
@@ -493,7 +493,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.pattern_type_filter != 3_i8 {
-                    w.fail(rt::write::not_in_version("pattern_type_filter"));
+                    w.not_in_version("pattern_type_filter");
                 }
                 w.i8(self.resource_type_filter, "resource_type_filter");
                 w.opt_str(

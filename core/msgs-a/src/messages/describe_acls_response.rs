@@ -332,7 +332,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.pattern_type != 3_i8 {
-                w.fail(rt::write::not_in_version("resources[].pattern_type"));
+                w.not_in_version("resources[].pattern_type");
             }
             w.i8(self.resource_type, "resources[].resource_type");
             w.str(self.resource_name, v >= 2, "resources[].resource_name");
@@ -1026,7 +1026,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.pattern_type != 3_i8 {
-                w.fail(rt::write::not_in_version("resources[].pattern_type"));
+                w.not_in_version("resources[].pattern_type");
             }
             w.i8(self.resource_type, "resources[].resource_type");
             w.str(&self.resource_name, v >= 2, "resources[].resource_name");

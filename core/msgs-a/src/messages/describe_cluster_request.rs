@@ -143,10 +143,10 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.endpoint_type != 1_i8 {
-                w.fail(rt::write::not_in_version("endpoint_type"));
+                w.not_in_version("endpoint_type");
             }
             if v <= 1 && self.include_fenced_brokers {
-                w.fail(rt::write::not_in_version("include_fenced_brokers"));
+                w.not_in_version("include_fenced_brokers");
             }
             w.bool(
                 self.include_cluster_authorized_operations,
@@ -357,10 +357,10 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.endpoint_type != 1_i8 {
-                    w.fail(rt::write::not_in_version("endpoint_type"));
+                    w.not_in_version("endpoint_type");
                 }
                 if v <= 1 && self.include_fenced_brokers {
-                    w.fail(rt::write::not_in_version("include_fenced_brokers"));
+                    w.not_in_version("include_fenced_brokers");
                 }
                 w.bool(
                     self.include_cluster_authorized_operations,

@@ -169,7 +169,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.endpoint_type != 1_i8 {
-                w.fail(rt::write::not_in_version("endpoint_type"));
+                w.not_in_version("endpoint_type");
             }
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
@@ -347,7 +347,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && self.is_fenced {
-                w.fail(rt::write::not_in_version("brokers[].is_fenced"));
+                w.not_in_version("brokers[].is_fenced");
             }
             w.i32(self.broker_id, "brokers[].broker_id");
             w.str(self.host, true, "brokers[].host");
@@ -767,7 +767,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.endpoint_type != 1_i8 {
-                    w.fail(rt::write::not_in_version("endpoint_type"));
+                    w.not_in_version("endpoint_type");
                 }
                 if let Some(r) = w.run::<6>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -895,7 +895,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 1 && self.is_fenced {
-                w.fail(rt::write::not_in_version("brokers[].is_fenced"));
+                w.not_in_version("brokers[].is_fenced");
             }
             w.i32(self.broker_id, "brokers[].broker_id");
             w.str(&self.host, true, "brokers[].host");

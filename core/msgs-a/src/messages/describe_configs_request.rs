@@ -160,10 +160,10 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.include_synonyms {
-                w.fail(rt::write::not_in_version("include_synonyms"));
+                w.not_in_version("include_synonyms");
             }
             if v <= 2 && self.include_documentation {
-                w.fail(rt::write::not_in_version("include_documentation"));
+                w.not_in_version("include_documentation");
             }
             w.array(&self.resources, v >= 4, v, "resources");
             if v >= 1 {
@@ -626,10 +626,10 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.include_synonyms {
-                    w.fail(rt::write::not_in_version("include_synonyms"));
+                    w.not_in_version("include_synonyms");
                 }
                 if v <= 2 && self.include_documentation {
-                    w.fail(rt::write::not_in_version("include_documentation"));
+                    w.not_in_version("include_documentation");
                 }
                 rt::owned::write_vec(w, &self.resources, v >= 4, v, "resources");
                 if v >= 1 {

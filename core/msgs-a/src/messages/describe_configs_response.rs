@@ -620,7 +620,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 && self.is_default {
-                w.fail(rt::write::not_in_version("results[].configs[].is_default"));
+                w.not_in_version("results[].configs[].is_default");
             }
             w.str(self.name, v >= 4, "results[].configs[].name");
             w.opt_str(self.value, v >= 4, true, "results[].configs[].value");
@@ -859,13 +859,13 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("results[].configs[].synonyms[].name"));
+                w.not_in_version("results[].configs[].synonyms[].name");
             }
             if v <= 0 && self.value != Some("") {
-                w.fail(rt::write::not_in_version("results[].configs[].synonyms[].value"));
+                w.not_in_version("results[].configs[].synonyms[].value");
             }
             if v <= 0 && self.source != 0_i8 {
-                w.fail(rt::write::not_in_version("results[].configs[].synonyms[].source"));
+                w.not_in_version("results[].configs[].synonyms[].source");
             }
             if v >= 1 {
                 w.str(self.name, v >= 4, "results[].configs[].synonyms[].name");
@@ -1667,7 +1667,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 1 && self.is_default {
-                w.fail(rt::write::not_in_version("results[].configs[].is_default"));
+                w.not_in_version("results[].configs[].is_default");
             }
             w.str(&self.name, v >= 4, "results[].configs[].name");
             w.opt_str(self.value.as_deref(), v >= 4, true, "results[].configs[].value");
@@ -1826,13 +1826,13 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("results[].configs[].synonyms[].name"));
+                w.not_in_version("results[].configs[].synonyms[].name");
             }
             if v <= 0 && self.value.as_deref() != Some("") {
-                w.fail(rt::write::not_in_version("results[].configs[].synonyms[].value"));
+                w.not_in_version("results[].configs[].synonyms[].value");
             }
             if v <= 0 && self.source != 0_i8 {
-                w.fail(rt::write::not_in_version("results[].configs[].synonyms[].source"));
+                w.not_in_version("results[].configs[].synonyms[].source");
             }
             if v >= 1 {
                 w.str(&self.name, v >= 4, "results[].configs[].synonyms[].name");

@@ -410,10 +410,10 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && !self.token_requester_principal_type.is_empty() {
-                w.fail(rt::write::not_in_version("tokens[].token_requester_principal_type"));
+                w.not_in_version("tokens[].token_requester_principal_type");
             }
             if v <= 2 && !self.token_requester_principal_name.is_empty() {
-                w.fail(rt::write::not_in_version("tokens[].token_requester_principal_name"));
+                w.not_in_version("tokens[].token_requester_principal_name");
             }
             w.str(self.principal_type, v >= 2, "tokens[].principal_type");
             w.str(self.principal_name, v >= 2, "tokens[].principal_name");
@@ -1198,10 +1198,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 2 && !self.token_requester_principal_type.is_empty() {
-                w.fail(rt::write::not_in_version("tokens[].token_requester_principal_type"));
+                w.not_in_version("tokens[].token_requester_principal_type");
             }
             if v <= 2 && !self.token_requester_principal_name.is_empty() {
-                w.fail(rt::write::not_in_version("tokens[].token_requester_principal_name"));
+                w.not_in_version("tokens[].token_requester_principal_name");
             }
             w.str(&self.principal_type, v >= 2, "tokens[].principal_type");
             w.str(&self.principal_name, v >= 2, "tokens[].principal_name");

@@ -133,7 +133,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && self.include_authorized_operations {
-                w.fail(rt::write::not_in_version("include_authorized_operations"));
+                w.not_in_version("include_authorized_operations");
             }
             w.array(&self.groups, v >= 5, v, "groups");
             if v >= 3 {
@@ -315,7 +315,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 2 && self.include_authorized_operations {
-                    w.fail(rt::write::not_in_version("include_authorized_operations"));
+                    w.not_in_version("include_authorized_operations");
                 }
                 rt::owned::write_vec(w, &self.groups, v >= 5, v, "groups");
                 if v >= 5 && self.unknown_tagged_fields.is_empty() {

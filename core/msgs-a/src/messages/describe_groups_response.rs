@@ -384,10 +384,10 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 5 && self.error_message.is_some() {
-                w.fail(rt::write::not_in_version("groups[].error_message"));
+                w.not_in_version("groups[].error_message");
             }
             if v <= 2 && self.authorized_operations != -2147483648_i32 {
-                w.fail(rt::write::not_in_version("groups[].authorized_operations"));
+                w.not_in_version("groups[].authorized_operations");
             }
             w.i16(self.error_code, "groups[].error_code");
             if v >= 6 {
@@ -1228,10 +1228,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 5 && self.error_message.is_some() {
-                w.fail(rt::write::not_in_version("groups[].error_message"));
+                w.not_in_version("groups[].error_message");
             }
             if v <= 2 && self.authorized_operations != -2147483648_i32 {
-                w.fail(rt::write::not_in_version("groups[].authorized_operations"));
+                w.not_in_version("groups[].authorized_operations");
             }
             w.i16(self.error_code, "groups[].error_code");
             if v >= 6 {

@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && !self.nodes.is_empty() {
-                w.fail(rt::write::not_in_version("nodes"));
+                w.not_in_version("nodes");
             }
             w.i16(self.error_code, "error_code");
             if v >= 2 {
@@ -461,10 +461,10 @@ impl<'a> rt::Struct<'a> for Node<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && self.node_id != 0_i32 {
-                w.fail(rt::write::not_in_version("nodes[].node_id"));
+                w.not_in_version("nodes[].node_id");
             }
             if v <= 1 && !self.listeners.is_empty() {
-                w.fail(rt::write::not_in_version("nodes[].listeners"));
+                w.not_in_version("nodes[].listeners");
             }
             if v >= 2 {
                 w.i32(self.node_id, "nodes[].node_id");
@@ -924,13 +924,13 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("nodes[].listeners[].name"));
+                w.not_in_version("nodes[].listeners[].name");
             }
             if v <= 1 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("nodes[].listeners[].host"));
+                w.not_in_version("nodes[].listeners[].host");
             }
             if v <= 1 && self.port != 0_u16 {
-                w.fail(rt::write::not_in_version("nodes[].listeners[].port"));
+                w.not_in_version("nodes[].listeners[].port");
             }
             if v >= 2 {
                 w.str(self.name, true, "nodes[].listeners[].name");
@@ -1155,9 +1155,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
-                w.fail(rt::write::not_in_version(
-                    "topics[].partitions[].current_voters[].replica_directory_id",
-                ));
+                w.not_in_version("topics[].partitions[].current_voters[].replica_directory_id");
             }
             w.i32(self.replica_id, "topics[].partitions[].current_voters[].replica_id");
             if v >= 2 {
@@ -1934,7 +1932,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 1 && !self.nodes.is_empty() {
-                    w.fail(rt::write::not_in_version("nodes"));
+                    w.not_in_version("nodes");
                 }
                 w.i16(self.error_code, "error_code");
                 if v >= 2 {
@@ -2122,10 +2120,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 1 && self.node_id != 0_i32 {
-                w.fail(rt::write::not_in_version("nodes[].node_id"));
+                w.not_in_version("nodes[].node_id");
             }
             if v <= 1 && !self.listeners.is_empty() {
-                w.fail(rt::write::not_in_version("nodes[].listeners"));
+                w.not_in_version("nodes[].listeners");
             }
             if v >= 2 {
                 w.i32(self.node_id, "nodes[].node_id");
@@ -2406,13 +2404,13 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 1 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("nodes[].listeners[].name"));
+                w.not_in_version("nodes[].listeners[].name");
             }
             if v <= 1 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("nodes[].listeners[].host"));
+                w.not_in_version("nodes[].listeners[].host");
             }
             if v <= 1 && self.port != 0_u16 {
-                w.fail(rt::write::not_in_version("nodes[].listeners[].port"));
+                w.not_in_version("nodes[].listeners[].port");
             }
             if v >= 2 {
                 w.str(&self.name, true, "nodes[].listeners[].name");
@@ -2557,9 +2555,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
-                w.fail(rt::write::not_in_version(
-                    "topics[].partitions[].current_voters[].replica_directory_id",
-                ));
+                w.not_in_version("topics[].partitions[].current_voters[].replica_directory_id");
             }
             w.i32(self.replica_id, "topics[].partitions[].current_voters[].replica_id");
             if v >= 2 {

@@ -144,7 +144,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.election_type != 0_i8 {
-                w.fail(rt::write::not_in_version("election_type"));
+                w.not_in_version("election_type");
             }
             if v >= 1 {
                 w.i8(self.election_type, "election_type");
@@ -565,7 +565,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.election_type != 0_i8 {
-                    w.fail(rt::write::not_in_version("election_type"));
+                    w.not_in_version("election_type");
                 }
                 if v >= 1 {
                     w.i8(self.election_type, "election_type");

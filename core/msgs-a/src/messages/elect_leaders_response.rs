@@ -139,7 +139,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.error_code != 0_i16 {
-                w.fail(rt::write::not_in_version("error_code"));
+                w.not_in_version("error_code");
             }
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             if v >= 1 {
@@ -845,7 +845,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.error_code != 0_i16 {
-                    w.fail(rt::write::not_in_version("error_code"));
+                    w.not_in_version("error_code");
                 }
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 if v >= 1 {

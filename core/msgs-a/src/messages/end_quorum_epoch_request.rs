@@ -521,13 +521,13 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("leader_endpoints[].name"));
+                w.not_in_version("leader_endpoints[].name");
             }
             if v <= 0 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("leader_endpoints[].host"));
+                w.not_in_version("leader_endpoints[].host");
             }
             if v <= 0 && self.port != 0_u16 {
-                w.fail(rt::write::not_in_version("leader_endpoints[].port"));
+                w.not_in_version("leader_endpoints[].port");
             }
             if v >= 1 {
                 w.str(self.name, v >= 1, "leader_endpoints[].name");
@@ -986,14 +986,10 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.candidate_id != 0_i32 {
-                w.fail(rt::write::not_in_version(
-                    "topics[].partitions[].preferred_candidates[].candidate_id",
-                ));
+                w.not_in_version("topics[].partitions[].preferred_candidates[].candidate_id");
             }
             if v <= 0 && self.candidate_directory_id != rt::Uuid::nil() {
-                w.fail(rt::write::not_in_version(
-                    "topics[].partitions[].preferred_candidates[].candidate_directory_id",
-                ));
+                w.not_in_version("topics[].partitions[].preferred_candidates[].candidate_directory_id");
             }
             if v >= 1 {
                 w.i32(
@@ -1685,13 +1681,13 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("leader_endpoints[].name"));
+                w.not_in_version("leader_endpoints[].name");
             }
             if v <= 0 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("leader_endpoints[].host"));
+                w.not_in_version("leader_endpoints[].host");
             }
             if v <= 0 && self.port != 0_u16 {
-                w.fail(rt::write::not_in_version("leader_endpoints[].port"));
+                w.not_in_version("leader_endpoints[].port");
             }
             if v >= 1 {
                 w.str(&self.name, v >= 1, "leader_endpoints[].name");
@@ -2005,14 +2001,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.candidate_id != 0_i32 {
-                w.fail(rt::write::not_in_version(
-                    "topics[].partitions[].preferred_candidates[].candidate_id",
-                ));
+                w.not_in_version("topics[].partitions[].preferred_candidates[].candidate_id");
             }
             if v <= 0 && self.candidate_directory_id != rt::Uuid::nil() {
-                w.fail(rt::write::not_in_version(
-                    "topics[].partitions[].preferred_candidates[].candidate_directory_id",
-                ));
+                w.not_in_version("topics[].partitions[].preferred_candidates[].candidate_directory_id");
             }
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<21>("topics[].partitions[].preferred_candidates[].candidate_id") {

@@ -319,13 +319,13 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 15 && self.replica_id != -1_i32 {
-                w.fail(rt::write::not_in_version("replica_id"));
+                w.not_in_version("replica_id");
             }
             if v <= 14 && self.replica_state != ReplicaState::DEFAULT {
-                w.fail(rt::write::not_in_version("replica_state"));
+                w.not_in_version("replica_state");
             }
             if v <= 6 && !self.forgotten_topics_data.is_empty() {
-                w.fail(rt::write::not_in_version("forgotten_topics_data"));
+                w.not_in_version("forgotten_topics_data");
             }
             if v <= 14 {
                 w.i32(self.replica_id, "replica_id");
@@ -559,10 +559,10 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 14 && self.replica_id != -1_i32 {
-                w.fail(rt::write::not_in_version("replica_state.replica_id"));
+                w.not_in_version("replica_state.replica_id");
             }
             if v <= 14 && self.replica_epoch != -1_i64 {
-                w.fail(rt::write::not_in_version("replica_state.replica_epoch"));
+                w.not_in_version("replica_state.replica_epoch");
             }
             if v >= 15 {
                 w.i32(self.replica_id, "replica_state.replica_id");
@@ -980,7 +980,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 6 && !self.partitions.is_empty() {
-                w.fail(rt::write::not_in_version("forgotten_topics_data[].partitions"));
+                w.not_in_version("forgotten_topics_data[].partitions");
             }
             if (7..=12).contains(&v) {
                 w.str(self.topic, v >= 12, "forgotten_topics_data[].topic");
@@ -1313,7 +1313,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 11 && self.last_fetched_epoch != -1_i32 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
+                w.not_in_version("topics[].partitions[].last_fetched_epoch");
             }
             w.i32(self.partition, "topics[].partitions[].partition");
             if v >= 9 {
@@ -2170,13 +2170,13 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 15 && self.replica_id != -1_i32 {
-                    w.fail(rt::write::not_in_version("replica_id"));
+                    w.not_in_version("replica_id");
                 }
                 if v <= 14 && self.replica_state != ReplicaState::default() {
-                    w.fail(rt::write::not_in_version("replica_state"));
+                    w.not_in_version("replica_state");
                 }
                 if v <= 6 && !self.forgotten_topics_data.is_empty() {
-                    w.fail(rt::write::not_in_version("forgotten_topics_data"));
+                    w.not_in_version("forgotten_topics_data");
                 }
                 if v <= 14 {
                     w.i32(self.replica_id, "replica_id");
@@ -2359,10 +2359,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 14 && self.replica_id != -1_i32 {
-                w.fail(rt::write::not_in_version("replica_state.replica_id"));
+                w.not_in_version("replica_state.replica_id");
             }
             if v <= 14 && self.replica_epoch != -1_i64 {
-                w.fail(rt::write::not_in_version("replica_state.replica_epoch"));
+                w.not_in_version("replica_state.replica_epoch");
             }
             if v >= 15 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("replica_state.replica_id") {
@@ -2612,7 +2612,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 6 && !self.partitions.is_empty() {
-                w.fail(rt::write::not_in_version("forgotten_topics_data[].partitions"));
+                w.not_in_version("forgotten_topics_data[].partitions");
             }
             if (7..=12).contains(&v) {
                 w.str(&self.topic, v >= 12, "forgotten_topics_data[].topic");
@@ -2826,7 +2826,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 11 && self.last_fetched_epoch != -1_i32 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
+                w.not_in_version("topics[].partitions[].last_fetched_epoch");
             }
             w.i32(self.partition, "topics[].partitions[].partition");
             if v >= 9 {

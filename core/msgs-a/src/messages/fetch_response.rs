@@ -228,10 +228,10 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 6 && self.session_id != 0_i32 {
-                w.fail(rt::write::not_in_version("session_id"));
+                w.not_in_version("session_id");
             }
             if v <= 15 && !self.node_endpoints.is_empty() {
-                w.fail(rt::write::not_in_version("node_endpoints"));
+                w.not_in_version("node_endpoints");
             }
             if v >= 1 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -675,16 +675,16 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 15 && self.node_id != 0_i32 {
-                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+                w.not_in_version("node_endpoints[].node_id");
             }
             if v <= 15 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+                w.not_in_version("node_endpoints[].host");
             }
             if v <= 15 && self.port != 0_i32 {
-                w.fail(rt::write::not_in_version("node_endpoints[].port"));
+                w.not_in_version("node_endpoints[].port");
             }
             if v <= 15 && self.rack.is_some() {
-                w.fail(rt::write::not_in_version("node_endpoints[].rack"));
+                w.not_in_version("node_endpoints[].rack");
             }
             if v >= 16 {
                 w.i32(self.node_id, "node_endpoints[].node_id");
@@ -1077,18 +1077,16 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 11 && self.diverging_epoch != EpochEndOffset::DEFAULT {
-                w.fail(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
+                w.not_in_version("responses[].partitions[].diverging_epoch");
             }
             if v <= 11 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
-                w.fail(rt::write::not_in_version("responses[].partitions[].current_leader"));
+                w.not_in_version("responses[].partitions[].current_leader");
             }
             if v <= 11 && self.snapshot_id != SnapshotId::DEFAULT {
-                w.fail(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
+                w.not_in_version("responses[].partitions[].snapshot_id");
             }
             if v <= 10 && self.preferred_read_replica != -1_i32 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partitions[].preferred_read_replica",
-                ));
+                w.not_in_version("responses[].partitions[].preferred_read_replica");
             }
             w.i32(self.partition_index, "responses[].partitions[].partition_index");
             w.i16(self.error_code, "responses[].partitions[].error_code");
@@ -1340,14 +1338,10 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 11 && self.epoch != -1_i32 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partitions[].diverging_epoch.epoch",
-                ));
+                w.not_in_version("responses[].partitions[].diverging_epoch.epoch");
             }
             if v <= 11 && self.end_offset != -1_i64 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partitions[].diverging_epoch.end_offset",
-                ));
+                w.not_in_version("responses[].partitions[].diverging_epoch.end_offset");
             }
             if v >= 12 {
                 w.i32(self.epoch, "responses[].partitions[].diverging_epoch.epoch");
@@ -1554,14 +1548,10 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 11 && self.leader_id != -1_i32 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partitions[].current_leader.leader_id",
-                ));
+                w.not_in_version("responses[].partitions[].current_leader.leader_id");
             }
             if v <= 11 && self.leader_epoch != -1_i32 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partitions[].current_leader.leader_epoch",
-                ));
+                w.not_in_version("responses[].partitions[].current_leader.leader_epoch");
             }
             if v >= 12 {
                 w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id");
@@ -1940,14 +1930,10 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 3 && self.producer_id != 0_i64 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partitions[].aborted_transactions[].producer_id",
-                ));
+                w.not_in_version("responses[].partitions[].aborted_transactions[].producer_id");
             }
             if v <= 3 && self.first_offset != 0_i64 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partitions[].aborted_transactions[].first_offset",
-                ));
+                w.not_in_version("responses[].partitions[].aborted_transactions[].first_offset");
             }
             if v >= 4 {
                 w.i64(
@@ -2788,10 +2774,10 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 6 && self.session_id != 0_i32 {
-                    w.fail(rt::write::not_in_version("session_id"));
+                    w.not_in_version("session_id");
                 }
                 if v <= 15 && !self.node_endpoints.is_empty() {
-                    w.fail(rt::write::not_in_version("node_endpoints"));
+                    w.not_in_version("node_endpoints");
                 }
                 if v >= 1 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -3070,16 +3056,16 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 15 && self.node_id != 0_i32 {
-                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+                w.not_in_version("node_endpoints[].node_id");
             }
             if v <= 15 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+                w.not_in_version("node_endpoints[].host");
             }
             if v <= 15 && self.port != 0_i32 {
-                w.fail(rt::write::not_in_version("node_endpoints[].port"));
+                w.not_in_version("node_endpoints[].port");
             }
             if v <= 15 && self.rack.is_some() {
-                w.fail(rt::write::not_in_version("node_endpoints[].rack"));
+                w.not_in_version("node_endpoints[].rack");
             }
             if v >= 16 {
                 w.i32(self.node_id, "node_endpoints[].node_id");
@@ -3345,18 +3331,16 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 11 && self.diverging_epoch != EpochEndOffset::default() {
-                w.fail(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
+                w.not_in_version("responses[].partitions[].diverging_epoch");
             }
             if v <= 11 && self.current_leader != LeaderIdAndEpoch::default() {
-                w.fail(rt::write::not_in_version("responses[].partitions[].current_leader"));
+                w.not_in_version("responses[].partitions[].current_leader");
             }
             if v <= 11 && self.snapshot_id != SnapshotId::default() {
-                w.fail(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
+                w.not_in_version("responses[].partitions[].snapshot_id");
             }
             if v <= 10 && self.preferred_read_replica != -1_i32 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partitions[].preferred_read_replica",
-                ));
+                w.not_in_version("responses[].partitions[].preferred_read_replica");
             }
             if let Some(r) = w.run::<14>("responses[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -3560,14 +3544,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 11 && self.epoch != -1_i32 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partitions[].diverging_epoch.epoch",
-                ));
+                w.not_in_version("responses[].partitions[].diverging_epoch.epoch");
             }
             if v <= 11 && self.end_offset != -1_i64 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partitions[].diverging_epoch.end_offset",
-                ));
+                w.not_in_version("responses[].partitions[].diverging_epoch.end_offset");
             }
             if v >= 12 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("responses[].partitions[].diverging_epoch.epoch") {
@@ -3725,14 +3705,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 11 && self.leader_id != -1_i32 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partitions[].current_leader.leader_id",
-                ));
+                w.not_in_version("responses[].partitions[].current_leader.leader_id");
             }
             if v <= 11 && self.leader_epoch != -1_i32 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partitions[].current_leader.leader_epoch",
-                ));
+                w.not_in_version("responses[].partitions[].current_leader.leader_epoch");
             }
             if v >= 12 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("responses[].partitions[].current_leader.leader_id") {
@@ -4020,14 +3996,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 3 && self.producer_id != 0_i64 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partitions[].aborted_transactions[].producer_id",
-                ));
+                w.not_in_version("responses[].partitions[].aborted_transactions[].producer_id");
             }
             if v <= 3 && self.first_offset != 0_i64 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partitions[].aborted_transactions[].first_offset",
-                ));
+                w.not_in_version("responses[].partitions[].aborted_transactions[].first_offset");
             }
             if v >= 12 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<17>("responses[].partitions[].aborted_transactions[].producer_id") {

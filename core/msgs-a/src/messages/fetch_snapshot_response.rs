@@ -178,7 +178,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.node_endpoints.is_empty() {
-                w.fail(rt::write::not_in_version("node_endpoints"));
+                w.not_in_version("node_endpoints");
             }
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
@@ -526,13 +526,13 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.node_id != 0_i32 {
-                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+                w.not_in_version("node_endpoints[].node_id");
             }
             if v <= 0 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+                w.not_in_version("node_endpoints[].host");
             }
             if v <= 0 && self.port != 0_u16 {
-                w.fail(rt::write::not_in_version("node_endpoints[].port"));
+                w.not_in_version("node_endpoints[].port");
             }
             if v >= 1 {
                 w.i32(self.node_id, "node_endpoints[].node_id");
@@ -1653,7 +1653,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && !self.node_endpoints.is_empty() {
-                    w.fail(rt::write::not_in_version("node_endpoints"));
+                    w.not_in_version("node_endpoints");
                 }
                 if let Some(r) = w.run::<6>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -1867,13 +1867,13 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.node_id != 0_i32 {
-                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+                w.not_in_version("node_endpoints[].node_id");
             }
             if v <= 0 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+                w.not_in_version("node_endpoints[].host");
             }
             if v <= 0 && self.port != 0_u16 {
-                w.fail(rt::write::not_in_version("node_endpoints[].port"));
+                w.not_in_version("node_endpoints[].port");
             }
             if v >= 1 {
                 w.i32(self.node_id, "node_endpoints[].node_id");

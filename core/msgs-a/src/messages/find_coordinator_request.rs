@@ -151,13 +151,13 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 4 && !self.key.is_empty() {
-                w.fail(rt::write::not_in_version("key"));
+                w.not_in_version("key");
             }
             if v <= 0 && self.key_type != 0_i8 {
-                w.fail(rt::write::not_in_version("key_type"));
+                w.not_in_version("key_type");
             }
             if v <= 3 && !self.coordinator_keys.is_empty() {
-                w.fail(rt::write::not_in_version("coordinator_keys"));
+                w.not_in_version("coordinator_keys");
             }
             if v <= 3 {
                 w.str(self.key, v >= 3, "key");
@@ -381,13 +381,13 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 4 && !self.key.is_empty() {
-                    w.fail(rt::write::not_in_version("key"));
+                    w.not_in_version("key");
                 }
                 if v <= 0 && self.key_type != 0_i8 {
-                    w.fail(rt::write::not_in_version("key_type"));
+                    w.not_in_version("key_type");
                 }
                 if v <= 3 && !self.coordinator_keys.is_empty() {
-                    w.fail(rt::write::not_in_version("coordinator_keys"));
+                    w.not_in_version("coordinator_keys");
                 }
                 if v <= 3 {
                     w.str(&self.key, v >= 3, "key");

@@ -211,19 +211,19 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 4 && self.error_code != 0_i16 {
-                w.fail(rt::write::not_in_version("error_code"));
+                w.not_in_version("error_code");
             }
             if v >= 4 && self.node_id != 0_i32 {
-                w.fail(rt::write::not_in_version("node_id"));
+                w.not_in_version("node_id");
             }
             if v >= 4 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("host"));
+                w.not_in_version("host");
             }
             if v >= 4 && self.port != 0_i32 {
-                w.fail(rt::write::not_in_version("port"));
+                w.not_in_version("port");
             }
             if v <= 3 && !self.coordinators.is_empty() {
-                w.fail(rt::write::not_in_version("coordinators"));
+                w.not_in_version("coordinators");
             }
             if v >= 1 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -534,19 +534,19 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 3 && !self.key.is_empty() {
-                w.fail(rt::write::not_in_version("coordinators[].key"));
+                w.not_in_version("coordinators[].key");
             }
             if v <= 3 && self.node_id != 0_i32 {
-                w.fail(rt::write::not_in_version("coordinators[].node_id"));
+                w.not_in_version("coordinators[].node_id");
             }
             if v <= 3 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("coordinators[].host"));
+                w.not_in_version("coordinators[].host");
             }
             if v <= 3 && self.port != 0_i32 {
-                w.fail(rt::write::not_in_version("coordinators[].port"));
+                w.not_in_version("coordinators[].port");
             }
             if v <= 3 && self.error_code != 0_i16 {
-                w.fail(rt::write::not_in_version("coordinators[].error_code"));
+                w.not_in_version("coordinators[].error_code");
             }
             if v >= 4 {
                 w.str(self.key, v >= 3, "coordinators[].key");
@@ -1021,19 +1021,19 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 4 && self.error_code != 0_i16 {
-                    w.fail(rt::write::not_in_version("error_code"));
+                    w.not_in_version("error_code");
                 }
                 if v >= 4 && self.node_id != 0_i32 {
-                    w.fail(rt::write::not_in_version("node_id"));
+                    w.not_in_version("node_id");
                 }
                 if v >= 4 && !self.host.is_empty() {
-                    w.fail(rt::write::not_in_version("host"));
+                    w.not_in_version("host");
                 }
                 if v >= 4 && self.port != 0_i32 {
-                    w.fail(rt::write::not_in_version("port"));
+                    w.not_in_version("port");
                 }
                 if v <= 3 && !self.coordinators.is_empty() {
-                    w.fail(rt::write::not_in_version("coordinators"));
+                    w.not_in_version("coordinators");
                 }
                 if v >= 1 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -1240,19 +1240,19 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 3 && !self.key.is_empty() {
-                w.fail(rt::write::not_in_version("coordinators[].key"));
+                w.not_in_version("coordinators[].key");
             }
             if v <= 3 && self.node_id != 0_i32 {
-                w.fail(rt::write::not_in_version("coordinators[].node_id"));
+                w.not_in_version("coordinators[].node_id");
             }
             if v <= 3 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("coordinators[].host"));
+                w.not_in_version("coordinators[].host");
             }
             if v <= 3 && self.port != 0_i32 {
-                w.fail(rt::write::not_in_version("coordinators[].port"));
+                w.not_in_version("coordinators[].port");
             }
             if v <= 3 && self.error_code != 0_i16 {
-                w.fail(rt::write::not_in_version("coordinators[].error_code"));
+                w.not_in_version("coordinators[].error_code");
             }
             if v >= 4 {
                 w.str(&self.key, v >= 3, "coordinators[].key");

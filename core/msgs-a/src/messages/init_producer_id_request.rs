@@ -207,16 +207,16 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && self.producer_id != -1_i64 {
-                w.fail(rt::write::not_in_version("producer_id"));
+                w.not_in_version("producer_id");
             }
             if v <= 2 && self.producer_epoch != -1_i16 {
-                w.fail(rt::write::not_in_version("producer_epoch"));
+                w.not_in_version("producer_epoch");
             }
             if v <= 5 && self.enable2_pc {
-                w.fail(rt::write::not_in_version("enable2_pc"));
+                w.not_in_version("enable2_pc");
             }
             if v <= 5 && self.keep_prepared_txn {
-                w.fail(rt::write::not_in_version("keep_prepared_txn"));
+                w.not_in_version("keep_prepared_txn");
             }
             w.opt_str(self.transactional_id, v >= 2, true, "transactional_id");
             w.i32(self.transaction_timeout_ms, "transaction_timeout_ms");
@@ -543,16 +543,16 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 2 && self.producer_id != -1_i64 {
-                    w.fail(rt::write::not_in_version("producer_id"));
+                    w.not_in_version("producer_id");
                 }
                 if v <= 2 && self.producer_epoch != -1_i16 {
-                    w.fail(rt::write::not_in_version("producer_epoch"));
+                    w.not_in_version("producer_epoch");
                 }
                 if v <= 5 && self.enable2_pc {
-                    w.fail(rt::write::not_in_version("enable2_pc"));
+                    w.not_in_version("enable2_pc");
                 }
                 if v <= 5 && self.keep_prepared_txn {
-                    w.fail(rt::write::not_in_version("keep_prepared_txn"));
+                    w.not_in_version("keep_prepared_txn");
                 }
                 w.opt_str(self.transactional_id.as_deref(), v >= 2, true, "transactional_id");
                 w.i32(self.transaction_timeout_ms, "transaction_timeout_ms");

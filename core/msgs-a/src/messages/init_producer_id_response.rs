@@ -181,10 +181,10 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
-                w.fail(rt::write::not_in_version("ongoing_txn_producer_id"));
+                w.not_in_version("ongoing_txn_producer_id");
             }
             if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
-                w.fail(rt::write::not_in_version("ongoing_txn_producer_epoch"));
+                w.not_in_version("ongoing_txn_producer_epoch");
             }
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
@@ -487,10 +487,10 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
-                    w.fail(rt::write::not_in_version("ongoing_txn_producer_id"));
+                    w.not_in_version("ongoing_txn_producer_id");
                 }
                 if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
-                    w.fail(rt::write::not_in_version("ongoing_txn_producer_epoch"));
+                    w.not_in_version("ongoing_txn_producer_epoch");
                 }
                 if let Some(r) = w.run::<16>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());

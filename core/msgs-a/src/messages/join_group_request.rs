@@ -198,7 +198,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 4 && self.group_instance_id.is_some() {
-                w.fail(rt::write::not_in_version("group_instance_id"));
+                w.not_in_version("group_instance_id");
             }
             w.str(self.group_id, v >= 6, "group_id");
             w.i32(self.session_timeout_ms, "session_timeout_ms");
@@ -754,7 +754,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 4 && self.group_instance_id.is_some() {
-                    w.fail(rt::write::not_in_version("group_instance_id"));
+                    w.not_in_version("group_instance_id");
                 }
                 w.str(&self.group_id, v >= 6, "group_id");
                 w.i32(self.session_timeout_ms, "session_timeout_ms");

@@ -204,7 +204,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 8 && self.skip_assignment {
-                w.fail(rt::write::not_in_version("skip_assignment"));
+                w.not_in_version("skip_assignment");
             }
             if v >= 2 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -823,7 +823,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 8 && self.skip_assignment {
-                    w.fail(rt::write::not_in_version("skip_assignment"));
+                    w.not_in_version("skip_assignment");
                 }
                 if v >= 2 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");

@@ -236,16 +236,16 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 6 && self.is_k_raft_controller {
-                w.fail(rt::write::not_in_version("is_k_raft_controller"));
+                w.not_in_version("is_k_raft_controller");
             }
             if v <= 4 && self.r#type != 0_i8 {
-                w.fail(rt::write::not_in_version("type"));
+                w.not_in_version("type");
             }
             if v >= 2 && !self.ungrouped_partition_states.is_empty() {
-                w.fail(rt::write::not_in_version("ungrouped_partition_states"));
+                w.not_in_version("ungrouped_partition_states");
             }
             if v <= 1 && !self.topic_states.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states"));
+                w.not_in_version("topic_states");
             }
             w.i32(self.controller_id, "controller_id");
             if v >= 7 {
@@ -637,9 +637,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 5 && self.leader_recovery_state != 0_i8 {
-                w.fail(rt::write::not_in_version(
-                    "ungrouped_partition_states[].leader_recovery_state",
-                ));
+                w.not_in_version("ungrouped_partition_states[].leader_recovery_state");
             }
             if v <= 1 {
                 w.str(self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name");
@@ -900,10 +898,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && !self.topic_name.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states[].topic_name"));
+                w.not_in_version("topic_states[].topic_name");
             }
             if v <= 1 && !self.partition_states.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states[].partition_states"));
+                w.not_in_version("topic_states[].partition_states");
             }
             if v >= 2 {
                 w.str(self.topic_name, v >= 4, "topic_states[].topic_name");
@@ -2052,16 +2050,16 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 6 && self.is_k_raft_controller {
-                    w.fail(rt::write::not_in_version("is_k_raft_controller"));
+                    w.not_in_version("is_k_raft_controller");
                 }
                 if v <= 4 && self.r#type != 0_i8 {
-                    w.fail(rt::write::not_in_version("type"));
+                    w.not_in_version("type");
                 }
                 if v >= 2 && !self.ungrouped_partition_states.is_empty() {
-                    w.fail(rt::write::not_in_version("ungrouped_partition_states"));
+                    w.not_in_version("ungrouped_partition_states");
                 }
                 if v <= 1 && !self.topic_states.is_empty() {
-                    w.fail(rt::write::not_in_version("topic_states"));
+                    w.not_in_version("topic_states");
                 }
                 w.i32(self.controller_id, "controller_id");
                 if v >= 7 {
@@ -2298,9 +2296,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 5 && self.leader_recovery_state != 0_i8 {
-                w.fail(rt::write::not_in_version(
-                    "ungrouped_partition_states[].leader_recovery_state",
-                ));
+                w.not_in_version("ungrouped_partition_states[].leader_recovery_state");
             }
             if v <= 1 {
                 w.str(&self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name");
@@ -2473,10 +2469,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 1 && !self.topic_name.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states[].topic_name"));
+                w.not_in_version("topic_states[].topic_name");
             }
             if v <= 1 && !self.partition_states.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states[].partition_states"));
+                w.not_in_version("topic_states[].partition_states");
             }
             if v >= 2 {
                 w.str(&self.topic_name, v >= 4, "topic_states[].topic_name");

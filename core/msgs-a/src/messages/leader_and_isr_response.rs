@@ -154,10 +154,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 5 && !self.partition_errors.is_empty() {
-                w.fail(rt::write::not_in_version("partition_errors"));
+                w.not_in_version("partition_errors");
             }
             if v <= 4 && !self.topics.is_empty() {
-                w.fail(rt::write::not_in_version("topics"));
+                w.not_in_version("topics");
             }
             w.i16(self.error_code, "error_code");
             if v <= 4 {
@@ -546,10 +546,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 4 && self.topic_id != rt::Uuid::nil() {
-                w.fail(rt::write::not_in_version("topics[].topic_id"));
+                w.not_in_version("topics[].topic_id");
             }
             if v <= 4 && !self.partition_errors.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].partition_errors"));
+                w.not_in_version("topics[].partition_errors");
             }
             if v >= 5 {
                 w.uuid(self.topic_id, "topics[].topic_id");
@@ -968,10 +968,10 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 5 && !self.partition_errors.is_empty() {
-                    w.fail(rt::write::not_in_version("partition_errors"));
+                    w.not_in_version("partition_errors");
                 }
                 if v <= 4 && !self.topics.is_empty() {
-                    w.fail(rt::write::not_in_version("topics"));
+                    w.not_in_version("topics");
                 }
                 w.i16(self.error_code, "error_code");
                 if v <= 4 {
@@ -1210,10 +1210,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 4 && self.topic_id != rt::Uuid::nil() {
-                w.fail(rt::write::not_in_version("topics[].topic_id"));
+                w.not_in_version("topics[].topic_id");
             }
             if v <= 4 && !self.partition_errors.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].partition_errors"));
+                w.not_in_version("topics[].partition_errors");
             }
             if v >= 5 {
                 w.uuid(self.topic_id, "topics[].topic_id");

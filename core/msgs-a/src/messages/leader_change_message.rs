@@ -288,7 +288,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
-                w.fail(rt::write::not_in_version("voters[].voter_directory_id"));
+                w.not_in_version("voters[].voter_directory_id");
             }
             w.i32(self.voter_id, "voters[].voter_id");
             if v >= 1 {
@@ -703,7 +703,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
-                w.fail(rt::write::not_in_version("voters[].voter_directory_id"));
+                w.not_in_version("voters[].voter_directory_id");
             }
             w.i32(self.voter_id, "voters[].voter_id");
             if v >= 1 && self.unknown_tagged_fields.is_empty() {

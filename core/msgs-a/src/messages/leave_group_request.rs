@@ -148,10 +148,10 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 3 && !self.member_id.is_empty() {
-                w.fail(rt::write::not_in_version("member_id"));
+                w.not_in_version("member_id");
             }
             if v <= 2 && !self.members.is_empty() {
-                w.fail(rt::write::not_in_version("members"));
+                w.not_in_version("members");
             }
             w.str(self.group_id, v >= 4, "group_id");
             if v <= 2 {
@@ -361,10 +361,10 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && !self.member_id.is_empty() {
-                w.fail(rt::write::not_in_version("members[].member_id"));
+                w.not_in_version("members[].member_id");
             }
             if v <= 2 && self.group_instance_id.is_some() {
-                w.fail(rt::write::not_in_version("members[].group_instance_id"));
+                w.not_in_version("members[].group_instance_id");
             }
             if v >= 3 {
                 w.str(self.member_id, v >= 4, "members[].member_id");
@@ -651,10 +651,10 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 3 && !self.member_id.is_empty() {
-                    w.fail(rt::write::not_in_version("member_id"));
+                    w.not_in_version("member_id");
                 }
                 if v <= 2 && !self.members.is_empty() {
-                    w.fail(rt::write::not_in_version("members"));
+                    w.not_in_version("members");
                 }
                 w.str(&self.group_id, v >= 4, "group_id");
                 if v <= 2 {
@@ -789,10 +789,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 2 && !self.member_id.is_empty() {
-                w.fail(rt::write::not_in_version("members[].member_id"));
+                w.not_in_version("members[].member_id");
             }
             if v <= 2 && self.group_instance_id.is_some() {
-                w.fail(rt::write::not_in_version("members[].group_instance_id"));
+                w.not_in_version("members[].group_instance_id");
             }
             if v >= 3 {
                 w.str(&self.member_id, v >= 4, "members[].member_id");

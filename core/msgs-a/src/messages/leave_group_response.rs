@@ -143,7 +143,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && !self.members.is_empty() {
-                w.fail(rt::write::not_in_version("members"));
+                w.not_in_version("members");
             }
             if v >= 1 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -353,13 +353,13 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && !self.member_id.is_empty() {
-                w.fail(rt::write::not_in_version("members[].member_id"));
+                w.not_in_version("members[].member_id");
             }
             if v <= 2 && self.group_instance_id != Some("") {
-                w.fail(rt::write::not_in_version("members[].group_instance_id"));
+                w.not_in_version("members[].group_instance_id");
             }
             if v <= 2 && self.error_code != 0_i16 {
-                w.fail(rt::write::not_in_version("members[].error_code"));
+                w.not_in_version("members[].error_code");
             }
             if v >= 3 {
                 w.str(self.member_id, v >= 4, "members[].member_id");
@@ -642,7 +642,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 2 && !self.members.is_empty() {
-                    w.fail(rt::write::not_in_version("members"));
+                    w.not_in_version("members");
                 }
                 if v >= 1 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -780,13 +780,13 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 2 && !self.member_id.is_empty() {
-                w.fail(rt::write::not_in_version("members[].member_id"));
+                w.not_in_version("members[].member_id");
             }
             if v <= 2 && self.group_instance_id.as_deref() != Some("") {
-                w.fail(rt::write::not_in_version("members[].group_instance_id"));
+                w.not_in_version("members[].group_instance_id");
             }
             if v <= 2 && self.error_code != 0_i16 {
-                w.fail(rt::write::not_in_version("members[].error_code"));
+                w.not_in_version("members[].error_code");
             }
             if v >= 3 {
                 w.str(&self.member_id, v >= 4, "members[].member_id");

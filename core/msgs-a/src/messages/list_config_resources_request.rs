@@ -118,7 +118,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.resource_types.is_empty() {
-                w.fail(rt::write::not_in_version("resource_types"));
+                w.not_in_version("resource_types");
             }
             if v >= 1 {
                 w.array(&self.resource_types, true, v, "resource_types");
@@ -261,7 +261,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && !self.resource_types.is_empty() {
-                    w.fail(rt::write::not_in_version("resource_types"));
+                    w.not_in_version("resource_types");
                 }
                 if v >= 1 {
                     rt::owned::write_vec(w, &self.resource_types, true, v, "resource_types");

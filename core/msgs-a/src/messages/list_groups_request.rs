@@ -147,10 +147,10 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 3 && !self.states_filter.is_empty() {
-                w.fail(rt::write::not_in_version("states_filter"));
+                w.not_in_version("states_filter");
             }
             if v <= 4 && !self.types_filter.is_empty() {
-                w.fail(rt::write::not_in_version("types_filter"));
+                w.not_in_version("types_filter");
             }
             if v >= 4 {
                 w.array(&self.states_filter, v >= 3, v, "states_filter");
@@ -343,10 +343,10 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 3 && !self.states_filter.is_empty() {
-                    w.fail(rt::write::not_in_version("states_filter"));
+                    w.not_in_version("states_filter");
                 }
                 if v <= 4 && !self.types_filter.is_empty() {
-                    w.fail(rt::write::not_in_version("types_filter"));
+                    w.not_in_version("types_filter");
                 }
                 if v >= 4 {
                     rt::owned::write_vec(w, &self.states_filter, v >= 3, v, "states_filter");

@@ -151,7 +151,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && self.isolation_level != 0_i8 {
-                w.fail(rt::write::not_in_version("isolation_level"));
+                w.not_in_version("isolation_level");
             }
             w.i32(self.replica_id, "replica_id");
             if v >= 2 {
@@ -518,7 +518,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 && self.max_num_offsets != 1_i32 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
+                w.not_in_version("topics[].partitions[].max_num_offsets");
             }
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             if v >= 4 {
@@ -889,7 +889,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 1 && self.isolation_level != 0_i8 {
-                    w.fail(rt::write::not_in_version("isolation_level"));
+                    w.not_in_version("isolation_level");
                 }
                 w.i32(self.replica_id, "replica_id");
                 if v >= 2 {
@@ -1113,7 +1113,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 1 && self.max_num_offsets != 1_i32 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
+                w.not_in_version("topics[].partitions[].max_num_offsets");
             }
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             if v >= 4 {

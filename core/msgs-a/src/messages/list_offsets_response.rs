@@ -570,16 +570,16 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 && !self.old_style_offsets.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
+                w.not_in_version("topics[].partitions[].old_style_offsets");
             }
             if v <= 0 && self.timestamp != -1_i64 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].timestamp"));
+                w.not_in_version("topics[].partitions[].timestamp");
             }
             if v <= 0 && self.offset != -1_i64 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].offset"));
+                w.not_in_version("topics[].partitions[].offset");
             }
             if v <= 3 && self.leader_epoch != -1_i32 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
+                w.not_in_version("topics[].partitions[].leader_epoch");
             }
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i16(self.error_code, "topics[].partitions[].error_code");
@@ -1201,16 +1201,16 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 1 && !self.old_style_offsets.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
+                w.not_in_version("topics[].partitions[].old_style_offsets");
             }
             if v <= 0 && self.timestamp != -1_i64 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].timestamp"));
+                w.not_in_version("topics[].partitions[].timestamp");
             }
             if v <= 0 && self.offset != -1_i64 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].offset"));
+                w.not_in_version("topics[].partitions[].offset");
             }
             if v <= 3 && self.leader_epoch != -1_i32 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
+                w.not_in_version("topics[].partitions[].leader_epoch");
             }
             if let Some(r) = w.run::<6>("topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());

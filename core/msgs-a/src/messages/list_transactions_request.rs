@@ -156,10 +156,10 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.duration_filter != -1_i64 {
-                w.fail(rt::write::not_in_version("duration_filter"));
+                w.not_in_version("duration_filter");
             }
             if v <= 1 && self.transactional_id_pattern.is_some() {
-                w.fail(rt::write::not_in_version("transactional_id_pattern"));
+                w.not_in_version("transactional_id_pattern");
             }
             w.array(&self.state_filters, true, v, "state_filters");
             w.array(&self.producer_id_filters, true, v, "producer_id_filters");
@@ -399,10 +399,10 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.duration_filter != -1_i64 {
-                    w.fail(rt::write::not_in_version("duration_filter"));
+                    w.not_in_version("duration_filter");
                 }
                 if v <= 1 && self.transactional_id_pattern.is_some() {
-                    w.fail(rt::write::not_in_version("transactional_id_pattern"));
+                    w.not_in_version("transactional_id_pattern");
                 }
                 rt::owned::write_vec(w, &self.state_filters, true, v, "state_filters");
                 rt::owned::write_vec(w, &self.producer_id_filters, true, v, "producer_id_filters");

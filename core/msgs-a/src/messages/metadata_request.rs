@@ -175,13 +175,13 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 3 && !self.allow_auto_topic_creation {
-                w.fail(rt::write::not_in_version("allow_auto_topic_creation"));
+                w.not_in_version("allow_auto_topic_creation");
             }
             if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
-                w.fail(rt::write::not_in_version("include_cluster_authorized_operations"));
+                w.not_in_version("include_cluster_authorized_operations");
             }
             if v <= 7 && self.include_topic_authorized_operations {
-                w.fail(rt::write::not_in_version("include_topic_authorized_operations"));
+                w.not_in_version("include_topic_authorized_operations");
             }
             w.opt_array(&self.topics, v >= 9, v >= 1, v, "topics");
             if v >= 4 {
@@ -656,13 +656,13 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 3 && !self.allow_auto_topic_creation {
-                    w.fail(rt::write::not_in_version("allow_auto_topic_creation"));
+                    w.not_in_version("allow_auto_topic_creation");
                 }
                 if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
-                    w.fail(rt::write::not_in_version("include_cluster_authorized_operations"));
+                    w.not_in_version("include_cluster_authorized_operations");
                 }
                 if v <= 7 && self.include_topic_authorized_operations {
-                    w.fail(rt::write::not_in_version("include_topic_authorized_operations"));
+                    w.not_in_version("include_topic_authorized_operations");
                 }
                 rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 9, v >= 1, v, "topics");
                 if v >= 4 {

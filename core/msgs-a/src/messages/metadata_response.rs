@@ -198,7 +198,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
-                w.fail(rt::write::not_in_version("cluster_authorized_operations"));
+                w.not_in_version("cluster_authorized_operations");
             }
             if v >= 3 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -623,7 +623,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
-                w.fail(rt::write::not_in_version("topics[].topic_authorized_operations"));
+                w.not_in_version("topics[].topic_authorized_operations");
             }
             w.i16(self.error_code, "topics[].error_code");
             w.opt_str(self.name, v >= 9, v >= 12, "topics[].name");
@@ -1561,7 +1561,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
-                    w.fail(rt::write::not_in_version("cluster_authorized_operations"));
+                    w.not_in_version("cluster_authorized_operations");
                 }
                 if v >= 3 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -1838,7 +1838,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
-                w.fail(rt::write::not_in_version("topics[].topic_authorized_operations"));
+                w.not_in_version("topics[].topic_authorized_operations");
             }
             w.i16(self.error_code, "topics[].error_code");
             w.opt_str(self.name.as_deref(), v >= 9, v >= 12, "topics[].name");

@@ -188,7 +188,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 6 && self.group_instance_id.is_some() {
-                w.fail(rt::write::not_in_version("group_instance_id"));
+                w.not_in_version("group_instance_id");
             }
             w.str(self.group_id, v >= 8, "group_id");
             if v >= 1 {
@@ -617,7 +617,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
+                w.not_in_version("topics[].partitions[].commit_timestamp");
             }
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i64(self.committed_offset, "topics[].partitions[].committed_offset");
@@ -1097,7 +1097,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 6 && self.group_instance_id.is_some() {
-                    w.fail(rt::write::not_in_version("group_instance_id"));
+                    w.not_in_version("group_instance_id");
                 }
                 w.str(&self.group_id, v >= 8, "group_id");
                 if v >= 1 {
@@ -1364,7 +1364,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
+                w.not_in_version("topics[].partitions[].commit_timestamp");
             }
             if let Some(r) = w.run::<12>("topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());

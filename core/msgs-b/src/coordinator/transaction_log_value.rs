@@ -289,16 +289,16 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.previous_producer_id != -1_i64 {
-                w.fail(rt::write::not_in_version("previous_producer_id"));
+                w.not_in_version("previous_producer_id");
             }
             if v <= 0 && self.next_producer_id != -1_i64 {
-                w.fail(rt::write::not_in_version("next_producer_id"));
+                w.not_in_version("next_producer_id");
             }
             if v <= 0 && self.next_producer_epoch != -1_i16 {
-                w.fail(rt::write::not_in_version("next_producer_epoch"));
+                w.not_in_version("next_producer_epoch");
             }
             if v <= 0 && self.client_transaction_version != 0_i16 {
-                w.fail(rt::write::not_in_version("client_transaction_version"));
+                w.not_in_version("client_transaction_version");
             }
             w.i64(self.producer_id, "producer_id");
             w.i16(self.producer_epoch, "producer_epoch");
@@ -1022,16 +1022,16 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.previous_producer_id != -1_i64 {
-                    w.fail(rt::write::not_in_version("previous_producer_id"));
+                    w.not_in_version("previous_producer_id");
                 }
                 if v <= 0 && self.next_producer_id != -1_i64 {
-                    w.fail(rt::write::not_in_version("next_producer_id"));
+                    w.not_in_version("next_producer_id");
                 }
                 if v <= 0 && self.next_producer_epoch != -1_i16 {
-                    w.fail(rt::write::not_in_version("next_producer_epoch"));
+                    w.not_in_version("next_producer_epoch");
                 }
                 if v <= 0 && self.client_transaction_version != 0_i16 {
-                    w.fail(rt::write::not_in_version("client_transaction_version"));
+                    w.not_in_version("client_transaction_version");
                 }
                 w.i64(self.producer_id, "producer_id");
                 w.i16(self.producer_epoch, "producer_epoch");

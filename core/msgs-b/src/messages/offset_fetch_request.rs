@@ -185,16 +185,16 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 8 && !self.group_id.is_empty() {
-                w.fail(rt::write::not_in_version("group_id"));
+                w.not_in_version("group_id");
             }
             if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
-                w.fail(rt::write::not_in_version("topics"));
+                w.not_in_version("topics");
             }
             if v <= 7 && !self.groups.is_empty() {
-                w.fail(rt::write::not_in_version("groups"));
+                w.not_in_version("groups");
             }
             if v <= 6 && self.require_stable {
-                w.fail(rt::write::not_in_version("require_stable"));
+                w.not_in_version("require_stable");
             }
             if v <= 7 {
                 w.str(self.group_id, v >= 6, "group_id");
@@ -393,10 +393,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 8 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].name"));
+                w.not_in_version("topics[].name");
             }
             if v >= 8 && !self.partition_indexes.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].partition_indexes"));
+                w.not_in_version("topics[].partition_indexes");
             }
             if v <= 7 {
                 w.str(self.name, v >= 6, "topics[].name");
@@ -631,10 +631,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 7 && !self.group_id.is_empty() {
-                w.fail(rt::write::not_in_version("groups[].group_id"));
+                w.not_in_version("groups[].group_id");
             }
             if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
-                w.fail(rt::write::not_in_version("groups[].topics"));
+                w.not_in_version("groups[].topics");
             }
             if v >= 8 {
                 w.str(self.group_id, v >= 6, "groups[].group_id");
@@ -861,7 +861,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 7 && !self.partition_indexes.is_empty() {
-                w.fail(rt::write::not_in_version("groups[].topics[].partition_indexes"));
+                w.not_in_version("groups[].topics[].partition_indexes");
             }
             if (8..=9).contains(&v) {
                 w.str(self.name, v >= 6, "groups[].topics[].name");
@@ -1329,16 +1329,16 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 8 && !self.group_id.is_empty() {
-                    w.fail(rt::write::not_in_version("group_id"));
+                    w.not_in_version("group_id");
                 }
                 if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
-                    w.fail(rt::write::not_in_version("topics"));
+                    w.not_in_version("topics");
                 }
                 if v <= 7 && !self.groups.is_empty() {
-                    w.fail(rt::write::not_in_version("groups"));
+                    w.not_in_version("groups");
                 }
                 if v <= 6 && self.require_stable {
-                    w.fail(rt::write::not_in_version("require_stable"));
+                    w.not_in_version("require_stable");
                 }
                 if v <= 7 {
                     w.str(&self.group_id, v >= 6, "group_id");
@@ -1467,10 +1467,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 8 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].name"));
+                w.not_in_version("topics[].name");
             }
             if v >= 8 && !self.partition_indexes.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].partition_indexes"));
+                w.not_in_version("topics[].partition_indexes");
             }
             if v <= 7 {
                 w.str(&self.name, v >= 6, "topics[].name");
@@ -1611,10 +1611,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 7 && !self.group_id.is_empty() {
-                w.fail(rt::write::not_in_version("groups[].group_id"));
+                w.not_in_version("groups[].group_id");
             }
             if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
-                w.fail(rt::write::not_in_version("groups[].topics"));
+                w.not_in_version("groups[].topics");
             }
             if v >= 8 {
                 w.str(&self.group_id, v >= 6, "groups[].group_id");
@@ -1750,7 +1750,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 7 && !self.partition_indexes.is_empty() {
-                w.fail(rt::write::not_in_version("groups[].topics[].partition_indexes"));
+                w.not_in_version("groups[].topics[].partition_indexes");
             }
             if (8..=9).contains(&v) {
                 w.str(&self.name, v >= 6, "groups[].topics[].name");

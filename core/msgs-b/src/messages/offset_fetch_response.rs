@@ -186,10 +186,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 8 && !self.topics.is_empty() {
-                w.fail(rt::write::not_in_version("topics"));
+                w.not_in_version("topics");
             }
             if v <= 7 && !self.groups.is_empty() {
-                w.fail(rt::write::not_in_version("groups"));
+                w.not_in_version("groups");
             }
             if v >= 3 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -388,10 +388,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 8 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].name"));
+                w.not_in_version("topics[].name");
             }
             if v >= 8 && !self.partitions.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].partitions"));
+                w.not_in_version("topics[].partitions");
             }
             if v <= 7 {
                 w.str(self.name, v >= 6, "topics[].name");
@@ -606,13 +606,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 7 && !self.group_id.is_empty() {
-                w.fail(rt::write::not_in_version("groups[].group_id"));
+                w.not_in_version("groups[].group_id");
             }
             if v <= 7 && !self.topics.is_empty() {
-                w.fail(rt::write::not_in_version("groups[].topics"));
+                w.not_in_version("groups[].topics");
             }
             if v <= 7 && self.error_code != 0_i16 {
-                w.fail(rt::write::not_in_version("groups[].error_code"));
+                w.not_in_version("groups[].error_code");
             }
             if v >= 8 {
                 w.str(self.group_id, v >= 6, "groups[].group_id");
@@ -885,16 +885,16 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 8 && self.partition_index != 0_i32 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].partition_index"));
+                w.not_in_version("topics[].partitions[].partition_index");
             }
             if v >= 8 && self.committed_offset != 0_i64 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].committed_offset"));
+                w.not_in_version("topics[].partitions[].committed_offset");
             }
             if v >= 8 && self.metadata != Some("") {
-                w.fail(rt::write::not_in_version("topics[].partitions[].metadata"));
+                w.not_in_version("topics[].partitions[].metadata");
             }
             if v >= 8 && self.error_code != 0_i16 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].error_code"));
+                w.not_in_version("topics[].partitions[].error_code");
             }
             if v <= 7 {
                 w.i32(self.partition_index, "topics[].partitions[].partition_index");
@@ -1128,7 +1128,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 7 && !self.partitions.is_empty() {
-                w.fail(rt::write::not_in_version("groups[].topics[].partitions"));
+                w.not_in_version("groups[].topics[].partitions");
             }
             if (8..=9).contains(&v) {
                 w.str(self.name, v >= 6, "groups[].topics[].name");
@@ -1399,20 +1399,16 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 7 && self.partition_index != 0_i32 {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topics[].partitions[].partition_index",
-                ));
+                w.not_in_version("groups[].topics[].partitions[].partition_index");
             }
             if v <= 7 && self.committed_offset != 0_i64 {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topics[].partitions[].committed_offset",
-                ));
+                w.not_in_version("groups[].topics[].partitions[].committed_offset");
             }
             if v <= 7 && self.metadata != Some("") {
-                w.fail(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
+                w.not_in_version("groups[].topics[].partitions[].metadata");
             }
             if v <= 7 && self.error_code != 0_i16 {
-                w.fail(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
+                w.not_in_version("groups[].topics[].partitions[].error_code");
             }
             if v >= 8 {
                 w.i32(self.partition_index, "groups[].topics[].partitions[].partition_index");
@@ -2052,10 +2048,10 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 8 && !self.topics.is_empty() {
-                    w.fail(rt::write::not_in_version("topics"));
+                    w.not_in_version("topics");
                 }
                 if v <= 7 && !self.groups.is_empty() {
-                    w.fail(rt::write::not_in_version("groups"));
+                    w.not_in_version("groups");
                 }
                 if v >= 3 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -2177,10 +2173,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 8 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].name"));
+                w.not_in_version("topics[].name");
             }
             if v >= 8 && !self.partitions.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].partitions"));
+                w.not_in_version("topics[].partitions");
             }
             if v <= 7 {
                 w.str(&self.name, v >= 6, "topics[].name");
@@ -2313,13 +2309,13 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 7 && !self.group_id.is_empty() {
-                w.fail(rt::write::not_in_version("groups[].group_id"));
+                w.not_in_version("groups[].group_id");
             }
             if v <= 7 && !self.topics.is_empty() {
-                w.fail(rt::write::not_in_version("groups[].topics"));
+                w.not_in_version("groups[].topics");
             }
             if v <= 7 && self.error_code != 0_i16 {
-                w.fail(rt::write::not_in_version("groups[].error_code"));
+                w.not_in_version("groups[].error_code");
             }
             if v >= 8 {
                 w.str(&self.group_id, v >= 6, "groups[].group_id");
@@ -2499,16 +2495,16 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 8 && self.partition_index != 0_i32 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].partition_index"));
+                w.not_in_version("topics[].partitions[].partition_index");
             }
             if v >= 8 && self.committed_offset != 0_i64 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].committed_offset"));
+                w.not_in_version("topics[].partitions[].committed_offset");
             }
             if v >= 8 && self.metadata.as_deref() != Some("") {
-                w.fail(rt::write::not_in_version("topics[].partitions[].metadata"));
+                w.not_in_version("topics[].partitions[].metadata");
             }
             if v >= 8 && self.error_code != 0_i16 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].error_code"));
+                w.not_in_version("topics[].partitions[].error_code");
             }
             if v <= 7 {
                 if let Some(r) = w.run::<12>("topics[].partitions[].partition_index") {
@@ -2657,7 +2653,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 7 && !self.partitions.is_empty() {
-                w.fail(rt::write::not_in_version("groups[].topics[].partitions"));
+                w.not_in_version("groups[].topics[].partitions");
             }
             if (8..=9).contains(&v) {
                 w.str(&self.name, v >= 6, "groups[].topics[].name");
@@ -2837,20 +2833,16 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 7 && self.partition_index != 0_i32 {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topics[].partitions[].partition_index",
-                ));
+                w.not_in_version("groups[].topics[].partitions[].partition_index");
             }
             if v <= 7 && self.committed_offset != 0_i64 {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topics[].partitions[].committed_offset",
-                ));
+                w.not_in_version("groups[].topics[].partitions[].committed_offset");
             }
             if v <= 7 && self.metadata.as_deref() != Some("") {
-                w.fail(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
+                w.not_in_version("groups[].topics[].partitions[].metadata");
             }
             if v <= 7 && self.error_code != 0_i16 {
-                w.fail(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
+                w.not_in_version("groups[].topics[].partitions[].error_code");
             }
             if v >= 8 {
                 if let Some(r) = w.run::<16>("groups[].topics[].partitions[].partition_index") {

@@ -151,7 +151,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && self.transactional_id.is_some() {
-                w.fail(rt::write::not_in_version("transactional_id"));
+                w.not_in_version("transactional_id");
             }
             if v >= 3 {
                 w.opt_str(self.transactional_id, v >= 9, v >= 3, "transactional_id");
@@ -864,7 +864,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 2 && self.transactional_id.is_some() {
-                    w.fail(rt::write::not_in_version("transactional_id"));
+                    w.not_in_version("transactional_id");
                 }
                 if v >= 3 {
                     w.opt_str(self.transactional_id.as_deref(), v >= 9, v >= 3, "transactional_id");

@@ -182,7 +182,7 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 9 && !self.node_endpoints.is_empty() {
-                w.fail(rt::write::not_in_version("node_endpoints"));
+                w.not_in_version("node_endpoints");
             }
             w.array(&self.responses, v >= 9, v, "responses");
             if v >= 1 {
@@ -627,16 +627,16 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 9 && self.node_id != 0_i32 {
-                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+                w.not_in_version("node_endpoints[].node_id");
             }
             if v <= 9 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+                w.not_in_version("node_endpoints[].host");
             }
             if v <= 9 && self.port != 0_i32 {
-                w.fail(rt::write::not_in_version("node_endpoints[].port"));
+                w.not_in_version("node_endpoints[].port");
             }
             if v <= 9 && self.rack.is_some() {
-                w.fail(rt::write::not_in_version("node_endpoints[].rack"));
+                w.not_in_version("node_endpoints[].rack");
             }
             if v >= 10 {
                 w.i32(self.node_id, "node_endpoints[].node_id");
@@ -988,9 +988,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 9 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partition_responses[].current_leader",
-                ));
+                w.not_in_version("responses[].partition_responses[].current_leader");
             }
             w.i32(self.index, "responses[].partition_responses[].index");
             w.i16(self.error_code, "responses[].partition_responses[].error_code");
@@ -1244,14 +1242,10 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 7 && self.batch_index != 0_i32 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partition_responses[].record_errors[].batch_index",
-                ));
+                w.not_in_version("responses[].partition_responses[].record_errors[].batch_index");
             }
             if v <= 7 && self.batch_index_error_message.is_some() {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partition_responses[].record_errors[].batch_index_error_message",
-                ));
+                w.not_in_version("responses[].partition_responses[].record_errors[].batch_index_error_message");
             }
             if v >= 8 {
                 w.i32(
@@ -1466,14 +1460,10 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 9 && self.leader_id != -1_i32 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partition_responses[].current_leader.leader_id",
-                ));
+                w.not_in_version("responses[].partition_responses[].current_leader.leader_id");
             }
             if v <= 9 && self.leader_epoch != -1_i32 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partition_responses[].current_leader.leader_epoch",
-                ));
+                w.not_in_version("responses[].partition_responses[].current_leader.leader_epoch");
             }
             if v >= 10 {
                 w.i32(
@@ -2103,7 +2093,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 9 && !self.node_endpoints.is_empty() {
-                    w.fail(rt::write::not_in_version("node_endpoints"));
+                    w.not_in_version("node_endpoints");
                 }
                 rt::owned::write_vec(w, &self.responses, v >= 9, v, "responses");
                 if v >= 1 {
@@ -2387,16 +2377,16 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 9 && self.node_id != 0_i32 {
-                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+                w.not_in_version("node_endpoints[].node_id");
             }
             if v <= 9 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+                w.not_in_version("node_endpoints[].host");
             }
             if v <= 9 && self.port != 0_i32 {
-                w.fail(rt::write::not_in_version("node_endpoints[].port"));
+                w.not_in_version("node_endpoints[].port");
             }
             if v <= 9 && self.rack.is_some() {
-                w.fail(rt::write::not_in_version("node_endpoints[].rack"));
+                w.not_in_version("node_endpoints[].rack");
             }
             if v >= 10 {
                 w.i32(self.node_id, "node_endpoints[].node_id");
@@ -2626,9 +2616,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 9 && self.current_leader != LeaderIdAndEpoch::default() {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partition_responses[].current_leader",
-                ));
+                w.not_in_version("responses[].partition_responses[].current_leader");
             }
             if let Some(r) = w.run::<14>("responses[].partition_responses[].index") {
                 r[0..4].copy_from_slice(&self.index.to_be_bytes());
@@ -2804,14 +2792,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 7 && self.batch_index != 0_i32 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partition_responses[].record_errors[].batch_index",
-                ));
+                w.not_in_version("responses[].partition_responses[].record_errors[].batch_index");
             }
             if v <= 7 && self.batch_index_error_message.is_some() {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partition_responses[].record_errors[].batch_index_error_message",
-                ));
+                w.not_in_version("responses[].partition_responses[].record_errors[].batch_index_error_message");
             }
             if v >= 8 {
                 w.i32(
@@ -2969,14 +2953,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 9 && self.leader_id != -1_i32 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partition_responses[].current_leader.leader_id",
-                ));
+                w.not_in_version("responses[].partition_responses[].current_leader.leader_id");
             }
             if v <= 9 && self.leader_epoch != -1_i32 {
-                w.fail(rt::write::not_in_version(
-                    "responses[].partition_responses[].current_leader.leader_epoch",
-                ));
+                w.not_in_version("responses[].partition_responses[].current_leader.leader_epoch");
             }
             if v >= 10 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("responses[].partition_responses[].current_leader.leader_id") {

@@ -147,7 +147,7 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.client_id != Some("") {
-                w.fail(rt::write::not_in_version("client_id"));
+                w.not_in_version("client_id");
             }
             w.i16(self.request_api_key, "request_api_key");
             w.i16(self.request_api_version, "request_api_version");
@@ -385,7 +385,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.client_id.as_deref() != Some("") {
-                    w.fail(rt::write::not_in_version("client_id"));
+                    w.not_in_version("client_id");
                 }
                 if let Some(r) = w.run::<8>("request_api_key") {
                     r[0..2].copy_from_slice(&self.request_api_key.to_be_bytes());

@@ -140,7 +140,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && self.is_renew_ack {
-                w.fail(rt::write::not_in_version("is_renew_ack"));
+                w.not_in_version("is_renew_ack");
             }
             w.opt_str(self.group_id, true, true, "group_id");
             w.opt_str(self.member_id, true, true, "member_id");
@@ -1026,7 +1026,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 1 && self.is_renew_ack {
-                    w.fail(rt::write::not_in_version("is_renew_ack"));
+                    w.not_in_version("is_renew_ack");
                 }
                 w.opt_str(self.group_id.as_deref(), true, true, "group_id");
                 w.opt_str(self.member_id.as_deref(), true, true, "member_id");

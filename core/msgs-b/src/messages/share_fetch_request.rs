@@ -240,13 +240,13 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.max_records != 0_i32 {
-                w.fail(rt::write::not_in_version("max_records"));
+                w.not_in_version("max_records");
             }
             if v <= 0 && self.batch_size != 0_i32 {
-                w.fail(rt::write::not_in_version("batch_size"));
+                w.not_in_version("batch_size");
             }
             if v <= 1 && self.is_renew_ack {
-                w.fail(rt::write::not_in_version("is_renew_ack"));
+                w.not_in_version("is_renew_ack");
             }
             w.opt_str(self.group_id, true, true, "group_id");
             w.opt_str(self.member_id, true, true, "member_id");
@@ -732,7 +732,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 && self.partition_max_bytes != 0_i32 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
+                w.not_in_version("topics[].partitions[].partition_max_bytes");
             }
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             if v <= 0 {
@@ -1592,13 +1592,13 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.max_records != 0_i32 {
-                    w.fail(rt::write::not_in_version("max_records"));
+                    w.not_in_version("max_records");
                 }
                 if v <= 0 && self.batch_size != 0_i32 {
-                    w.fail(rt::write::not_in_version("batch_size"));
+                    w.not_in_version("batch_size");
                 }
                 if v <= 1 && self.is_renew_ack {
-                    w.fail(rt::write::not_in_version("is_renew_ack"));
+                    w.not_in_version("is_renew_ack");
                 }
                 w.opt_str(self.group_id.as_deref(), true, true, "group_id");
                 w.opt_str(self.member_id.as_deref(), true, true, "member_id");
@@ -1886,7 +1886,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 1 && self.partition_max_bytes != 0_i32 {
-                w.fail(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
+                w.not_in_version("topics[].partitions[].partition_max_bytes");
             }
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             if v <= 0 {

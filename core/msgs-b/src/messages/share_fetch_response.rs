@@ -165,7 +165,7 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
-                w.fail(rt::write::not_in_version("acquisition_lock_timeout_ms"));
+                w.not_in_version("acquisition_lock_timeout_ms");
             }
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
@@ -1672,7 +1672,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
-                    w.fail(rt::write::not_in_version("acquisition_lock_timeout_ms"));
+                    w.not_in_version("acquisition_lock_timeout_ms");
                 }
                 if let Some(r) = w.run::<6>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());

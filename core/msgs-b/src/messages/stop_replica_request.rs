@@ -238,19 +238,19 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 3 && self.is_k_raft_controller {
-                w.fail(rt::write::not_in_version("is_k_raft_controller"));
+                w.not_in_version("is_k_raft_controller");
             }
             if v >= 3 && self.delete_partitions {
-                w.fail(rt::write::not_in_version("delete_partitions"));
+                w.not_in_version("delete_partitions");
             }
             if v >= 1 && !self.ungrouped_partitions.is_empty() {
-                w.fail(rt::write::not_in_version("ungrouped_partitions"));
+                w.not_in_version("ungrouped_partitions");
             }
             if (v <= 0 || v >= 3) && !self.topics.is_empty() {
-                w.fail(rt::write::not_in_version("topics"));
+                w.not_in_version("topics");
             }
             if v <= 2 && !self.topic_states.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states"));
+                w.not_in_version("topic_states");
             }
             w.i32(self.controller_id, "controller_id");
             if v >= 4 {
@@ -454,10 +454,10 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 && !self.topic_name.is_empty() {
-                w.fail(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
+                w.not_in_version("ungrouped_partitions[].topic_name");
             }
             if v >= 1 && self.partition_index != 0_i32 {
-                w.fail(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
+                w.not_in_version("ungrouped_partitions[].partition_index");
             }
             if v <= 0 {
                 w.str(self.topic_name, v >= 2, "ungrouped_partitions[].topic_name");
@@ -653,10 +653,10 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if (v <= 0 || v >= 3) && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].name"));
+                w.not_in_version("topics[].name");
             }
             if (v <= 0 || v >= 3) && !self.partition_indexes.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].partition_indexes"));
+                w.not_in_version("topics[].partition_indexes");
             }
             if (1..=2).contains(&v) {
                 w.str(self.name, v >= 2, "topics[].name");
@@ -863,10 +863,10 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && !self.topic_name.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states[].topic_name"));
+                w.not_in_version("topic_states[].topic_name");
             }
             if v <= 2 && !self.partition_states.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states[].partition_states"));
+                w.not_in_version("topic_states[].partition_states");
             }
             if v >= 3 {
                 w.str(self.topic_name, v >= 2, "topic_states[].topic_name");
@@ -1085,19 +1085,13 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && self.partition_index != 0_i32 {
-                w.fail(rt::write::not_in_version(
-                    "topic_states[].partition_states[].partition_index",
-                ));
+                w.not_in_version("topic_states[].partition_states[].partition_index");
             }
             if v <= 2 && self.leader_epoch != -1_i32 {
-                w.fail(rt::write::not_in_version(
-                    "topic_states[].partition_states[].leader_epoch",
-                ));
+                w.not_in_version("topic_states[].partition_states[].leader_epoch");
             }
             if v <= 2 && self.delete_partition {
-                w.fail(rt::write::not_in_version(
-                    "topic_states[].partition_states[].delete_partition",
-                ));
+                w.not_in_version("topic_states[].partition_states[].delete_partition");
             }
             if v >= 3 {
                 w.i32(
@@ -1684,19 +1678,19 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 3 && self.is_k_raft_controller {
-                    w.fail(rt::write::not_in_version("is_k_raft_controller"));
+                    w.not_in_version("is_k_raft_controller");
                 }
                 if v >= 3 && self.delete_partitions {
-                    w.fail(rt::write::not_in_version("delete_partitions"));
+                    w.not_in_version("delete_partitions");
                 }
                 if v >= 1 && !self.ungrouped_partitions.is_empty() {
-                    w.fail(rt::write::not_in_version("ungrouped_partitions"));
+                    w.not_in_version("ungrouped_partitions");
                 }
                 if (v <= 0 || v >= 3) && !self.topics.is_empty() {
-                    w.fail(rt::write::not_in_version("topics"));
+                    w.not_in_version("topics");
                 }
                 if v <= 2 && !self.topic_states.is_empty() {
-                    w.fail(rt::write::not_in_version("topic_states"));
+                    w.not_in_version("topic_states");
                 }
                 w.i32(self.controller_id, "controller_id");
                 if v >= 4 {
@@ -1829,10 +1823,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 1 && !self.topic_name.is_empty() {
-                w.fail(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
+                w.not_in_version("ungrouped_partitions[].topic_name");
             }
             if v >= 1 && self.partition_index != 0_i32 {
-                w.fail(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
+                w.not_in_version("ungrouped_partitions[].partition_index");
             }
             if v <= 0 {
                 w.str(&self.topic_name, v >= 2, "ungrouped_partitions[].topic_name");
@@ -1957,10 +1951,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if (v <= 0 || v >= 3) && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].name"));
+                w.not_in_version("topics[].name");
             }
             if (v <= 0 || v >= 3) && !self.partition_indexes.is_empty() {
-                w.fail(rt::write::not_in_version("topics[].partition_indexes"));
+                w.not_in_version("topics[].partition_indexes");
             }
             if (1..=2).contains(&v) {
                 w.str(&self.name, v >= 2, "topics[].name");
@@ -2075,10 +2069,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 2 && !self.topic_name.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states[].topic_name"));
+                w.not_in_version("topic_states[].topic_name");
             }
             if v <= 2 && !self.partition_states.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states[].partition_states"));
+                w.not_in_version("topic_states[].partition_states");
             }
             if v >= 3 {
                 w.str(&self.topic_name, v >= 2, "topic_states[].topic_name");
@@ -2223,19 +2217,13 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 2 && self.partition_index != 0_i32 {
-                w.fail(rt::write::not_in_version(
-                    "topic_states[].partition_states[].partition_index",
-                ));
+                w.not_in_version("topic_states[].partition_states[].partition_index");
             }
             if v <= 2 && self.leader_epoch != -1_i32 {
-                w.fail(rt::write::not_in_version(
-                    "topic_states[].partition_states[].leader_epoch",
-                ));
+                w.not_in_version("topic_states[].partition_states[].leader_epoch");
             }
             if v <= 2 && self.delete_partition {
-                w.fail(rt::write::not_in_version(
-                    "topic_states[].partition_states[].delete_partition",
-                ));
+                w.not_in_version("topic_states[].partition_states[].delete_partition");
             }
             if v >= 3 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<10>("topic_states[].partition_states[].partition_index") {

@@ -132,7 +132,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.include_topology_description {
-                w.fail(rt::write::not_in_version("include_topology_description"));
+                w.not_in_version("include_topology_description");
             }
             w.array(&self.group_ids, true, v, "group_ids");
             w.bool(self.include_authorized_operations, "include_authorized_operations");
@@ -330,7 +330,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.include_topology_description {
-                    w.fail(rt::write::not_in_version("include_topology_description"));
+                    w.not_in_version("include_topology_description");
                 }
                 rt::owned::write_vec(w, &self.group_ids, true, v, "group_ids");
                 w.bool(self.include_authorized_operations, "include_authorized_operations");

@@ -406,10 +406,10 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.topology_description.is_some() {
-                w.fail(rt::write::not_in_version("groups[].topology_description"));
+                w.not_in_version("groups[].topology_description");
             }
             if v <= 0 && self.topology_description_status != 0_i8 {
-                w.fail(rt::write::not_in_version("groups[].topology_description_status"));
+                w.not_in_version("groups[].topology_description_status");
             }
             w.i16(self.error_code, "groups[].error_code");
             w.opt_str(self.error_message, true, true, "groups[].error_message");
@@ -1120,10 +1120,10 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.subtopologies.is_empty() {
-                w.fail(rt::write::not_in_version("groups[].topology_description.subtopologies"));
+                w.not_in_version("groups[].topology_description.subtopologies");
             }
             if v <= 0 && !self.global_stores.is_empty() {
-                w.fail(rt::write::not_in_version("groups[].topology_description.global_stores"));
+                w.not_in_version("groups[].topology_description.global_stores");
             }
             if v >= 1 {
                 w.array(
@@ -2297,14 +2297,10 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.subtopology_id.is_empty() {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].subtopology_id",
-                ));
+                w.not_in_version("groups[].topology_description.subtopologies[].subtopology_id");
             }
             if v <= 0 && !self.nodes.is_empty() {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes",
-                ));
+                w.not_in_version("groups[].topology_description.subtopologies[].nodes");
             }
             if v >= 1 {
                 w.str(
@@ -2528,14 +2524,10 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.source != TopologyDescriptionNode::DEFAULT {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.global_stores[].source",
-                ));
+                w.not_in_version("groups[].topology_description.global_stores[].source");
             }
             if v <= 0 && self.processor != TopologyDescriptionNode::DEFAULT {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.global_stores[].processor",
-                ));
+                w.not_in_version("groups[].topology_description.global_stores[].processor");
             }
             if v >= 1 {
                 w.renamed(
@@ -3348,34 +3340,22 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].name",
-                ));
+                w.not_in_version("groups[].topology_description.subtopologies[].nodes[].name");
             }
             if v <= 0 && self.node_type != 0_i8 {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].node_type",
-                ));
+                w.not_in_version("groups[].topology_description.subtopologies[].nodes[].node_type");
             }
             if v <= 0 && !self.source_topics.is_empty() {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].source_topics",
-                ));
+                w.not_in_version("groups[].topology_description.subtopologies[].nodes[].source_topics");
             }
             if v <= 0 && self.sink_topic.is_some() {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].sink_topic",
-                ));
+                w.not_in_version("groups[].topology_description.subtopologies[].nodes[].sink_topic");
             }
             if v <= 0 && !self.stores.is_empty() {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].stores",
-                ));
+                w.not_in_version("groups[].topology_description.subtopologies[].nodes[].stores");
             }
             if v <= 0 && !self.successors.is_empty() {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].successors",
-                ));
+                w.not_in_version("groups[].topology_description.subtopologies[].nodes[].successors");
             }
             if v >= 1 {
                 w.str(
@@ -5998,10 +5978,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.topology_description.is_some() {
-                w.fail(rt::write::not_in_version("groups[].topology_description"));
+                w.not_in_version("groups[].topology_description");
             }
             if v <= 0 && self.topology_description_status != 0_i8 {
-                w.fail(rt::write::not_in_version("groups[].topology_description_status"));
+                w.not_in_version("groups[].topology_description_status");
             }
             w.i16(self.error_code, "groups[].error_code");
             w.opt_str(self.error_message.as_deref(), true, true, "groups[].error_message");
@@ -6459,10 +6439,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.subtopologies.is_empty() {
-                w.fail(rt::write::not_in_version("groups[].topology_description.subtopologies"));
+                w.not_in_version("groups[].topology_description.subtopologies");
             }
             if v <= 0 && !self.global_stores.is_empty() {
-                w.fail(rt::write::not_in_version("groups[].topology_description.global_stores"));
+                w.not_in_version("groups[].topology_description.global_stores");
             }
             if v >= 1 {
                 rt::owned::write_vec(
@@ -7197,14 +7177,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.subtopology_id.is_empty() {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].subtopology_id",
-                ));
+                w.not_in_version("groups[].topology_description.subtopologies[].subtopology_id");
             }
             if v <= 0 && !self.nodes.is_empty() {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes",
-                ));
+                w.not_in_version("groups[].topology_description.subtopologies[].nodes");
             }
             if v >= 1 {
                 w.str(
@@ -7338,14 +7314,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.source != TopologyDescriptionNode::default() {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.global_stores[].source",
-                ));
+                w.not_in_version("groups[].topology_description.global_stores[].source");
             }
             if v <= 0 && self.processor != TopologyDescriptionNode::default() {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.global_stores[].processor",
-                ));
+                w.not_in_version("groups[].topology_description.global_stores[].processor");
             }
             if v >= 1 {
                 w.renamed(
@@ -7826,34 +7798,22 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].name",
-                ));
+                w.not_in_version("groups[].topology_description.subtopologies[].nodes[].name");
             }
             if v <= 0 && self.node_type != 0_i8 {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].node_type",
-                ));
+                w.not_in_version("groups[].topology_description.subtopologies[].nodes[].node_type");
             }
             if v <= 0 && !self.source_topics.is_empty() {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].source_topics",
-                ));
+                w.not_in_version("groups[].topology_description.subtopologies[].nodes[].source_topics");
             }
             if v <= 0 && self.sink_topic.is_some() {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].sink_topic",
-                ));
+                w.not_in_version("groups[].topology_description.subtopologies[].nodes[].sink_topic");
             }
             if v <= 0 && !self.stores.is_empty() {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].stores",
-                ));
+                w.not_in_version("groups[].topology_description.subtopologies[].nodes[].stores");
             }
             if v <= 0 && !self.successors.is_empty() {
-                w.fail(rt::write::not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[].successors",
-                ));
+                w.not_in_version("groups[].topology_description.subtopologies[].nodes[].successors");
             }
             if v >= 1 {
                 w.str(

@@ -299,10 +299,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
-                w.fail(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
+                w.not_in_version("acceptable_recovery_lag_legacy");
             }
             if v <= 0 && self.topology_description_required {
-                w.fail(rt::write::not_in_version("topology_description_required"));
+                w.not_in_version("topology_description_required");
             }
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
@@ -2102,10 +2102,10 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
-                    w.fail(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
+                    w.not_in_version("acceptable_recovery_lag_legacy");
                 }
                 if v <= 0 && self.topology_description_required {
-                    w.fail(rt::write::not_in_version("topology_description_required"));
+                    w.not_in_version("topology_description_required");
                 }
                 if let Some(r) = w.run::<6>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());

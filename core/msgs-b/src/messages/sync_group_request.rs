@@ -197,7 +197,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && self.group_instance_id.is_some() {
-                w.fail(rt::write::not_in_version("group_instance_id"));
+                w.not_in_version("group_instance_id");
             }
             w.str(self.group_id, v >= 4, "group_id");
             w.i32(self.generation_id, "generation_id");
@@ -727,7 +727,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 2 && self.group_instance_id.is_some() {
-                    w.fail(rt::write::not_in_version("group_instance_id"));
+                    w.not_in_version("group_instance_id");
                 }
                 w.str(&self.group_id, v >= 4, "group_id");
                 w.i32(self.generation_id, "generation_id");

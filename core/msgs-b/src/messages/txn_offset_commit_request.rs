@@ -206,13 +206,13 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
-                w.fail(rt::write::not_in_version("generation_id_or_member_epoch"));
+                w.not_in_version("generation_id_or_member_epoch");
             }
             if v <= 2 && !self.member_id.is_empty() {
-                w.fail(rt::write::not_in_version("member_id"));
+                w.not_in_version("member_id");
             }
             if v <= 2 && self.group_instance_id.is_some() {
-                w.fail(rt::write::not_in_version("group_instance_id"));
+                w.not_in_version("group_instance_id");
             }
             w.str(self.transactional_id, v >= 3, "transactional_id");
             w.str(self.group_id, v >= 3, "group_id");
@@ -1124,13 +1124,13 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
-                    w.fail(rt::write::not_in_version("generation_id_or_member_epoch"));
+                    w.not_in_version("generation_id_or_member_epoch");
                 }
                 if v <= 2 && !self.member_id.is_empty() {
-                    w.fail(rt::write::not_in_version("member_id"));
+                    w.not_in_version("member_id");
                 }
                 if v <= 2 && self.group_instance_id.is_some() {
-                    w.fail(rt::write::not_in_version("group_instance_id"));
+                    w.not_in_version("group_instance_id");
                 }
                 w.str(&self.transactional_id, v >= 3, "transactional_id");
                 w.str(&self.group_id, v >= 3, "group_id");

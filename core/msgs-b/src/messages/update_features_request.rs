@@ -134,7 +134,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.validate_only {
-                w.fail(rt::write::not_in_version("validate_only"));
+                w.not_in_version("validate_only");
             }
             w.i32(self.timeout_ms, "timeout_ms");
             w.array(&self.feature_updates, true, v, "feature_updates");
@@ -328,10 +328,10 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 && self.allow_downgrade {
-                w.fail(rt::write::not_in_version("feature_updates[].allow_downgrade"));
+                w.not_in_version("feature_updates[].allow_downgrade");
             }
             if v <= 0 && self.upgrade_type != 1_i8 {
-                w.fail(rt::write::not_in_version("feature_updates[].upgrade_type"));
+                w.not_in_version("feature_updates[].upgrade_type");
             }
             w.str(self.feature, true, "feature_updates[].feature");
             w.i16(self.max_version_level, "feature_updates[].max_version_level");
@@ -612,7 +612,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.validate_only {
-                    w.fail(rt::write::not_in_version("validate_only"));
+                    w.not_in_version("validate_only");
                 }
                 w.i32(self.timeout_ms, "timeout_ms");
                 rt::owned::write_vec(w, &self.feature_updates, true, v, "feature_updates");
@@ -736,10 +736,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 1 && self.allow_downgrade {
-                w.fail(rt::write::not_in_version("feature_updates[].allow_downgrade"));
+                w.not_in_version("feature_updates[].allow_downgrade");
             }
             if v <= 0 && self.upgrade_type != 1_i8 {
-                w.fail(rt::write::not_in_version("feature_updates[].upgrade_type"));
+                w.not_in_version("feature_updates[].upgrade_type");
             }
             w.str(&self.feature, true, "feature_updates[].feature");
             w.i16(self.max_version_level, "feature_updates[].max_version_level");

@@ -267,16 +267,16 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 7 && self.is_k_raft_controller {
-                w.fail(rt::write::not_in_version("is_k_raft_controller"));
+                w.not_in_version("is_k_raft_controller");
             }
             if v <= 7 && self.r#type != 0_i8 {
-                w.fail(rt::write::not_in_version("type"));
+                w.not_in_version("type");
             }
             if v >= 5 && !self.ungrouped_partition_states.is_empty() {
-                w.fail(rt::write::not_in_version("ungrouped_partition_states"));
+                w.not_in_version("ungrouped_partition_states");
             }
             if v <= 4 && !self.topic_states.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states"));
+                w.not_in_version("topic_states");
             }
             w.i32(self.controller_id, "controller_id");
             if v >= 8 {
@@ -829,10 +829,10 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 4 && !self.topic_name.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states[].topic_name"));
+                w.not_in_version("topic_states[].topic_name");
             }
             if v <= 4 && !self.partition_states.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states[].partition_states"));
+                w.not_in_version("topic_states[].partition_states");
             }
             if v >= 5 {
                 w.str(self.topic_name, v >= 6, "topic_states[].topic_name");
@@ -1331,15 +1331,13 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.port != 0_i32 {
-                w.fail(rt::write::not_in_version("live_brokers[].endpoints[].port"));
+                w.not_in_version("live_brokers[].endpoints[].port");
             }
             if v <= 0 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("live_brokers[].endpoints[].host"));
+                w.not_in_version("live_brokers[].endpoints[].host");
             }
             if v <= 0 && self.security_protocol != 0_i16 {
-                w.fail(rt::write::not_in_version(
-                    "live_brokers[].endpoints[].security_protocol",
-                ));
+                w.not_in_version("live_brokers[].endpoints[].security_protocol");
             }
             if v >= 1 {
                 w.i32(self.port, "live_brokers[].endpoints[].port");
@@ -2357,16 +2355,16 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 7 && self.is_k_raft_controller {
-                    w.fail(rt::write::not_in_version("is_k_raft_controller"));
+                    w.not_in_version("is_k_raft_controller");
                 }
                 if v <= 7 && self.r#type != 0_i8 {
-                    w.fail(rt::write::not_in_version("type"));
+                    w.not_in_version("type");
                 }
                 if v >= 5 && !self.ungrouped_partition_states.is_empty() {
-                    w.fail(rt::write::not_in_version("ungrouped_partition_states"));
+                    w.not_in_version("ungrouped_partition_states");
                 }
                 if v <= 4 && !self.topic_states.is_empty() {
-                    w.fail(rt::write::not_in_version("topic_states"));
+                    w.not_in_version("topic_states");
                 }
                 w.i32(self.controller_id, "controller_id");
                 if v >= 8 {
@@ -2712,10 +2710,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 4 && !self.topic_name.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states[].topic_name"));
+                w.not_in_version("topic_states[].topic_name");
             }
             if v <= 4 && !self.partition_states.is_empty() {
-                w.fail(rt::write::not_in_version("topic_states[].partition_states"));
+                w.not_in_version("topic_states[].partition_states");
             }
             if v >= 5 {
                 w.str(&self.topic_name, v >= 6, "topic_states[].topic_name");
@@ -3016,15 +3014,13 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.port != 0_i32 {
-                w.fail(rt::write::not_in_version("live_brokers[].endpoints[].port"));
+                w.not_in_version("live_brokers[].endpoints[].port");
             }
             if v <= 0 && !self.host.is_empty() {
-                w.fail(rt::write::not_in_version("live_brokers[].endpoints[].host"));
+                w.not_in_version("live_brokers[].endpoints[].host");
             }
             if v <= 0 && self.security_protocol != 0_i16 {
-                w.fail(rt::write::not_in_version(
-                    "live_brokers[].endpoints[].security_protocol",
-                ));
+                w.not_in_version("live_brokers[].endpoints[].security_protocol");
             }
             if v >= 1 {
                 w.i32(self.port, "live_brokers[].endpoints[].port");

@@ -531,7 +531,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && self.pre_vote {
-                w.fail(rt::write::not_in_version("topics[].partitions[].pre_vote"));
+                w.not_in_version("topics[].partitions[].pre_vote");
             }
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i32(self.replica_epoch, "topics[].partitions[].replica_epoch");
@@ -1166,7 +1166,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 1 && self.pre_vote {
-                w.fail(rt::write::not_in_version("topics[].partitions[].pre_vote"));
+                w.not_in_version("topics[].partitions[].pre_vote");
             }
             if let Some(r) = w.run::<12>("topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());

@@ -404,13 +404,13 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.directories.is_some() {
-                w.fail(rt::write::not_in_version("directories"));
+                w.not_in_version("directories");
             }
             if v <= 1 && self.eligible_leader_replicas.is_some() {
-                w.fail(rt::write::not_in_version("eligible_leader_replicas"));
+                w.not_in_version("eligible_leader_replicas");
             }
             if v <= 1 && self.last_known_elr.is_some() {
-                w.fail(rt::write::not_in_version("last_known_elr"));
+                w.not_in_version("last_known_elr");
             }
             w.i32(self.partition_id, "partition_id");
             w.uuid(self.topic_id, "topic_id");
@@ -974,13 +974,13 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.directories.is_some() {
-                    w.fail(rt::write::not_in_version("directories"));
+                    w.not_in_version("directories");
                 }
                 if v <= 1 && self.eligible_leader_replicas.is_some() {
-                    w.fail(rt::write::not_in_version("eligible_leader_replicas"));
+                    w.not_in_version("eligible_leader_replicas");
                 }
                 if v <= 1 && self.last_known_elr.is_some() {
-                    w.fail(rt::write::not_in_version("last_known_elr"));
+                    w.not_in_version("last_known_elr");
                 }
                 if let Some(r) = w.run::<20>("partition_id") {
                     r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());

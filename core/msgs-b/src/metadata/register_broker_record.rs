@@ -276,16 +276,16 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && self.is_migrating_zk_broker {
-                w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
+                w.not_in_version("is_migrating_zk_broker");
             }
             if v <= 0 && self.in_controlled_shutdown {
-                w.fail(rt::write::not_in_version("in_controlled_shutdown"));
+                w.not_in_version("in_controlled_shutdown");
             }
             if v <= 2 && !self.log_dirs.is_empty() {
-                w.fail(rt::write::not_in_version("log_dirs"));
+                w.not_in_version("log_dirs");
             }
             if v <= 3 && self.cordoned_log_dirs.is_some() {
-                w.fail(rt::write::not_in_version("cordoned_log_dirs"));
+                w.not_in_version("cordoned_log_dirs");
             }
             w.i32(self.broker_id, "broker_id");
             if v >= 2 {
@@ -1195,16 +1195,16 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 1 && self.is_migrating_zk_broker {
-                    w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
+                    w.not_in_version("is_migrating_zk_broker");
                 }
                 if v <= 0 && self.in_controlled_shutdown {
-                    w.fail(rt::write::not_in_version("in_controlled_shutdown"));
+                    w.not_in_version("in_controlled_shutdown");
                 }
                 if v <= 2 && !self.log_dirs.is_empty() {
-                    w.fail(rt::write::not_in_version("log_dirs"));
+                    w.not_in_version("log_dirs");
                 }
                 if v <= 3 && self.cordoned_log_dirs.is_some() {
-                    w.fail(rt::write::not_in_version("cordoned_log_dirs"));
+                    w.not_in_version("cordoned_log_dirs");
                 }
                 w.i32(self.broker_id, "broker_id");
                 if v >= 2 {

@@ -190,16 +190,16 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 && !self.cluster_id.is_empty() {
-                w.fail(rt::write::not_in_version("cluster_id"));
+                w.not_in_version("cluster_id");
             }
             if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
-                w.fail(rt::write::not_in_version("voted_directory_id"));
+                w.not_in_version("voted_directory_id");
             }
             if v >= 1 && self.applied_offset != 0_i64 {
-                w.fail(rt::write::not_in_version("applied_offset"));
+                w.not_in_version("applied_offset");
             }
             if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
-                w.fail(rt::write::not_in_version("current_voters"));
+                w.not_in_version("current_voters");
             }
             if v <= 0 {
                 w.str(self.cluster_id, true, "cluster_id");
@@ -358,7 +358,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 && self.voter_id != 0_i32 {
-                w.fail(rt::write::not_in_version("current_voters[].voter_id"));
+                w.not_in_version("current_voters[].voter_id");
             }
             if v <= 0 {
                 w.i32(self.voter_id, "current_voters[].voter_id");
@@ -707,16 +707,16 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 1 && !self.cluster_id.is_empty() {
-                    w.fail(rt::write::not_in_version("cluster_id"));
+                    w.not_in_version("cluster_id");
                 }
                 if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
-                    w.fail(rt::write::not_in_version("voted_directory_id"));
+                    w.not_in_version("voted_directory_id");
                 }
                 if v >= 1 && self.applied_offset != 0_i64 {
-                    w.fail(rt::write::not_in_version("applied_offset"));
+                    w.not_in_version("applied_offset");
                 }
                 if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
-                    w.fail(rt::write::not_in_version("current_voters"));
+                    w.not_in_version("current_voters");
                 }
                 if v <= 0 {
                     w.str(&self.cluster_id, true, "cluster_id");
@@ -833,7 +833,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 1 && self.voter_id != 0_i32 {
-                w.fail(rt::write::not_in_version("current_voters[].voter_id"));
+                w.not_in_version("current_voters[].voter_id");
             }
             if v <= 0 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("current_voters[].voter_id") {

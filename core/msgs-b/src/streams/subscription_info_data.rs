@@ -262,28 +262,28 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 2 && self.latest_supported_version != -1_i32 {
-                w.fail(rt::write::not_in_version("latest_supported_version"));
+                w.not_in_version("latest_supported_version");
             }
             if v >= 7 && !self.prev_tasks.is_empty() {
-                w.fail(rt::write::not_in_version("prev_tasks"));
+                w.not_in_version("prev_tasks");
             }
             if v >= 7 && !self.standby_tasks.is_empty() {
-                w.fail(rt::write::not_in_version("standby_tasks"));
+                w.not_in_version("standby_tasks");
             }
             if v <= 1 && !self.user_end_point.is_empty() {
-                w.fail(rt::write::not_in_version("user_end_point"));
+                w.not_in_version("user_end_point");
             }
             if v <= 6 && !self.task_offset_sums.is_empty() {
-                w.fail(rt::write::not_in_version("task_offset_sums"));
+                w.not_in_version("task_offset_sums");
             }
             if v <= 7 && self.unique_field != 0_i8 {
-                w.fail(rt::write::not_in_version("unique_field"));
+                w.not_in_version("unique_field");
             }
             if v <= 8 && self.error_code != 0_i32 {
-                w.fail(rt::write::not_in_version("error_code"));
+                w.not_in_version("error_code");
             }
             if v <= 10 && !self.client_tags.is_empty() {
-                w.fail(rt::write::not_in_version("client_tags"));
+                w.not_in_version("client_tags");
             }
             w.i32(self.version, "version");
             if v >= 3 {
@@ -476,10 +476,10 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 7 && self.topic_group_id != 0_i32 {
-                w.fail(rt::write::not_in_version("prev_tasks[].topic_group_id"));
+                w.not_in_version("prev_tasks[].topic_group_id");
             }
             if v >= 7 && self.partition != 0_i32 {
-                w.fail(rt::write::not_in_version("prev_tasks[].partition"));
+                w.not_in_version("prev_tasks[].partition");
             }
             if v <= 6 {
                 w.i32(self.topic_group_id, "prev_tasks[].topic_group_id");
@@ -735,19 +735,19 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 6 && self.topic_group_id != 0_i32 {
-                w.fail(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
+                w.not_in_version("task_offset_sums[].topic_group_id");
             }
             if v <= 9 && self.partition != 0_i32 {
-                w.fail(rt::write::not_in_version("task_offset_sums[].partition"));
+                w.not_in_version("task_offset_sums[].partition");
             }
             if v <= 9 && self.offset_sum != 0_i64 {
-                w.fail(rt::write::not_in_version("task_offset_sums[].offset_sum"));
+                w.not_in_version("task_offset_sums[].offset_sum");
             }
             if v <= 9 && self.named_topology != Some("") {
-                w.fail(rt::write::not_in_version("task_offset_sums[].named_topology"));
+                w.not_in_version("task_offset_sums[].named_topology");
             }
             if (v <= 6 || v >= 10) && !self.partition_to_offset_sum.is_empty() {
-                w.fail(rt::write::not_in_version("task_offset_sums[].partition_to_offset_sum"));
+                w.not_in_version("task_offset_sums[].partition_to_offset_sum");
             }
             if v >= 7 {
                 w.i32(self.topic_group_id, "task_offset_sums[].topic_group_id");
@@ -928,10 +928,10 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 10 && !self.key.is_empty() {
-                w.fail(rt::write::not_in_version("client_tags[].key"));
+                w.not_in_version("client_tags[].key");
             }
             if v <= 10 && !self.value.is_empty() {
-                w.fail(rt::write::not_in_version("client_tags[].value"));
+                w.not_in_version("client_tags[].value");
             }
             if v >= 11 {
                 w.bytes(self.key, false, "client_tags[].key");
@@ -1108,14 +1108,10 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if (v <= 6 || v >= 10) && self.partition != 0_i32 {
-                w.fail(rt::write::not_in_version(
-                    "task_offset_sums[].partition_to_offset_sum[].partition",
-                ));
+                w.not_in_version("task_offset_sums[].partition_to_offset_sum[].partition");
             }
             if (v <= 6 || v >= 10) && self.offset_sum != 0_i64 {
-                w.fail(rt::write::not_in_version(
-                    "task_offset_sums[].partition_to_offset_sum[].offset_sum",
-                ));
+                w.not_in_version("task_offset_sums[].partition_to_offset_sum[].offset_sum");
             }
             if (7..=9).contains(&v) {
                 w.i32(self.partition, "task_offset_sums[].partition_to_offset_sum[].partition");
@@ -1834,28 +1830,28 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 2 && self.latest_supported_version != -1_i32 {
-                    w.fail(rt::write::not_in_version("latest_supported_version"));
+                    w.not_in_version("latest_supported_version");
                 }
                 if v >= 7 && !self.prev_tasks.is_empty() {
-                    w.fail(rt::write::not_in_version("prev_tasks"));
+                    w.not_in_version("prev_tasks");
                 }
                 if v >= 7 && !self.standby_tasks.is_empty() {
-                    w.fail(rt::write::not_in_version("standby_tasks"));
+                    w.not_in_version("standby_tasks");
                 }
                 if v <= 1 && !self.user_end_point.is_empty() {
-                    w.fail(rt::write::not_in_version("user_end_point"));
+                    w.not_in_version("user_end_point");
                 }
                 if v <= 6 && !self.task_offset_sums.is_empty() {
-                    w.fail(rt::write::not_in_version("task_offset_sums"));
+                    w.not_in_version("task_offset_sums");
                 }
                 if v <= 7 && self.unique_field != 0_i8 {
-                    w.fail(rt::write::not_in_version("unique_field"));
+                    w.not_in_version("unique_field");
                 }
                 if v <= 8 && self.error_code != 0_i32 {
-                    w.fail(rt::write::not_in_version("error_code"));
+                    w.not_in_version("error_code");
                 }
                 if v <= 10 && !self.client_tags.is_empty() {
-                    w.fail(rt::write::not_in_version("client_tags"));
+                    w.not_in_version("client_tags");
                 }
                 w.i32(self.version, "version");
                 if v >= 3 {
@@ -1983,10 +1979,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v >= 7 && self.topic_group_id != 0_i32 {
-                w.fail(rt::write::not_in_version("prev_tasks[].topic_group_id"));
+                w.not_in_version("prev_tasks[].topic_group_id");
             }
             if v >= 7 && self.partition != 0_i32 {
-                w.fail(rt::write::not_in_version("prev_tasks[].partition"));
+                w.not_in_version("prev_tasks[].partition");
             }
             if v <= 6 {
                 if let Some(r) = w.run::<8>("prev_tasks[].topic_group_id") {
@@ -2154,19 +2150,19 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 6 && self.topic_group_id != 0_i32 {
-                w.fail(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
+                w.not_in_version("task_offset_sums[].topic_group_id");
             }
             if v <= 9 && self.partition != 0_i32 {
-                w.fail(rt::write::not_in_version("task_offset_sums[].partition"));
+                w.not_in_version("task_offset_sums[].partition");
             }
             if v <= 9 && self.offset_sum != 0_i64 {
-                w.fail(rt::write::not_in_version("task_offset_sums[].offset_sum"));
+                w.not_in_version("task_offset_sums[].offset_sum");
             }
             if v <= 9 && self.named_topology.as_deref() != Some("") {
-                w.fail(rt::write::not_in_version("task_offset_sums[].named_topology"));
+                w.not_in_version("task_offset_sums[].named_topology");
             }
             if (v <= 6 || v >= 10) && !self.partition_to_offset_sum.is_empty() {
-                w.fail(rt::write::not_in_version("task_offset_sums[].partition_to_offset_sum"));
+                w.not_in_version("task_offset_sums[].partition_to_offset_sum");
             }
             if v >= 7 {
                 w.i32(self.topic_group_id, "task_offset_sums[].topic_group_id");
@@ -2286,10 +2282,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 10 && !self.key.is_empty() {
-                w.fail(rt::write::not_in_version("client_tags[].key"));
+                w.not_in_version("client_tags[].key");
             }
             if v <= 10 && !self.value.is_empty() {
-                w.fail(rt::write::not_in_version("client_tags[].value"));
+                w.not_in_version("client_tags[].value");
             }
             if v >= 11 {
                 w.bytes(&self.key, false, "client_tags[].key");
@@ -2400,14 +2396,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if (v <= 6 || v >= 10) && self.partition != 0_i32 {
-                w.fail(rt::write::not_in_version(
-                    "task_offset_sums[].partition_to_offset_sum[].partition",
-                ));
+                w.not_in_version("task_offset_sums[].partition_to_offset_sum[].partition");
             }
             if (v <= 6 || v >= 10) && self.offset_sum != 0_i64 {
-                w.fail(rt::write::not_in_version(
-                    "task_offset_sums[].partition_to_offset_sum[].offset_sum",
-                ));
+                w.not_in_version("task_offset_sums[].partition_to_offset_sum[].offset_sum");
             }
             if (7..=9).contains(&v) {
                 if let Some(r) = w.run::<12>("task_offset_sums[].partition_to_offset_sum[].partition") {

@@ -452,40 +452,40 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v >= 1 && self.my_string != "string" {
-                w.fail(rt::write::not_in_version("my_string"));
+                w.not_in_version("my_string");
             }
             if v >= 1 && self.my_nullable_string.is_some() {
-                w.fail(rt::write::not_in_version("my_nullable_string"));
+                w.not_in_version("my_nullable_string");
             }
             if v <= 0 && self.my_compact_string != "compact string" {
-                w.fail(rt::write::not_in_version("my_compact_string"));
+                w.not_in_version("my_compact_string");
             }
             if v <= 0 && self.my_compact_nullable_string.is_some() {
-                w.fail(rt::write::not_in_version("my_compact_nullable_string"));
+                w.not_in_version("my_compact_nullable_string");
             }
             if v >= 1 && !self.my_bytes.is_empty() {
-                w.fail(rt::write::not_in_version("my_bytes"));
+                w.not_in_version("my_bytes");
             }
             if v >= 1 && self.my_nullable_bytes.is_some() {
-                w.fail(rt::write::not_in_version("my_nullable_bytes"));
+                w.not_in_version("my_nullable_bytes");
             }
             if v <= 0 && !self.my_compact_bytes.is_empty() {
-                w.fail(rt::write::not_in_version("my_compact_bytes"));
+                w.not_in_version("my_compact_bytes");
             }
             if v <= 0 && self.my_compact_nullable_bytes.is_some() {
-                w.fail(rt::write::not_in_version("my_compact_nullable_bytes"));
+                w.not_in_version("my_compact_nullable_bytes");
             }
             if v >= 1 && self.my_records.is_some() {
-                w.fail(rt::write::not_in_version("my_records"));
+                w.not_in_version("my_records");
             }
             if v >= 1 && self.my_nullable_records.is_some() {
-                w.fail(rt::write::not_in_version("my_nullable_records"));
+                w.not_in_version("my_nullable_records");
             }
             if v <= 0 && self.my_compact_records.is_some() {
-                w.fail(rt::write::not_in_version("my_compact_records"));
+                w.not_in_version("my_compact_records");
             }
             if v <= 0 && self.my_compact_nullable_records.is_some() {
-                w.fail(rt::write::not_in_version("my_compact_nullable_records"));
+                w.not_in_version("my_compact_nullable_records");
             }
             w.bool(self.my_boolean, "my_boolean");
             w.i8(self.my_int8, "my_int8");
@@ -1601,40 +1601,40 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v >= 1 && self.my_string != "string" {
-                    w.fail(rt::write::not_in_version("my_string"));
+                    w.not_in_version("my_string");
                 }
                 if v >= 1 && self.my_nullable_string.is_some() {
-                    w.fail(rt::write::not_in_version("my_nullable_string"));
+                    w.not_in_version("my_nullable_string");
                 }
                 if v <= 0 && self.my_compact_string != "compact string" {
-                    w.fail(rt::write::not_in_version("my_compact_string"));
+                    w.not_in_version("my_compact_string");
                 }
                 if v <= 0 && self.my_compact_nullable_string.is_some() {
-                    w.fail(rt::write::not_in_version("my_compact_nullable_string"));
+                    w.not_in_version("my_compact_nullable_string");
                 }
                 if v >= 1 && !self.my_bytes.is_empty() {
-                    w.fail(rt::write::not_in_version("my_bytes"));
+                    w.not_in_version("my_bytes");
                 }
                 if v >= 1 && self.my_nullable_bytes.is_some() {
-                    w.fail(rt::write::not_in_version("my_nullable_bytes"));
+                    w.not_in_version("my_nullable_bytes");
                 }
                 if v <= 0 && !self.my_compact_bytes.is_empty() {
-                    w.fail(rt::write::not_in_version("my_compact_bytes"));
+                    w.not_in_version("my_compact_bytes");
                 }
                 if v <= 0 && self.my_compact_nullable_bytes.is_some() {
-                    w.fail(rt::write::not_in_version("my_compact_nullable_bytes"));
+                    w.not_in_version("my_compact_nullable_bytes");
                 }
                 if v >= 1 && self.my_records.is_some() {
-                    w.fail(rt::write::not_in_version("my_records"));
+                    w.not_in_version("my_records");
                 }
                 if v >= 1 && self.my_nullable_records.is_some() {
-                    w.fail(rt::write::not_in_version("my_nullable_records"));
+                    w.not_in_version("my_nullable_records");
                 }
                 if v <= 0 && self.my_compact_records.is_some() {
-                    w.fail(rt::write::not_in_version("my_compact_records"));
+                    w.not_in_version("my_compact_records");
                 }
                 if v <= 0 && self.my_compact_nullable_records.is_some() {
-                    w.fail(rt::write::not_in_version("my_compact_nullable_records"));
+                    w.not_in_version("my_compact_nullable_records");
                 }
                 if let Some(r) = w.run::<46>("my_boolean") {
                     r[0] = u8::from(self.my_boolean);

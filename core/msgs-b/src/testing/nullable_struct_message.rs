@@ -189,10 +189,10 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.nullable_struct3.is_some() {
-                w.fail(rt::write::not_in_version("nullable_struct3"));
+                w.not_in_version("nullable_struct3");
             }
             if v <= 0 && self.nullable_struct4 != Some(MyStruct4::DEFAULT) {
-                w.fail(rt::write::not_in_version("nullable_struct4"));
+                w.not_in_version("nullable_struct4");
             }
             w.opt_struct(&self.nullable_struct, true, v, "nullable_struct");
             w.opt_struct(&self.nullable_struct2, v >= 1, v, "nullable_struct2");
@@ -728,10 +728,10 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.my_string.is_empty() {
-                w.fail(rt::write::not_in_version("nullable_struct3.my_string"));
+                w.not_in_version("nullable_struct3.my_string");
             }
             if v <= 0 && self.my_int != 0_i32 {
-                w.fail(rt::write::not_in_version("nullable_struct3.my_int"));
+                w.not_in_version("nullable_struct3.my_int");
             }
             if v >= 1 {
                 w.str(self.my_string, v >= 1, "nullable_struct3.my_string");
@@ -927,10 +927,10 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.my_string.is_empty() {
-                w.fail(rt::write::not_in_version("nullable_struct4.my_string"));
+                w.not_in_version("nullable_struct4.my_string");
             }
             if v <= 0 && self.my_int != 0_i32 {
-                w.fail(rt::write::not_in_version("nullable_struct4.my_int"));
+                w.not_in_version("nullable_struct4.my_int");
             }
             if v >= 1 {
                 w.str(self.my_string, v >= 1, "nullable_struct4.my_string");
@@ -1379,10 +1379,10 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.nullable_struct3.is_some() {
-                    w.fail(rt::write::not_in_version("nullable_struct3"));
+                    w.not_in_version("nullable_struct3");
                 }
                 if v <= 0 && self.nullable_struct4 != Some(MyStruct4::default()) {
-                    w.fail(rt::write::not_in_version("nullable_struct4"));
+                    w.not_in_version("nullable_struct4");
                 }
                 rt::owned::write_opt_struct(w, &self.nullable_struct, true, v, "nullable_struct");
                 rt::owned::write_opt_struct(w, &self.nullable_struct2, v >= 1, v, "nullable_struct2");
@@ -1715,10 +1715,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.my_string.is_empty() {
-                w.fail(rt::write::not_in_version("nullable_struct3.my_string"));
+                w.not_in_version("nullable_struct3.my_string");
             }
             if v <= 0 && self.my_int != 0_i32 {
-                w.fail(rt::write::not_in_version("nullable_struct3.my_int"));
+                w.not_in_version("nullable_struct3.my_int");
             }
             if v >= 1 {
                 w.str(&self.my_string, v >= 1, "nullable_struct3.my_string");
@@ -1840,10 +1840,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && !self.my_string.is_empty() {
-                w.fail(rt::write::not_in_version("nullable_struct4.my_string"));
+                w.not_in_version("nullable_struct4.my_string");
             }
             if v <= 0 && self.my_int != 0_i32 {
-                w.fail(rt::write::not_in_version("nullable_struct4.my_int"));
+                w.not_in_version("nullable_struct4.my_int");
             }
             if v >= 1 {
                 w.str(&self.my_string, v >= 1, "nullable_struct4.my_string");

@@ -135,7 +135,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && !self.goats.is_empty() {
-                w.fail(rt::write::not_in_version("goats"));
+                w.not_in_version("goats");
             }
             if v >= 1 {
                 w.array(&self.goats, v >= 1, v, "goats");
@@ -318,10 +318,10 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.color != 0_i8 {
-                w.fail(rt::write::not_in_version("goats[].color"));
+                w.not_in_version("goats[].color");
             }
             if v <= 1 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("goats[].name"));
+                w.not_in_version("goats[].name");
             }
             if v >= 1 {
                 w.i8(self.color, "goats[].color");
@@ -555,7 +555,7 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && !self.goats.is_empty() {
-                    w.fail(rt::write::not_in_version("goats"));
+                    w.not_in_version("goats");
                 }
                 if v >= 1 {
                     rt::owned::write_vec(w, &self.goats, v >= 1, v, "goats");
@@ -669,10 +669,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 0 && self.color != 0_i8 {
-                w.fail(rt::write::not_in_version("goats[].color"));
+                w.not_in_version("goats[].color");
             }
             if v <= 1 && !self.name.is_empty() {
-                w.fail(rt::write::not_in_version("goats[].name"));
+                w.not_in_version("goats[].name");
             }
             if v >= 1 {
                 w.i8(self.color, "goats[].color");

@@ -540,34 +540,34 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 0 && self.process_id != rt::Uuid::nil() {
-                w.fail(rt::write::not_in_version("process_id"));
+                w.not_in_version("process_id");
             }
             if v <= 0 && !self.my_tagged_int_array.is_empty() {
-                w.fail(rt::write::not_in_version("my_tagged_int_array"));
+                w.not_in_version("my_tagged_int_array");
             }
             if v <= 0 && self.my_nullable_string.is_some() {
-                w.fail(rt::write::not_in_version("my_nullable_string"));
+                w.not_in_version("my_nullable_string");
             }
             if v <= 0 && self.my_int16 != 123_i16 {
-                w.fail(rt::write::not_in_version("my_int16"));
+                w.not_in_version("my_int16");
             }
             if v <= 0 && self.my_float64.to_bits() != (12.34_f64).to_bits() {
-                w.fail(rt::write::not_in_version("my_float64"));
+                w.not_in_version("my_float64");
             }
             if v <= 0 && !self.my_string.is_empty() {
-                w.fail(rt::write::not_in_version("my_string"));
+                w.not_in_version("my_string");
             }
             if v <= 0 && !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
-                w.fail(rt::write::not_in_version("my_bytes"));
+                w.not_in_version("my_bytes");
             }
             if v <= 0 && self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
-                w.fail(rt::write::not_in_version("tagged_uuid"));
+                w.not_in_version("tagged_uuid");
             }
             if v <= 0 && self.tagged_long != 914172222550880202_i64 {
-                w.fail(rt::write::not_in_version("tagged_long"));
+                w.not_in_version("tagged_long");
             }
             if (v <= 0 || v >= 2) && !self.zero_copy_byte_buffer.is_empty() {
-                w.fail(rt::write::not_in_version("zero_copy_byte_buffer"));
+                w.not_in_version("zero_copy_byte_buffer");
             }
             if (v <= 0 || v >= 2)
                 && !self
@@ -575,19 +575,19 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                     .as_ref()
                     .is_some_and(|a| a.is_empty())
             {
-                w.fail(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
+                w.not_in_version("nullable_zero_copy_byte_buffer");
             }
             if v <= 1 && self.my_struct != MyStruct::DEFAULT {
-                w.fail(rt::write::not_in_version("my_struct"));
+                w.not_in_version("my_struct");
             }
             if v <= 1 && self.my_tagged_struct != TaggedStruct::DEFAULT {
-                w.fail(rt::write::not_in_version("my_tagged_struct"));
+                w.not_in_version("my_tagged_struct");
             }
             if v <= 0 && self.my_uint16 != 33000_u16 {
-                w.fail(rt::write::not_in_version("my_uint16"));
+                w.not_in_version("my_uint16");
             }
             if v <= 0 && self.my_uint32 != 1234567_u32 {
-                w.fail(rt::write::not_in_version("my_uint32"));
+                w.not_in_version("my_uint32");
             }
             if v >= 1 {
                 w.uuid(self.process_id, "process_id");
@@ -889,10 +889,10 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && self.struct_id != 0_i32 {
-                w.fail(rt::write::not_in_version("my_struct.struct_id"));
+                w.not_in_version("my_struct.struct_id");
             }
             if v <= 1 && !self.array_in_struct.is_empty() {
-                w.fail(rt::write::not_in_version("my_struct.array_in_struct"));
+                w.not_in_version("my_struct.array_in_struct");
             }
             if v >= 2 {
                 w.i32(self.struct_id, "my_struct.struct_id");
@@ -1060,7 +1060,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && !self.struct_id.is_empty() {
-                w.fail(rt::write::not_in_version("my_tagged_struct.struct_id"));
+                w.not_in_version("my_tagged_struct.struct_id");
             }
             if v >= 2 {
                 w.str(self.struct_id, v >= 1, "my_tagged_struct.struct_id");
@@ -1387,7 +1387,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         rt::outline(move || {
             let v = if let Some(p) = PIN { p } else { v };
             if v <= 1 && self.array_field_id != 0_i32 {
-                w.fail(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
+                w.not_in_version("my_struct.array_in_struct[].array_field_id");
             }
             if v >= 2 {
                 w.i32(self.array_field_id, "my_struct.array_in_struct[].array_field_id");
@@ -2376,34 +2376,34 @@ pub mod owned {
             rt::outline(move || {
                 let v = if let Some(p) = super::PIN { p } else { v };
                 if v <= 0 && self.process_id != rt::Uuid::nil() {
-                    w.fail(rt::write::not_in_version("process_id"));
+                    w.not_in_version("process_id");
                 }
                 if v <= 0 && !self.my_tagged_int_array.is_empty() {
-                    w.fail(rt::write::not_in_version("my_tagged_int_array"));
+                    w.not_in_version("my_tagged_int_array");
                 }
                 if v <= 0 && self.my_nullable_string.is_some() {
-                    w.fail(rt::write::not_in_version("my_nullable_string"));
+                    w.not_in_version("my_nullable_string");
                 }
                 if v <= 0 && self.my_int16 != 123_i16 {
-                    w.fail(rt::write::not_in_version("my_int16"));
+                    w.not_in_version("my_int16");
                 }
                 if v <= 0 && self.my_float64.to_bits() != (12.34_f64).to_bits() {
-                    w.fail(rt::write::not_in_version("my_float64"));
+                    w.not_in_version("my_float64");
                 }
                 if v <= 0 && !self.my_string.is_empty() {
-                    w.fail(rt::write::not_in_version("my_string"));
+                    w.not_in_version("my_string");
                 }
                 if v <= 0 && !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
-                    w.fail(rt::write::not_in_version("my_bytes"));
+                    w.not_in_version("my_bytes");
                 }
                 if v <= 0 && self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
-                    w.fail(rt::write::not_in_version("tagged_uuid"));
+                    w.not_in_version("tagged_uuid");
                 }
                 if v <= 0 && self.tagged_long != 914172222550880202_i64 {
-                    w.fail(rt::write::not_in_version("tagged_long"));
+                    w.not_in_version("tagged_long");
                 }
                 if (v <= 0 || v >= 2) && !self.zero_copy_byte_buffer.is_empty() {
-                    w.fail(rt::write::not_in_version("zero_copy_byte_buffer"));
+                    w.not_in_version("zero_copy_byte_buffer");
                 }
                 if (v <= 0 || v >= 2)
                     && !self
@@ -2411,19 +2411,19 @@ pub mod owned {
                         .as_ref()
                         .is_some_and(|a| a.is_empty())
                 {
-                    w.fail(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
+                    w.not_in_version("nullable_zero_copy_byte_buffer");
                 }
                 if v <= 1 && self.my_struct != MyStruct::default() {
-                    w.fail(rt::write::not_in_version("my_struct"));
+                    w.not_in_version("my_struct");
                 }
                 if v <= 1 && self.my_tagged_struct != TaggedStruct::default() {
-                    w.fail(rt::write::not_in_version("my_tagged_struct"));
+                    w.not_in_version("my_tagged_struct");
                 }
                 if v <= 0 && self.my_uint16 != 33000_u16 {
-                    w.fail(rt::write::not_in_version("my_uint16"));
+                    w.not_in_version("my_uint16");
                 }
                 if v <= 0 && self.my_uint32 != 1234567_u32 {
-                    w.fail(rt::write::not_in_version("my_uint32"));
+                    w.not_in_version("my_uint32");
                 }
                 if v >= 1 {
                     w.uuid(self.process_id, "process_id");
@@ -2662,10 +2662,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 1 && self.struct_id != 0_i32 {
-                w.fail(rt::write::not_in_version("my_struct.struct_id"));
+                w.not_in_version("my_struct.struct_id");
             }
             if v <= 1 && !self.array_in_struct.is_empty() {
-                w.fail(rt::write::not_in_version("my_struct.array_in_struct"));
+                w.not_in_version("my_struct.array_in_struct");
             }
             if v >= 2 {
                 w.i32(self.struct_id, "my_struct.struct_id");
@@ -2764,7 +2764,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 1 && !self.struct_id.is_empty() {
-                w.fail(rt::write::not_in_version("my_tagged_struct.struct_id"));
+                w.not_in_version("my_tagged_struct.struct_id");
             }
             if v >= 2 {
                 w.str(&self.struct_id, v >= 1, "my_tagged_struct.struct_id");
@@ -3004,7 +3004,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = if let Some(p) = super::PIN { p } else { v };
             if v <= 1 && self.array_field_id != 0_i32 {
-                w.fail(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
+                w.not_in_version("my_struct.array_in_struct[].array_field_id");
             }
             if v >= 2 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("my_struct.array_in_struct[].array_field_id") {
