@@ -300,6 +300,12 @@ pub mod read {
     ) -> Result<Array<'a, T>, Fail> {
         match opt_array(c, compact, false, version, f)? {
             Some(a) => Ok(a),
+            // Not nullable: the reader reports a null as an error and never returns `None`.
+            // With `small-code` that reader is out of line, so the branch is not folded away;
+            // it returns an empty array there rather than build an error at every call.
+            #[cfg(feature = "small-code")]
+            None => Ok(Array::EMPTY),
+            #[cfg(not(feature = "small-code"))]
             None => {
                 let rem = c.rest.len();
                 Err(fail(c, rem, K::NullNotAllowed, f))
