@@ -79,9 +79,14 @@ pub trait Message<'a>: Struct<'a> {
         #[cfg(feature = "small-code")]
         {
             let mut c = Cursor::new(bytes);
-            let m = Self::INFO.is_valid(version).then(|| Self::read(&mut c, version).ok()).flatten();
-            let end = small::parse_end(&Self::INFO, bytes, version, &mut c, m.is_some(), true);
-            small::parsed(m, end)
+            if Self::INFO.is_valid(version) {
+                if let Ok(m) = Self::read(&mut c, version) {
+                    if c.rest().is_empty() {
+                        return Ok(m);
+                    }
+                }
+            }
+            Err(small::parse_error(&Self::INFO, bytes, version, &mut c))
         }
         #[cfg(not(feature = "small-code"))]
         whole(&Self::INFO, bytes, version, Self::parse_lenient(bytes, version)?)
@@ -92,9 +97,12 @@ pub trait Message<'a>: Struct<'a> {
         #[cfg(feature = "small-code")]
         {
             let mut c = Cursor::new(bytes);
-            let m = Self::INFO.is_valid(version).then(|| Self::read(&mut c, version).ok()).flatten();
-            let end = small::parse_end(&Self::INFO, bytes, version, &mut c, m.is_some(), false);
-            small::parsed(m, end).map(|m| (m, c.rest()))
+            if Self::INFO.is_valid(version) {
+                if let Ok(m) = Self::read(&mut c, version) {
+                    return Ok((m, c.rest()));
+                }
+            }
+            Err(small::parse_error(&Self::INFO, bytes, version, &mut c))
         }
         #[cfg(not(feature = "small-code"))]
         read_message(&Self::INFO, bytes, version, |c| Self::read(c, version))
@@ -198,51 +206,24 @@ mod small {
     /// A message's writer at one version.
     pub(super) type Write<'s> = &'s dyn Fn(&mut Writer<'_>);
 
-    /// The end of a parse, one function for every message: the error of a version the message
-    /// does not have (the read was not run), of a read that failed (`read` false: its error is
-    /// recorded in `c`), or, where `strict`, of bytes left after the message; `None` when the
-    /// parse succeeded.
+    /// The error of a parse that failed, one function for every message: a version the message
+    /// does not have (nothing was read), the error the read recorded in `c`, or else the bytes
+    /// left after the message (a strict parse).
+    #[cold]
     #[inline(never)]
-    pub(super) fn parse_end(
-        info: &MessageInfo,
-        bytes: &[u8],
-        version: i16,
-        c: &mut Cursor<'_>,
-        read: bool,
-        strict: bool,
-    ) -> Option<DecodeError> {
+    pub(super) fn parse_error(info: &MessageInfo, bytes: &[u8], version: i16, c: &mut Cursor<'_>) -> DecodeError {
         if !info.is_valid(version) {
             let kind = DecodeErrorKind::UnsupportedVersion {
                 version: i32::from(version),
             };
-            return Some(DecodeError::new_at(kind, 0, info.name, version, ""));
+            return DecodeError::new_at(kind, 0, info.name, version, "");
         }
-        if !read {
-            return Some(c.error(Fail).finish(bytes.len(), info.name, version));
+        if c.has_fault() {
+            return c.error(Fail).finish(bytes.len(), info.name, version);
         }
         let rest = c.rest().len();
-        if strict && rest != 0 {
-            let kind = DecodeErrorKind::TrailingBytes { count: rest };
-            return Some(DecodeError::new_at(kind, bytes.len() - rest, info.name, version, ""));
-        }
-        None
-    }
-
-    /// The value of a parse, or the error [`parse_end`] gave.
-    #[inline(always)]
-    pub(super) fn parsed<T>(m: Option<T>, end: Option<DecodeError>) -> Result<T, DecodeError> {
-        match (m, end) {
-            (_, Some(e)) => Err(e),
-            (Some(m), None) => Ok(m),
-            // A read that failed recorded its error, so `parse_end` gave one.
-            (None, None) => Err(lost()),
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn lost() -> DecodeError {
-        DecodeError::at(DecodeErrorKind::UnexpectedEof { needed: 1 }, 0, "")
+        let kind = DecodeErrorKind::TrailingBytes { count: rest };
+        DecodeError::new_at(kind, bytes.len() - rest, info.name, version, "")
     }
 
     /// The exact encoded size, after checking the version: the writer run into a counter.

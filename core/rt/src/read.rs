@@ -125,6 +125,12 @@ impl<'a> Cursor<'a> {
         self.fault = Some(e);
         Fail
     }
+    /// True when a read has recorded an error.
+    #[inline(always)]
+    #[doc(hidden)]
+    pub fn has_fault(&self) -> bool {
+        self.fault.is_some()
+    }
     /// The error recorded by the read that returned `Fail`, with its position still as
     /// bytes remaining (see [`DecodeError::finish`]).
     #[cold]
