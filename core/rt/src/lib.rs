@@ -79,8 +79,8 @@ pub use uuid::Uuid;
 #[allow(unused_imports)] // a build with few features leaves some unused
 pub mod rt {
     pub use crate::codec::{
-        not_enabled, outline, outline_small, parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Mode, Struct,
-        Uninhabited,
+        not_enabled, outline, outline_small, parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind,
+        Mode, Struct, Uninhabited,
     };
     #[cfg(feature = "defmt")]
     pub use crate::defmt_impls as defmt_fmt;

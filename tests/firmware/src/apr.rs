@@ -311,9 +311,7 @@ pub fn probe(buf: &mut [u8]) {
         if cfg!(feature = "probe-build") {
             return;
         }
-        let n = req
-            .encode_to_slice(buf, crate::probe_version(VERSION))
-            .unwrap_or(0);
+        let n = req.encode_to_slice(buf, crate::probe_version(VERSION)).unwrap_or(0);
         let parsed =
             AlterPartitionRequest::parse(black_box(buf.get(..n).unwrap_or(&[])), crate::probe_version(VERSION));
         black_box(&parsed);
