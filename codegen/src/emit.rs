@@ -2024,23 +2024,26 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str, owned
                 let _ = writeln!(wb, "            tags += usize::from(has_{});", x.snake);
             }
             let _ = writeln!(wb, "            w.uvarint(tags as u32, \"{prefix}_tagged_fields\");");
-            // Unknown tags go in tag order among the known ones: before a known tag only where
-            // the tags below it leave a number free (known tags 0, 1, 2 leave none, and every
-            // unknown one is written after them).
-            let gaps = tagged.iter().enumerate().any(|(i, x)| x.f.tag != Some(i as u32));
-            let peek = gaps || owned;
-            if peek {
+            // Unknown tags go in tag order among the known ones, as Kafka writes them: those below
+            // each known tag before it (a value built by hand may hold any tag). A view writes
+            // the ones between two known tags with one call and no iterator state.
+            if owned {
                 wb.push_str("            let mut unknown = self.unknown_tagged_fields.iter().peekable();\n");
             }
-            let mut next_known = 0u32;
+            let mut lo = 0u32;
             for x in tagged {
                 let t = x.f.tag.unwrap_or(0);
-                let before = if t > next_known {
+                let before = if owned {
                     format!("w.unknown_tags_before(&mut unknown, {t});\n            ")
+                } else if t > lo {
+                    format!(
+                        "w.unknown_tags_in(&self.unknown_tagged_fields, {lo}, {});\n            ",
+                        t - 1
+                    )
                 } else {
                     String::new()
                 };
-                next_known = t + 1;
+                lo = t;
                 let id = &x.snake;
                 let (se, sw) = size_expr(m, x, true);
                 wv |= sw.is_none() && field_uses_v(m, x, true);
@@ -2061,11 +2064,14 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str, owned
                     x.path, x.path
                 );
             }
-            wb.push_str(if peek {
-                "            w.unknown_tags_rest(&mut unknown);\n"
+            if owned {
+                wb.push_str("            w.unknown_tags_rest(&mut unknown);\n");
             } else {
-                "            w.raw_tags(&self.unknown_tagged_fields);\n"
-            });
+                let _ = writeln!(
+                    wb,
+                    "            w.unknown_tags_in(&self.unknown_tagged_fields, {lo}, u32::MAX);"
+                );
+            }
             let no_tags = format!("w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\");");
             let _ = writeln!(wb, "        {}", close_else(flex, &no_tags));
         }
@@ -2257,10 +2263,10 @@ fn tagged_array_call(m: &Message, x: &F) -> Option<String> {
 /// The call reading a tagged array field of a view into `local` (the array, its declared size
 /// and the default check), where it has no alias to rename: `None` for every other field.
 fn tagged_array_read(m: &Message, x: &F, local: &str) -> Option<String> {
-    if x.owned || x.alias.is_some() || !matches!(x.f.ty, Type::Array(_)) {
+    let Type::Array(e) = &x.f.ty else { return None };
+    if x.owned || x.alias.is_some() {
         return None;
     }
-    let Type::Array(e) = &x.f.ty else { return None };
     let (e, p) = (scalar_ty(e), &x.path);
     let (_, nullable) = encoding(m, x, true);
     Some(if x.opt {

@@ -629,16 +629,30 @@ pub mod write {
                 return self.arr([0], "_tagged_fields");
             }
             self.uvarint(t.len() as u32, "_tagged_fields");
-            self.raw_tags(t)
+            self.raw_tags_in(t, 0, u32::MAX)
         }
 
-        /// Writes every unknown tagged field of a view, in order (after the section's count and
-        /// the known fields that come before them): out of line, as unknown fields are rare.
-        #[inline(never)]
+        /// Writes the unknown tagged fields of a view whose tags are at least `lo` and at most
+        /// `last`. With `lo` a struct's known tag and `last` one below the next, these are the
+        /// fields that go between the two, where Kafka puts them (the fields are in ascending tag
+        /// order, and a value built by hand may hold a known tag's number).
+        #[inline(always)]
         #[doc(hidden)]
-        pub fn raw_tags(&mut self, t: &TaggedFields<'_>) {
+        pub fn unknown_tags_in(&mut self, t: &TaggedFields<'_>, lo: u32, last: u32) {
+            #[cfg(not(feature = "small-code"))]
+            if t.is_empty() {
+                return;
+            }
+            self.raw_tags_in(t, lo, last)
+        }
+
+        /// [`Writer::unknown_tags_in`], out of line: unknown fields are rare.
+        #[inline(never)]
+        fn raw_tags_in(&mut self, t: &TaggedFields<'_>, lo: u32, last: u32) {
             for r in t.iter() {
-                self.raw_tag(r.tag, r.data);
+                if (lo..=last).contains(&r.tag) {
+                    self.raw_tag(r.tag, r.data);
+                }
             }
         }
 

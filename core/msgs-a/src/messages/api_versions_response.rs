@@ -272,22 +272,25 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
                 if has_supported_features {
                     w.tagged_array(0, &self.supported_features, v, "supported_features");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_finalized_features_epoch {
                     let s = 8;
                     w.uvarint(1, "finalized_features_epoch");
                     w.uvarint(s as u32, "finalized_features_epoch");
                     w.i64(self.finalized_features_epoch, "finalized_features_epoch");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                 if has_finalized_features {
                     w.tagged_array(2, &self.finalized_features, v, "finalized_features");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 2, 2);
                 if has_zk_migration_ready {
                     let s = 1;
                     w.uvarint(3, "zk_migration_ready");
                     w.uvarint(s as u32, "zk_migration_ready");
                     w.bool(self.zk_migration_ready, "zk_migration_ready");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 3, u32::MAX);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
@@ -1461,6 +1464,7 @@ pub mod owned {
                     tags += usize::from(has_zk_migration_ready);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_supported_features {
                         let s = w.ok(rt::owned::vec_size(
                             &self.supported_features,
@@ -1472,12 +1476,14 @@ pub mod owned {
                         w.uvarint(s as u32, "supported_features");
                         rt::owned::write_vec(w, &self.supported_features, true, v, "supported_features");
                     }
+                    w.unknown_tags_before(&mut unknown, 1);
                     if has_finalized_features_epoch {
                         let s = 8;
                         w.uvarint(1, "finalized_features_epoch");
                         w.uvarint(s as u32, "finalized_features_epoch");
                         w.i64(self.finalized_features_epoch, "finalized_features_epoch");
                     }
+                    w.unknown_tags_before(&mut unknown, 2);
                     if has_finalized_features {
                         let s = w.ok(rt::owned::vec_size(
                             &self.finalized_features,
@@ -1489,6 +1495,7 @@ pub mod owned {
                         w.uvarint(s as u32, "finalized_features");
                         rt::owned::write_vec(w, &self.finalized_features, true, v, "finalized_features");
                     }
+                    w.unknown_tags_before(&mut unknown, 3);
                     if has_zk_migration_ready {
                         let s = 1;
                         w.uvarint(3, "zk_migration_ready");

@@ -251,10 +251,11 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
                 if has_offline_log_dirs {
                     w.tagged_array(0, &self.offline_log_dirs, v, "offline_log_dirs");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_cordoned_log_dirs {
                     w.tagged_opt_array(1, &self.cordoned_log_dirs, v >= 2, v, "cordoned_log_dirs");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 1, u32::MAX);
             }
         })
     }
@@ -603,12 +604,14 @@ pub mod owned {
                     tags += usize::from(has_cordoned_log_dirs);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_offline_log_dirs {
                         let s = w.ok(rt::owned::vec_size(&self.offline_log_dirs, true, v, "offline_log_dirs"));
                         w.uvarint(0, "offline_log_dirs");
                         w.uvarint(s as u32, "offline_log_dirs");
                         rt::owned::write_vec(w, &self.offline_log_dirs, true, v, "offline_log_dirs");
                     }
+                    w.unknown_tags_before(&mut unknown, 1);
                     if has_cordoned_log_dirs {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.cordoned_log_dirs.as_deref(),

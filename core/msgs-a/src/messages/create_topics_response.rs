@@ -447,7 +447,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
                     w.uvarint(s as u32, "topics[].topic_config_error_code");
                     w.i16(self.topic_config_error_code, "topics[].topic_config_error_code");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
@@ -1368,6 +1368,7 @@ pub mod owned {
                 tags += usize::from(has_topic_config_error_code);
                 w.uvarint(tags as u32, "topics[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_topic_config_error_code {
                     let s = 2;
                     w.uvarint(0, "topics[].topic_config_error_code");

@@ -364,13 +364,14 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                     w.uvarint(s as u32, "cluster_id");
                     w.opt_str(self.cluster_id, true, v >= 12, "cluster_id");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_replica_state {
                     let s = w.ok(rt::Struct::size(&self.replica_state, v));
                     w.uvarint(1, "replica_state");
                     w.uvarint(s as u32, "replica_state");
                     rt::Struct::write(&self.replica_state, w, v);
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 1, u32::MAX);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
@@ -1340,13 +1341,14 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
                     w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
                     w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_high_watermark {
                     let s = 8;
                     w.uvarint(1, "topics[].partitions[].high_watermark");
                     w.uvarint(s as u32, "topics[].partitions[].high_watermark");
                     w.i64(self.high_watermark, "topics[].partitions[].high_watermark");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 1, u32::MAX);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
             }
@@ -2212,6 +2214,7 @@ pub mod owned {
                     tags += usize::from(has_replica_state);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_cluster_id {
                         let s = w.ok(rt::write::opt_str_size(
                             self.cluster_id.as_deref(),
@@ -2223,6 +2226,7 @@ pub mod owned {
                         w.uvarint(s as u32, "cluster_id");
                         w.opt_str(self.cluster_id.as_deref(), true, v >= 12, "cluster_id");
                     }
+                    w.unknown_tags_before(&mut unknown, 1);
                     if has_replica_state {
                         let s = w.ok(rt::OwnedStruct::size(&self.replica_state, v));
                         w.uvarint(1, "replica_state");
@@ -2848,12 +2852,14 @@ pub mod owned {
                 tags += usize::from(has_high_watermark);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_replica_directory_id {
                     let s = 16;
                     w.uvarint(0, "topics[].partitions[].replica_directory_id");
                     w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
                     w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
                 }
+                w.unknown_tags_before(&mut unknown, 1);
                 if has_high_watermark {
                     let s = 8;
                     w.uvarint(1, "topics[].partitions[].high_watermark");

@@ -251,7 +251,7 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
                 if has_node_endpoints {
                     w.tagged_array(0, &self.node_endpoints, v, "node_endpoints");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
@@ -1128,19 +1128,21 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                     w.uvarint(s as u32, "responses[].partitions[].diverging_epoch");
                     rt::Struct::write(&self.diverging_epoch, w, v);
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_current_leader {
                     let s = w.ok(rt::Struct::size(&self.current_leader, v));
                     w.uvarint(1, "responses[].partitions[].current_leader");
                     w.uvarint(s as u32, "responses[].partitions[].current_leader");
                     rt::Struct::write(&self.current_leader, w, v);
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                 if has_snapshot_id {
                     let s = w.ok(rt::Struct::size(&self.snapshot_id, v));
                     w.uvarint(2, "responses[].partitions[].snapshot_id");
                     w.uvarint(s as u32, "responses[].partitions[].snapshot_id");
                     rt::Struct::write(&self.snapshot_id, w, v);
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 2, u32::MAX);
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -2795,6 +2797,7 @@ pub mod owned {
                     tags += usize::from(has_node_endpoints);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_node_endpoints {
                         let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
                         w.uvarint(0, "node_endpoints");
@@ -3385,18 +3388,21 @@ pub mod owned {
                 tags += usize::from(has_snapshot_id);
                 w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_diverging_epoch {
                     let s = w.ok(rt::OwnedStruct::size(&self.diverging_epoch, v));
                     w.uvarint(0, "responses[].partitions[].diverging_epoch");
                     w.uvarint(s as u32, "responses[].partitions[].diverging_epoch");
                     rt::OwnedStruct::write(&self.diverging_epoch, w, v);
                 }
+                w.unknown_tags_before(&mut unknown, 1);
                 if has_current_leader {
                     let s = w.ok(rt::OwnedStruct::size(&self.current_leader, v));
                     w.uvarint(1, "responses[].partitions[].current_leader");
                     w.uvarint(s as u32, "responses[].partitions[].current_leader");
                     rt::OwnedStruct::write(&self.current_leader, w, v);
                 }
+                w.unknown_tags_before(&mut unknown, 2);
                 if has_snapshot_id {
                     let s = w.ok(rt::OwnedStruct::size(&self.snapshot_id, v));
                     w.uvarint(2, "responses[].partitions[].snapshot_id");

@@ -176,7 +176,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
                     w.uvarint(s as u32, "cluster_id");
                     w.opt_str(self.cluster_id, true, true, "cluster_id");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             }
         })
     }
@@ -549,7 +549,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
                     w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
                     w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             }
         })
     }
@@ -1129,6 +1129,7 @@ pub mod owned {
                     tags += usize::from(has_cluster_id);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_cluster_id {
                         let s = w.ok(rt::write::opt_str_size(
                             self.cluster_id.as_deref(),
@@ -1372,6 +1373,7 @@ pub mod owned {
                 tags += usize::from(has_replica_directory_id);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_replica_directory_id {
                     let s = 16;
                     w.uvarint(0, "topics[].partitions[].replica_directory_id");

@@ -191,7 +191,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
                 if has_node_endpoints {
                     w.tagged_array(0, &self.node_endpoints, v, "node_endpoints");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             }
         })
     }
@@ -792,7 +792,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
                     w.uvarint(s as u32, "topics[].partitions[].current_leader");
                     rt::Struct::write(&self.current_leader, w, v);
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             }
         })
     }
@@ -1666,6 +1666,7 @@ pub mod owned {
                     tags += usize::from(has_node_endpoints);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_node_endpoints {
                         let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
                         w.uvarint(0, "node_endpoints");
@@ -2061,6 +2062,7 @@ pub mod owned {
                 tags += usize::from(has_current_leader);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_current_leader {
                     let s = w.ok(rt::OwnedStruct::size(&self.current_leader, v));
                     w.uvarint(0, "topics[].partitions[].current_leader");

@@ -389,7 +389,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                         "assigned_partitions[].assignment_epochs",
                     );
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             }
         })
     }
@@ -926,6 +926,7 @@ pub mod owned {
                 tags += usize::from(has_assignment_epochs);
                 w.uvarint(tags as u32, "assigned_partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_assignment_epochs {
                     let s = w.ok(rt::owned::opt_vec_size(
                         self.assignment_epochs.as_deref(),

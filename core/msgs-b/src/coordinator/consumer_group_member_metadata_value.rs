@@ -246,7 +246,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
                     w.uvarint(s as u32, "classic_member_metadata");
                     w.opt_struct_tagged(&self.classic_member_metadata, true, v, "classic_member_metadata");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             }
         })
     }
@@ -1038,6 +1038,7 @@ pub mod owned {
                     tags += usize::from(has_classic_member_metadata);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_classic_member_metadata {
                         let s = w.ok(rt::owned::opt_struct_size(
                             &self.classic_member_metadata,

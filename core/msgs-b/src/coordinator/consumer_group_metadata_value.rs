@@ -157,7 +157,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
                     w.uvarint(s as u32, "metadata_hash");
                     w.i64(self.metadata_hash, "metadata_hash");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             }
         })
     }
@@ -338,6 +338,7 @@ pub mod owned {
                     tags += usize::from(has_metadata_hash);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_metadata_hash {
                         let s = 8;
                         w.uvarint(0, "metadata_hash");

@@ -212,7 +212,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
                     w.uvarint(s as u32, "topic_id");
                     w.uuid(self.topic_id, "topic_id");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
@@ -523,6 +523,7 @@ pub mod owned {
                     tags += usize::from(has_topic_id);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_topic_id {
                         let s = 16;
                         w.uvarint(0, "topic_id");

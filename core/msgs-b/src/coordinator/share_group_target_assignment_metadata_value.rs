@@ -156,7 +156,7 @@ impl<'a> rt::Struct<'a> for ShareGroupTargetAssignmentMetadataValue<'a> {
                     w.uvarint(s as u32, "assignment_timestamp");
                     w.i64(self.assignment_timestamp, "assignment_timestamp");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             }
         })
     }
@@ -337,6 +337,7 @@ pub mod owned {
                     tags += usize::from(has_assignment_timestamp);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_assignment_timestamp {
                         let s = 8;
                         w.uvarint(0, "assignment_timestamp");

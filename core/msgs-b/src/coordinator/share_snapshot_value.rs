@@ -213,7 +213,7 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
                     w.uvarint(s as u32, "delivery_complete_count");
                     w.i32(self.delivery_complete_count, "delivery_complete_count");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             }
         })
     }
@@ -799,6 +799,7 @@ pub mod owned {
                     tags += usize::from(has_delivery_complete_count);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_delivery_complete_count {
                         let s = 4;
                         w.uvarint(0, "delivery_complete_count");

@@ -475,7 +475,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
                 if has_assignment_epochs {
                     w.tagged_opt_array(0, &self.assignment_epochs, true, v, "active_tasks[].assignment_epochs");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             }
         })
     }
@@ -1481,6 +1481,7 @@ pub mod owned {
                 tags += usize::from(has_assignment_epochs);
                 w.uvarint(tags as u32, "active_tasks[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_assignment_epochs {
                     let s = w.ok(rt::owned::opt_vec_size(
                         self.assignment_epochs.as_deref(),

@@ -262,9 +262,11 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
                     w.uvarint(s as u32, "validated_topology_epoch");
                     w.i32(self.validated_topology_epoch, "validated_topology_epoch");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_last_assignment_configs {
                     w.tagged_opt_array(1, &self.last_assignment_configs, true, v, "last_assignment_configs");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                 if has_stored_description_topology_epoch {
                     let s = 4;
                     w.uvarint(2, "stored_description_topology_epoch");
@@ -274,6 +276,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
                         "stored_description_topology_epoch",
                     );
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 2, 2);
                 if has_failed_description_topology_epoch {
                     let s = 4;
                     w.uvarint(3, "failed_description_topology_epoch");
@@ -283,7 +286,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
                         "failed_description_topology_epoch",
                     );
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 3, u32::MAX);
             }
         })
     }
@@ -810,12 +813,14 @@ pub mod owned {
                     tags += usize::from(has_failed_description_topology_epoch);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_validated_topology_epoch {
                         let s = 4;
                         w.uvarint(0, "validated_topology_epoch");
                         w.uvarint(s as u32, "validated_topology_epoch");
                         w.i32(self.validated_topology_epoch, "validated_topology_epoch");
                     }
+                    w.unknown_tags_before(&mut unknown, 1);
                     if has_last_assignment_configs {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.last_assignment_configs.as_deref(),
@@ -835,6 +840,7 @@ pub mod owned {
                             "last_assignment_configs",
                         );
                     }
+                    w.unknown_tags_before(&mut unknown, 2);
                     if has_stored_description_topology_epoch {
                         let s = 4;
                         w.uvarint(2, "stored_description_topology_epoch");
@@ -844,6 +850,7 @@ pub mod owned {
                             "stored_description_topology_epoch",
                         );
                     }
+                    w.unknown_tags_before(&mut unknown, 3);
                     if has_failed_description_topology_epoch {
                         let s = 4;
                         w.uvarint(3, "failed_description_topology_epoch");

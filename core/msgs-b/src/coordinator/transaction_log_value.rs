@@ -327,25 +327,28 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
                     w.uvarint(s as u32, "previous_producer_id");
                     w.i64(self.previous_producer_id, "previous_producer_id");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_next_producer_id {
                     let s = 8;
                     w.uvarint(1, "next_producer_id");
                     w.uvarint(s as u32, "next_producer_id");
                     w.i64(self.next_producer_id, "next_producer_id");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                 if has_client_transaction_version {
                     let s = 2;
                     w.uvarint(2, "client_transaction_version");
                     w.uvarint(s as u32, "client_transaction_version");
                     w.i16(self.client_transaction_version, "client_transaction_version");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 2, 2);
                 if has_next_producer_epoch {
                     let s = 2;
                     w.uvarint(3, "next_producer_epoch");
                     w.uvarint(s as u32, "next_producer_epoch");
                     w.i16(self.next_producer_epoch, "next_producer_epoch");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 3, u32::MAX);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
@@ -1063,24 +1066,28 @@ pub mod owned {
                     tags += usize::from(has_next_producer_epoch);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_previous_producer_id {
                         let s = 8;
                         w.uvarint(0, "previous_producer_id");
                         w.uvarint(s as u32, "previous_producer_id");
                         w.i64(self.previous_producer_id, "previous_producer_id");
                     }
+                    w.unknown_tags_before(&mut unknown, 1);
                     if has_next_producer_id {
                         let s = 8;
                         w.uvarint(1, "next_producer_id");
                         w.uvarint(s as u32, "next_producer_id");
                         w.i64(self.next_producer_id, "next_producer_id");
                     }
+                    w.unknown_tags_before(&mut unknown, 2);
                     if has_client_transaction_version {
                         let s = 2;
                         w.uvarint(2, "client_transaction_version");
                         w.uvarint(s as u32, "client_transaction_version");
                         w.i16(self.client_transaction_version, "client_transaction_version");
                     }
+                    w.unknown_tags_before(&mut unknown, 3);
                     if has_next_producer_epoch {
                         let s = 2;
                         w.uvarint(3, "next_producer_epoch");

@@ -309,7 +309,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
                     w.uvarint(s as u32, "type");
                     w.i8(self.r#type, "type");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
@@ -2393,6 +2393,7 @@ pub mod owned {
                     tags += usize::from(has_type);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_type {
                         let s = 1;
                         w.uvarint(0, "type");

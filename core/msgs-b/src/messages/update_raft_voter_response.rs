@@ -175,7 +175,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
                     w.uvarint(s as u32, "current_leader");
                     rt::Struct::write(&self.current_leader, w, v);
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             }
         })
     }
@@ -633,6 +633,7 @@ pub mod owned {
                     tags += usize::from(has_current_leader);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_current_leader {
                         let s = w.ok(rt::OwnedStruct::size(&self.current_leader, v));
                         w.uvarint(0, "current_leader");

@@ -148,7 +148,7 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
                 w.uvarint(s as u32, "reason");
                 w.opt_str(self.reason, true, true, "reason");
             }
-            w.raw_tags(&self.unknown_tagged_fields);
+            w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
         })
     }
 }
@@ -302,6 +302,7 @@ pub mod owned {
                 tags += usize::from(has_reason);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_reason {
                     let s = w.ok(rt::write::opt_str_size(self.reason.as_deref(), true, true, "reason"));
                     w.uvarint(0, "reason");

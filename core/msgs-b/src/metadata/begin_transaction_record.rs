@@ -148,7 +148,7 @@ impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
                 w.uvarint(s as u32, "name");
                 w.opt_str(self.name, true, true, "name");
             }
-            w.raw_tags(&self.unknown_tagged_fields);
+            w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
         })
     }
 }
@@ -302,6 +302,7 @@ pub mod owned {
                 tags += usize::from(has_name);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_name {
                     let s = w.ok(rt::write::opt_str_size(self.name.as_deref(), true, true, "name"));
                     w.uvarint(0, "name");

@@ -274,19 +274,22 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
                     w.uvarint(s as u32, "fenced");
                     w.i8(self.fenced, "fenced");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_in_controlled_shutdown {
                     let s = 1;
                     w.uvarint(1, "in_controlled_shutdown");
                     w.uvarint(s as u32, "in_controlled_shutdown");
                     w.i8(self.in_controlled_shutdown, "in_controlled_shutdown");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                 if has_log_dirs {
                     w.tagged_array(2, &self.log_dirs, v, "log_dirs");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 2, 2);
                 if has_cordoned_log_dirs {
                     w.tagged_opt_array(3, &self.cordoned_log_dirs, v >= 3, v, "cordoned_log_dirs");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 3, u32::MAX);
             }
         })
     }
@@ -639,24 +642,28 @@ pub mod owned {
                     tags += usize::from(has_cordoned_log_dirs);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_fenced {
                         let s = 1;
                         w.uvarint(0, "fenced");
                         w.uvarint(s as u32, "fenced");
                         w.i8(self.fenced, "fenced");
                     }
+                    w.unknown_tags_before(&mut unknown, 1);
                     if has_in_controlled_shutdown {
                         let s = 1;
                         w.uvarint(1, "in_controlled_shutdown");
                         w.uvarint(s as u32, "in_controlled_shutdown");
                         w.i8(self.in_controlled_shutdown, "in_controlled_shutdown");
                     }
+                    w.unknown_tags_before(&mut unknown, 2);
                     if has_log_dirs {
                         let s = w.ok(rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs"));
                         w.uvarint(2, "log_dirs");
                         w.uvarint(s as u32, "log_dirs");
                         rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs");
                     }
+                    w.unknown_tags_before(&mut unknown, 3);
                     if has_cordoned_log_dirs {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.cordoned_log_dirs.as_deref(),

@@ -438,37 +438,45 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                 if has_isr {
                     w.tagged_opt_array(0, &self.isr, true, v, "isr");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_leader {
                     let s = 4;
                     w.uvarint(1, "leader");
                     w.uvarint(s as u32, "leader");
                     w.i32(self.leader, "leader");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                 if has_replicas {
                     w.tagged_opt_array(2, &self.replicas, true, v, "replicas");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 2, 2);
                 if has_removing_replicas {
                     w.tagged_opt_array(3, &self.removing_replicas, true, v, "removing_replicas");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 3, 3);
                 if has_adding_replicas {
                     w.tagged_opt_array(4, &self.adding_replicas, true, v, "adding_replicas");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 4, 4);
                 if has_leader_recovery_state {
                     let s = 1;
                     w.uvarint(5, "leader_recovery_state");
                     w.uvarint(s as u32, "leader_recovery_state");
                     w.i8(self.leader_recovery_state, "leader_recovery_state");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 5, 5);
                 if has_eligible_leader_replicas {
                     w.tagged_opt_array(6, &self.eligible_leader_replicas, v >= 2, v, "eligible_leader_replicas");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 6, 6);
                 if has_last_known_elr {
                     w.tagged_opt_array(7, &self.last_known_elr, v >= 2, v, "last_known_elr");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 7, 7);
                 if has_directories {
                     w.tagged_opt_array(8, &self.directories, v >= 1, v, "directories");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 8, u32::MAX);
             }
         })
     }
@@ -1008,18 +1016,21 @@ pub mod owned {
                     tags += usize::from(has_directories);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_isr {
                         let s = w.ok(rt::owned::opt_vec_size(self.isr.as_deref(), true, true, v, "isr"));
                         w.uvarint(0, "isr");
                         w.uvarint(s as u32, "isr");
                         rt::owned::write_opt_vec(w, self.isr.as_deref(), true, true, v, "isr");
                     }
+                    w.unknown_tags_before(&mut unknown, 1);
                     if has_leader {
                         let s = 4;
                         w.uvarint(1, "leader");
                         w.uvarint(s as u32, "leader");
                         w.i32(self.leader, "leader");
                     }
+                    w.unknown_tags_before(&mut unknown, 2);
                     if has_replicas {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.replicas.as_deref(),
@@ -1032,6 +1043,7 @@ pub mod owned {
                         w.uvarint(s as u32, "replicas");
                         rt::owned::write_opt_vec(w, self.replicas.as_deref(), true, true, v, "replicas");
                     }
+                    w.unknown_tags_before(&mut unknown, 3);
                     if has_removing_replicas {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.removing_replicas.as_deref(),
@@ -1051,6 +1063,7 @@ pub mod owned {
                             "removing_replicas",
                         );
                     }
+                    w.unknown_tags_before(&mut unknown, 4);
                     if has_adding_replicas {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.adding_replicas.as_deref(),
@@ -1063,12 +1076,14 @@ pub mod owned {
                         w.uvarint(s as u32, "adding_replicas");
                         rt::owned::write_opt_vec(w, self.adding_replicas.as_deref(), true, true, v, "adding_replicas");
                     }
+                    w.unknown_tags_before(&mut unknown, 5);
                     if has_leader_recovery_state {
                         let s = 1;
                         w.uvarint(5, "leader_recovery_state");
                         w.uvarint(s as u32, "leader_recovery_state");
                         w.i8(self.leader_recovery_state, "leader_recovery_state");
                     }
+                    w.unknown_tags_before(&mut unknown, 6);
                     if has_eligible_leader_replicas {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.eligible_leader_replicas.as_deref(),
@@ -1088,6 +1103,7 @@ pub mod owned {
                             "eligible_leader_replicas",
                         );
                     }
+                    w.unknown_tags_before(&mut unknown, 7);
                     if has_last_known_elr {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.last_known_elr.as_deref(),
@@ -1100,6 +1116,7 @@ pub mod owned {
                         w.uvarint(s as u32, "last_known_elr");
                         rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr");
                     }
+                    w.unknown_tags_before(&mut unknown, 8);
                     if has_directories {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.directories.as_deref(),

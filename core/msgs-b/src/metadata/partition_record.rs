@@ -341,13 +341,15 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                     w.uvarint(s as u32, "leader_recovery_state");
                     w.i8(self.leader_recovery_state, "leader_recovery_state");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_eligible_leader_replicas {
                     w.tagged_opt_array(1, &self.eligible_leader_replicas, v >= 2, v, "eligible_leader_replicas");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                 if has_last_known_elr {
                     w.tagged_opt_array(2, &self.last_known_elr, v >= 2, v, "last_known_elr");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 2, u32::MAX);
             }
         })
     }
@@ -879,12 +881,14 @@ pub mod owned {
                     tags += usize::from(has_last_known_elr);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_leader_recovery_state {
                         let s = 1;
                         w.uvarint(0, "leader_recovery_state");
                         w.uvarint(s as u32, "leader_recovery_state");
                         w.i8(self.leader_recovery_state, "leader_recovery_state");
                     }
+                    w.unknown_tags_before(&mut unknown, 1);
                     if has_eligible_leader_replicas {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.eligible_leader_replicas.as_deref(),
@@ -904,6 +908,7 @@ pub mod owned {
                             "eligible_leader_replicas",
                         );
                     }
+                    w.unknown_tags_before(&mut unknown, 2);
                     if has_last_known_elr {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.last_known_elr.as_deref(),

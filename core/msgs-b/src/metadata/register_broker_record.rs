@@ -310,10 +310,11 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
                 if has_log_dirs {
                     w.tagged_array(0, &self.log_dirs, v, "log_dirs");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_cordoned_log_dirs {
                     w.tagged_opt_array(1, &self.cordoned_log_dirs, v >= 4, v, "cordoned_log_dirs");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 1, u32::MAX);
             }
         })
     }
@@ -1229,12 +1230,14 @@ pub mod owned {
                     tags += usize::from(has_cordoned_log_dirs);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_log_dirs {
                         let s = w.ok(rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs"));
                         w.uvarint(0, "log_dirs");
                         w.uvarint(s as u32, "log_dirs");
                         rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs");
                     }
+                    w.unknown_tags_before(&mut unknown, 1);
                     if has_cordoned_log_dirs {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.cordoned_log_dirs.as_deref(),

@@ -251,7 +251,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
                     w.uvarint(s as u32, "txn_index_empty");
                     w.bool(self.txn_index_empty, "txn_index_empty");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             }
         })
     }
@@ -1267,6 +1267,7 @@ pub mod owned {
                     tags += usize::from(has_txn_index_empty);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_txn_index_empty {
                         let s = 1;
                         w.uvarint(0, "txn_index_empty");

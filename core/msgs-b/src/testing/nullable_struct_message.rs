@@ -214,6 +214,7 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                     w.uvarint(s as u32, "nullable_struct3");
                     w.opt_struct_tagged(&self.nullable_struct3, v >= 1, v, "nullable_struct3");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_nullable_struct4 {
                     let s = w.ok(rt::write::opt_struct_size(
                         &self.nullable_struct4,
@@ -225,7 +226,7 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                     w.uvarint(s as u32, "nullable_struct4");
                     w.opt_struct_tagged(&self.nullable_struct4, v >= 1, v, "nullable_struct4");
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 1, u32::MAX);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
@@ -1394,6 +1395,7 @@ pub mod owned {
                     tags += usize::from(has_nullable_struct4);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_nullable_struct3 {
                         let s = w.ok(rt::owned::opt_struct_size(
                             &self.nullable_struct3,
@@ -1405,6 +1407,7 @@ pub mod owned {
                         w.uvarint(s as u32, "nullable_struct3");
                         rt::owned::write_opt_struct_tagged(w, &self.nullable_struct3, v >= 1, v, "nullable_struct3");
                     }
+                    w.unknown_tags_before(&mut unknown, 1);
                     if has_nullable_struct4 {
                         let s = w.ok(rt::owned::opt_struct_size(
                             &self.nullable_struct4,

@@ -643,6 +643,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 if has_my_tagged_int_array {
                     w.tagged_array(0, &self.my_tagged_int_array, v, "my_tagged_int_array");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_my_nullable_string {
                     let s = w.ok(rt::write::opt_str_size(
                         self.my_nullable_string,
@@ -654,48 +655,56 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                     w.uvarint(s as u32, "my_nullable_string");
                     w.opt_str(self.my_nullable_string, true, v >= 1, "my_nullable_string");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                 if has_my_int16 {
                     let s = 2;
                     w.uvarint(2, "my_int16");
                     w.uvarint(s as u32, "my_int16");
                     w.i16(self.my_int16, "my_int16");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 2, 2);
                 if has_my_float64 {
                     let s = 8;
                     w.uvarint(3, "my_float64");
                     w.uvarint(s as u32, "my_float64");
                     w.f64(self.my_float64, "my_float64");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 3, 3);
                 if has_my_string {
                     let s = w.ok(rt::write::str_size(self.my_string, true, "my_string"));
                     w.uvarint(4, "my_string");
                     w.uvarint(s as u32, "my_string");
                     w.str(self.my_string, true, "my_string");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 4, 4);
                 if has_my_bytes {
                     let s = w.ok(rt::write::opt_bytes_size(self.my_bytes, true, v >= 1, "my_bytes"));
                     w.uvarint(5, "my_bytes");
                     w.uvarint(s as u32, "my_bytes");
                     w.opt_bytes(self.my_bytes, true, v >= 1, "my_bytes");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 5, 5);
                 if has_tagged_uuid {
                     let s = 16;
                     w.uvarint(6, "tagged_uuid");
                     w.uvarint(s as u32, "tagged_uuid");
                     w.uuid(self.tagged_uuid, "tagged_uuid");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 6, 6);
                 if has_tagged_long {
                     let s = 8;
                     w.uvarint(7, "tagged_long");
                     w.uvarint(s as u32, "tagged_long");
                     w.i64(self.tagged_long, "tagged_long");
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 7, 7);
                 if has_my_tagged_struct {
                     let s = w.ok(rt::Struct::size(&self.my_tagged_struct, v));
                     w.uvarint(8, "my_tagged_struct");
                     w.uvarint(s as u32, "my_tagged_struct");
                     rt::Struct::write(&self.my_tagged_struct, w, v);
                 }
+                w.unknown_tags_in(&self.unknown_tagged_fields, 8, 8);
                 if has_tagged_long_flexible_version_subset {
                     let s = 8;
                     w.uvarint(9, "tagged_long_flexible_version_subset");
@@ -705,7 +714,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                         "tagged_long_flexible_version_subset",
                     );
                 }
-                w.raw_tags(&self.unknown_tagged_fields);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 9, u32::MAX);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
@@ -2477,6 +2486,7 @@ pub mod owned {
                     tags += usize::from(has_tagged_long_flexible_version_subset);
                     w.uvarint(tags as u32, "_tagged_fields");
                     let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                    w.unknown_tags_before(&mut unknown, 0);
                     if has_my_tagged_int_array {
                         let s = w.ok(rt::owned::vec_size(
                             &self.my_tagged_int_array,
@@ -2488,6 +2498,7 @@ pub mod owned {
                         w.uvarint(s as u32, "my_tagged_int_array");
                         rt::owned::write_vec(w, &self.my_tagged_int_array, true, v, "my_tagged_int_array");
                     }
+                    w.unknown_tags_before(&mut unknown, 1);
                     if has_my_nullable_string {
                         let s = w.ok(rt::write::opt_str_size(
                             self.my_nullable_string.as_deref(),
@@ -2499,24 +2510,28 @@ pub mod owned {
                         w.uvarint(s as u32, "my_nullable_string");
                         w.opt_str(self.my_nullable_string.as_deref(), true, v >= 1, "my_nullable_string");
                     }
+                    w.unknown_tags_before(&mut unknown, 2);
                     if has_my_int16 {
                         let s = 2;
                         w.uvarint(2, "my_int16");
                         w.uvarint(s as u32, "my_int16");
                         w.i16(self.my_int16, "my_int16");
                     }
+                    w.unknown_tags_before(&mut unknown, 3);
                     if has_my_float64 {
                         let s = 8;
                         w.uvarint(3, "my_float64");
                         w.uvarint(s as u32, "my_float64");
                         w.f64(self.my_float64, "my_float64");
                     }
+                    w.unknown_tags_before(&mut unknown, 4);
                     if has_my_string {
                         let s = w.ok(rt::write::str_size(&self.my_string, true, "my_string"));
                         w.uvarint(4, "my_string");
                         w.uvarint(s as u32, "my_string");
                         w.str(&self.my_string, true, "my_string");
                     }
+                    w.unknown_tags_before(&mut unknown, 5);
                     if has_my_bytes {
                         let s = w.ok(rt::write::opt_bytes_size(
                             self.my_bytes.as_deref(),
@@ -2528,24 +2543,28 @@ pub mod owned {
                         w.uvarint(s as u32, "my_bytes");
                         w.opt_bytes(self.my_bytes.as_deref(), true, v >= 1, "my_bytes");
                     }
+                    w.unknown_tags_before(&mut unknown, 6);
                     if has_tagged_uuid {
                         let s = 16;
                         w.uvarint(6, "tagged_uuid");
                         w.uvarint(s as u32, "tagged_uuid");
                         w.uuid(self.tagged_uuid, "tagged_uuid");
                     }
+                    w.unknown_tags_before(&mut unknown, 7);
                     if has_tagged_long {
                         let s = 8;
                         w.uvarint(7, "tagged_long");
                         w.uvarint(s as u32, "tagged_long");
                         w.i64(self.tagged_long, "tagged_long");
                     }
+                    w.unknown_tags_before(&mut unknown, 8);
                     if has_my_tagged_struct {
                         let s = w.ok(rt::OwnedStruct::size(&self.my_tagged_struct, v));
                         w.uvarint(8, "my_tagged_struct");
                         w.uvarint(s as u32, "my_tagged_struct");
                         rt::OwnedStruct::write(&self.my_tagged_struct, w, v);
                     }
+                    w.unknown_tags_before(&mut unknown, 9);
                     if has_tagged_long_flexible_version_subset {
                         let s = 8;
                         w.uvarint(9, "tagged_long_flexible_version_subset");
