@@ -8,10 +8,8 @@
 
 pub mod compression;
 pub mod conversation;
-pub mod demo;
 pub mod dump_log;
 pub mod frames;
-pub mod fuzzing;
 pub mod json;
 pub mod pcap;
 pub mod proxy;

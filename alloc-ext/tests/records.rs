@@ -705,7 +705,7 @@ fn record_batch_fuzz_seeds_are_committed() {
     for (name, bytes) in &seeds {
         // Every seed reads without error, and passes the fuzz target's checks.
         assert!(Batches::new(bytes).all(|b| b.is_ok()), "{name}");
-        kafka_wire_ext::fuzzing::check_record_batches(bytes);
+        kafka_wire_testkit::check_record_batches(bytes);
         let committed =
             std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("fuzz/corpus/record_batches/{name}: {e}"));
         assert_eq!(

@@ -2808,7 +2808,7 @@ pub fn fuzz(msgs: &[Message]) -> Vec<(String, String)> {
         let base = variant(&m.name, "Request");
         let resp = format!("{base}Response");
         let call = format!(
-            "kafka_wire_ext::check_api!(kafka_wire::messages::{}, kafka_wire::messages::{resp}, data)",
+            "kafka_wire_testkit::check_api!(kafka_wire::messages::{}, kafka_wire::messages::{resp}, data)",
             m.name
         );
         targets.push((format!("api_{}", snake(&base)), call));
@@ -2821,28 +2821,28 @@ pub fn fuzz(msgs: &[Message]) -> Vec<(String, String)> {
     for m in meta {
         targets.push((
             format!("metadata_{}", snake(&variant(&m.name, "Record"))),
-            format!("kafka_wire_ext::check_one!(kafka_wire::metadata::{}, data)", m.name),
+            format!("kafka_wire_testkit::check_one!(kafka_wire::metadata::{}, data)", m.name),
         ));
     }
     targets.push((
         "coordinator_records".into(),
-        "kafka_wire_ext::fuzzing::check_coordinator(data)".into(),
+        "kafka_wire_testkit::check_coordinator(data)".into(),
     ));
     targets.push((
         "request_frames".into(),
-        "kafka_wire_ext::fuzzing::check_frames(data)".into(),
+        "kafka_wire_testkit::check_frames(data)".into(),
     ));
     targets.push((
         "record_batches".into(),
-        "kafka_wire_ext::fuzzing::check_record_batches(data)".into(),
+        "kafka_wire_testkit::check_record_batches(data)".into(),
     ));
     targets.push((
         "structured".into(),
-        "kafka_wire_ext::fuzzing::check_structured(data)".into(),
+        "kafka_wire_testkit::check_structured(data)".into(),
     ));
     let mut toml = commented_header(&sources(msgs), "#");
     toml.push_str("[package]\nname = \"kafka-wire-fuzz\"\nversion = \"0.0.0\"\npublish = false\nedition = \"2021\"\n\n[package.metadata]\ncargo-fuzz = true\n\n");
-    toml.push_str("[dependencies]\nlibfuzzer-sys = \"0.4\"\nkafka-wire = { path = \"../core\", features = [\"std\", \"arbitrary\", \"test-schemas\"] }\nkafka-wire-ext = { path = \"../alloc-ext\" }\n\n");
+    toml.push_str("[dependencies]\nlibfuzzer-sys = \"0.4\"\nkafka-wire = { path = \"../core\", features = [\"std\", \"arbitrary\", \"test-schemas\"] }\nkafka-wire-testkit = { path = \"../testkit\" }\n\n");
     toml.push_str(
         "# Not part of the main workspace.\n[workspace]\nmembers = [\".\"]\n\n[profile.release]\ndebug = 1\n",
     );
@@ -2863,7 +2863,7 @@ pub fn fuzz(msgs: &[Message]) -> Vec<(String, String)> {
     }
     replay.push_str("        _ => return false,\n    }\n    true\n}\n\n");
     replay.push_str(REPLAY_TEST);
-    out.push(("../alloc-ext/tests/fuzz_replay.rs".into(), replay));
+    out.push(("../testkit/tests/fuzz_replay.rs".into(), replay));
     out
 }
 

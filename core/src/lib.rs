@@ -111,3 +111,8 @@ pub use generated::api::OwnedRequest;
 pub use generated::api::{ApiKey, MetadataRecord, MetadataRecordType, Request, RequestBody, ResponseBody};
 pub use generated::errors::ErrorCode;
 pub use generated::*;
+
+// The crate README's example is compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

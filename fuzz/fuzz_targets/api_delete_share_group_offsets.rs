@@ -3,7 +3,7 @@
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    kafka_wire_ext::check_api!(
+    kafka_wire_testkit::check_api!(
         kafka_wire::messages::DeleteShareGroupOffsetsRequest,
         kafka_wire::messages::DeleteShareGroupOffsetsResponse,
         data

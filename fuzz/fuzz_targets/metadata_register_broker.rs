@@ -3,5 +3,5 @@
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    kafka_wire_ext::check_one!(kafka_wire::metadata::RegisterBrokerRecord, data);
+    kafka_wire_testkit::check_one!(kafka_wire::metadata::RegisterBrokerRecord, data);
 });

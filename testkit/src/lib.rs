@@ -1,4 +1,4 @@
-//! The checks every fuzz target runs, shared with the regression tests that replay the inputs
+//! kafka-wire's test kit (not published): the checks every fuzz target runs, shared with the regression tests that replay the inputs
 //! the fuzzer found.
 //!
 //! On the bytes it is given, each check asserts: parsing never panics; a view that parses can be
@@ -23,7 +23,7 @@ pub fn pick_version(data: &[u8], min: i16, max: i16) -> Option<(i16, &[u8])> {
 #[macro_export]
 macro_rules! check_message {
     ($m:ty, $data:expr, $version:expr) => {{
-        use $crate::fuzzing::__rt::*;
+        use $crate::__rt::*;
         let (data, version): (&[u8], i16) = ($data, $version);
         let strict = <$m>::parse(data, version);
         let lenient = <$m>::parse_lenient(data, version);
@@ -55,17 +55,17 @@ macro_rules! check_message {
 #[macro_export]
 macro_rules! check_api {
     ($req:ty, $resp:ty, $data:expr) => {{
-        use $crate::fuzzing::__rt::*;
+        use $crate::__rt::*;
         let data: &[u8] = $data;
         if let Some(&first) = data.first() {
             if first & 0x80 == 0 {
                 let i = <$req as Message>::INFO;
-                if let Some((v, rest)) = $crate::fuzzing::pick_version(data, i.min_version, i.max_version) {
+                if let Some((v, rest)) = $crate::pick_version(data, i.min_version, i.max_version) {
                     $crate::check_message!($req, rest, v);
                 }
             } else {
                 let i = <$resp as Message>::INFO;
-                if let Some((v, rest)) = $crate::fuzzing::pick_version(data, i.min_version, i.max_version) {
+                if let Some((v, rest)) = $crate::pick_version(data, i.min_version, i.max_version) {
                     $crate::check_message!($resp, rest, v);
                 }
             }
@@ -77,9 +77,9 @@ macro_rules! check_api {
 #[macro_export]
 macro_rules! check_one {
     ($m:ty, $data:expr) => {{
-        use $crate::fuzzing::__rt::*;
+        use $crate::__rt::*;
         let i = <$m as Message>::INFO;
-        if let Some((v, rest)) = $crate::fuzzing::pick_version($data, i.min_version, i.max_version) {
+        if let Some((v, rest)) = $crate::pick_version($data, i.min_version, i.max_version) {
             $crate::check_message!($m, rest, v);
         }
     }};
@@ -203,7 +203,7 @@ pub fn check_record_batches(data: &[u8]) {
             Batch::V2(batch) => check_v2_batch(batch),
             Batch::Legacy(m) => {
                 let _ = (m.compression(), m.timestamp_type());
-                if let Ok(Some(inner)) = crate::compression::legacy_inner(m, RECORDS_LIMIT) {
+                if let Ok(Some(inner)) = kafka_wire_ext::compression::legacy_inner(m, RECORDS_LIMIT) {
                     // One level down; a wrapper inside a wrapper is not followed further.
                     for item in Batches::new(&inner).flatten() {
                         if let Batch::Legacy(m) = item {
@@ -228,7 +228,7 @@ fn check_v2_batch(batch: &kafka_wire::records::RecordBatch<'_>) {
         batch.delete_horizon_ms(),
     );
     let mut buf = Vec::new();
-    let Ok(records) = crate::compression::batch_records(batch, &mut buf, RECORDS_LIMIT) else {
+    let Ok(records) = kafka_wire_ext::compression::batch_records(batch, &mut buf, RECORDS_LIMIT) else {
         return;
     };
     let recs: Vec<_> = records.iter().collect();

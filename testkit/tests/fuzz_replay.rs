@@ -5,543 +5,555 @@
 
 fn run(target: &str, data: &[u8]) -> bool {
     match target {
-        "api_produce" => kafka_wire_ext::check_api!(
+        "api_produce" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ProduceRequest,
             kafka_wire::messages::ProduceResponse,
             data
         ),
-        "api_fetch" => kafka_wire_ext::check_api!(
+        "api_fetch" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::FetchRequest,
             kafka_wire::messages::FetchResponse,
             data
         ),
-        "api_list_offsets" => kafka_wire_ext::check_api!(
+        "api_list_offsets" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ListOffsetsRequest,
             kafka_wire::messages::ListOffsetsResponse,
             data
         ),
-        "api_metadata" => kafka_wire_ext::check_api!(
+        "api_metadata" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::MetadataRequest,
             kafka_wire::messages::MetadataResponse,
             data
         ),
-        "api_leader_and_isr" => kafka_wire_ext::check_api!(
+        "api_leader_and_isr" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::LeaderAndIsrRequest,
             kafka_wire::messages::LeaderAndIsrResponse,
             data
         ),
-        "api_stop_replica" => kafka_wire_ext::check_api!(
+        "api_stop_replica" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::StopReplicaRequest,
             kafka_wire::messages::StopReplicaResponse,
             data
         ),
-        "api_update_metadata" => kafka_wire_ext::check_api!(
+        "api_update_metadata" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::UpdateMetadataRequest,
             kafka_wire::messages::UpdateMetadataResponse,
             data
         ),
-        "api_controlled_shutdown" => kafka_wire_ext::check_api!(
+        "api_controlled_shutdown" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ControlledShutdownRequest,
             kafka_wire::messages::ControlledShutdownResponse,
             data
         ),
-        "api_offset_commit" => kafka_wire_ext::check_api!(
+        "api_offset_commit" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::OffsetCommitRequest,
             kafka_wire::messages::OffsetCommitResponse,
             data
         ),
-        "api_offset_fetch" => kafka_wire_ext::check_api!(
+        "api_offset_fetch" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::OffsetFetchRequest,
             kafka_wire::messages::OffsetFetchResponse,
             data
         ),
-        "api_find_coordinator" => kafka_wire_ext::check_api!(
+        "api_find_coordinator" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::FindCoordinatorRequest,
             kafka_wire::messages::FindCoordinatorResponse,
             data
         ),
-        "api_join_group" => kafka_wire_ext::check_api!(
+        "api_join_group" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::JoinGroupRequest,
             kafka_wire::messages::JoinGroupResponse,
             data
         ),
-        "api_heartbeat" => kafka_wire_ext::check_api!(
+        "api_heartbeat" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::HeartbeatRequest,
             kafka_wire::messages::HeartbeatResponse,
             data
         ),
-        "api_leave_group" => kafka_wire_ext::check_api!(
+        "api_leave_group" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::LeaveGroupRequest,
             kafka_wire::messages::LeaveGroupResponse,
             data
         ),
-        "api_sync_group" => kafka_wire_ext::check_api!(
+        "api_sync_group" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::SyncGroupRequest,
             kafka_wire::messages::SyncGroupResponse,
             data
         ),
-        "api_describe_groups" => kafka_wire_ext::check_api!(
+        "api_describe_groups" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DescribeGroupsRequest,
             kafka_wire::messages::DescribeGroupsResponse,
             data
         ),
-        "api_list_groups" => kafka_wire_ext::check_api!(
+        "api_list_groups" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ListGroupsRequest,
             kafka_wire::messages::ListGroupsResponse,
             data
         ),
-        "api_sasl_handshake" => kafka_wire_ext::check_api!(
+        "api_sasl_handshake" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::SaslHandshakeRequest,
             kafka_wire::messages::SaslHandshakeResponse,
             data
         ),
-        "api_api_versions" => kafka_wire_ext::check_api!(
+        "api_api_versions" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ApiVersionsRequest,
             kafka_wire::messages::ApiVersionsResponse,
             data
         ),
-        "api_create_topics" => kafka_wire_ext::check_api!(
+        "api_create_topics" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::CreateTopicsRequest,
             kafka_wire::messages::CreateTopicsResponse,
             data
         ),
-        "api_delete_topics" => kafka_wire_ext::check_api!(
+        "api_delete_topics" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DeleteTopicsRequest,
             kafka_wire::messages::DeleteTopicsResponse,
             data
         ),
-        "api_delete_records" => kafka_wire_ext::check_api!(
+        "api_delete_records" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DeleteRecordsRequest,
             kafka_wire::messages::DeleteRecordsResponse,
             data
         ),
-        "api_init_producer_id" => kafka_wire_ext::check_api!(
+        "api_init_producer_id" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::InitProducerIdRequest,
             kafka_wire::messages::InitProducerIdResponse,
             data
         ),
-        "api_offset_for_leader_epoch" => kafka_wire_ext::check_api!(
+        "api_offset_for_leader_epoch" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::OffsetForLeaderEpochRequest,
             kafka_wire::messages::OffsetForLeaderEpochResponse,
             data
         ),
-        "api_add_partitions_to_txn" => kafka_wire_ext::check_api!(
+        "api_add_partitions_to_txn" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::AddPartitionsToTxnRequest,
             kafka_wire::messages::AddPartitionsToTxnResponse,
             data
         ),
-        "api_add_offsets_to_txn" => kafka_wire_ext::check_api!(
+        "api_add_offsets_to_txn" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::AddOffsetsToTxnRequest,
             kafka_wire::messages::AddOffsetsToTxnResponse,
             data
         ),
-        "api_end_txn" => kafka_wire_ext::check_api!(
+        "api_end_txn" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::EndTxnRequest,
             kafka_wire::messages::EndTxnResponse,
             data
         ),
-        "api_write_txn_markers" => kafka_wire_ext::check_api!(
+        "api_write_txn_markers" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::WriteTxnMarkersRequest,
             kafka_wire::messages::WriteTxnMarkersResponse,
             data
         ),
-        "api_txn_offset_commit" => kafka_wire_ext::check_api!(
+        "api_txn_offset_commit" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::TxnOffsetCommitRequest,
             kafka_wire::messages::TxnOffsetCommitResponse,
             data
         ),
-        "api_describe_acls" => kafka_wire_ext::check_api!(
+        "api_describe_acls" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DescribeAclsRequest,
             kafka_wire::messages::DescribeAclsResponse,
             data
         ),
-        "api_create_acls" => kafka_wire_ext::check_api!(
+        "api_create_acls" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::CreateAclsRequest,
             kafka_wire::messages::CreateAclsResponse,
             data
         ),
-        "api_delete_acls" => kafka_wire_ext::check_api!(
+        "api_delete_acls" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DeleteAclsRequest,
             kafka_wire::messages::DeleteAclsResponse,
             data
         ),
-        "api_describe_configs" => kafka_wire_ext::check_api!(
+        "api_describe_configs" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DescribeConfigsRequest,
             kafka_wire::messages::DescribeConfigsResponse,
             data
         ),
-        "api_alter_configs" => kafka_wire_ext::check_api!(
+        "api_alter_configs" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::AlterConfigsRequest,
             kafka_wire::messages::AlterConfigsResponse,
             data
         ),
-        "api_alter_replica_log_dirs" => kafka_wire_ext::check_api!(
+        "api_alter_replica_log_dirs" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::AlterReplicaLogDirsRequest,
             kafka_wire::messages::AlterReplicaLogDirsResponse,
             data
         ),
-        "api_describe_log_dirs" => kafka_wire_ext::check_api!(
+        "api_describe_log_dirs" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DescribeLogDirsRequest,
             kafka_wire::messages::DescribeLogDirsResponse,
             data
         ),
-        "api_sasl_authenticate" => kafka_wire_ext::check_api!(
+        "api_sasl_authenticate" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::SaslAuthenticateRequest,
             kafka_wire::messages::SaslAuthenticateResponse,
             data
         ),
-        "api_create_partitions" => kafka_wire_ext::check_api!(
+        "api_create_partitions" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::CreatePartitionsRequest,
             kafka_wire::messages::CreatePartitionsResponse,
             data
         ),
-        "api_create_delegation_token" => kafka_wire_ext::check_api!(
+        "api_create_delegation_token" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::CreateDelegationTokenRequest,
             kafka_wire::messages::CreateDelegationTokenResponse,
             data
         ),
-        "api_renew_delegation_token" => kafka_wire_ext::check_api!(
+        "api_renew_delegation_token" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::RenewDelegationTokenRequest,
             kafka_wire::messages::RenewDelegationTokenResponse,
             data
         ),
-        "api_expire_delegation_token" => kafka_wire_ext::check_api!(
+        "api_expire_delegation_token" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ExpireDelegationTokenRequest,
             kafka_wire::messages::ExpireDelegationTokenResponse,
             data
         ),
-        "api_describe_delegation_token" => kafka_wire_ext::check_api!(
+        "api_describe_delegation_token" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DescribeDelegationTokenRequest,
             kafka_wire::messages::DescribeDelegationTokenResponse,
             data
         ),
-        "api_delete_groups" => kafka_wire_ext::check_api!(
+        "api_delete_groups" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DeleteGroupsRequest,
             kafka_wire::messages::DeleteGroupsResponse,
             data
         ),
-        "api_elect_leaders" => kafka_wire_ext::check_api!(
+        "api_elect_leaders" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ElectLeadersRequest,
             kafka_wire::messages::ElectLeadersResponse,
             data
         ),
-        "api_incremental_alter_configs" => kafka_wire_ext::check_api!(
+        "api_incremental_alter_configs" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::IncrementalAlterConfigsRequest,
             kafka_wire::messages::IncrementalAlterConfigsResponse,
             data
         ),
-        "api_alter_partition_reassignments" => kafka_wire_ext::check_api!(
+        "api_alter_partition_reassignments" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::AlterPartitionReassignmentsRequest,
             kafka_wire::messages::AlterPartitionReassignmentsResponse,
             data
         ),
-        "api_list_partition_reassignments" => kafka_wire_ext::check_api!(
+        "api_list_partition_reassignments" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ListPartitionReassignmentsRequest,
             kafka_wire::messages::ListPartitionReassignmentsResponse,
             data
         ),
-        "api_offset_delete" => kafka_wire_ext::check_api!(
+        "api_offset_delete" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::OffsetDeleteRequest,
             kafka_wire::messages::OffsetDeleteResponse,
             data
         ),
-        "api_describe_client_quotas" => kafka_wire_ext::check_api!(
+        "api_describe_client_quotas" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DescribeClientQuotasRequest,
             kafka_wire::messages::DescribeClientQuotasResponse,
             data
         ),
-        "api_alter_client_quotas" => kafka_wire_ext::check_api!(
+        "api_alter_client_quotas" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::AlterClientQuotasRequest,
             kafka_wire::messages::AlterClientQuotasResponse,
             data
         ),
-        "api_describe_user_scram_credentials" => kafka_wire_ext::check_api!(
+        "api_describe_user_scram_credentials" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DescribeUserScramCredentialsRequest,
             kafka_wire::messages::DescribeUserScramCredentialsResponse,
             data
         ),
-        "api_alter_user_scram_credentials" => kafka_wire_ext::check_api!(
+        "api_alter_user_scram_credentials" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::AlterUserScramCredentialsRequest,
             kafka_wire::messages::AlterUserScramCredentialsResponse,
             data
         ),
-        "api_vote" => kafka_wire_ext::check_api!(
+        "api_vote" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::VoteRequest,
             kafka_wire::messages::VoteResponse,
             data
         ),
-        "api_begin_quorum_epoch" => kafka_wire_ext::check_api!(
+        "api_begin_quorum_epoch" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::BeginQuorumEpochRequest,
             kafka_wire::messages::BeginQuorumEpochResponse,
             data
         ),
-        "api_end_quorum_epoch" => kafka_wire_ext::check_api!(
+        "api_end_quorum_epoch" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::EndQuorumEpochRequest,
             kafka_wire::messages::EndQuorumEpochResponse,
             data
         ),
-        "api_describe_quorum" => kafka_wire_ext::check_api!(
+        "api_describe_quorum" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DescribeQuorumRequest,
             kafka_wire::messages::DescribeQuorumResponse,
             data
         ),
-        "api_alter_partition" => kafka_wire_ext::check_api!(
+        "api_alter_partition" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::AlterPartitionRequest,
             kafka_wire::messages::AlterPartitionResponse,
             data
         ),
-        "api_update_features" => kafka_wire_ext::check_api!(
+        "api_update_features" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::UpdateFeaturesRequest,
             kafka_wire::messages::UpdateFeaturesResponse,
             data
         ),
-        "api_envelope" => kafka_wire_ext::check_api!(
+        "api_envelope" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::EnvelopeRequest,
             kafka_wire::messages::EnvelopeResponse,
             data
         ),
-        "api_fetch_snapshot" => kafka_wire_ext::check_api!(
+        "api_fetch_snapshot" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::FetchSnapshotRequest,
             kafka_wire::messages::FetchSnapshotResponse,
             data
         ),
-        "api_describe_cluster" => kafka_wire_ext::check_api!(
+        "api_describe_cluster" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DescribeClusterRequest,
             kafka_wire::messages::DescribeClusterResponse,
             data
         ),
-        "api_describe_producers" => kafka_wire_ext::check_api!(
+        "api_describe_producers" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DescribeProducersRequest,
             kafka_wire::messages::DescribeProducersResponse,
             data
         ),
-        "api_broker_registration" => kafka_wire_ext::check_api!(
+        "api_broker_registration" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::BrokerRegistrationRequest,
             kafka_wire::messages::BrokerRegistrationResponse,
             data
         ),
-        "api_broker_heartbeat" => kafka_wire_ext::check_api!(
+        "api_broker_heartbeat" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::BrokerHeartbeatRequest,
             kafka_wire::messages::BrokerHeartbeatResponse,
             data
         ),
-        "api_unregister_broker" => kafka_wire_ext::check_api!(
+        "api_unregister_broker" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::UnregisterBrokerRequest,
             kafka_wire::messages::UnregisterBrokerResponse,
             data
         ),
-        "api_describe_transactions" => kafka_wire_ext::check_api!(
+        "api_describe_transactions" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DescribeTransactionsRequest,
             kafka_wire::messages::DescribeTransactionsResponse,
             data
         ),
-        "api_list_transactions" => kafka_wire_ext::check_api!(
+        "api_list_transactions" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ListTransactionsRequest,
             kafka_wire::messages::ListTransactionsResponse,
             data
         ),
-        "api_allocate_producer_ids" => kafka_wire_ext::check_api!(
+        "api_allocate_producer_ids" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::AllocateProducerIdsRequest,
             kafka_wire::messages::AllocateProducerIdsResponse,
             data
         ),
-        "api_consumer_group_heartbeat" => kafka_wire_ext::check_api!(
+        "api_consumer_group_heartbeat" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ConsumerGroupHeartbeatRequest,
             kafka_wire::messages::ConsumerGroupHeartbeatResponse,
             data
         ),
-        "api_consumer_group_describe" => kafka_wire_ext::check_api!(
+        "api_consumer_group_describe" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ConsumerGroupDescribeRequest,
             kafka_wire::messages::ConsumerGroupDescribeResponse,
             data
         ),
-        "api_controller_registration" => kafka_wire_ext::check_api!(
+        "api_controller_registration" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ControllerRegistrationRequest,
             kafka_wire::messages::ControllerRegistrationResponse,
             data
         ),
-        "api_get_telemetry_subscriptions" => kafka_wire_ext::check_api!(
+        "api_get_telemetry_subscriptions" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::GetTelemetrySubscriptionsRequest,
             kafka_wire::messages::GetTelemetrySubscriptionsResponse,
             data
         ),
-        "api_push_telemetry" => kafka_wire_ext::check_api!(
+        "api_push_telemetry" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::PushTelemetryRequest,
             kafka_wire::messages::PushTelemetryResponse,
             data
         ),
-        "api_assign_replicas_to_dirs" => kafka_wire_ext::check_api!(
+        "api_assign_replicas_to_dirs" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::AssignReplicasToDirsRequest,
             kafka_wire::messages::AssignReplicasToDirsResponse,
             data
         ),
-        "api_list_config_resources" => kafka_wire_ext::check_api!(
+        "api_list_config_resources" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ListConfigResourcesRequest,
             kafka_wire::messages::ListConfigResourcesResponse,
             data
         ),
-        "api_describe_topic_partitions" => kafka_wire_ext::check_api!(
+        "api_describe_topic_partitions" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DescribeTopicPartitionsRequest,
             kafka_wire::messages::DescribeTopicPartitionsResponse,
             data
         ),
-        "api_share_group_heartbeat" => kafka_wire_ext::check_api!(
+        "api_share_group_heartbeat" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ShareGroupHeartbeatRequest,
             kafka_wire::messages::ShareGroupHeartbeatResponse,
             data
         ),
-        "api_share_group_describe" => kafka_wire_ext::check_api!(
+        "api_share_group_describe" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ShareGroupDescribeRequest,
             kafka_wire::messages::ShareGroupDescribeResponse,
             data
         ),
-        "api_share_fetch" => kafka_wire_ext::check_api!(
+        "api_share_fetch" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ShareFetchRequest,
             kafka_wire::messages::ShareFetchResponse,
             data
         ),
-        "api_share_acknowledge" => kafka_wire_ext::check_api!(
+        "api_share_acknowledge" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ShareAcknowledgeRequest,
             kafka_wire::messages::ShareAcknowledgeResponse,
             data
         ),
-        "api_add_raft_voter" => kafka_wire_ext::check_api!(
+        "api_add_raft_voter" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::AddRaftVoterRequest,
             kafka_wire::messages::AddRaftVoterResponse,
             data
         ),
-        "api_remove_raft_voter" => kafka_wire_ext::check_api!(
+        "api_remove_raft_voter" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::RemoveRaftVoterRequest,
             kafka_wire::messages::RemoveRaftVoterResponse,
             data
         ),
-        "api_update_raft_voter" => kafka_wire_ext::check_api!(
+        "api_update_raft_voter" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::UpdateRaftVoterRequest,
             kafka_wire::messages::UpdateRaftVoterResponse,
             data
         ),
-        "api_initialize_share_group_state" => kafka_wire_ext::check_api!(
+        "api_initialize_share_group_state" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::InitializeShareGroupStateRequest,
             kafka_wire::messages::InitializeShareGroupStateResponse,
             data
         ),
-        "api_read_share_group_state" => kafka_wire_ext::check_api!(
+        "api_read_share_group_state" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ReadShareGroupStateRequest,
             kafka_wire::messages::ReadShareGroupStateResponse,
             data
         ),
-        "api_write_share_group_state" => kafka_wire_ext::check_api!(
+        "api_write_share_group_state" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::WriteShareGroupStateRequest,
             kafka_wire::messages::WriteShareGroupStateResponse,
             data
         ),
-        "api_delete_share_group_state" => kafka_wire_ext::check_api!(
+        "api_delete_share_group_state" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DeleteShareGroupStateRequest,
             kafka_wire::messages::DeleteShareGroupStateResponse,
             data
         ),
-        "api_read_share_group_state_summary" => kafka_wire_ext::check_api!(
+        "api_read_share_group_state_summary" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ReadShareGroupStateSummaryRequest,
             kafka_wire::messages::ReadShareGroupStateSummaryResponse,
             data
         ),
-        "api_streams_group_heartbeat" => kafka_wire_ext::check_api!(
+        "api_streams_group_heartbeat" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::StreamsGroupHeartbeatRequest,
             kafka_wire::messages::StreamsGroupHeartbeatResponse,
             data
         ),
-        "api_streams_group_describe" => kafka_wire_ext::check_api!(
+        "api_streams_group_describe" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::StreamsGroupDescribeRequest,
             kafka_wire::messages::StreamsGroupDescribeResponse,
             data
         ),
-        "api_describe_share_group_offsets" => kafka_wire_ext::check_api!(
+        "api_describe_share_group_offsets" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DescribeShareGroupOffsetsRequest,
             kafka_wire::messages::DescribeShareGroupOffsetsResponse,
             data
         ),
-        "api_alter_share_group_offsets" => kafka_wire_ext::check_api!(
+        "api_alter_share_group_offsets" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::AlterShareGroupOffsetsRequest,
             kafka_wire::messages::AlterShareGroupOffsetsResponse,
             data
         ),
-        "api_delete_share_group_offsets" => kafka_wire_ext::check_api!(
+        "api_delete_share_group_offsets" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DeleteShareGroupOffsetsRequest,
             kafka_wire::messages::DeleteShareGroupOffsetsResponse,
             data
         ),
-        "api_streams_group_topology_description_update" => kafka_wire_ext::check_api!(
+        "api_streams_group_topology_description_update" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::StreamsGroupTopologyDescriptionUpdateRequest,
             kafka_wire::messages::StreamsGroupTopologyDescriptionUpdateResponse,
             data
         ),
-        "api_unregister_controller" => kafka_wire_ext::check_api!(
+        "api_unregister_controller" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::UnregisterControllerRequest,
             kafka_wire::messages::UnregisterControllerResponse,
             data
         ),
-        "api_describe_mirrors" => kafka_wire_ext::check_api!(
+        "api_describe_mirrors" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::DescribeMirrorsRequest,
             kafka_wire::messages::DescribeMirrorsResponse,
             data
         ),
-        "api_bump_leader_epochs" => kafka_wire_ext::check_api!(
+        "api_bump_leader_epochs" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::BumpLeaderEpochsRequest,
             kafka_wire::messages::BumpLeaderEpochsResponse,
             data
         ),
-        "api_read_mirror_states" => kafka_wire_ext::check_api!(
+        "api_read_mirror_states" => kafka_wire_testkit::check_api!(
             kafka_wire::messages::ReadMirrorStatesRequest,
             kafka_wire::messages::ReadMirrorStatesResponse,
             data
         ),
-        "metadata_register_broker" => kafka_wire_ext::check_one!(kafka_wire::metadata::RegisterBrokerRecord, data),
-        "metadata_unregister_broker" => kafka_wire_ext::check_one!(kafka_wire::metadata::UnregisterBrokerRecord, data),
-        "metadata_topic" => kafka_wire_ext::check_one!(kafka_wire::metadata::TopicRecord, data),
-        "metadata_partition" => kafka_wire_ext::check_one!(kafka_wire::metadata::PartitionRecord, data),
-        "metadata_config" => kafka_wire_ext::check_one!(kafka_wire::metadata::ConfigRecord, data),
-        "metadata_partition_change" => kafka_wire_ext::check_one!(kafka_wire::metadata::PartitionChangeRecord, data),
-        "metadata_fence_broker" => kafka_wire_ext::check_one!(kafka_wire::metadata::FenceBrokerRecord, data),
-        "metadata_unfence_broker" => kafka_wire_ext::check_one!(kafka_wire::metadata::UnfenceBrokerRecord, data),
-        "metadata_remove_topic" => kafka_wire_ext::check_one!(kafka_wire::metadata::RemoveTopicRecord, data),
-        "metadata_delegation_token" => kafka_wire_ext::check_one!(kafka_wire::metadata::DelegationTokenRecord, data),
-        "metadata_user_scram_credential" => {
-            kafka_wire_ext::check_one!(kafka_wire::metadata::UserScramCredentialRecord, data)
+        "metadata_register_broker" => kafka_wire_testkit::check_one!(kafka_wire::metadata::RegisterBrokerRecord, data),
+        "metadata_unregister_broker" => {
+            kafka_wire_testkit::check_one!(kafka_wire::metadata::UnregisterBrokerRecord, data)
         }
-        "metadata_feature_level" => kafka_wire_ext::check_one!(kafka_wire::metadata::FeatureLevelRecord, data),
-        "metadata_client_quota" => kafka_wire_ext::check_one!(kafka_wire::metadata::ClientQuotaRecord, data),
-        "metadata_producer_ids" => kafka_wire_ext::check_one!(kafka_wire::metadata::ProducerIdsRecord, data),
+        "metadata_topic" => kafka_wire_testkit::check_one!(kafka_wire::metadata::TopicRecord, data),
+        "metadata_partition" => kafka_wire_testkit::check_one!(kafka_wire::metadata::PartitionRecord, data),
+        "metadata_config" => kafka_wire_testkit::check_one!(kafka_wire::metadata::ConfigRecord, data),
+        "metadata_partition_change" => {
+            kafka_wire_testkit::check_one!(kafka_wire::metadata::PartitionChangeRecord, data)
+        }
+        "metadata_fence_broker" => kafka_wire_testkit::check_one!(kafka_wire::metadata::FenceBrokerRecord, data),
+        "metadata_unfence_broker" => kafka_wire_testkit::check_one!(kafka_wire::metadata::UnfenceBrokerRecord, data),
+        "metadata_remove_topic" => kafka_wire_testkit::check_one!(kafka_wire::metadata::RemoveTopicRecord, data),
+        "metadata_delegation_token" => {
+            kafka_wire_testkit::check_one!(kafka_wire::metadata::DelegationTokenRecord, data)
+        }
+        "metadata_user_scram_credential" => {
+            kafka_wire_testkit::check_one!(kafka_wire::metadata::UserScramCredentialRecord, data)
+        }
+        "metadata_feature_level" => kafka_wire_testkit::check_one!(kafka_wire::metadata::FeatureLevelRecord, data),
+        "metadata_client_quota" => kafka_wire_testkit::check_one!(kafka_wire::metadata::ClientQuotaRecord, data),
+        "metadata_producer_ids" => kafka_wire_testkit::check_one!(kafka_wire::metadata::ProducerIdsRecord, data),
         "metadata_broker_registration_change" => {
-            kafka_wire_ext::check_one!(kafka_wire::metadata::BrokerRegistrationChangeRecord, data)
+            kafka_wire_testkit::check_one!(kafka_wire::metadata::BrokerRegistrationChangeRecord, data)
         }
         "metadata_access_control_entry" => {
-            kafka_wire_ext::check_one!(kafka_wire::metadata::AccessControlEntryRecord, data)
+            kafka_wire_testkit::check_one!(kafka_wire::metadata::AccessControlEntryRecord, data)
         }
         "metadata_remove_access_control_entry" => {
-            kafka_wire_ext::check_one!(kafka_wire::metadata::RemoveAccessControlEntryRecord, data)
+            kafka_wire_testkit::check_one!(kafka_wire::metadata::RemoveAccessControlEntryRecord, data)
         }
-        "metadata_no_op" => kafka_wire_ext::check_one!(kafka_wire::metadata::NoOpRecord, data),
-        "metadata_zk_migration_state" => kafka_wire_ext::check_one!(kafka_wire::metadata::ZkMigrationStateRecord, data),
+        "metadata_no_op" => kafka_wire_testkit::check_one!(kafka_wire::metadata::NoOpRecord, data),
+        "metadata_zk_migration_state" => {
+            kafka_wire_testkit::check_one!(kafka_wire::metadata::ZkMigrationStateRecord, data)
+        }
         "metadata_remove_user_scram_credential" => {
-            kafka_wire_ext::check_one!(kafka_wire::metadata::RemoveUserScramCredentialRecord, data)
+            kafka_wire_testkit::check_one!(kafka_wire::metadata::RemoveUserScramCredentialRecord, data)
         }
-        "metadata_begin_transaction" => kafka_wire_ext::check_one!(kafka_wire::metadata::BeginTransactionRecord, data),
-        "metadata_end_transaction" => kafka_wire_ext::check_one!(kafka_wire::metadata::EndTransactionRecord, data),
-        "metadata_abort_transaction" => kafka_wire_ext::check_one!(kafka_wire::metadata::AbortTransactionRecord, data),
+        "metadata_begin_transaction" => {
+            kafka_wire_testkit::check_one!(kafka_wire::metadata::BeginTransactionRecord, data)
+        }
+        "metadata_end_transaction" => kafka_wire_testkit::check_one!(kafka_wire::metadata::EndTransactionRecord, data),
+        "metadata_abort_transaction" => {
+            kafka_wire_testkit::check_one!(kafka_wire::metadata::AbortTransactionRecord, data)
+        }
         "metadata_remove_delegation_token" => {
-            kafka_wire_ext::check_one!(kafka_wire::metadata::RemoveDelegationTokenRecord, data)
+            kafka_wire_testkit::check_one!(kafka_wire::metadata::RemoveDelegationTokenRecord, data)
         }
         "metadata_register_controller" => {
-            kafka_wire_ext::check_one!(kafka_wire::metadata::RegisterControllerRecord, data)
+            kafka_wire_testkit::check_one!(kafka_wire::metadata::RegisterControllerRecord, data)
         }
-        "metadata_clear_elr" => kafka_wire_ext::check_one!(kafka_wire::metadata::ClearElrRecord, data),
+        "metadata_clear_elr" => kafka_wire_testkit::check_one!(kafka_wire::metadata::ClearElrRecord, data),
         "metadata_unregister_controller" => {
-            kafka_wire_ext::check_one!(kafka_wire::metadata::UnregisterControllerRecord, data)
+            kafka_wire_testkit::check_one!(kafka_wire::metadata::UnregisterControllerRecord, data)
         }
-        "coordinator_records" => kafka_wire_ext::fuzzing::check_coordinator(data),
-        "request_frames" => kafka_wire_ext::fuzzing::check_frames(data),
-        "record_batches" => kafka_wire_ext::fuzzing::check_record_batches(data),
-        "structured" => kafka_wire_ext::fuzzing::check_structured(data),
+        "coordinator_records" => kafka_wire_testkit::check_coordinator(data),
+        "request_frames" => kafka_wire_testkit::check_frames(data),
+        "record_batches" => kafka_wire_testkit::check_record_batches(data),
+        "structured" => kafka_wire_testkit::check_structured(data),
         _ => return false,
     }
     true
