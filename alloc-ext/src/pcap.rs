@@ -23,6 +23,9 @@
 //!
 //! Memory per direction is bounded by one frame ([`Options::max_frame`]) plus the out-of-order
 //! bytes ([`Options::max_out_of_order`]).
+//!
+//! With [`Options::hex`], each frame's JSON line ends with `"hex"`: the frame's bytes (size
+//! prefix, header, body) as lowercase hex, ready for `kwire decode --hex`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
@@ -54,6 +57,9 @@ pub struct Options {
     pub max_frame: usize,
     /// The most bytes waiting behind a hole in one direction of one stream.
     pub max_out_of_order: usize,
+    /// Add `"hex"` to each frame's JSON: the whole frame as it was on the wire, size prefix
+    /// included (what `kwire decode --hex` reads).
+    pub hex: bool,
 }
 
 impl Default for Options {
@@ -62,6 +68,7 @@ impl Default for Options {
             ports: vec![9092],
             max_frame: DEFAULT_MAX_FRAME,
             max_out_of_order: DEFAULT_MAX_OUT_OF_ORDER,
+            hex: false,
         }
     }
 }
@@ -442,7 +449,13 @@ fn cut(
             if rest.len() < 4 + n {
                 break;
             }
-            emit(conn.frame(dir, time, &rest[4..4 + n]));
+            let mut ev = conn.frame(dir, time, &rest[4..4 + n]);
+            if opts.hex {
+                if let Value::Object(m) = &mut ev.json {
+                    m.insert("hex".into(), hex::encode(&rest[..4 + n]).into());
+                }
+            }
+            emit(ev);
             at += 4 + n;
         }
         half.buf.drain(..at);
@@ -711,7 +724,7 @@ pub fn decode_capture<R: Read>(
                 }
                 _ => {}
             }
-            if n % 256 == 0 {
+            if n.is_multiple_of(256) {
                 progress(counter.get());
             }
         }
@@ -724,7 +737,7 @@ pub fn decode_capture<R: Read>(
             n += 1;
             last = p.timestamp.as_secs_f64();
             decoder.packet(link, last, &p.data, emit);
-            if n % 256 == 0 {
+            if n.is_multiple_of(256) {
                 progress(counter.get());
             }
         }

@@ -1,7 +1,54 @@
 //! The real `kwire` binary on sample frames, good and bad.
 
 mod run;
+use base64::Engine as _;
+use kafka_wire::ApiKey;
 use run::{kwire, text};
+
+/// The recorded broker answers `kwire demo` embeds (alloc-ext/src/bin/kwire/samples/).
+fn sample(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src/bin/kwire/samples")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The capture the samples were cut from.
+fn capture() -> Vec<u8> {
+    std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/pcap/clients.pcapng")).unwrap()
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// The (min, max) versions an ApiVersionsResponse v3+ frame lists for `key`, read by hand:
+/// size, correlation id, response header v0, then error code and the compact array of
+/// (key, min, max, tagged fields).
+fn broker_range(frame: &[u8], key: i16) -> Option<(i16, i16)> {
+    let i16_at = |p: usize| i16::from_be_bytes([frame[p], frame[p + 1]]);
+    assert_eq!(i16_at(8), 0, "error code");
+    let (mut n, mut p) = (0usize, 10);
+    let mut shift = 0;
+    loop {
+        let b = frame[p];
+        p += 1;
+        n |= usize::from(b & 0x7f) << shift;
+        shift += 7;
+        if b < 0x80 {
+            break;
+        }
+    }
+    for _ in 0..n - 1 {
+        let (k, lo, hi) = (i16_at(p), i16_at(p + 2), i16_at(p + 4));
+        assert_eq!(frame[p + 6], 0, "no tagged fields in an ApiVersion");
+        p += 7;
+        if k == key {
+            return Some((lo, hi));
+        }
+    }
+    None
+}
 
 #[test]
 fn demo_is_the_default_and_succeeds() {
@@ -9,17 +56,147 @@ fn demo_is_the_default_and_succeeds() {
         let o = kwire(args, b"");
         assert!(o.status.success(), "{}", text(&o.stderr));
         let out = text(&o.stdout);
+        assert!(out.lines().count() < 150, "{out}");
+        let last = out.lines().last().unwrap();
         assert!(
-            out.contains("23 seed message versions built, encoded, decoded and printed"),
+            last.starts_with("kwire demo: 3 recorded broker answers parsed"),
+            "{last}"
+        );
+        assert!(!out.contains("Seed mapping"), "the table is in docs/SEEDS.md");
+
+        // The samples are the capture's bytes.
+        let capture = capture();
+        let answers = [
+            "api_versions_response_v5.bin",
+            "metadata_response_v13.bin",
+            "produce_response_v13.bin",
+        ];
+        for name in answers {
+            assert!(find(&capture, &sample(name)).is_some(), "{name} is not in the capture");
+        }
+
+        // Negotiation: the highest version in the broker's range (read here from the recorded
+        // bytes) and the client's (kafka-wire's stable versions).
+        let answer = sample("api_versions_response_v5.bin");
+        let mut produce = 0;
+        for key in [ApiKey::ApiVersions, ApiKey::Metadata, ApiKey::Produce] {
+            let (blo, bhi) = broker_range(&answer, key.id()).expect("listed");
+            let info = key.request_info();
+            let chi = info.max_version - i16::from(info.latest_version_unstable);
+            let expected = bhi.min(chi);
+            assert!(expected >= blo.max(info.min_version));
+            let line = format!(
+                "  {}: v{expected} (broker {blo}-{bhi}, this client {}-{chi})",
+                key.name(),
+                info.min_version
+            );
+            assert!(out.contains(&line), "{line}\n{out}");
+            assert!(last.contains(&format!("{} v{expected}", key.name())), "{last}");
+            if key == ApiKey::Produce {
+                produce = expected;
+            }
+        }
+        // Kafka's Java producer 4.4.0 agreed the same Produce version with this broker.
+        let tsv =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/pcap/clients.tshark.tsv")).unwrap();
+        let java: Vec<&str> = tsv
+            .lines()
+            .map(|l| l.split('\t').collect::<Vec<_>>())
+            .filter(|c| c[2] == "request" && c[4] == "0" && c[7] == "kwire-pcap-java-producer")
+            .map(|c| c[5])
+            .collect();
+        assert!(
+            !java.is_empty() && java.iter().all(|v| *v == produce.to_string()),
+            "{java:?} {produce}"
+        );
+
+        // The Metadata answer: the cluster id and the topic id are the recorded bytes'.
+        let md = sample("metadata_response_v13.bin");
+        assert!(find(&md, b"RVNna5WDT4afSEClE8oTxg").is_some());
+        assert!(out.contains("cluster RVNna5WDT4afSEClE8oTxg"), "{out}");
+        let topic_id = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode("LuXfJxjrTfaz2Ia_Oh1vpg")
+            .unwrap();
+        assert!(find(&md, &topic_id).is_some());
+        assert!(
+            out.contains("topic kwire-pcap (id LuXfJxjrTfaz2Ia_Oh1vpg) partition 0: NONE"),
             "{out}"
         );
-        assert!(out.contains("AlterPartitionRequest v3"));
+        // The Produce answer: after the topic id, one partition: index, error code, base offset.
+        let pr = sample("produce_response_v13.bin");
+        let at = find(&pr, &topic_id).expect("the topic id") + 16;
+        assert_eq!(pr[at], 2, "one partition");
+        let error = i16::from_be_bytes([pr[at + 5], pr[at + 6]]);
+        let base = i64::from_be_bytes(pr[at + 7..at + 15].try_into().unwrap());
+        assert_eq!(error, 0);
+        let line = format!("LuXfJxjrTfaz2Ia_Oh1vpg partition 0: NONE, base offset {base}");
+        assert!(out.contains(&line), "{line}\n{out}");
+        // The owned Metadata answer, through JSON and back, is the broker's bytes.
         assert!(
-            out.contains("\"newIsrWithEpochs\":[{\"brokerId\":1,\"brokerEpoch\":10}]"),
+            out.contains(&format!("encoded: {} bytes, the broker's own", md.len() - 4 - 5)),
             "{out}"
         );
-        assert!(out.contains("Seed mapping"));
+
+        // The seed KIPs' fields, decoded back to JSON.
+        for needle in [
+            "CRC valid",
+            "\"type\":\"PARTITION_RECORD\",\"version\":2",
+            "\"isr\":[1],\"eligibleLeaderReplicas\":[2],\"lastKnownElr\":[3]",
+            "\"type\":\"CLEAR_ELR_RECORD\"",
+            "AlterPartitionRequest v3",
+            "\"newIsrWithEpochs\":[{\"brokerId\":1,\"brokerEpoch\":10}]",
+            "\"leaderRecoveryState\":1",
+            "\"previousBrokerEpoch\":41",
+            "DescribeMirrorsRequest v0",
+            "DescribeMirrorsResponse v0",
+            "BumpLeaderEpochsRequest v0",
+            "BumpLeaderEpochsResponse v0",
+            "ReadMirrorStatesRequest v0",
+            "ReadMirrorStatesResponse v0",
+        ] {
+            assert!(out.contains(needle), "{needle}\n{out}");
+        }
     }
+}
+
+#[test]
+fn a_response_given_as_a_request_gets_a_hint() {
+    // A real Metadata v13 response (frame 239 of the capture: tests/pcap/clients.tshark.tsv).
+    let md = sample("metadata_response_v13.bin");
+    let o = kwire(&["decode", "-"], &md);
+    assert!(!o.status.success());
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("hint: this looks like a response (it decodes as MetadataResponse v13)"),
+        "{err}"
+    );
+    assert!(err.contains("try --response --api-key 3 --api-version 13"), "{err}");
+    let o = kwire(&["decode", "--response", "--api-key", "3", "--api-version", "13"], &md);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // --api-key alone narrows the search; a key it does not decode as gives no hint.
+    let o = kwire(&["decode", "--api-key", "3"], &md);
+    assert!(
+        text(&o.stderr).contains("--api-key 3 --api-version 13"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = kwire(&["decode", "--api-key", "18"], &md);
+    assert!(!text(&o.stderr).contains("hint"), "{}", text(&o.stderr));
+    // A real Produce v13 response, as hex.
+    let o = kwire(
+        &["decode", "--hex"],
+        hex::encode(sample("produce_response_v13.bin")).as_bytes(),
+    );
+    assert!(
+        text(&o.stderr).contains("try --response --api-key 0 --api-version 13"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A request that fails in its body gets none.
+    let bad = "00000016 0003 000c 00000007 0003 636c69 00 80 fe ff ff 07 01 00 00";
+    let o = kwire(&["decode", "--hex"], bad.as_bytes());
+    assert!(!o.status.success());
+    assert!(!text(&o.stderr).contains("hint"), "{}", text(&o.stderr));
 }
 
 /// A Metadata v12 request frame: header v2 (correlation 7, client "cli"), topics null.

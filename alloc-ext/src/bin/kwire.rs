@@ -11,6 +11,9 @@ use kafka_wire_ext::dump_log::record_type_name;
 use kafka_wire_ext::json::{entry_of, json_to_wire, wire_to_json};
 use serde_json::{json, Value};
 
+#[path = "kwire/demo.rs"]
+mod demo;
+
 #[derive(Parser)]
 #[command(
     name = "kwire",
@@ -27,9 +30,17 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Build, encode, decode and print every seed message at each of its versions, then the
-    /// seed mapping table.
-    #[command(after_help = "Example:\n  kwire demo")]
+    /// The main job on built-in samples, offline: a producer's requests encoded, a Kafka 4.4.0
+    /// broker's recorded answers parsed, versions negotiated; views and owned values as JSON; the
+    /// seed KIPs' records in a __cluster_metadata batch and their messages as frames.
+    #[command(
+        after_help = "The last line is a one-line summary. The seed KIPs' mapping to the shipped schemas is in
+docs/SEEDS.md.
+
+Examples:
+  kwire demo
+  kwire demo | tail -n 1"
+    )]
     Demo,
     /// Decode a frame (4-byte size, header, body) into JSON {"header": …, "body": …}.
     #[command(
@@ -51,11 +62,13 @@ enum Cmd {
     #[command(
         after_help = "Each frame is one JSON line on standard output: time, connection (client > broker), direction,\n\
 apiKey, apiName, apiVersion, correlationId, header and body (as `decode` prints them), errorCodes for\n\
-responses with non-zero error codes; or an \"error\" object for a frame that does not decode. The last\n\
-line is {\"summary\": …}: frames per API and version, error codes, frames that did not decode, TCP\n\
-counts. A progress line goes to standard error when it is a terminal.\n\n\
+responses with non-zero error codes, and with --hex the frame's bytes; or an \"error\" object for a\n\
+frame that does not decode. The last line is {\"summary\": …}: frames per API and version, error\n\
+codes, frames that did not decode, TCP counts. A progress line goes to standard error when it is a\n\
+terminal.\n\n\
 Examples:\n  kwire pcap tests/pcap/clients.pcapng\n  kwire pcap --port 9092 --port 9094 capture.pcap\n  \
 kwire pcap --api Metadata,FindCoordinator --errors-only capture.pcapng\n  \
+kwire pcap --hex --api Produce capture.pcapng\n  \
 tcpdump -i lo -w - port 9092 | kwire pcap -"
     )]
     Pcap(PcapArgs),
@@ -155,6 +168,10 @@ struct PcapArgs {
     /// Leave out the summary line.
     #[arg(long)]
     no_summary: bool,
+    /// Add "hex" to each frame's line: the frame's bytes (size prefix, header, body) as hex,
+    /// as `kwire decode --hex` reads them.
+    #[arg(long)]
+    hex: bool,
     /// The capture file, or - for standard input.
     file: String,
 }
@@ -258,7 +275,10 @@ fn decode(o: &Opts) -> Result<Value, String> {
         let body = wire_to_json(entry_of(f.body.schema()).map_err(js)?, f.body_bytes, v).map_err(js)?;
         return Ok(json!({ "header": header, "body": body }));
     }
-    let f = frame::parse_request_frame(&bytes, mode).map_err(|e| e.to_string())?;
+    let f = frame::parse_request_frame(&bytes, mode).map_err(|e| match response_hint(&bytes, &e, o) {
+        Some(hint) => format!("{e}\n{hint}"),
+        None => e.to_string(),
+    })?;
     if !f.trailing.is_empty() {
         eprintln!(
             "kwire: warning: {} byte(s) after the body (lenient mode)",
@@ -273,6 +293,54 @@ fn decode(o: &Opts) -> Result<Value, String> {
     .map_err(js)?;
     let body = wire_to_json(entry_of(f.body.schema()).map_err(js)?, f.body_bytes, f.api_version).map_err(js)?;
     Ok(json!({ "header": header, "body": body }))
+}
+
+/// For a frame that does not decode as a request (`error`): a line saying how to decode it as a
+/// response, when it plausibly is one. That is when it decodes strictly as a response (of the
+/// API key and version given with --api-key and --api-version, or else of any) and its reading
+/// as a request is doubtful: the request header does not parse, its API key is unknown or its
+/// version unsupported, or its API key is 0, which is how a response whose correlation id is
+/// below 65536 reads. A request that fails in its body is left alone otherwise.
+fn response_hint(bytes: &[u8], error: &kafka_wire::DecodeError, o: &Opts) -> Option<String> {
+    use kafka_wire::DecodeErrorKind as K;
+    let header_fails = error.message() == "RequestHeader"
+        || matches!(error.kind(), K::UnknownApiKey { .. } | K::UnsupportedVersion { .. });
+    let reads_as_key_0 = bytes.get(4..6) == Some(&[0, 0][..]);
+    if !header_fails && !reads_as_key_0 {
+        return None;
+    }
+    let keys: Vec<ApiKey> = match o.api_key {
+        Some(k) => ApiKey::from_i16(k).into_iter().collect(),
+        None => ApiKey::ALL.to_vec(),
+    };
+    let mut fits = Vec::new();
+    for key in keys {
+        let info = key.response_info();
+        for v in (info.min_version..=info.max_version).rev() {
+            if o.api_version.is_some_and(|want| want != v) {
+                continue;
+            }
+            if frame::parse_response_frame(bytes, key, v, Mode::Strict).is_ok() {
+                fits.push((key, v));
+            }
+        }
+    }
+    let (key, v) = *fits.first()?;
+    let mut hint = format!(
+        "hint: this looks like a response (it decodes as {} v{v}",
+        key.response_info().name
+    );
+    if fits.len() > 1 {
+        let others: Vec<String> = fits[1..]
+            .iter()
+            .take(3)
+            .map(|(k, v)| format!("{} v{v}", k.response_info().name))
+            .collect();
+        let more = if fits.len() > 4 { ", …" } else { "" };
+        hint += &format!("; also as {}{more}", others.join(", "));
+    }
+    hint += &format!("); try --response --api-key {} --api-version {v}", key.id());
+    Some(hint)
 }
 
 fn framed(head: Vec<u8>, body: Vec<u8>) -> Vec<u8> {
@@ -346,34 +414,6 @@ fn encode(o: &Opts) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-fn demo() -> Result<(), String> {
-    let samples = kafka_wire_ext::demo::samples();
-    let mut ok = 0;
-    for s in &samples {
-        let j = entry_of(s.schema)
-            .and_then(|e| wire_to_json(e, &s.bytes, s.version))
-            .map_err(|e| e.to_string())?;
-        println!(
-            "{} v{} ({} bytes): {}",
-            s.name,
-            s.version,
-            s.bytes.len(),
-            hex::encode(&s.bytes)
-        );
-        println!("  {j}");
-        if !s.round_trips {
-            return Err(format!("{} v{} did not round-trip", s.name, s.version));
-        }
-        ok += 1;
-    }
-    println!("\nSeed mapping (draft field -> where it lives now):");
-    for (seed, draft, field, now) in kafka_wire_ext::demo::SEED_MAP {
-        println!("  seed {seed:8} {draft:50} {field:42} -> {now}");
-    }
-    println!("\n{ok} seed message versions built, encoded, decoded and printed");
-    Ok(())
-}
-
 fn pcap(a: &PcapArgs) -> Result<(), String> {
     use kafka_wire_ext::pcap::{decode_capture, Decoder, Options};
     use std::io::IsTerminal;
@@ -408,6 +448,7 @@ fn pcap(a: &PcapArgs) -> Result<(), String> {
         ports: a.ports.clone(),
         max_frame: a.max_frame_bytes,
         max_out_of_order: a.max_out_of_order_bytes,
+        hex: a.hex,
     };
     let mut decoder = Decoder::new(opts);
     let mut out = stdout();
@@ -472,7 +513,10 @@ impl Write for Stdout {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.cmd.unwrap_or(Cmd::Demo) {
-        Cmd::Demo => demo(),
+        Cmd::Demo => {
+            let mut out = stdout();
+            demo::run(&mut out).and_then(|()| out.flush().map_err(|e| format!("writing standard output: {e}")))
+        }
         Cmd::Decode(o) => decode(&o).and_then(|v| {
             let mut out = stdout();
             writeln!(out, "{}", serde_json::to_string_pretty(&v).unwrap_or_default())
