@@ -1,5 +1,5 @@
 //! Tables read from Kafka's jars rather than from its schemas (`schemas/derived/`): the error
-//! codes and every release's API version ranges. Each is a tab-separated file with `#` comments
+//! codes and the API version ranges each release's nodes advertise. Each is a tab-separated file with `#` comments
 //! and a header line; this module reads them, checks them against the schemas, and emits the
 //! `errors` and `releases` modules.
 
@@ -22,15 +22,40 @@ pub struct ErrorRow {
     pub retriable: bool,
 }
 
-/// One API's request versions in one release.
+/// When a node advertises an API (the `when` column of `releases.tsv`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum When {
+    /// In every answer.
+    Always,
+    /// Only when a client telemetry reporter is configured.
+    Telemetry,
+    /// Only with `unstable.api.versions.enable=true`.
+    Unstable,
+}
+
+/// One API's range as one kind of node of one release advertises it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReleaseApi {
     pub key: i16,
+    /// Kafka's name for the API (`ApiKeys.name`), e.g. `Produce`.
     pub name: String,
     pub min: i16,
+    /// The highest version advertised by default.
     pub max: i16,
-    pub latest_unstable: bool,
-    pub listeners: Vec<String>,
+    /// The highest version advertised with unstable versions enabled.
+    pub unstable_max: i16,
+    pub when: When,
+}
+
+/// What each kind of node of one release advertises, each by key.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReleaseNodes {
+    /// A KRaft broker's client listener.
+    pub broker: Vec<ReleaseApi>,
+    /// A KRaft controller's listener.
+    pub controller: Vec<ReleaseApi>,
+    /// A ZooKeeper-mode broker (3.x releases; empty from 4.0).
+    pub zk_broker: Vec<ReleaseApi>,
 }
 
 /// Everything under `schemas/derived/` the generator reads.
@@ -39,8 +64,8 @@ pub struct Tables {
     /// The release the error table was read from.
     pub errors_release: String,
     pub errors: Vec<ErrorRow>,
-    /// Release name to its APIs, oldest release first.
-    pub releases: Vec<(String, Vec<ReleaseApi>)>,
+    /// Release name to what its nodes advertise, oldest release first.
+    pub releases: Vec<(String, ReleaseNodes)>,
 }
 
 fn err(path: &Path, line: usize, rule: String) -> SchemaError {
@@ -133,59 +158,91 @@ pub fn load(errors: &Path, releases: &Path, msgs: &[Message]) -> Result<Tables, 
         }
         t.errors.push(row);
     }
-    let mut by_release: BTreeMap<Vec<u32>, (String, Vec<ReleaseApi>)> = BTreeMap::new();
-    for (line, f) in tsv(releases, "release\tapi_key\tname\tmin\tmax\tlatest_unstable\tlisteners")? {
+    let mut by_release: BTreeMap<Vec<u32>, (String, ReleaseNodes)> = BTreeMap::new();
+    for (line, f) in tsv(releases, "release\tnode\tapi_key\tname\tmin\tmax\tunstable_max\twhen")? {
         let api = ReleaseApi {
-            key: num(releases, line, &f[1])?,
-            name: f[2].clone(),
-            min: num(releases, line, &f[3])?,
-            max: num(releases, line, &f[4])?,
-            latest_unstable: boolean(releases, line, &f[5])?,
-            listeners: f[6].split(',').filter(|s| !s.is_empty()).map(str::to_string).collect(),
+            key: num(releases, line, &f[2])?,
+            name: f[3].clone(),
+            min: num(releases, line, &f[4])?,
+            max: num(releases, line, &f[5])?,
+            unstable_max: num(releases, line, &f[6])?,
+            when: match f[7].as_str() {
+                "always" => When::Always,
+                "telemetry" => When::Telemetry,
+                "unstable" => When::Unstable,
+                w => {
+                    return Err(err(
+                        releases,
+                        line,
+                        format!("`{w}` is not always, telemetry or unstable"),
+                    ))
+                }
+            },
         };
-        if api.min > api.max || api.min < 0 {
-            return Err(err(releases, line, format!("bad range {}-{}", api.min, api.max)));
-        }
-        let entry = by_release
-            .entry(release_key(&f[0]))
-            .or_insert_with(|| (f[0].clone(), Vec::new()));
-        if entry.1.iter().any(|a| a.key == api.key) {
+        if api.min > api.max || api.min < 0 || api.unstable_max < api.max {
             return Err(err(
                 releases,
                 line,
-                format!("API key {} listed twice for {}", api.key, f[0]),
+                format!("bad range {}-{} (unstable {})", api.min, api.max, api.unstable_max),
             ));
         }
-        entry.1.push(api);
+        let entry = by_release
+            .entry(release_key(&f[0]))
+            .or_insert_with(|| (f[0].clone(), ReleaseNodes::default()));
+        let node = match f[1].as_str() {
+            "broker" => &mut entry.1.broker,
+            "controller" => &mut entry.1.controller,
+            "zk-broker" => &mut entry.1.zk_broker,
+            n => {
+                return Err(err(
+                    releases,
+                    line,
+                    format!("`{n}` is not broker, controller or zk-broker"),
+                ))
+            }
+        };
+        if node.last().is_some_and(|a| a.key >= api.key) {
+            return Err(err(
+                releases,
+                line,
+                format!("{} {}: API key {} out of order or listed twice", f[0], f[1], api.key),
+            ));
+        }
+        node.push(api);
     }
     t.releases = by_release.into_values().collect();
-    for (_, apis) in &mut t.releases {
-        apis.sort_by_key(|a| a.key);
-    }
-    // The rows of the release the schemas come from must agree with them.
-    let requests: Vec<&Message> = msgs
-        .iter()
-        .filter(|m| m.kind == "request" && m.folder == "clients")
-        .collect();
-    for (release, apis) in &t.releases {
-        if requests
+    // Every range the release the schemas come from advertises is one the generated code
+    // decodes (the schemas merged with the older release's, which keep versions such as
+    // Produce v0-2 that 4.x brokers still advertise).
+    let requests: Vec<&Message> = msgs.iter().filter(|m| m.kind == "request").collect();
+    for (release, nodes) in &t.releases {
+        if !requests
             .iter()
             .any(|m| m.origin.newer.as_deref() == Some(release.as_str()))
         {
-            for m in requests.iter().filter(|m| m.origin.newer.is_some()) {
-                let own = m.valid.minus(m.older_only);
-                let (lo, hi) = (own.min().map(i16::from), own.max().map(i16::from));
-                let row = apis.iter().find(|a| Some(a.key) == m.api_key);
-                if row.map(|a| (Some(a.min), Some(a.max))) != Some((lo, hi)) {
-                    return Err(err(
-                        releases,
-                        0,
-                        format!(
-                            "{release}'s row for {} ({row:?}) disagrees with its schema ({lo:?}-{hi:?})",
-                            m.name
-                        ),
-                    ));
-                }
+            continue;
+        }
+        for a in nodes.broker.iter().chain(&nodes.controller).chain(&nodes.zk_broker) {
+            let Some(m) = requests.iter().find(|m| m.api_key == Some(a.key)) else {
+                return Err(err(
+                    releases,
+                    0,
+                    format!(
+                        "{release} advertises API key {} ({}), which no schema defines",
+                        a.key, a.name
+                    ),
+                ));
+            };
+            let (lo, hi) = (m.valid.min().map(i16::from), m.valid.max().map(i16::from));
+            if lo.is_none_or(|lo| a.min < lo) || hi.is_none_or(|hi| a.unstable_max > hi) {
+                return Err(err(
+                    releases,
+                    0,
+                    format!(
+                        "{release} advertises {} v{}-{}, beyond its schemas ({lo:?}-{hi:?})",
+                        a.name, a.min, a.unstable_max
+                    ),
+                ));
             }
         }
     }
@@ -268,54 +325,83 @@ pub fn errors_module(t: &Tables) -> String {
     o
 }
 
-/// The `releases` module: each release's API version ranges. Releases whose tables are
-/// identical share one slice.
+/// The `releases` module: what each release's nodes advertise. Node tables that are identical
+/// share one slice.
 pub fn releases_module(t: &Tables) -> String {
     let first = t.releases.first().map_or("", |r| r.0.as_str());
     let last = t.releases.last().map_or("", |r| r.0.as_str());
-    let mut o = header("the API version ranges of Apache Kafka's releases (schemas/derived/releases.tsv)");
+    let mut o = header("the API version ranges Apache Kafka's releases advertise (schemas/derived/releases.tsv)");
     let _ = writeln!(
         o,
-        "//! The request version ranges of every API in each Apache Kafka release from {first} to {last} whose\n//! `kafka-clients` jar is published, read from that release's schemas.\n"
+        "//! The API version ranges that the nodes of each Apache Kafka release from {first} to {last} whose\n//! `kafka-clients` jar is published put in their ApiVersions answers, computed by the release's own\n//! classes (`schemas/tools/releases.sh`).\n"
     );
-    o.push_str("/// One API's request versions in one release.\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct ApiRange {\n    /// The API key.\n    pub key: i16,\n    /// Lowest valid version.\n    pub min: i16,\n    /// Highest valid version.\n    pub max: i16,\n    /// True when the highest version is marked unstable: a broker of the release does not\n    /// advertise it unless configured to.\n    pub latest_unstable: bool,\n    /// The listeners that serve the API: bit 0 a broker, bit 1 a controller, bit 2 a\n    /// ZooKeeper-mode broker (see [`Listeners`]).\n    pub listeners: u8,\n}\n\n");
-    o.push_str("/// The listener bits of [`ApiRange::listeners`].\npub struct Listeners;\n\nimpl Listeners {\n    /// A (KRaft) broker.\n    pub const BROKER: u8 = 1;\n    /// A KRaft controller.\n    pub const CONTROLLER: u8 = 2;\n    /// A ZooKeeper-mode broker (releases before 4.0).\n    pub const ZK_BROKER: u8 = 4;\n}\n\n");
-    o.push_str("/// One Kafka release and the APIs it defines.\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct Release {\n    /// The release number, e.g. `\"4.4.0\"`.\n    pub name: &'static str,\n    /// Its APIs, by key.\n    pub apis: &'static [ApiRange],\n}\n\n");
-    let mut slices: Vec<(String, &Vec<ReleaseApi>)> = Vec::new();
-    let mut refs: Vec<(String, String)> = Vec::new();
-    for (name, apis) in &t.releases {
-        let id = match slices.iter().find(|(_, a)| *a == apis) {
-            Some((id, _)) => id.clone(),
-            None => {
-                let id = format!("APIS_{}", name.replace('.', "_"));
-                slices.push((id.clone(), apis));
-                id
+    o.push_str("/// One API's versions as one kind of node of a release advertises them.\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct ApiRange {\n    /// The API key.\n    pub key: i16,\n    /// Lowest version advertised.\n    pub min: i16,\n    /// Highest version advertised by default.\n    pub max: i16,\n    /// Highest version advertised with `unstable.api.versions.enable=true`: `max`, or above it\n    /// when the latest version is unstable.\n    pub unstable_max: i16,\n    /// True when `unstable_max` is above `max`: the node advertises its latest version only when\n    /// configured to.\n    pub latest_unstable: bool,\n    /// When the node advertises the API at all.\n    pub when: Advertised,\n    /// The kinds of node of the release that advertise the API with this same range and\n    /// condition (bits of [`Listeners`]).\n    pub listeners: u8,\n}\n\n");
+    o.push_str("/// When a node advertises an API.\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub enum Advertised {\n    /// In every answer.\n    Always,\n    /// Only when a client telemetry reporter is configured (`metric.reporters` naming one that\n    /// implements `ClientTelemetry`): GetTelemetrySubscriptions and PushTelemetry.\n    Telemetry,\n    /// Only with `unstable.api.versions.enable=true`: every version of the API is unstable.\n    Unstable,\n}\n\n");
+    o.push_str("/// The bits of [`ApiRange::listeners`].\npub struct Listeners;\n\nimpl Listeners {\n    /// A KRaft broker's client listener.\n    pub const BROKER: u8 = 1;\n    /// A KRaft controller's listener.\n    pub const CONTROLLER: u8 = 2;\n    /// A ZooKeeper-mode broker (releases before 4.0).\n    pub const ZK_BROKER: u8 = 4;\n}\n\n");
+    o.push_str("/// One Kafka release and what its nodes advertise in their ApiVersions answers, each table by\n/// key.\n#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct Release {\n    /// The release number, e.g. `\"4.4.0\"`.\n    pub name: &'static str,\n    /// What a KRaft broker of the release advertises on its client listeners, with the active\n    /// controller of the same release.\n    pub apis: &'static [ApiRange],\n    /// What a KRaft controller of the release advertises on its controller listener.\n    pub controller: &'static [ApiRange],\n    /// What a ZooKeeper-mode broker of the release advertises; empty from 4.0, which has no\n    /// ZooKeeper mode.\n    pub zk_broker: &'static [ApiRange],\n}\n\n");
+    let when = |w: When| match w {
+        When::Always => "ALWAYS",
+        When::Telemetry => "TELEMETRY",
+        When::Unstable => "UNSTABLE",
+    };
+    o.push_str("use Advertised::{Always as ALWAYS, Telemetry as TELEMETRY, Unstable as UNSTABLE};\n\n/// A table row: key, min, max, unstable_max, when, listeners.\nconst fn row(key: i16, min: i16, max: i16, unstable_max: i16, when: Advertised, listeners: u8) -> ApiRange {\n    ApiRange { key, min, max, unstable_max, latest_unstable: unstable_max > max, when, listeners }\n}\n\n");
+    // Each node table rendered, its rows' `listeners` bits included; identical ones are shared.
+    let mut slices: Vec<(String, Vec<String>)> = Vec::new();
+    let mut refs: Vec<(String, [String; 3])> = Vec::new();
+    for (name, nodes) in &t.releases {
+        let all = [(1u8, &nodes.broker), (2, &nodes.controller), (4, &nodes.zk_broker)];
+        let tables = [
+            ("BROKER", &nodes.broker),
+            ("CONTROLLER", &nodes.controller),
+            ("ZK_BROKER", &nodes.zk_broker),
+        ];
+        let ids = tables.map(|(kind, apis)| {
+            if apis.is_empty() {
+                return "&[]".to_string();
             }
-        };
-        refs.push((name.clone(), id));
-    }
-    for (id, apis) in &slices {
-        let _ = writeln!(o, "const {id}: &[ApiRange] = &[");
-        for a in apis.iter() {
-            let bits = a.listeners.iter().fold(0u8, |b, l| {
-                b | match l.as_str() {
-                    "broker" => 1,
-                    "controller" => 2,
-                    "zkBroker" => 4,
-                    _ => 0,
+            let rows: Vec<String> = apis
+                .iter()
+                .map(|a| {
+                    let bits = all
+                        .iter()
+                        .filter(|(_, t)| t.iter().any(|b| b == a))
+                        .fold(0u8, |b, (bit, _)| b | bit);
+                    format!(
+                        "    row({}, {}, {}, {}, {}, {bits}), // {}",
+                        a.key,
+                        a.min,
+                        a.max,
+                        a.unstable_max,
+                        when(a.when),
+                        a.name
+                    )
+                })
+                .collect();
+            match slices.iter().find(|(_, r)| *r == rows) {
+                Some((id, _)) => id.clone(),
+                None => {
+                    let id = format!("{kind}_{}", name.replace('.', "_"));
+                    slices.push((id.clone(), rows));
+                    id
                 }
-            });
-            let _ = writeln!(
-                o,
-                "    ApiRange {{ key: {}, min: {}, max: {}, latest_unstable: {}, listeners: {bits} }}, // {}",
-                a.key, a.min, a.max, a.latest_unstable, a.name
-            );
+            }
+        });
+        refs.push((name.clone(), ids));
+    }
+    for (id, rows) in &slices {
+        let _ = writeln!(o, "const {id}: &[ApiRange] = &[");
+        for r in rows {
+            o.push_str(r);
+            o.push('\n');
         }
         o.push_str("];\n\n");
     }
     o.push_str("/// Every release in the table, oldest first.\npub const RELEASES: &[Release] = &[\n");
-    for (name, id) in &refs {
-        let _ = writeln!(o, "    Release {{ name: \"{name}\", apis: {id} }},");
+    for (name, [b, c, z]) in &refs {
+        let _ = writeln!(
+            o,
+            "    Release {{ name: \"{name}\", apis: {b}, controller: {c}, zk_broker: {z} }},"
+        );
     }
     o.push_str("];\n");
     o

@@ -16,8 +16,12 @@
 //! [`parse_api_versions_response`] reads such an answer: like Kafka's client, it falls back to
 //! version 0 when the body does not parse at the version that was sent.
 //!
-//! [`Release`] tables say which versions each Kafka release from 3.0 on defines, so that a proxy
-//! or a client can ask what release X speaks, or which releases a broker's answer fits.
+//! [`Release`] tables say, for each Kafka release from 3.0 on, the ranges its nodes put in their
+//! ApiVersions answers: a KRaft broker on its client listener, a KRaft controller, and for 3.x a
+//! ZooKeeper-mode broker. They were computed by each release's own classes
+//! (`schemas/tools/releases.sh`) and checked against real brokers' answers
+//! (`core/tests/data/api-versions/`), so a proxy or a client can ask what a broker of release X
+//! advertises, or which releases a broker's answer fits ([`Release::fitting`]).
 //!
 //! ```
 //! use kafka_wire::messages::api_versions_response::{ApiVersion, ApiVersionsResponse};
@@ -31,16 +35,16 @@
 //! ];
 //! let answer = ApiVersionsResponse { api_keys: Array::from_slice(&keys), ..ApiVersionsResponse::DEFAULT };
 //!
-//! // A client that speaks what Kafka 3.9.1's client speaks.
+//! // A client limited to the ranges a Kafka 3.9.1 broker advertises.
 //! let ours = Release::find("3.9.1").unwrap();
 //! let n = Negotiated::new(&answer, |k| ours.versions(k)).unwrap();
-//! assert_eq!(n.version(ApiKey::Metadata), Some(12)); // 3.9.1 defines Metadata up to v12
+//! assert_eq!(n.version(ApiKey::Metadata), Some(12)); // a 3.9.1 broker advertises Metadata v0-12
 //! assert_eq!(n.version(ApiKey::ApiVersions), Some(4));
 //! assert_eq!(n.version(ApiKey::Produce), None); // not in the answer
 //! ```
 
 use crate::generated::api::ApiKey;
-pub use crate::generated::releases::{ApiRange, Listeners, Release, RELEASES};
+pub use crate::generated::releases::{Advertised, ApiRange, Listeners, Release, RELEASES};
 
 // Negotiation reads ApiVersions answers: compiled with the ApiVersions API.
 #[cfg(feature = "api-api-versions")]
@@ -48,15 +52,26 @@ mod negotiate;
 #[cfg(feature = "api-api-versions")]
 pub use negotiate::{parse_api_versions_response, Negotiated, NegotiationError};
 
+/// A kind of Kafka node, each with its own ApiVersions answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Node {
+    /// A KRaft broker, on its client listeners ([`Release::apis`]).
+    Broker,
+    /// A KRaft controller, on its controller listener ([`Release::controller`]).
+    Controller,
+    /// A ZooKeeper-mode broker ([`Release::zk_broker`]; releases before 4.0).
+    ZkBroker,
+}
+
+impl Node {
+    /// Every kind of node, in the order [`Release::fits_as`] tries them.
+    pub const ALL: [Node; 3] = [Node::Broker, Node::ZkBroker, Node::Controller];
+}
+
 impl ApiRange {
-    /// The highest version a broker of the release advertises by default: the highest valid
-    /// version, less one when that one is marked unstable.
+    /// The highest version the node advertises by default: [`ApiRange::max`].
     pub const fn stable_max(&self) -> i16 {
-        if self.latest_unstable && self.max > self.min {
-            self.max - 1
-        } else {
-            self.max
-        }
+        self.max
     }
 }
 
@@ -71,17 +86,34 @@ impl Release {
         &RELEASES[RELEASES.len() - 1]
     }
 
-    /// The release's range for API key `key` (as on the wire), if it defines the API.
-    pub fn api(&self, key: i16) -> Option<&'static ApiRange> {
-        self.apis
-            .binary_search_by_key(&key, |a| a.key)
-            .ok()
-            .map(|i| &self.apis[i])
+    /// What a node of kind `node` of the release advertises, by key (empty for a ZooKeeper-mode
+    /// broker from 4.0).
+    pub const fn node(&self, node: Node) -> &'static [ApiRange] {
+        match node {
+            Node::Broker => self.apis,
+            Node::Controller => self.controller,
+            Node::ZkBroker => self.zk_broker,
+        }
     }
 
-    /// The versions (lowest, highest stable) that the release's clients and brokers speak for
-    /// `key`; the shape [`Negotiated::new`] takes.
-    pub fn versions(&self, key: ApiKey) -> Option<(i16, i16)> {
-        self.api(key.id()).map(|a| (a.min, a.stable_max()))
+    /// The release's KRaft broker's range for API key `key` (as on the wire), if the broker
+    /// advertises the API in some configuration (see [`ApiRange::when`]).
+    pub fn api(&self, key: i16) -> Option<&'static ApiRange> {
+        find(self.apis, key)
     }
+
+    /// The versions (lowest, highest) that the release's KRaft broker advertises for `key` by
+    /// default, the shape [`Negotiated::new`] takes; `None` for an API it does not advertise, or
+    /// advertises only with unstable versions enabled. The telemetry APIs, advertised only with a
+    /// telemetry reporter configured, have their ranges.
+    pub fn versions(&self, key: ApiKey) -> Option<(i16, i16)> {
+        self.api(key.id())
+            .filter(|a| a.when != Advertised::Unstable)
+            .map(|a| (a.min, a.max))
+    }
+}
+
+/// `key`'s row in a node table sorted by key.
+fn find(apis: &'static [ApiRange], key: i16) -> Option<&'static ApiRange> {
+    apis.binary_search_by_key(&key, |a| a.key).ok().map(|i| &apis[i])
 }

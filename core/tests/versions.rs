@@ -6,7 +6,9 @@ use kafka_wire::messages::metadata_response::{MetadataResponse, MetadataResponse
 use kafka_wire::messages::{
     ApiVersionsRequest, ControlledShutdownRequest, FetchRequest, MetadataRequest, ProduceRequest,
 };
-use kafka_wire::versions::{parse_api_versions_response, Negotiated, NegotiationError, Release, RELEASES};
+use kafka_wire::versions::{
+    parse_api_versions_response, Advertised, Negotiated, NegotiationError, Node, Release, RELEASES,
+};
 use kafka_wire::{ApiKey, Array, ErrorCode, Message, Request};
 
 // --- pairing ---
@@ -223,65 +225,222 @@ fn error_codes_convert_both_ways_and_carry_kafkas_facts() {
 // --- release tables ---
 
 #[test]
-fn release_tables_agree_with_the_schemas_kafka_wire_is_generated_from() {
+fn release_tables_are_sorted_and_cover_3_0_to_4_4() {
     assert!(RELEASES.len() >= 30, "{} releases", RELEASES.len());
     assert_eq!(RELEASES[0].name, "3.0.0");
     assert_eq!(Release::latest().name, "4.4.0");
     for r in RELEASES {
-        assert!(
-            r.apis.windows(2).all(|w| w[0].key < w[1].key),
-            "{} sorted by key",
-            r.name
-        );
+        for node in Node::ALL {
+            assert!(
+                r.node(node).windows(2).all(|w| w[0].key < w[1].key),
+                "{} {node:?} sorted by key",
+                r.name
+            );
+        }
+        assert!(!r.apis.is_empty() && !r.controller.is_empty(), "{}", r.name);
+        assert_eq!(r.zk_broker.is_empty(), r.name.starts_with("4."), "{}", r.name);
     }
-    let current = Release::find("4.4.0").unwrap();
-    for &k in ApiKey::ALL {
-        let info = k.request_info();
-        match current.api(k.id()) {
-            Some(a) => {
-                assert_eq!(a.max, info.max_version, "{k:?}");
-                assert!(a.min >= info.min_version, "{k:?}");
+    // Every range a 4.4.0 or 3.9.1 node advertises, unstable versions included, is one
+    // kafka-wire decodes.
+    for name in ["4.4.0", "3.9.1"] {
+        let r = Release::find(name).unwrap();
+        for node in Node::ALL {
+            for a in r.node(node) {
+                let i = ApiKey::from_i16(a.key).unwrap().request_info();
+                assert!(
+                    a.min >= i.min_version && a.unstable_max <= i.max_version,
+                    "{name} {a:?}"
+                );
             }
-            // Only 3.9.1's APIs and kafka-wire's drafts are missing from 4.4.0.
-            None => assert!(
-                info.provisional || Release::find("3.9.1").unwrap().api(k.id()).is_some(),
-                "{k:?}"
-            ),
         }
     }
-    // Every range of every release is one kafka-wire decodes, except versions that Kafka 4.0
-    // removed and that releases older than 3.9 still list (none below a 3.9.1 minimum).
-    let old = Release::find("3.9.1").unwrap();
-    for a in old.apis {
-        let k = ApiKey::from_i16(a.key).unwrap();
-        let i = k.request_info();
-        assert!(a.min >= i.min_version && a.max <= i.max_version, "3.9.1 {k:?} {a:?}");
-    }
-    assert_eq!(old.versions(ApiKey::Produce), Some((0, 11)));
-    assert_eq!(current.versions(ApiKey::ApiVersions), Some((0, 5)));
     assert_eq!(Release::find("9.9.9"), None);
 }
 
-#[test]
-fn a_brokers_answer_fits_the_release_it_came_from() {
-    let current = Release::latest();
-    let keys: Vec<ApiVersion<'static>> = current
-        .apis
+/// One committed answer of a real broker or controller (core/tests/data/api-versions/README.md):
+/// the release and kind of node named by its file, the ApiVersions version it answers, and the
+/// response frame.
+struct RealAnswer {
+    file: String,
+    release: String,
+    node: Node,
+    version: i16,
+    frame: Vec<u8>,
+}
+
+fn real_answers() -> Vec<RealAnswer> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/api-versions");
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let file = e.unwrap().file_name().into_string().unwrap();
+        let Some(stem) = file.strip_suffix(".bin") else {
+            continue;
+        };
+        // RELEASE-NODE-vN.bin
+        let (release, rest) = stem.split_once('-').unwrap();
+        let (node, version) = rest.rsplit_once("-v").unwrap();
+        let node = match node {
+            "broker" => Node::Broker,
+            "controller" => Node::Controller,
+            "zk-broker" => Node::ZkBroker,
+            n => panic!("{file}: unknown node {n}"),
+        };
+        let frame = std::fs::read(dir.join(&file)).unwrap();
+        out.push(RealAnswer {
+            release: release.to_string(),
+            node,
+            version: version.parse().unwrap(),
+            frame,
+            file,
+        });
+    }
+    out.sort_by(|a, b| a.file.cmp(&b.file));
+    out
+}
+
+/// The answer's body: after the 4-byte size and the response header (ApiVersions responses
+/// always use header v0: the correlation id).
+fn body(a: &RealAnswer) -> &[u8] {
+    let size = i32::from_be_bytes(a.frame[..4].try_into().unwrap());
+    assert_eq!(size as usize, a.frame.len() - 4, "{}", a.file);
+    &a.frame[8..]
+}
+
+fn ranges(resp: &ApiVersionsResponse<'_>) -> Vec<(i16, i16, i16)> {
+    let mut v: Vec<(i16, i16, i16)> = resp
+        .api_keys
         .iter()
-        .filter(|a| a.listeners & kafka_wire::versions::Listeners::BROKER != 0)
-        .map(|a| av(a.key, a.min, a.stable_max()))
+        .map(|k| (k.api_key, k.min_version, k.max_version))
         .collect();
-    let bytes = answer(&keys);
+    v.sort_unstable();
+    v
+}
+
+fn minor(release: &str) -> &str {
+    &release[..release.rfind('.').unwrap()]
+}
+
+#[test]
+fn real_answers_fit_the_release_and_node_they_came_from() {
+    let answers = real_answers();
+    // The committed answers: 4.4.0's from tests/pcap/clients.pcapng, and brokers started by
+    // tests/broker/capture-api-versions.sh.
+    assert!(answers.len() >= 30, "{} answers", answers.len());
+    for (release, node) in [
+        ("4.4.0", Node::Broker),
+        ("4.3.1", Node::Broker),
+        ("4.0.0", Node::Broker),
+        ("3.9.1", Node::Broker),
+        ("3.9.1", Node::ZkBroker),
+        ("4.4.0", Node::Controller),
+    ] {
+        assert!(
+            answers
+                .iter()
+                .any(|a| a.release == release && a.node == node && a.version == 3),
+            "{release} {node:?}"
+        );
+    }
+    for a in &answers {
+        let (resp, v) = parse_api_versions_response(body(a), a.version).unwrap();
+        assert_eq!(v, a.version, "{}", a.file);
+        assert_eq!(resp.error_code, 0, "{}", a.file);
+        let release = Release::find(&a.release).unwrap_or_else(|| panic!("{}: release not in the table", a.file));
+        assert_eq!(release.fits_as(&resp), Some(a.node), "{}", a.file);
+        // The table's default ranges for that node are the answer's, key by key.
+        let table: Vec<(i16, i16, i16)> = release
+            .node(a.node)
+            .iter()
+            .filter(|r| r.when == Advertised::Always)
+            .map(|r| (r.key, r.min, r.max))
+            .collect();
+        assert_eq!(table, ranges(&resp), "{}", a.file);
+        // The answer names its own release, and only releases of the same minor release, or
+        // whose same node advertises exactly the same ranges (3.3.x and 3.4.x KRaft brokers).
+        let fitting: Vec<&str> = Release::fitting(resp).map(|r| r.name).collect();
+        assert!(fitting.contains(&a.release.as_str()), "{}: {fitting:?}", a.file);
+        for name in &fitting {
+            let other = Release::find(name).unwrap();
+            assert!(
+                minor(name) == minor(&a.release) || other.node(a.node) == release.node(a.node),
+                "{}: {fitting:?}",
+                a.file
+            );
+        }
+    }
+}
+
+/// The 4.4.0 broker's answer from tests/pcap/clients.pcapng, parsed.
+fn real_4_4_0() -> (Vec<u8>, &'static Release) {
+    let a = real_answers()
+        .into_iter()
+        .find(|a| a.file == "4.4.0-broker-v3.bin")
+        .unwrap();
+    (body(&a).to_vec(), Release::find("4.4.0").unwrap())
+}
+
+#[test]
+fn real_4_4_0_answer_facts() {
+    let (bytes, r) = real_4_4_0();
     let (resp, _) = parse_api_versions_response(&bytes, 3).unwrap();
-    assert!(current.fits(&resp));
-    assert!(!Release::find("3.9.1").unwrap().fits(&resp));
-    let fitting: Vec<&str> = Release::fitting(resp).map(|r| r.name).collect();
-    assert!(fitting.contains(&"4.4.0"), "{fitting:?}");
-    assert!(!fitting.contains(&"3.0.0"), "{fitting:?}");
-    // An answer listing an API the release does not define fits no release.
+    let got = ranges(&resp);
+    // Facts of the real answer: Produce from v0 (4.x brokers still advertise v0-2), no
+    // controller-only APIs, no telemetry APIs without a telemetry reporter.
+    assert!(got.contains(&(0, 0, 13)));
+    assert!(!got.iter().any(|k| k.0 == 52 || k.0 == 71 || k.0 == 72));
+    assert_eq!(r.versions(ApiKey::Produce), Some((0, 13)));
+    assert_eq!(r.versions(ApiKey::ApiVersions), Some((0, 5)));
+    assert_eq!(Release::find("3.9.1").unwrap().versions(ApiKey::Produce), Some((0, 11)));
+}
+
+#[test]
+fn fits_is_exact_with_optional_telemetry_and_unstable_mode() {
+    let (bytes, r) = real_4_4_0();
+    let (resp, _) = parse_api_versions_response(&bytes, 3).unwrap();
+    let keys: Vec<ApiVersion<'static>> = resp
+        .api_keys
+        .iter()
+        .map(|k| av(k.api_key, k.min_version, k.max_version))
+        .collect();
+    let fits = |keys: &[ApiVersion<'static>]| {
+        let b = answer(keys);
+        let (resp, _) = parse_api_versions_response(&b, 3).unwrap();
+        r.fits(&resp)
+    };
+    assert!(fits(&keys));
+    // With a telemetry reporter, the broker also lists GetTelemetrySubscriptions and
+    // PushTelemetry (v0 in 4.4.0): still 4.4.0.
+    let mut tele = keys.clone();
+    tele.extend([av(71, 0, 0), av(72, 0, 0)]);
+    assert!(fits(&tele));
+    tele.pop();
+    tele.push(av(72, 0, 1));
+    assert!(!fits(&tele), "a telemetry API with another range");
+    // A missing API, another range, an unknown API: not 4.4.0.
+    assert!(!fits(&keys[1..]));
+    let mut other = keys.clone();
+    other[0].min_version = 3;
+    assert!(!fits(&other));
     let mut odd = keys.clone();
     odd.push(av(30000, 0, 0));
-    let bytes = answer(&odd);
-    let (resp, _) = parse_api_versions_response(&bytes, 3).unwrap();
+    assert!(!fits(&odd));
+    let b = answer(&odd);
+    let (resp, _) = parse_api_versions_response(&b, 3).unwrap();
     assert_eq!(Release::fitting(resp).count(), 0);
+    // unstable.api.versions.enable=true: every API up to its unstable_max, and the APIs
+    // advertised only then.
+    let unstable: Vec<ApiVersion<'static>> = r
+        .apis
+        .iter()
+        .filter(|a| a.when != Advertised::Telemetry)
+        .map(|a| av(a.key, a.min, a.unstable_max))
+        .collect();
+    assert!(fits(&unstable));
+    // The answer's error code must be 0.
+    let err = ApiVersionsResponse {
+        error_code: 35,
+        api_keys: Array::from_slice(&keys),
+        ..ApiVersionsResponse::DEFAULT
+    };
+    assert!(!r.fits(&err));
 }

@@ -6,8 +6,8 @@
 #
 # CLASSPATH_FILE is what `mvn -f tests/broker/pom.xml dependency:build-classpath` writes
 # (.ci/broker.sh does). Writes WORKDIR/server.properties, WORKDIR/logs, WORKDIR/broker.log,
-# WORKDIR/broker.pid (kill it to stop the broker) and WORKDIR/port (its PLAINTEXT port on
-# 127.0.0.1). Exits non-zero, with the log's tail, when the broker does not start in 60 s.
+# WORKDIR/broker.pid (kill it to stop the broker), WORKDIR/port (its PLAINTEXT port on
+# 127.0.0.1) and WORKDIR/controller-port (its CONTROLLER listener's port). Exits non-zero, with the log's tail, when the broker does not start in 60 s.
 set -uo pipefail
 work=$1
 cp=$(cat "$2")
@@ -48,6 +48,7 @@ fi
 java -Xmx512m -Xms128m -XX:+UseSerialGC -cp "$cp" kafka.Kafka "$work/server.properties" >"$work/broker.log" 2>&1 &
 echo $! >"$work/broker.pid"
 echo "$port" >"$work/port"
+echo "$cport" >"$work/controller-port"
 for _ in $(seq 1 120); do
   if grep -q 'Kafka Server started' "$work/broker.log" &&
      python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null; then

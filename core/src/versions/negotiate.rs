@@ -1,7 +1,7 @@
 //! Version negotiation from a broker's ApiVersions answer (feature `api-api-versions`); see
 //! the parent module.
 
-use super::{Release, RELEASES};
+use super::{Advertised, ApiRange, Node, Release, RELEASES};
 use crate::codec::Message;
 use crate::error::DecodeError;
 use crate::generated::api::ApiKey;
@@ -130,23 +130,78 @@ fn common(a: (i16, i16), b: (i16, i16)) -> Option<i16> {
 }
 
 impl Release {
-    /// True when a broker's ApiVersions `answer` could come from this release: every API it
-    /// lists is one the release defines, and its highest version is the release's highest
-    /// (stable or not) with a lowest version inside the release's range.
+    /// True when a broker's ApiVersions `answer` is one a node of this release gives: its API
+    /// ranges are exactly those of one of the release's node tables ([`Release::fits_as`]).
     #[inline]
     pub fn fits(&self, answer: &ApiVersionsResponse<'_>) -> bool {
-        answer.api_keys.iter().all(|k| {
-            self.api(k.api_key).is_some_and(|a| {
-                (k.max_version == a.max || k.max_version == a.stable_max())
-                    && k.min_version >= a.min
-                    && k.min_version <= k.max_version
-            })
-        })
+        self.fits_as(answer).is_some()
     }
 
-    /// Every release that a broker's `answer` fits, oldest first.
+    /// The kind of node of this release that gives `answer`, trying a KRaft broker, then a
+    /// ZooKeeper-mode broker, then a KRaft controller; `None` when no node of the release does.
+    ///
+    /// A node's answer fits when it lists exactly the APIs the node advertises, each with
+    /// exactly the node's range, in one of two configurations: the default one, or
+    /// `unstable.api.versions.enable=true` (each API up to [`ApiRange::unstable_max`], and the
+    /// APIs advertised only then). The telemetry APIs ([`Advertised::Telemetry`]) may be listed
+    /// (with their exact ranges) or absent, since they depend on a telemetry reporter being
+    /// configured. Answers carrying an error fit no release.
+    #[inline]
+    pub fn fits_as(&self, answer: &ApiVersionsResponse<'_>) -> Option<Node> {
+        Node::ALL.into_iter().find(|&n| self.fits_node(answer, n))
+    }
+
+    /// True when `answer` is one a node of kind `node` of this release gives (see
+    /// [`Release::fits_as`]).
+    #[inline]
+    pub fn fits_node(&self, answer: &ApiVersionsResponse<'_>, node: Node) -> bool {
+        let table = self.node(node);
+        answer.error_code == 0
+            && !table.is_empty()
+            && (fits_table(table, answer, false) || fits_table(table, answer, true))
+    }
+
+    /// Every release that a broker's `answer` fits, oldest first. Releases whose nodes advertise
+    /// the same ranges (often the patch releases of one minor release) all fit.
     #[inline]
     pub fn fitting(answer: ApiVersionsResponse<'_>) -> impl Iterator<Item = &'static Release> + '_ {
         RELEASES.iter().filter(move |r| r.fits(&answer))
     }
+}
+
+/// True when `answer` lists exactly what `table` advertises, with unstable versions enabled or
+/// not.
+fn fits_table(table: &[ApiRange], answer: &ApiVersionsResponse<'_>, unstable: bool) -> bool {
+    // Which of the table's rows the answer listed: a key listed twice does not count twice.
+    let mut seen = [0u64; 4];
+    let mut required = 0usize;
+    for k in answer.api_keys.iter() {
+        let Ok(i) = table.binary_search_by_key(&k.api_key, |a| a.key) else {
+            return false;
+        };
+        let a = &table[i];
+        let max = if unstable { a.unstable_max } else { a.max };
+        if (a.when == Advertised::Unstable && !unstable) || k.min_version != a.min || k.max_version != max {
+            return false;
+        }
+        if i >= 256 {
+            return false;
+        }
+        if seen[i / 64] & (1 << (i % 64)) != 0 {
+            continue;
+        }
+        seen[i / 64] |= 1 << (i % 64);
+        if a.when != Advertised::Telemetry {
+            required += 1;
+        }
+    }
+    required
+        == table
+            .iter()
+            .filter(|a| match a.when {
+                Advertised::Always => true,
+                Advertised::Telemetry => false,
+                Advertised::Unstable => unstable,
+            })
+            .count()
 }

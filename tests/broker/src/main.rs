@@ -6,7 +6,8 @@
 //! with its log directory under a fresh temporary directory, storage formatted with a random
 //! cluster id, and `-Xmx512m`. Then, acting as a client through kafka-wire only:
 //!
-//! 1. ApiVersions (v3, then the highest version both sides support; at v5 also naming the
+//! 1. ApiVersions (v3, then the highest version both sides support, whose answer
+//!    `versions::Release::fitting` must place in the broker's own release; at v5 also naming the
 //!    cluster and node, right and wrong: KIP-1242), Metadata, CreateTopics;
 //! 2. Produce two record batches built with `kafka_wire::records::BatchBuilder`, ListOffsets
 //!    (every offset spec, earliest pending upload from v11), and Fetch until every produced
@@ -496,6 +497,35 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
             }
         ),
     );
+
+    // The release tables (kafka_wire::versions::Release) must recognise the live broker: its
+    // answer fits the release of the kafka_2.13 jar on the class path.
+    {
+        use kafka_wire::messages::api_versions_response::{ApiVersion, ApiVersionsResponse};
+        let release = kafka_release(Path::new(classpath));
+        let keys: Vec<ApiVersion<'_>> = r
+            .api_keys
+            .iter()
+            .map(|k| ApiVersion {
+                api_key: k.api_key,
+                min_version: k.min_version,
+                max_version: k.max_version,
+                ..ApiVersion::DEFAULT
+            })
+            .collect();
+        let answer = ApiVersionsResponse {
+            api_keys: kafka_wire::Array::from_slice(&keys),
+            ..ApiVersionsResponse::DEFAULT
+        };
+        let fitting: Vec<&str> = kafka_wire::versions::Release::fitting(answer).map(|r| r.name).collect();
+        report.check(
+            release.as_deref().is_some_and(|rel| fitting.contains(&rel)),
+            &format!(
+                "Release::fitting on the broker's ApiVersions v{v} answer names the broker's release {} (it names {fitting:?})",
+                release.as_deref().unwrap_or("(no kafka_2.13 jar on the class path)")
+            ),
+        );
+    }
 
     // ApiVersions v5 (KIP-1242) names the cluster and node the client means to reach: the
     // broker answers normally when both are its own, and REBOOTSTRAP_REQUIRED (129) otherwise.
@@ -1796,4 +1826,13 @@ fn sweep_coverage(versions: &BTreeMap<i16, (i16, i16)>, covered: &BTreeSet<(i16,
             if missed.is_empty() { String::new() } else { format!("; not checked: {missed:?}") },
         ),
     );
+}
+
+/// The release of the `kafka_2.13-RELEASE.jar` named in the class path file `classpath`.
+fn kafka_release(classpath: &Path) -> Option<String> {
+    let cp = std::fs::read_to_string(classpath).ok()?;
+    cp.split([':', '\n']).find_map(|p| {
+        let name = Path::new(p.trim()).file_name()?.to_str()?;
+        Some(name.strip_prefix("kafka_2.13-")?.strip_suffix(".jar")?.to_string())
+    })
 }
