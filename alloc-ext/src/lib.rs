@@ -5,6 +5,7 @@
 //! proxy ([`proxy`]), and the `kwire` command.
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod compression;
 pub mod conversation;

@@ -667,6 +667,9 @@ pub fn message_module(m: &Message) -> String {
     if !m.listeners.is_empty() {
         let _ = writeln!(o, "//! | listeners | {} |", m.listeners.join(", "));
     }
+    // The vendored files it is generated from, where Kafka's own description of every field is.
+    let files: Vec<String> = m.origin.files.iter().map(|f| format!("`schemas/{f}`")).collect();
+    let _ = writeln!(o, "//! | schema | {} |", files.join(", "));
     if m.provisional {
         o.push_str("//!\n//! A draft that Kafka has not released: KIP-1279 is still under discussion, and its API key\n//! here is provisional (see `schemas/kip-1279/provisional-api-keys.json`). Draft forks of\n//! Kafka put the KIP-1279 RPCs on keys 99, 100 and 105; kafka-wire's provisional keys stay\n//! clear of those and of Kafka's own.\n");
     }
@@ -821,14 +824,24 @@ fn emit_field_ids(o: &mut String, all: &[(String, String, Vec<Field>)], tree: &T
 pub mod fields {
 ",
     );
-    let site_paths = |s: usize| -> Vec<String> {
+    // Each id's path, with what it names: a field of a struct, or a struct's tagged-field section.
+    let site_paths = |s: usize| -> Vec<(String, String)> {
         let site = &tree.sites[s];
-        let mut v: Vec<String> = all[site.ty]
+        let st = &all[site.ty].0;
+        let mut v: Vec<(String, String)> = all[site.ty]
             .2
             .iter()
-            .map(|f| format!("{}{}", site.prefix, snake(&f.name)))
+            .map(|f| {
+                (
+                    format!("{}{}", site.prefix, snake(&f.name)),
+                    format!("the `{}` field (schema name `{}`) of `{st}`", snake(&f.name), f.name),
+                )
+            })
             .collect();
-        v.push(format!("{}_tagged_fields", site.prefix));
+        v.push((
+            format!("{}_tagged_fields", site.prefix),
+            format!("the tagged-field section of `{st}` (its unknown tagged fields)"),
+        ));
         v
     };
     let mut paths = Vec::new();
@@ -837,11 +850,16 @@ pub mod fields {
         paths.extend(site_paths(s));
     }
     let mut seen = std::collections::BTreeSet::new();
-    for (id, p) in paths.iter().enumerate() {
+    for (id, (p, what)) in paths.iter().enumerate() {
         let name = path_const(p);
         assert!(seen.insert(name.clone()), "two fields named {name}");
-        let _ = writeln!(o, "    /// `{p}`.\n    pub const {name}: crate::FieldId = {id};");
+        let _ = writeln!(
+            o,
+            "    /// The id of {what}, at path `{p}` in `{}`.\n    pub const {name}: crate::FieldId = {id};",
+            all[0].0
+        );
     }
+    let paths: Vec<String> = paths.into_iter().map(|(p, _)| p).collect();
     o.push_str("    /// The path of each field, by id.\n    pub const PATHS: &[&str] = &[\n");
     for p in &paths {
         let _ = writeln!(o, "        {p:?},");
@@ -867,7 +885,7 @@ pub mod fields {
         }
         o.push_str("        ],\n        paths: &[\n");
         for &(a, b) in &pairs {
-            for (from, to) in site_paths(a).iter().zip(site_paths(b)) {
+            for ((from, _), (to, _)) in site_paths(a).iter().zip(site_paths(b)) {
                 let _ = writeln!(o, "            ({from:?}, {to:?}),");
             }
         }
@@ -2418,7 +2436,9 @@ pub fn part_root<'a>(name: &str, msgs: &[&Message], groups: impl IntoIterator<It
         "//! `{name}`: part of kafka-wire's generated message modules, one per schema. The\n\
          //! `kafka-wire` crate re-exports them with the rest: depend on it, not on this crate.\n"
     );
-    o.push_str("#![no_std]\n#![forbid(unsafe_code)]\n#![warn(missing_docs)]\n\n");
+    o.push_str(
+        "#![no_std]\n#![forbid(unsafe_code)]\n#![warn(missing_docs)]\n#![cfg_attr(docsrs, feature(doc_cfg))]\n\n",
+    );
     o.push_str("#[cfg(feature = \"alloc\")]\nextern crate alloc;\n\n");
     o.push_str("#[allow(unused_imports)] // a build with few features leaves some unused\n");
     o.push_str("use kafka_wire_rt::{rt, visit, FieldId};\n\n");
@@ -2828,18 +2848,12 @@ pub fn fuzz(msgs: &[Message]) -> Vec<(String, String)> {
         "coordinator_records".into(),
         "kafka_wire_testkit::check_coordinator(data)".into(),
     ));
-    targets.push((
-        "request_frames".into(),
-        "kafka_wire_testkit::check_frames(data)".into(),
-    ));
+    targets.push(("request_frames".into(), "kafka_wire_testkit::check_frames(data)".into()));
     targets.push((
         "record_batches".into(),
         "kafka_wire_testkit::check_record_batches(data)".into(),
     ));
-    targets.push((
-        "structured".into(),
-        "kafka_wire_testkit::check_structured(data)".into(),
-    ));
+    targets.push(("structured".into(), "kafka_wire_testkit::check_structured(data)".into()));
     let mut toml = commented_header(&sources(msgs), "#");
     toml.push_str("[package]\nname = \"kafka-wire-fuzz\"\nversion = \"0.0.0\"\npublish = false\nedition = \"2021\"\n\n[package.metadata]\ncargo-fuzz = true\n\n");
     toml.push_str("[dependencies]\nlibfuzzer-sys = \"0.4\"\nkafka-wire = { path = \"../core\", features = [\"std\", \"arbitrary\", \"test-schemas\"] }\nkafka-wire-testkit = { path = \"../testkit\" }\n\n");

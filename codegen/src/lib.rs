@@ -88,6 +88,7 @@ pub fn render(msgs: &[model::Message], t: &tables::Tables) -> Result<BTreeMap<St
     let modules: BTreeMap<String, String> = msgs.iter().map(|m| (m.name.clone(), emit::message_module(m))).collect();
     let part = split(msgs, &modules);
     let mut out = format_all(render_core(msgs, t, &modules, &part))?;
+    out.insert("core/src/generated/front.md".into(), features::front_page(msgs)?);
     // A block of a hand-written file: `file#block` (see `splice`).
     out.insert(
         "core/Cargo.toml#features".into(),

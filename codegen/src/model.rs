@@ -16,6 +16,8 @@ pub struct Origin {
     pub newer: Option<String>,
     pub older: Option<String>,
     pub draft: Option<String>,
+    /// The schema files it is read from, relative to `schemas/` (`kafka/4.4.0/clients/…json`).
+    pub files: Vec<String>,
 }
 
 /// One message after the merge.
@@ -270,6 +272,7 @@ pub fn load(inputs: &Inputs) -> Result<Vec<Message>, SchemaError> {
             newer: None,
             older: None,
             draft: Some(p.file_name().unwrap().to_string_lossy().into()),
+            files: vec![format!("kip-1279/{}", p.file_name().unwrap().to_string_lossy())],
         };
         if out.contains_key(&("messages".to_string(), m.name.clone())) {
             return Err(SchemaError {
@@ -442,6 +445,19 @@ fn merge(
             newer: new.filter(|s| !s.valid.is_empty()).map(|_| releases.newer.clone()),
             older: old.filter(|_| !old_only.is_empty()).map(|_| releases.older.clone()),
             draft: None,
+            files: [
+                new.filter(|s| !s.valid.is_empty()).map(|s| (&releases.newer, s)),
+                old.filter(|_| !old_only.is_empty()).map(|s| (&releases.older, s)),
+            ]
+            .into_iter()
+            .flatten()
+            .map(|(r, s)| {
+                let file = Path::new(&s.file)
+                    .file_name()
+                    .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+                format!("kafka/{r}/{folder}/{file}")
+            })
+            .collect(),
         },
         fields,
         common,

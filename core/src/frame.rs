@@ -7,9 +7,6 @@
 //! The size prefix, the request and response headers, the `__cluster_metadata` record framing
 //! and the coordinator records' type and version are nom parsers (nom's combinators over the
 //! primitives in `grammar`).
-//!
-//! Layer 9: uses the runtime below it (`grammar` included) and the generated messages and
-//! dispatch.
 
 use crate::codec::{outline, Message, MessageInfo};
 use crate::compound::read::unknown_tags_only;
@@ -78,16 +75,21 @@ pub fn split_frame(input: &[u8]) -> Result<(&[u8], &[u8]), DecodeError> {
     }
 }
 
-/// The payload of a frame that must be exactly `input`: bytes after it are an error.
+/// The payload of a frame that must be exactly `input`: bytes after it make the size prefix
+/// the fault ([`DecodeErrorKind::FrameSize`](crate::DecodeErrorKind::FrameSize)).
 fn whole_frame(input: &[u8]) -> Result<&[u8], DecodeError> {
     let (payload, rest) = split_frame(input)?;
     if !rest.is_empty() {
+        // The prefix is the fault: the message runs on past it.
         return Err(DecodeError::new_at(
-            K::TrailingBytes { count: rest.len() },
-            input.len() - rest.len(),
+            K::FrameSize {
+                size: i32::try_from(payload.len()).unwrap_or(i32::MAX),
+                given: input.len().saturating_sub(4),
+            },
+            0,
             "frame",
             -1,
-            "",
+            "size",
         ));
     }
     Ok(payload)
@@ -232,9 +234,24 @@ pub fn parse_request(payload: &[u8], mode: Mode) -> Result<RequestFrame<'_>, Dec
     })
 }
 
+/// Whether a response body of API `api_key` that does not parse at `version` is read again at
+/// version 0: true for ApiVersions above version 0. A broker that does not support the
+/// ApiVersions version it was sent answers in version 0's shape with `UNSUPPORTED_VERSION`
+/// (its response header is version 0 at every version), and Kafka's client reads it so. When
+/// the second reading fails too, the error of the first is reported. Every response parser of
+/// this crate applies this rule: the frame parsers here and
+/// `versions::parse_api_versions_response` (feature `api-api-versions`).
+#[inline(always)]
+pub const fn reads_v0_fallback(api_key: i16, version: i16) -> bool {
+    api_key == ApiKey::ApiVersions.id() && version > 0
+}
+
 /// A parsed response frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ResponseFrame<'a> {
+    /// The version the body was read at: the version asked for, or 0 for an ApiVersions answer
+    /// in version 0's shape (see [`reads_v0_fallback`]).
+    pub version: i16,
     /// The response header version used (0 or 1).
     pub header_version: i16,
     /// The header.
@@ -273,8 +290,17 @@ pub fn parse_response(
         let header_version = api_key.response_header_version(version);
         let (header, body_bytes) = response_head(payload, &api_key.response_info(), version, header_version, 0)?;
         let base = payload.len() - body_bytes.len();
-        match ResponseBody::parse_with(api_key, body_bytes, version, mode) {
-            Ok((body, trailing)) => Ok(ResponseFrame {
+        let parsed = match ResponseBody::parse_with(api_key, body_bytes, version, mode) {
+            Err(e) if reads_v0_fallback(api_key.id(), version) => {
+                ResponseBody::parse_with(api_key, body_bytes, 0, mode)
+                    .map(|b| (b, 0))
+                    .map_err(|_| e)
+            }
+            r => r.map(|b| (b, version)),
+        };
+        match parsed {
+            Ok(((body, trailing), version)) => Ok(ResponseFrame {
+                version,
                 header_version,
                 header,
                 body,
@@ -291,6 +317,9 @@ pub fn parse_response(
 /// response type ([`Request::Response`]), so no key is typed by hand.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TypedResponseFrame<'b, B> {
+    /// The version the body was read at: the version asked for, or 0 for an ApiVersions answer
+    /// in version 0's shape (see [`reads_v0_fallback`]).
+    pub version: i16,
     /// The response header version used (0 or 1).
     pub header_version: i16,
     /// The header.
@@ -360,8 +389,17 @@ fn response_to<'a, 'b, R: Request<'a>>(
         shift,
     )?;
     let base = payload.len() - body_bytes.len();
-    match crate::codec::parse_mode::<R::Response<'b>>(body_bytes, version, mode) {
-        Ok((body, trailing)) => Ok(TypedResponseFrame {
+    let parsed = match crate::codec::parse_mode::<R::Response<'b>>(body_bytes, version, mode) {
+        Err(e) if reads_v0_fallback(R::API_KEY.id(), version) => {
+            crate::codec::parse_mode::<R::Response<'b>>(body_bytes, 0, mode)
+                .map(|b| (b, 0))
+                .map_err(|_| e)
+        }
+        r => r.map(|b| (b, version)),
+    };
+    match parsed {
+        Ok(((body, trailing), version)) => Ok(TypedResponseFrame {
+            version,
             header_version,
             header,
             body,

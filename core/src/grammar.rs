@@ -9,8 +9,6 @@
 //! `Incomplete`. As in the `read` primitives (which these parsers wrap), an error records the
 //! bytes remaining where it was found and the field's name; `finish` turns it into an offset
 //! from the start of the input and names the message and version.
-//!
-//! Layer 3: uses `error` and the wire primitives (`read`).
 
 use ::nom::{Err, IResult};
 

@@ -1,8 +1,27 @@
 //! # kafka-wire
 //!
 //! A zero-copy, zero-allocation, `no_std` codec for the Apache Kafka wire protocol, generated
-//! from Kafka's own JSON message schemas (4.1.1, plus the versions and APIs only 3.9.1 has, plus
-//! kafka-wire's drafts of the KIP-1279 mirror RPCs).
+//! from Kafka's own JSON message schemas, for the hosts where a Kafka codec has to be small,
+//! fast or exact: firmware that produces to Kafka, proxies and gateways that read traffic
+//! without copying it, services, tools that read the KRaft metadata log, and fuzzers. The bytes
+//! it writes are Kafka's: every message version is checked against Kafka's Java classes and a
+//! real broker.
+//!
+//! ## Where to start
+//!
+//! - [`messages`]: one module per request, response and header, each with its view type
+//!   (`parse`, `encode`) and, with `alloc`, its owned twin. The [`Message`] trait is what they
+//!   share; [`ApiKey`] lists every API with its versions, and [`Request`] pairs a request type
+//!   with its response type.
+//! - [`frame`]: size-prefixed request and response frames with their headers, decoded by API key
+//!   ([`RequestBody`], [`ResponseBody`]), and the framing of the `__cluster_metadata` log.
+//! - [`versions`]: ApiVersions, version negotiation and what each Kafka release's brokers
+//!   advertise; [`ErrorCode`]: Kafka's error codes.
+//! - [`records`]: record batches, read and built without allocating.
+//! - [`visit`]: one pass over a message that reads each byte once; [`nom`]: kafka-wire's parsers
+//!   inside your own nom grammar; [`reflect`]: every message's schema at run time.
+//! - With features: `metadata`, `coordinator`, `raft`, `storage` and `streams` hold the record
+//!   schemas; `dynamic` (`alloc`) encodes a tree of values laid out by a schema.
 //!
 //! ## The contract: validate once, then never fail
 //!
@@ -55,10 +74,33 @@
 //! let p = view.topics.iter().next().unwrap().partitions.iter().next().unwrap();
 //! assert_eq!(p.new_isr_with_epochs.iter().next().unwrap().broker_epoch, 7);
 //! ```
-
+//!
+//! ## Features
+//!
+//! By default every API and record family is compiled (`all`), with no allocator. A program
+//! that uses a few turns the defaults off and names them
+//! (`default-features = false, features = ["producer"]`); features are additive.
+//!
+//! | feature | what it adds |
+//! |---|---|
+//! | `alloc` | owned twins of every view (`owned` modules, `OwnedMessage`), `Vec` sinks, `to_vec`, `dynamic` |
+//! | `std` | `alloc`, for crates that name `std` |
+//! | `bytes` | owned `bytes`, `records` and long string fields slice a shared `bytes::Bytes` (`OwnedMessage::parse_bytes`); `BytesMut` is a sink |
+//! | `bytes-portable-atomic` | `bytes` on targets without atomic compare-and-swap (thumbv6m), through `portable-atomic` |
+//! | `defmt` | `defmt::Format` for views, errors and [`ApiKey`] |
+//! | `arbitrary` | random owned values valid at a version (`ArbitraryAt`), for fuzzing; needs `std` |
+//! | `small-code` | less code at some cost in speed, for flash-constrained firmware; same values, errors and offsets |
+//! | `test-schemas` | Kafka's generator test schemas (`testing`) |
+//!
+//! The environment variable `KAFKA_WIRE_PIN` fixes versions at build time (see [`pin`]).
+//!
+//! ## Kafka releases and API features
+//!
+#![doc = include_str!("generated/front.md")]
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

@@ -1,7 +1,6 @@
 //! kafka-wire inside a nom grammar: messages and frames as [`nom::Parser`]s.
 //!
 //! nom's types appear in this module only; the rest of the crate returns its own `Result`.
-//! Layer: uses the message trait and the frame layer; nothing below uses it.
 //!
 //! - [`message`] parses one message at a version off the front of complete input and hands
 //!   back the rest, so messages compose with nom's combinators (`length_value`, `many0`, …).

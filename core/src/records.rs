@@ -48,7 +48,7 @@
 //!
 //! # Owned batches
 //!
-//! With the `alloc` feature, [`OwnedRecordBatch::parse_all`] reads a `records` field into owned
+//! With the `alloc` feature, `OwnedRecordBatch::parse_all` reads a `records` field into owned
 //! batches, records and headers with the same checks; with the `bytes` feature their keys,
 //! values and headers are slices of the field's shared buffer, not copies.
 //!

@@ -1,8 +1,5 @@
 //! Version negotiation and Kafka's release tables, without allocating.
 //!
-//! Layer: dispatch. Uses the generated API keys, error codes, release tables and the
-//! ApiVersions messages; nothing below it uses this module.
-//!
 //! A client sends ApiVersions first and learns, for each API, the range of versions the broker
 //! supports. [`Negotiated`] intersects that answer with the client's own ranges the way Kafka's
 //! clients do:
@@ -42,6 +39,12 @@
 //! assert_eq!(n.version(ApiKey::ApiVersions), Some(4));
 //! assert_eq!(n.version(ApiKey::Produce), None); // not in the answer
 //! ```
+// Without ApiVersions compiled, the negotiation items the docs above name do not exist: their
+// links point at this module instead.
+#![cfg_attr(
+    not(feature = "api-api-versions"),
+    doc = "\n[`Negotiated`]: self\n[`NegotiationError::RetryApiVersions`]: self\n[`parse_api_versions_response`]: self\n[`Release::fitting`]: self"
+)]
 
 use crate::generated::api::ApiKey;
 pub use crate::generated::releases::{Advertised, ApiRange, Listeners, Release, RELEASES};
@@ -64,7 +67,7 @@ pub enum Node {
 }
 
 impl Node {
-    /// Every kind of node, in the order [`Release::fits_as`] tries them.
+    /// Every kind of node, in the order `Release::fits_as` tries them.
     pub const ALL: [Node; 3] = [Node::Broker, Node::ZkBroker, Node::Controller];
 }
 
@@ -103,7 +106,7 @@ impl Release {
     }
 
     /// The versions (lowest, highest) that the release's KRaft broker advertises for `key` by
-    /// default, the shape [`Negotiated::new`] takes; `None` for an API it does not advertise, or
+    /// default, the shape `Negotiated::new` takes; `None` for an API it does not advertise, or
     /// advertises only with unstable versions enabled. The telemetry APIs, advertised only with a
     /// telemetry reporter configured, have their ranges.
     pub fn versions(&self, key: ApiKey) -> Option<(i16, i16)> {

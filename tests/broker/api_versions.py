@@ -4,7 +4,9 @@
     python3 tests/broker/api_versions.py HOST:PORT VERSION OUT
 
 VERSION 0 sends a request header v1 with an empty body; VERSION 3 sends header v2 and a v3 body
-naming the client software ("kwire-capture", "1"). OUT gets the whole response frame: the 4-byte
+naming the client software ("kwire-capture", "1"); VERSION 5 sends the same header and body
+and a v5 body (v3's fields, then a null cluster id and node id -1): a broker that supports v5
+answers in v5's shape, an older one in version 0's shape with UNSUPPORTED_VERSION. OUT gets the whole response frame: the 4-byte
 size, the response header (correlation id 1) and the body, exactly as the listener sent them.
 """
 import socket
@@ -18,11 +20,14 @@ def request(version):
     header = struct.pack(">hhih", 18, version, 1, len(CLIENT_ID)) + CLIENT_ID
     if version == 0:
         body = b""
-    elif version == 3:
+    elif version in (3, 5):
         header += b"\x00"  # header v2: no tagged fields
         name, ver = b"kwire-capture", b"1"
         # compact strings (length + 1 as an unsigned varint, all < 128 here), no tagged fields
-        body = bytes([len(name) + 1]) + name + bytes([len(ver) + 1]) + ver + b"\x00"
+        body = bytes([len(name) + 1]) + name + bytes([len(ver) + 1]) + ver
+        if version == 5:
+            body += b"\x00" + struct.pack(">i", -1)  # ClusterId: null compact string; NodeId -1
+        body += b"\x00"
     else:
         raise SystemExit(f"api_versions.py: version {version} is not one this script sends")
     msg = header + body

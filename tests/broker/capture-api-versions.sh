@@ -10,7 +10,10 @@
 # ApiVersions v3 and v0 (tests/broker/api_versions.py) to its client listener (PLAINTEXT) and
 # ApiVersions v3 to its controller listener (CONTROLLER), and writes the raw response frames:
 #
-#   RELEASE-broker-v3.bin  RELEASE-broker-v0.bin  RELEASE-controller-v3.bin
+#   RELEASE-broker-v3.bin  RELEASE-broker-v0.bin  RELEASE-broker-v5.bin  RELEASE-controller-v3.bin
+#
+# (a broker older than 4.x does not support v5 and answers it in version 0's shape with
+# UNSUPPORTED_VERSION)
 #
 # For a 3.x release it then starts a ZooKeeper server (the zookeeper jar the broker depends on)
 # and a ZooKeeper-mode broker (zookeeper.connect, one listener, defaults otherwise) and writes
@@ -43,6 +46,7 @@ pids+=("$(cat "$work/kraft/broker.pid")")
 port=$(cat "$work/kraft/port") cport=$(cat "$work/kraft/controller-port")
 python3 "$here/api_versions.py" "127.0.0.1:$port" 3 "$out/$release-broker-v3.bin"
 python3 "$here/api_versions.py" "127.0.0.1:$port" 0 "$out/$release-broker-v0.bin"
+python3 "$here/api_versions.py" "127.0.0.1:$port" 5 "$out/$release-broker-v5.bin"
 python3 "$here/api_versions.py" "127.0.0.1:$cport" 3 "$out/$release-controller-v3.bin"
 kill "${pids[0]}"; while kill -0 "${pids[0]}" 2>/dev/null; do sleep 0.2; done
 

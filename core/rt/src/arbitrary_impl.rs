@@ -5,8 +5,6 @@
 //! field-level schema ([`crate::reflect`]) at that version, encoded by the codec and parsed: fields
 //! the version lacks keep their defaults, nulls appear only where the version allows them, and
 //! every value encodes at that version.
-//!
-//! Layer 8: uses `codec`, `dynamic`, `owned` and `reflect`.
 
 use alloc::borrow::Cow;
 use alloc::vec::Vec;

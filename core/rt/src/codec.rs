@@ -1,8 +1,5 @@
 //! The message trait every generated top-level struct implements, and the entry points built
 //! on it: strict and lenient parsing, exact sizing, encoding into a sink, transcoding.
-//!
-//! Layer 6: uses error, the wire primitives (`read`, `write`), `visit`, `reflect`, `structs`
-//! and `compound`; the generated code, dispatch and frames use it.
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Fail};
 use crate::read::Cursor;

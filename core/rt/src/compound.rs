@@ -6,8 +6,6 @@
 //! The array, nullable-struct and tag-section readers are `#[inline(always)]`, except with
 //! feature `small-code`, where they are `#[inline(never)]`: one function per element type,
 //! called from every struct instead of copied into it (docs/FEATURES.md).
-//!
-//! Layer 5: uses error, the wire primitives (`read`, `write`), `visit`, `types` and `structs`.
 
 use crate::error::{EncodeError, Fail};
 use crate::read::Cursor;

@@ -9,8 +9,6 @@
 //! their text is that of the derived `Debug` (`Name { field: value, .. }`, strings quoted,
 //! UUIDs hyphenated, arrays and bytes as lists), except that strings are not escaped and floats
 //! print as `Display` does. The helpers below are what those impls call.
-//!
-//! Layer 6: uses `error`, `types` and `codec`.
 
 use defmt::{write, Format, Formatter};
 
@@ -47,6 +45,11 @@ impl Format for DecodeErrorKind {
             DecodeErrorKind::NotEnabled { feature } => write!(f, "message not compiled in (feature {=str})", feature),
             DecodeErrorKind::UnsupportedVersion { version } => write!(f, "unsupported version {=i32}", version),
             DecodeErrorKind::InvalidFrame { value } => write!(f, "invalid framing value {=i64}", value),
+            DecodeErrorKind::FrameSize { size, given } => write!(
+                f,
+                "frame size prefix {=i32} does not match the {=usize} byte(s) that follow it",
+                size, given
+            ),
             DecodeErrorKind::TooManyElements { count } => write!(f, "array of {=i64} elements exceeds 1000000", count),
             DecodeErrorKind::TooManyTaggedFields { count } => write!(f, "{=u32} tagged fields exceed 10000", count),
         }

@@ -1,6 +1,4 @@
 //! The runtime half of `kafka_wire::dynamic` (documented there).
-//!
-//! Layer 7: uses `error`, `write`, `reflect` and `codec` (for [`MessageInfo`]).
 
 use alloc::borrow::Cow;
 use alloc::vec::Vec;

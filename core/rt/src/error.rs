@@ -3,8 +3,6 @@
 //! Both error types are small, allocation-free and identical under every feature. Each names
 //! what went wrong (a `#[non_exhaustive]` kind), where (the byte offset for decoding), and in
 //! what (the message, its version and the field path).
-//!
-//! Layer 1: uses nothing else in the crate.
 
 use core::fmt;
 
@@ -71,6 +69,14 @@ pub enum DecodeErrorKind {
     InvalidFrame {
         /// The value read.
         value: i64,
+    },
+    /// A frame whose size prefix does not cover the bytes given for it (a prefix smaller than
+    /// its message, or a second frame where one was expected), reported at the prefix.
+    FrameSize {
+        /// The size prefix read.
+        size: i32,
+        /// The bytes that follow the prefix.
+        given: usize,
     },
     /// An array with more elements than Kafka reads in one collection (1,000,000).
     TooManyElements {
@@ -237,6 +243,12 @@ impl fmt::Display for DecodeErrorKind {
                 write!(f, "unsupported version {version}")
             }
             DecodeErrorKind::InvalidFrame { value } => write!(f, "invalid framing value {value}"),
+            DecodeErrorKind::FrameSize { size, given } => {
+                write!(
+                    f,
+                    "frame size prefix {size} does not match the {given} byte(s) that follow it"
+                )
+            }
             DecodeErrorKind::TooManyElements { count } => {
                 write!(f, "array of {count} elements exceeds 1000000")
             }

@@ -11,6 +11,7 @@
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 // With `small-code` the generated views leave out `check` and `skip`, and the runtime helpers
 // that only those call go unused.
 #![cfg_attr(feature = "small-code", allow(dead_code))]

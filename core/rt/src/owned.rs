@@ -21,9 +21,6 @@
 //! - unknown tagged fields are one pointer, allocated only when there are some.
 //!
 //! Build them with `"name".into()`, `SmallVec::from_slice(&[1, 2, 3])` or `.collect()`.
-//!
-//! Layer 6: uses `error`, `sealed`, the wire primitives (`read`, `write`), `compound`, `types`
-//! and `codec`.
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;

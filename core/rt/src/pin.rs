@@ -11,8 +11,6 @@
 //! The list is read when the crate is compiled (`option_env!`, which Cargo tracks: changing it
 //! rebuilds). A key that names no API of this build is ignored; a value that is not a version of
 //! the API, or a list that does not parse, stops the build with an error naming the key.
-//!
-//! Layer 1: uses nothing else in the crate.
 
 /// The version `list` fixes for the API whose feature is `key`, if any: `list` is the value of
 /// `KAFKA_WIRE_PIN` (comma-separated `feature=version` pairs, spaces allowed around each), and

@@ -19,8 +19,6 @@
 //! field instead of copied into it (docs/FEATURES.md). With that feature the fixed-width
 //! readers (`int16` to `int64`, `uint16`, `uint32`, `float64`) also call one shared big-endian
 //! reader instead of each inlining its own bounds check and error path.
-//!
-//! Layer 2, wire primitives: uses `error` only.
 
 use crate::error::{DecodeError, DecodeErrorKind as K, Fail};
 

@@ -1,6 +1,4 @@
 //! The runtime half of `kafka_wire::reflect` (documented there).
-//!
-//! Layer 3: plain data; uses nothing else in the crate.
 
 /// The wire type of a field (of its elements, for arrays).
 #[derive(Clone, Copy, Debug)]

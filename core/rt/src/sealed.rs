@@ -1,8 +1,6 @@
 //! The seal on the traits that only this crate implements: [`Struct`](crate::Struct),
 //! [`Elem`](crate::Elem) and their owned twins. Their methods work on the crate's cursor and
 //! writer, which are not part of the public API, so types outside the crate cannot take part.
-//!
-//! Layer 1: uses nothing else in the crate.
 
 /// Implemented by the generated structs and the element types; unnameable outside the crate.
 pub trait Sealed {}

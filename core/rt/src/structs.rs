@@ -1,7 +1,5 @@
 //! The trait every generated struct implements: read, check, skip, visit, size and write,
 //! each covering every version. Users call the [`Message`](crate::Message) methods instead.
-//!
-//! Layer 4: uses error, `sealed`, the wire primitives (`read`, `write`) and `visit`.
 
 use crate::error::{EncodeError, Fail};
 use crate::read::Cursor;

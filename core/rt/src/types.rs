@@ -4,8 +4,6 @@
 //! encode. Arrays and unknown tagged fields therefore come in two shapes behind one type:
 //! bytes already validated by a parse (iterated lazily, without re-checking lengths), or a
 //! slice of values the caller built.
-//!
-//! Layer 4: uses `error`, `sealed`, the wire primitives (`read`, `write`) and `visit`.
 
 use core::fmt;
 

@@ -1,7 +1,4 @@
 //! The runtime half of `kafka_wire::visit` (documented there).
-//!
-//! Layer 3: the visitor trait; uses nothing else in the crate (the compound visits are in
-//! `compound`).
 
 /// A field's number within its message (see the module docs).
 pub type FieldId = u16;

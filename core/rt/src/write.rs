@@ -14,8 +14,6 @@
 //! every fixed-width field is written by one shared function; with it, a [`Writer`] can also
 //! count instead of write (`Writer::counter`), which is how a view struct's size is computed
 //! there.
-//!
-//! Layer 2, wire primitives: uses `error` only.
 
 use crate::error::{EncodeError, EncodeErrorKind as K};
 

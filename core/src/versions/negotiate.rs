@@ -12,13 +12,16 @@ use crate::generated::messages::api_versions_response::ApiVersionsResponse;
 ///
 /// A broker that does not support `version` answers in version 0's shape with
 /// `UNSUPPORTED_VERSION`, so when the body does not parse at `version`, this parses it at
-/// version 0, as Kafka's client does. Returns the view and the version it was read at; the
+/// version 0, as Kafka's client does ([`crate::frame::reads_v0_fallback`]; the frame parsers
+/// apply the same rule, so a caller holding a whole frame needs no header slicing). Returns the view and the version it was read at; the
 /// error is the one at `version` when neither parse succeeds.
 #[inline]
 pub fn parse_api_versions_response(body: &[u8], version: i16) -> Result<(ApiVersionsResponse<'_>, i16), DecodeError> {
     match ApiVersionsResponse::parse(body, version) {
         Ok(r) => Ok((r, version)),
-        Err(e) if version != 0 => ApiVersionsResponse::parse(body, 0).map(|r| (r, 0)).map_err(|_| e),
+        Err(e) if crate::frame::reads_v0_fallback(ApiKey::ApiVersions.id(), version) => {
+            ApiVersionsResponse::parse(body, 0).map(|r| (r, 0)).map_err(|_| e)
+        }
         Err(e) => Err(e),
     }
 }

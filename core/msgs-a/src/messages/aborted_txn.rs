@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/clients/AbortedTxn.json` |
 
 use crate::rt;
 
@@ -142,15 +143,15 @@ impl<'a> rt::Message<'a> for AbortedTxn<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `producer_id`.
+    /// The id of the `producer_id` field (schema name `ProducerId`) of `AbortedTxn`, at path `producer_id` in `AbortedTxn`.
     pub const PRODUCER_ID: crate::FieldId = 0;
-    /// `first_offset`.
+    /// The id of the `first_offset` field (schema name `FirstOffset`) of `AbortedTxn`, at path `first_offset` in `AbortedTxn`.
     pub const FIRST_OFFSET: crate::FieldId = 1;
-    /// `last_offset`.
+    /// The id of the `last_offset` field (schema name `LastOffset`) of `AbortedTxn`, at path `last_offset` in `AbortedTxn`.
     pub const LAST_OFFSET: crate::FieldId = 2;
-    /// `last_stable_offset`.
+    /// The id of the `last_stable_offset` field (schema name `LastStableOffset`) of `AbortedTxn`, at path `last_stable_offset` in `AbortedTxn`.
     pub const LAST_STABLE_OFFSET: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AbortedTxn` (its unknown tagged fields), at path `_tagged_fields` in `AbortedTxn`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-4 |
 //! | flexible versions | 3-4 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/AddOffsetsToTxnRequest.json` |
 
 use crate::rt;
 
@@ -170,15 +171,15 @@ impl<'a> rt::Message<'a> for AddOffsetsToTxnRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `transactional_id`.
+    /// The id of the `transactional_id` field (schema name `TransactionalId`) of `AddOffsetsToTxnRequest`, at path `transactional_id` in `AddOffsetsToTxnRequest`.
     pub const TRANSACTIONAL_ID: crate::FieldId = 0;
-    /// `producer_id`.
+    /// The id of the `producer_id` field (schema name `ProducerId`) of `AddOffsetsToTxnRequest`, at path `producer_id` in `AddOffsetsToTxnRequest`.
     pub const PRODUCER_ID: crate::FieldId = 1;
-    /// `producer_epoch`.
+    /// The id of the `producer_epoch` field (schema name `ProducerEpoch`) of `AddOffsetsToTxnRequest`, at path `producer_epoch` in `AddOffsetsToTxnRequest`.
     pub const PRODUCER_EPOCH: crate::FieldId = 2;
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `AddOffsetsToTxnRequest`, at path `group_id` in `AddOffsetsToTxnRequest`.
     pub const GROUP_ID: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AddOffsetsToTxnRequest` (its unknown tagged fields), at path `_tagged_fields` in `AddOffsetsToTxnRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

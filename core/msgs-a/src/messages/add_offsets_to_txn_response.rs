@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-4 |
 //! | flexible versions | 3-4 |
+//! | schema | `schemas/kafka/4.4.0/clients/AddOffsetsToTxnResponse.json` |
 
 use crate::rt;
 
@@ -156,11 +157,11 @@ impl<'a> rt::Message<'a> for AddOffsetsToTxnResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `AddOffsetsToTxnResponse`, at path `throttle_time_ms` in `AddOffsetsToTxnResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `AddOffsetsToTxnResponse`, at path `error_code` in `AddOffsetsToTxnResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AddOffsetsToTxnResponse` (its unknown tagged fields), at path `_tagged_fields` in `AddOffsetsToTxnResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["throttle_time_ms", "error_code", "_tagged_fields"];

@@ -8,6 +8,7 @@
 //! | valid versions | 0-5 |
 //! | flexible versions | 3-5 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/AddPartitionsToTxnRequest.json` |
 
 use crate::rt;
 
@@ -748,41 +749,41 @@ impl<'a> rt::Message<'a> for AddPartitionsToTxnRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `transactions`.
+    /// The id of the `transactions` field (schema name `Transactions`) of `AddPartitionsToTxnRequest`, at path `transactions` in `AddPartitionsToTxnRequest`.
     pub const TRANSACTIONS: crate::FieldId = 0;
-    /// `v3_and_below_transactional_id`.
+    /// The id of the `v3_and_below_transactional_id` field (schema name `V3AndBelowTransactionalId`) of `AddPartitionsToTxnRequest`, at path `v3_and_below_transactional_id` in `AddPartitionsToTxnRequest`.
     pub const V3_AND_BELOW_TRANSACTIONAL_ID: crate::FieldId = 1;
-    /// `v3_and_below_producer_id`.
+    /// The id of the `v3_and_below_producer_id` field (schema name `V3AndBelowProducerId`) of `AddPartitionsToTxnRequest`, at path `v3_and_below_producer_id` in `AddPartitionsToTxnRequest`.
     pub const V3_AND_BELOW_PRODUCER_ID: crate::FieldId = 2;
-    /// `v3_and_below_producer_epoch`.
+    /// The id of the `v3_and_below_producer_epoch` field (schema name `V3AndBelowProducerEpoch`) of `AddPartitionsToTxnRequest`, at path `v3_and_below_producer_epoch` in `AddPartitionsToTxnRequest`.
     pub const V3_AND_BELOW_PRODUCER_EPOCH: crate::FieldId = 3;
-    /// `v3_and_below_topics`.
+    /// The id of the `v3_and_below_topics` field (schema name `V3AndBelowTopics`) of `AddPartitionsToTxnRequest`, at path `v3_and_below_topics` in `AddPartitionsToTxnRequest`.
     pub const V3_AND_BELOW_TOPICS: crate::FieldId = 4;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AddPartitionsToTxnRequest` (its unknown tagged fields), at path `_tagged_fields` in `AddPartitionsToTxnRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 5;
-    /// `transactions[].transactional_id`.
+    /// The id of the `transactional_id` field (schema name `TransactionalId`) of `AddPartitionsToTxnTransaction`, at path `transactions[].transactional_id` in `AddPartitionsToTxnRequest`.
     pub const TRANSACTIONS_TRANSACTIONAL_ID: crate::FieldId = 6;
-    /// `transactions[].producer_id`.
+    /// The id of the `producer_id` field (schema name `ProducerId`) of `AddPartitionsToTxnTransaction`, at path `transactions[].producer_id` in `AddPartitionsToTxnRequest`.
     pub const TRANSACTIONS_PRODUCER_ID: crate::FieldId = 7;
-    /// `transactions[].producer_epoch`.
+    /// The id of the `producer_epoch` field (schema name `ProducerEpoch`) of `AddPartitionsToTxnTransaction`, at path `transactions[].producer_epoch` in `AddPartitionsToTxnRequest`.
     pub const TRANSACTIONS_PRODUCER_EPOCH: crate::FieldId = 8;
-    /// `transactions[].verify_only`.
+    /// The id of the `verify_only` field (schema name `VerifyOnly`) of `AddPartitionsToTxnTransaction`, at path `transactions[].verify_only` in `AddPartitionsToTxnRequest`.
     pub const TRANSACTIONS_VERIFY_ONLY: crate::FieldId = 9;
-    /// `transactions[].topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `AddPartitionsToTxnTransaction`, at path `transactions[].topics` in `AddPartitionsToTxnRequest`.
     pub const TRANSACTIONS_TOPICS: crate::FieldId = 10;
-    /// `transactions[]._tagged_fields`.
+    /// The id of the tagged-field section of `AddPartitionsToTxnTransaction` (its unknown tagged fields), at path `transactions[]._tagged_fields` in `AddPartitionsToTxnRequest`.
     pub const TRANSACTIONS_TAGGED_FIELDS: crate::FieldId = 11;
-    /// `v3_and_below_topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `AddPartitionsToTxnTopic`, at path `v3_and_below_topics[].name` in `AddPartitionsToTxnRequest`.
     pub const V3_AND_BELOW_TOPICS_NAME: crate::FieldId = 12;
-    /// `v3_and_below_topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `AddPartitionsToTxnTopic`, at path `v3_and_below_topics[].partitions` in `AddPartitionsToTxnRequest`.
     pub const V3_AND_BELOW_TOPICS_PARTITIONS: crate::FieldId = 13;
-    /// `v3_and_below_topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `AddPartitionsToTxnTopic` (its unknown tagged fields), at path `v3_and_below_topics[]._tagged_fields` in `AddPartitionsToTxnRequest`.
     pub const V3_AND_BELOW_TOPICS_TAGGED_FIELDS: crate::FieldId = 14;
-    /// `transactions[].topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `AddPartitionsToTxnTopic`, at path `transactions[].topics[].name` in `AddPartitionsToTxnRequest`.
     pub const TRANSACTIONS_TOPICS_NAME: crate::FieldId = 15;
-    /// `transactions[].topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `AddPartitionsToTxnTopic`, at path `transactions[].topics[].partitions` in `AddPartitionsToTxnRequest`.
     pub const TRANSACTIONS_TOPICS_PARTITIONS: crate::FieldId = 16;
-    /// `transactions[].topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `AddPartitionsToTxnTopic` (its unknown tagged fields), at path `transactions[].topics[]._tagged_fields` in `AddPartitionsToTxnRequest`.
     pub const TRANSACTIONS_TOPICS_TAGGED_FIELDS: crate::FieldId = 17;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

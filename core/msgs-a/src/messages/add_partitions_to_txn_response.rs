@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-5 |
 //! | flexible versions | 3-5 |
+//! | schema | `schemas/kafka/4.4.0/clients/AddPartitionsToTxnResponse.json` |
 
 use crate::rt;
 
@@ -815,45 +816,45 @@ impl<'a> rt::Message<'a> for AddPartitionsToTxnResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `AddPartitionsToTxnResponse`, at path `throttle_time_ms` in `AddPartitionsToTxnResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `AddPartitionsToTxnResponse`, at path `error_code` in `AddPartitionsToTxnResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `results_by_transaction`.
+    /// The id of the `results_by_transaction` field (schema name `ResultsByTransaction`) of `AddPartitionsToTxnResponse`, at path `results_by_transaction` in `AddPartitionsToTxnResponse`.
     pub const RESULTS_BY_TRANSACTION: crate::FieldId = 2;
-    /// `results_by_topic_v3_and_below`.
+    /// The id of the `results_by_topic_v3_and_below` field (schema name `ResultsByTopicV3AndBelow`) of `AddPartitionsToTxnResponse`, at path `results_by_topic_v3_and_below` in `AddPartitionsToTxnResponse`.
     pub const RESULTS_BY_TOPIC_V3_AND_BELOW: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AddPartitionsToTxnResponse` (its unknown tagged fields), at path `_tagged_fields` in `AddPartitionsToTxnResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `results_by_transaction[].transactional_id`.
+    /// The id of the `transactional_id` field (schema name `TransactionalId`) of `AddPartitionsToTxnResult`, at path `results_by_transaction[].transactional_id` in `AddPartitionsToTxnResponse`.
     pub const RESULTS_BY_TRANSACTION_TRANSACTIONAL_ID: crate::FieldId = 5;
-    /// `results_by_transaction[].topic_results`.
+    /// The id of the `topic_results` field (schema name `TopicResults`) of `AddPartitionsToTxnResult`, at path `results_by_transaction[].topic_results` in `AddPartitionsToTxnResponse`.
     pub const RESULTS_BY_TRANSACTION_TOPIC_RESULTS: crate::FieldId = 6;
-    /// `results_by_transaction[]._tagged_fields`.
+    /// The id of the tagged-field section of `AddPartitionsToTxnResult` (its unknown tagged fields), at path `results_by_transaction[]._tagged_fields` in `AddPartitionsToTxnResponse`.
     pub const RESULTS_BY_TRANSACTION_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `results_by_topic_v3_and_below[].name`.
+    /// The id of the `name` field (schema name `Name`) of `AddPartitionsToTxnTopicResult`, at path `results_by_topic_v3_and_below[].name` in `AddPartitionsToTxnResponse`.
     pub const RESULTS_BY_TOPIC_V3_AND_BELOW_NAME: crate::FieldId = 8;
-    /// `results_by_topic_v3_and_below[].results_by_partition`.
+    /// The id of the `results_by_partition` field (schema name `ResultsByPartition`) of `AddPartitionsToTxnTopicResult`, at path `results_by_topic_v3_and_below[].results_by_partition` in `AddPartitionsToTxnResponse`.
     pub const RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION: crate::FieldId = 9;
-    /// `results_by_topic_v3_and_below[]._tagged_fields`.
+    /// The id of the tagged-field section of `AddPartitionsToTxnTopicResult` (its unknown tagged fields), at path `results_by_topic_v3_and_below[]._tagged_fields` in `AddPartitionsToTxnResponse`.
     pub const RESULTS_BY_TOPIC_V3_AND_BELOW_TAGGED_FIELDS: crate::FieldId = 10;
-    /// `results_by_topic_v3_and_below[].results_by_partition[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `AddPartitionsToTxnPartitionResult`, at path `results_by_topic_v3_and_below[].results_by_partition[].partition_index` in `AddPartitionsToTxnResponse`.
     pub const RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_PARTITION_INDEX: crate::FieldId = 11;
-    /// `results_by_topic_v3_and_below[].results_by_partition[].partition_error_code`.
+    /// The id of the `partition_error_code` field (schema name `PartitionErrorCode`) of `AddPartitionsToTxnPartitionResult`, at path `results_by_topic_v3_and_below[].results_by_partition[].partition_error_code` in `AddPartitionsToTxnResponse`.
     pub const RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_PARTITION_ERROR_CODE: crate::FieldId = 12;
-    /// `results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields`.
+    /// The id of the tagged-field section of `AddPartitionsToTxnPartitionResult` (its unknown tagged fields), at path `results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields` in `AddPartitionsToTxnResponse`.
     pub const RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_TAGGED_FIELDS: crate::FieldId = 13;
-    /// `results_by_transaction[].topic_results[].name`.
+    /// The id of the `name` field (schema name `Name`) of `AddPartitionsToTxnTopicResult`, at path `results_by_transaction[].topic_results[].name` in `AddPartitionsToTxnResponse`.
     pub const RESULTS_BY_TRANSACTION_TOPIC_RESULTS_NAME: crate::FieldId = 14;
-    /// `results_by_transaction[].topic_results[].results_by_partition`.
+    /// The id of the `results_by_partition` field (schema name `ResultsByPartition`) of `AddPartitionsToTxnTopicResult`, at path `results_by_transaction[].topic_results[].results_by_partition` in `AddPartitionsToTxnResponse`.
     pub const RESULTS_BY_TRANSACTION_TOPIC_RESULTS_RESULTS_BY_PARTITION: crate::FieldId = 15;
-    /// `results_by_transaction[].topic_results[]._tagged_fields`.
+    /// The id of the tagged-field section of `AddPartitionsToTxnTopicResult` (its unknown tagged fields), at path `results_by_transaction[].topic_results[]._tagged_fields` in `AddPartitionsToTxnResponse`.
     pub const RESULTS_BY_TRANSACTION_TOPIC_RESULTS_TAGGED_FIELDS: crate::FieldId = 16;
-    /// `results_by_transaction[].topic_results[].results_by_partition[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `AddPartitionsToTxnPartitionResult`, at path `results_by_transaction[].topic_results[].results_by_partition[].partition_index` in `AddPartitionsToTxnResponse`.
     pub const RESULTS_BY_TRANSACTION_TOPIC_RESULTS_RESULTS_BY_PARTITION_PARTITION_INDEX: crate::FieldId = 17;
-    /// `results_by_transaction[].topic_results[].results_by_partition[].partition_error_code`.
+    /// The id of the `partition_error_code` field (schema name `PartitionErrorCode`) of `AddPartitionsToTxnPartitionResult`, at path `results_by_transaction[].topic_results[].results_by_partition[].partition_error_code` in `AddPartitionsToTxnResponse`.
     pub const RESULTS_BY_TRANSACTION_TOPIC_RESULTS_RESULTS_BY_PARTITION_PARTITION_ERROR_CODE: crate::FieldId = 18;
-    /// `results_by_transaction[].topic_results[].results_by_partition[]._tagged_fields`.
+    /// The id of the tagged-field section of `AddPartitionsToTxnPartitionResult` (its unknown tagged fields), at path `results_by_transaction[].topic_results[].results_by_partition[]._tagged_fields` in `AddPartitionsToTxnResponse`.
     pub const RESULTS_BY_TRANSACTION_TOPIC_RESULTS_RESULTS_BY_PARTITION_TAGGED_FIELDS: crate::FieldId = 19;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
 //! | listeners | controller, broker |
+//! | schema | `schemas/kafka/4.4.0/clients/AddRaftVoterRequest.json` |
 
 use crate::rt;
 
@@ -324,27 +325,27 @@ impl<'a> rt::Message<'a> for AddRaftVoterRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `cluster_id`.
+    /// The id of the `cluster_id` field (schema name `ClusterId`) of `AddRaftVoterRequest`, at path `cluster_id` in `AddRaftVoterRequest`.
     pub const CLUSTER_ID: crate::FieldId = 0;
-    /// `timeout_ms`.
+    /// The id of the `timeout_ms` field (schema name `TimeoutMs`) of `AddRaftVoterRequest`, at path `timeout_ms` in `AddRaftVoterRequest`.
     pub const TIMEOUT_MS: crate::FieldId = 1;
-    /// `voter_id`.
+    /// The id of the `voter_id` field (schema name `VoterId`) of `AddRaftVoterRequest`, at path `voter_id` in `AddRaftVoterRequest`.
     pub const VOTER_ID: crate::FieldId = 2;
-    /// `voter_directory_id`.
+    /// The id of the `voter_directory_id` field (schema name `VoterDirectoryId`) of `AddRaftVoterRequest`, at path `voter_directory_id` in `AddRaftVoterRequest`.
     pub const VOTER_DIRECTORY_ID: crate::FieldId = 3;
-    /// `listeners`.
+    /// The id of the `listeners` field (schema name `Listeners`) of `AddRaftVoterRequest`, at path `listeners` in `AddRaftVoterRequest`.
     pub const LISTENERS: crate::FieldId = 4;
-    /// `ack_when_committed`.
+    /// The id of the `ack_when_committed` field (schema name `AckWhenCommitted`) of `AddRaftVoterRequest`, at path `ack_when_committed` in `AddRaftVoterRequest`.
     pub const ACK_WHEN_COMMITTED: crate::FieldId = 5;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AddRaftVoterRequest` (its unknown tagged fields), at path `_tagged_fields` in `AddRaftVoterRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 6;
-    /// `listeners[].name`.
+    /// The id of the `name` field (schema name `Name`) of `Listener`, at path `listeners[].name` in `AddRaftVoterRequest`.
     pub const LISTENERS_NAME: crate::FieldId = 7;
-    /// `listeners[].host`.
+    /// The id of the `host` field (schema name `Host`) of `Listener`, at path `listeners[].host` in `AddRaftVoterRequest`.
     pub const LISTENERS_HOST: crate::FieldId = 8;
-    /// `listeners[].port`.
+    /// The id of the `port` field (schema name `Port`) of `Listener`, at path `listeners[].port` in `AddRaftVoterRequest`.
     pub const LISTENERS_PORT: crate::FieldId = 9;
-    /// `listeners[]._tagged_fields`.
+    /// The id of the tagged-field section of `Listener` (its unknown tagged fields), at path `listeners[]._tagged_fields` in `AddRaftVoterRequest`.
     pub const LISTENERS_TAGGED_FIELDS: crate::FieldId = 10;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

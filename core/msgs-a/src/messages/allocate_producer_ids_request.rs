@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | controller |
+//! | schema | `schemas/kafka/4.4.0/clients/AllocateProducerIdsRequest.json` |
 
 use crate::rt;
 
@@ -139,11 +140,11 @@ impl<'a> rt::Message<'a> for AllocateProducerIdsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `AllocateProducerIdsRequest`, at path `broker_id` in `AllocateProducerIdsRequest`.
     pub const BROKER_ID: crate::FieldId = 0;
-    /// `broker_epoch`.
+    /// The id of the `broker_epoch` field (schema name `BrokerEpoch`) of `AllocateProducerIdsRequest`, at path `broker_epoch` in `AllocateProducerIdsRequest`.
     pub const BROKER_EPOCH: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AllocateProducerIdsRequest` (its unknown tagged fields), at path `_tagged_fields` in `AllocateProducerIdsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["broker_id", "broker_epoch", "_tagged_fields"];

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/AllocateProducerIdsResponse.json` |
 
 use crate::rt;
 
@@ -146,15 +147,15 @@ impl<'a> rt::Message<'a> for AllocateProducerIdsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `AllocateProducerIdsResponse`, at path `throttle_time_ms` in `AllocateProducerIdsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `AllocateProducerIdsResponse`, at path `error_code` in `AllocateProducerIdsResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `producer_id_start`.
+    /// The id of the `producer_id_start` field (schema name `ProducerIdStart`) of `AllocateProducerIdsResponse`, at path `producer_id_start` in `AllocateProducerIdsResponse`.
     pub const PRODUCER_ID_START: crate::FieldId = 2;
-    /// `producer_id_len`.
+    /// The id of the `producer_id_len` field (schema name `ProducerIdLen`) of `AllocateProducerIdsResponse`, at path `producer_id_len` in `AllocateProducerIdsResponse`.
     pub const PRODUCER_ID_LEN: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AllocateProducerIdsResponse` (its unknown tagged fields), at path `_tagged_fields` in `AllocateProducerIdsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

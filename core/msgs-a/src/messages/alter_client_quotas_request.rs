@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | 1 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/AlterClientQuotasRequest.json` |
 
 use crate::rt;
 
@@ -642,31 +643,31 @@ impl<'a> rt::Message<'a> for AlterClientQuotasRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `entries`.
+    /// The id of the `entries` field (schema name `Entries`) of `AlterClientQuotasRequest`, at path `entries` in `AlterClientQuotasRequest`.
     pub const ENTRIES: crate::FieldId = 0;
-    /// `validate_only`.
+    /// The id of the `validate_only` field (schema name `ValidateOnly`) of `AlterClientQuotasRequest`, at path `validate_only` in `AlterClientQuotasRequest`.
     pub const VALIDATE_ONLY: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AlterClientQuotasRequest` (its unknown tagged fields), at path `_tagged_fields` in `AlterClientQuotasRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `entries[].entity`.
+    /// The id of the `entity` field (schema name `Entity`) of `EntryData`, at path `entries[].entity` in `AlterClientQuotasRequest`.
     pub const ENTRIES_ENTITY: crate::FieldId = 3;
-    /// `entries[].ops`.
+    /// The id of the `ops` field (schema name `Ops`) of `EntryData`, at path `entries[].ops` in `AlterClientQuotasRequest`.
     pub const ENTRIES_OPS: crate::FieldId = 4;
-    /// `entries[]._tagged_fields`.
+    /// The id of the tagged-field section of `EntryData` (its unknown tagged fields), at path `entries[]._tagged_fields` in `AlterClientQuotasRequest`.
     pub const ENTRIES_TAGGED_FIELDS: crate::FieldId = 5;
-    /// `entries[].entity[].entity_type`.
+    /// The id of the `entity_type` field (schema name `EntityType`) of `EntityData`, at path `entries[].entity[].entity_type` in `AlterClientQuotasRequest`.
     pub const ENTRIES_ENTITY_ENTITY_TYPE: crate::FieldId = 6;
-    /// `entries[].entity[].entity_name`.
+    /// The id of the `entity_name` field (schema name `EntityName`) of `EntityData`, at path `entries[].entity[].entity_name` in `AlterClientQuotasRequest`.
     pub const ENTRIES_ENTITY_ENTITY_NAME: crate::FieldId = 7;
-    /// `entries[].entity[]._tagged_fields`.
+    /// The id of the tagged-field section of `EntityData` (its unknown tagged fields), at path `entries[].entity[]._tagged_fields` in `AlterClientQuotasRequest`.
     pub const ENTRIES_ENTITY_TAGGED_FIELDS: crate::FieldId = 8;
-    /// `entries[].ops[].key`.
+    /// The id of the `key` field (schema name `Key`) of `OpData`, at path `entries[].ops[].key` in `AlterClientQuotasRequest`.
     pub const ENTRIES_OPS_KEY: crate::FieldId = 9;
-    /// `entries[].ops[].value`.
+    /// The id of the `value` field (schema name `Value`) of `OpData`, at path `entries[].ops[].value` in `AlterClientQuotasRequest`.
     pub const ENTRIES_OPS_VALUE: crate::FieldId = 10;
-    /// `entries[].ops[].remove`.
+    /// The id of the `remove` field (schema name `Remove`) of `OpData`, at path `entries[].ops[].remove` in `AlterClientQuotasRequest`.
     pub const ENTRIES_OPS_REMOVE: crate::FieldId = 11;
-    /// `entries[].ops[]._tagged_fields`.
+    /// The id of the tagged-field section of `OpData` (its unknown tagged fields), at path `entries[].ops[]._tagged_fields` in `AlterClientQuotasRequest`.
     pub const ENTRIES_OPS_TAGGED_FIELDS: crate::FieldId = 12;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | 1 |
+//! | schema | `schemas/kafka/4.4.0/clients/AlterClientQuotasResponse.json` |
 
 use crate::rt;
 
@@ -478,25 +479,25 @@ impl<'a> rt::Message<'a> for AlterClientQuotasResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `AlterClientQuotasResponse`, at path `throttle_time_ms` in `AlterClientQuotasResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `entries`.
+    /// The id of the `entries` field (schema name `Entries`) of `AlterClientQuotasResponse`, at path `entries` in `AlterClientQuotasResponse`.
     pub const ENTRIES: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AlterClientQuotasResponse` (its unknown tagged fields), at path `_tagged_fields` in `AlterClientQuotasResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `entries[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `EntryData`, at path `entries[].error_code` in `AlterClientQuotasResponse`.
     pub const ENTRIES_ERROR_CODE: crate::FieldId = 3;
-    /// `entries[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `EntryData`, at path `entries[].error_message` in `AlterClientQuotasResponse`.
     pub const ENTRIES_ERROR_MESSAGE: crate::FieldId = 4;
-    /// `entries[].entity`.
+    /// The id of the `entity` field (schema name `Entity`) of `EntryData`, at path `entries[].entity` in `AlterClientQuotasResponse`.
     pub const ENTRIES_ENTITY: crate::FieldId = 5;
-    /// `entries[]._tagged_fields`.
+    /// The id of the tagged-field section of `EntryData` (its unknown tagged fields), at path `entries[]._tagged_fields` in `AlterClientQuotasResponse`.
     pub const ENTRIES_TAGGED_FIELDS: crate::FieldId = 6;
-    /// `entries[].entity[].entity_type`.
+    /// The id of the `entity_type` field (schema name `EntityType`) of `EntityData`, at path `entries[].entity[].entity_type` in `AlterClientQuotasResponse`.
     pub const ENTRIES_ENTITY_ENTITY_TYPE: crate::FieldId = 7;
-    /// `entries[].entity[].entity_name`.
+    /// The id of the `entity_name` field (schema name `EntityName`) of `EntityData`, at path `entries[].entity[].entity_name` in `AlterClientQuotasResponse`.
     pub const ENTRIES_ENTITY_ENTITY_NAME: crate::FieldId = 8;
-    /// `entries[].entity[]._tagged_fields`.
+    /// The id of the tagged-field section of `EntityData` (its unknown tagged fields), at path `entries[].entity[]._tagged_fields` in `AlterClientQuotasResponse`.
     pub const ENTRIES_ENTITY_TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-2 |
 //! | flexible versions | 2 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/AlterConfigsRequest.json` |
 
 use crate::rt;
 
@@ -475,25 +476,25 @@ impl<'a> rt::Message<'a> for AlterConfigsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `resources`.
+    /// The id of the `resources` field (schema name `Resources`) of `AlterConfigsRequest`, at path `resources` in `AlterConfigsRequest`.
     pub const RESOURCES: crate::FieldId = 0;
-    /// `validate_only`.
+    /// The id of the `validate_only` field (schema name `ValidateOnly`) of `AlterConfigsRequest`, at path `validate_only` in `AlterConfigsRequest`.
     pub const VALIDATE_ONLY: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AlterConfigsRequest` (its unknown tagged fields), at path `_tagged_fields` in `AlterConfigsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `resources[].resource_type`.
+    /// The id of the `resource_type` field (schema name `ResourceType`) of `AlterConfigsResource`, at path `resources[].resource_type` in `AlterConfigsRequest`.
     pub const RESOURCES_RESOURCE_TYPE: crate::FieldId = 3;
-    /// `resources[].resource_name`.
+    /// The id of the `resource_name` field (schema name `ResourceName`) of `AlterConfigsResource`, at path `resources[].resource_name` in `AlterConfigsRequest`.
     pub const RESOURCES_RESOURCE_NAME: crate::FieldId = 4;
-    /// `resources[].configs`.
+    /// The id of the `configs` field (schema name `Configs`) of `AlterConfigsResource`, at path `resources[].configs` in `AlterConfigsRequest`.
     pub const RESOURCES_CONFIGS: crate::FieldId = 5;
-    /// `resources[]._tagged_fields`.
+    /// The id of the tagged-field section of `AlterConfigsResource` (its unknown tagged fields), at path `resources[]._tagged_fields` in `AlterConfigsRequest`.
     pub const RESOURCES_TAGGED_FIELDS: crate::FieldId = 6;
-    /// `resources[].configs[].name`.
+    /// The id of the `name` field (schema name `Name`) of `AlterableConfig`, at path `resources[].configs[].name` in `AlterConfigsRequest`.
     pub const RESOURCES_CONFIGS_NAME: crate::FieldId = 7;
-    /// `resources[].configs[].value`.
+    /// The id of the `value` field (schema name `Value`) of `AlterableConfig`, at path `resources[].configs[].value` in `AlterConfigsRequest`.
     pub const RESOURCES_CONFIGS_VALUE: crate::FieldId = 8;
-    /// `resources[].configs[]._tagged_fields`.
+    /// The id of the tagged-field section of `AlterableConfig` (its unknown tagged fields), at path `resources[].configs[]._tagged_fields` in `AlterConfigsRequest`.
     pub const RESOURCES_CONFIGS_TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

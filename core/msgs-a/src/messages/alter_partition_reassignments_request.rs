@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/AlterPartitionReassignmentsRequest.json` |
 
 use crate::rt;
 
@@ -441,25 +442,25 @@ impl<'a> rt::Message<'a> for AlterPartitionReassignmentsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `timeout_ms`.
+    /// The id of the `timeout_ms` field (schema name `TimeoutMs`) of `AlterPartitionReassignmentsRequest`, at path `timeout_ms` in `AlterPartitionReassignmentsRequest`.
     pub const TIMEOUT_MS: crate::FieldId = 0;
-    /// `allow_replication_factor_change`.
+    /// The id of the `allow_replication_factor_change` field (schema name `AllowReplicationFactorChange`) of `AlterPartitionReassignmentsRequest`, at path `allow_replication_factor_change` in `AlterPartitionReassignmentsRequest`.
     pub const ALLOW_REPLICATION_FACTOR_CHANGE: crate::FieldId = 1;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `AlterPartitionReassignmentsRequest`, at path `topics` in `AlterPartitionReassignmentsRequest`.
     pub const TOPICS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AlterPartitionReassignmentsRequest` (its unknown tagged fields), at path `_tagged_fields` in `AlterPartitionReassignmentsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `ReassignableTopic`, at path `topics[].name` in `AlterPartitionReassignmentsRequest`.
     pub const TOPICS_NAME: crate::FieldId = 4;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `ReassignableTopic`, at path `topics[].partitions` in `AlterPartitionReassignmentsRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 5;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `ReassignableTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `AlterPartitionReassignmentsRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `ReassignablePartition`, at path `topics[].partitions[].partition_index` in `AlterPartitionReassignmentsRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 7;
-    /// `topics[].partitions[].replicas`.
+    /// The id of the `replicas` field (schema name `Replicas`) of `ReassignablePartition`, at path `topics[].partitions[].replicas` in `AlterPartitionReassignmentsRequest`.
     pub const TOPICS_PARTITIONS_REPLICAS: crate::FieldId = 8;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `ReassignablePartition` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `AlterPartitionReassignmentsRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

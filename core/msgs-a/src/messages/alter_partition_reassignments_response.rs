@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
+//! | schema | `schemas/kafka/4.4.0/clients/AlterPartitionReassignmentsResponse.json` |
 
 use crate::rt;
 
@@ -468,31 +469,31 @@ impl<'a> rt::Message<'a> for AlterPartitionReassignmentsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `AlterPartitionReassignmentsResponse`, at path `throttle_time_ms` in `AlterPartitionReassignmentsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `allow_replication_factor_change`.
+    /// The id of the `allow_replication_factor_change` field (schema name `AllowReplicationFactorChange`) of `AlterPartitionReassignmentsResponse`, at path `allow_replication_factor_change` in `AlterPartitionReassignmentsResponse`.
     pub const ALLOW_REPLICATION_FACTOR_CHANGE: crate::FieldId = 1;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `AlterPartitionReassignmentsResponse`, at path `error_code` in `AlterPartitionReassignmentsResponse`.
     pub const ERROR_CODE: crate::FieldId = 2;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `AlterPartitionReassignmentsResponse`, at path `error_message` in `AlterPartitionReassignmentsResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 3;
-    /// `responses`.
+    /// The id of the `responses` field (schema name `Responses`) of `AlterPartitionReassignmentsResponse`, at path `responses` in `AlterPartitionReassignmentsResponse`.
     pub const RESPONSES: crate::FieldId = 4;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AlterPartitionReassignmentsResponse` (its unknown tagged fields), at path `_tagged_fields` in `AlterPartitionReassignmentsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 5;
-    /// `responses[].name`.
+    /// The id of the `name` field (schema name `Name`) of `ReassignableTopicResponse`, at path `responses[].name` in `AlterPartitionReassignmentsResponse`.
     pub const RESPONSES_NAME: crate::FieldId = 6;
-    /// `responses[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `ReassignableTopicResponse`, at path `responses[].partitions` in `AlterPartitionReassignmentsResponse`.
     pub const RESPONSES_PARTITIONS: crate::FieldId = 7;
-    /// `responses[]._tagged_fields`.
+    /// The id of the tagged-field section of `ReassignableTopicResponse` (its unknown tagged fields), at path `responses[]._tagged_fields` in `AlterPartitionReassignmentsResponse`.
     pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 8;
-    /// `responses[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `ReassignablePartitionResponse`, at path `responses[].partitions[].partition_index` in `AlterPartitionReassignmentsResponse`.
     pub const RESPONSES_PARTITIONS_PARTITION_INDEX: crate::FieldId = 9;
-    /// `responses[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `ReassignablePartitionResponse`, at path `responses[].partitions[].error_code` in `AlterPartitionReassignmentsResponse`.
     pub const RESPONSES_PARTITIONS_ERROR_CODE: crate::FieldId = 10;
-    /// `responses[].partitions[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `ReassignablePartitionResponse`, at path `responses[].partitions[].error_message` in `AlterPartitionReassignmentsResponse`.
     pub const RESPONSES_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 11;
-    /// `responses[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `ReassignablePartitionResponse` (its unknown tagged fields), at path `responses[].partitions[]._tagged_fields` in `AlterPartitionReassignmentsResponse`.
     pub const RESPONSES_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 12;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -9,6 +9,7 @@
 //! | flexible versions | 0-3 |
 //! | versions defined by Kafka 3.9.1 only | 0-1 |
 //! | listeners | controller |
+//! | schema | `schemas/kafka/4.4.0/clients/AlterPartitionRequest.json`, `schemas/kafka/3.9.1/clients/AlterPartitionRequest.json` |
 
 use crate::rt;
 
@@ -795,41 +796,41 @@ impl<'a> rt::Message<'a> for AlterPartitionRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `AlterPartitionRequest`, at path `broker_id` in `AlterPartitionRequest`.
     pub const BROKER_ID: crate::FieldId = 0;
-    /// `broker_epoch`.
+    /// The id of the `broker_epoch` field (schema name `BrokerEpoch`) of `AlterPartitionRequest`, at path `broker_epoch` in `AlterPartitionRequest`.
     pub const BROKER_EPOCH: crate::FieldId = 1;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `AlterPartitionRequest`, at path `topics` in `AlterPartitionRequest`.
     pub const TOPICS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AlterPartitionRequest` (its unknown tagged fields), at path `_tagged_fields` in `AlterPartitionRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `TopicData`, at path `topics[].topic_name` in `AlterPartitionRequest`.
     pub const TOPICS_TOPIC_NAME: crate::FieldId = 4;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicData`, at path `topics[].topic_id` in `AlterPartitionRequest`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 5;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicData`, at path `topics[].partitions` in `AlterPartitionRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 6;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicData` (its unknown tagged fields), at path `topics[]._tagged_fields` in `AlterPartitionRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionData`, at path `topics[].partitions[].partition_index` in `AlterPartitionRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 8;
-    /// `topics[].partitions[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `PartitionData`, at path `topics[].partitions[].leader_epoch` in `AlterPartitionRequest`.
     pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 9;
-    /// `topics[].partitions[].new_isr`.
+    /// The id of the `new_isr` field (schema name `NewIsr`) of `PartitionData`, at path `topics[].partitions[].new_isr` in `AlterPartitionRequest`.
     pub const TOPICS_PARTITIONS_NEW_ISR: crate::FieldId = 10;
-    /// `topics[].partitions[].new_isr_with_epochs`.
+    /// The id of the `new_isr_with_epochs` field (schema name `NewIsrWithEpochs`) of `PartitionData`, at path `topics[].partitions[].new_isr_with_epochs` in `AlterPartitionRequest`.
     pub const TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS: crate::FieldId = 11;
-    /// `topics[].partitions[].leader_recovery_state`.
+    /// The id of the `leader_recovery_state` field (schema name `LeaderRecoveryState`) of `PartitionData`, at path `topics[].partitions[].leader_recovery_state` in `AlterPartitionRequest`.
     pub const TOPICS_PARTITIONS_LEADER_RECOVERY_STATE: crate::FieldId = 12;
-    /// `topics[].partitions[].partition_epoch`.
+    /// The id of the `partition_epoch` field (schema name `PartitionEpoch`) of `PartitionData`, at path `topics[].partitions[].partition_epoch` in `AlterPartitionRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_EPOCH: crate::FieldId = 13;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `AlterPartitionRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 14;
-    /// `topics[].partitions[].new_isr_with_epochs[].broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `BrokerState`, at path `topics[].partitions[].new_isr_with_epochs[].broker_id` in `AlterPartitionRequest`.
     pub const TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS_BROKER_ID: crate::FieldId = 15;
-    /// `topics[].partitions[].new_isr_with_epochs[].broker_epoch`.
+    /// The id of the `broker_epoch` field (schema name `BrokerEpoch`) of `BrokerState`, at path `topics[].partitions[].new_isr_with_epochs[].broker_epoch` in `AlterPartitionRequest`.
     pub const TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS_BROKER_EPOCH: crate::FieldId = 16;
-    /// `topics[].partitions[].new_isr_with_epochs[]._tagged_fields`.
+    /// The id of the tagged-field section of `BrokerState` (its unknown tagged fields), at path `topics[].partitions[].new_isr_with_epochs[]._tagged_fields` in `AlterPartitionRequest`.
     pub const TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS_TAGGED_FIELDS: crate::FieldId = 17;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

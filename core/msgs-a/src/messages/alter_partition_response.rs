@@ -8,6 +8,7 @@
 //! | valid versions | 0-3 |
 //! | flexible versions | 0-3 |
 //! | versions defined by Kafka 3.9.1 only | 0-1 |
+//! | schema | `schemas/kafka/4.4.0/clients/AlterPartitionResponse.json`, `schemas/kafka/3.9.1/clients/AlterPartitionResponse.json` |
 
 use crate::rt;
 
@@ -546,37 +547,37 @@ impl<'a> rt::Message<'a> for AlterPartitionResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `AlterPartitionResponse`, at path `throttle_time_ms` in `AlterPartitionResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `AlterPartitionResponse`, at path `error_code` in `AlterPartitionResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `AlterPartitionResponse`, at path `topics` in `AlterPartitionResponse`.
     pub const TOPICS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AlterPartitionResponse` (its unknown tagged fields), at path `_tagged_fields` in `AlterPartitionResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `TopicData`, at path `topics[].topic_name` in `AlterPartitionResponse`.
     pub const TOPICS_TOPIC_NAME: crate::FieldId = 4;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicData`, at path `topics[].topic_id` in `AlterPartitionResponse`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 5;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicData`, at path `topics[].partitions` in `AlterPartitionResponse`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 6;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicData` (its unknown tagged fields), at path `topics[]._tagged_fields` in `AlterPartitionResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionData`, at path `topics[].partitions[].partition_index` in `AlterPartitionResponse`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 8;
-    /// `topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `PartitionData`, at path `topics[].partitions[].error_code` in `AlterPartitionResponse`.
     pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 9;
-    /// `topics[].partitions[].leader_id`.
+    /// The id of the `leader_id` field (schema name `LeaderId`) of `PartitionData`, at path `topics[].partitions[].leader_id` in `AlterPartitionResponse`.
     pub const TOPICS_PARTITIONS_LEADER_ID: crate::FieldId = 10;
-    /// `topics[].partitions[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `PartitionData`, at path `topics[].partitions[].leader_epoch` in `AlterPartitionResponse`.
     pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 11;
-    /// `topics[].partitions[].isr`.
+    /// The id of the `isr` field (schema name `Isr`) of `PartitionData`, at path `topics[].partitions[].isr` in `AlterPartitionResponse`.
     pub const TOPICS_PARTITIONS_ISR: crate::FieldId = 12;
-    /// `topics[].partitions[].leader_recovery_state`.
+    /// The id of the `leader_recovery_state` field (schema name `LeaderRecoveryState`) of `PartitionData`, at path `topics[].partitions[].leader_recovery_state` in `AlterPartitionResponse`.
     pub const TOPICS_PARTITIONS_LEADER_RECOVERY_STATE: crate::FieldId = 13;
-    /// `topics[].partitions[].partition_epoch`.
+    /// The id of the `partition_epoch` field (schema name `PartitionEpoch`) of `PartitionData`, at path `topics[].partitions[].partition_epoch` in `AlterPartitionResponse`.
     pub const TOPICS_PARTITIONS_PARTITION_EPOCH: crate::FieldId = 14;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `AlterPartitionResponse`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 15;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

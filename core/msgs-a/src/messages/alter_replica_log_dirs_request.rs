@@ -9,6 +9,7 @@
 //! | flexible versions | 2 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/AlterReplicaLogDirsRequest.json`, `schemas/kafka/3.9.1/clients/AlterReplicaLogDirsRequest.json` |
 
 use crate::rt;
 
@@ -464,21 +465,21 @@ impl<'a> rt::Message<'a> for AlterReplicaLogDirsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `dirs`.
+    /// The id of the `dirs` field (schema name `Dirs`) of `AlterReplicaLogDirsRequest`, at path `dirs` in `AlterReplicaLogDirsRequest`.
     pub const DIRS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AlterReplicaLogDirsRequest` (its unknown tagged fields), at path `_tagged_fields` in `AlterReplicaLogDirsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
-    /// `dirs[].path`.
+    /// The id of the `path` field (schema name `Path`) of `AlterReplicaLogDir`, at path `dirs[].path` in `AlterReplicaLogDirsRequest`.
     pub const DIRS_PATH: crate::FieldId = 2;
-    /// `dirs[].topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `AlterReplicaLogDir`, at path `dirs[].topics` in `AlterReplicaLogDirsRequest`.
     pub const DIRS_TOPICS: crate::FieldId = 3;
-    /// `dirs[]._tagged_fields`.
+    /// The id of the tagged-field section of `AlterReplicaLogDir` (its unknown tagged fields), at path `dirs[]._tagged_fields` in `AlterReplicaLogDirsRequest`.
     pub const DIRS_TAGGED_FIELDS: crate::FieldId = 4;
-    /// `dirs[].topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `AlterReplicaLogDirTopic`, at path `dirs[].topics[].name` in `AlterReplicaLogDirsRequest`.
     pub const DIRS_TOPICS_NAME: crate::FieldId = 5;
-    /// `dirs[].topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `AlterReplicaLogDirTopic`, at path `dirs[].topics[].partitions` in `AlterReplicaLogDirsRequest`.
     pub const DIRS_TOPICS_PARTITIONS: crate::FieldId = 6;
-    /// `dirs[].topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `AlterReplicaLogDirTopic` (its unknown tagged fields), at path `dirs[].topics[]._tagged_fields` in `AlterReplicaLogDirsRequest`.
     pub const DIRS_TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-2 |
 //! | flexible versions | 2 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/AlterReplicaLogDirsResponse.json`, `schemas/kafka/3.9.1/clients/AlterReplicaLogDirsResponse.json` |
 
 use crate::rt;
 
@@ -486,23 +487,23 @@ impl<'a> rt::Message<'a> for AlterReplicaLogDirsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `AlterReplicaLogDirsResponse`, at path `throttle_time_ms` in `AlterReplicaLogDirsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `results`.
+    /// The id of the `results` field (schema name `Results`) of `AlterReplicaLogDirsResponse`, at path `results` in `AlterReplicaLogDirsResponse`.
     pub const RESULTS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AlterReplicaLogDirsResponse` (its unknown tagged fields), at path `_tagged_fields` in `AlterReplicaLogDirsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `results[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `AlterReplicaLogDirTopicResult`, at path `results[].topic_name` in `AlterReplicaLogDirsResponse`.
     pub const RESULTS_TOPIC_NAME: crate::FieldId = 3;
-    /// `results[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `AlterReplicaLogDirTopicResult`, at path `results[].partitions` in `AlterReplicaLogDirsResponse`.
     pub const RESULTS_PARTITIONS: crate::FieldId = 4;
-    /// `results[]._tagged_fields`.
+    /// The id of the tagged-field section of `AlterReplicaLogDirTopicResult` (its unknown tagged fields), at path `results[]._tagged_fields` in `AlterReplicaLogDirsResponse`.
     pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 5;
-    /// `results[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `AlterReplicaLogDirPartitionResult`, at path `results[].partitions[].partition_index` in `AlterReplicaLogDirsResponse`.
     pub const RESULTS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 6;
-    /// `results[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `AlterReplicaLogDirPartitionResult`, at path `results[].partitions[].error_code` in `AlterReplicaLogDirsResponse`.
     pub const RESULTS_PARTITIONS_ERROR_CODE: crate::FieldId = 7;
-    /// `results[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `AlterReplicaLogDirPartitionResult` (its unknown tagged fields), at path `results[].partitions[]._tagged_fields` in `AlterReplicaLogDirsResponse`.
     pub const RESULTS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 8;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/AlterShareGroupOffsetsRequest.json` |
 
 use crate::rt;
 
@@ -424,23 +425,23 @@ impl<'a> rt::Message<'a> for AlterShareGroupOffsetsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `AlterShareGroupOffsetsRequest`, at path `group_id` in `AlterShareGroupOffsetsRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `AlterShareGroupOffsetsRequest`, at path `topics` in `AlterShareGroupOffsetsRequest`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AlterShareGroupOffsetsRequest` (its unknown tagged fields), at path `_tagged_fields` in `AlterShareGroupOffsetsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `AlterShareGroupOffsetsRequestTopic`, at path `topics[].topic_name` in `AlterShareGroupOffsetsRequest`.
     pub const TOPICS_TOPIC_NAME: crate::FieldId = 3;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `AlterShareGroupOffsetsRequestTopic`, at path `topics[].partitions` in `AlterShareGroupOffsetsRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 4;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `AlterShareGroupOffsetsRequestTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `AlterShareGroupOffsetsRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `AlterShareGroupOffsetsRequestPartition`, at path `topics[].partitions[].partition_index` in `AlterShareGroupOffsetsRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 6;
-    /// `topics[].partitions[].start_offset`.
+    /// The id of the `start_offset` field (schema name `StartOffset`) of `AlterShareGroupOffsetsRequestPartition`, at path `topics[].partitions[].start_offset` in `AlterShareGroupOffsetsRequest`.
     pub const TOPICS_PARTITIONS_START_OFFSET: crate::FieldId = 7;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `AlterShareGroupOffsetsRequestPartition` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `AlterShareGroupOffsetsRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 8;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/AlterShareGroupOffsetsResponse.json` |
 
 use crate::rt;
 
@@ -462,31 +463,31 @@ impl<'a> rt::Message<'a> for AlterShareGroupOffsetsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `AlterShareGroupOffsetsResponse`, at path `throttle_time_ms` in `AlterShareGroupOffsetsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `AlterShareGroupOffsetsResponse`, at path `error_code` in `AlterShareGroupOffsetsResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `AlterShareGroupOffsetsResponse`, at path `error_message` in `AlterShareGroupOffsetsResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 2;
-    /// `responses`.
+    /// The id of the `responses` field (schema name `Responses`) of `AlterShareGroupOffsetsResponse`, at path `responses` in `AlterShareGroupOffsetsResponse`.
     pub const RESPONSES: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AlterShareGroupOffsetsResponse` (its unknown tagged fields), at path `_tagged_fields` in `AlterShareGroupOffsetsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `responses[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `AlterShareGroupOffsetsResponseTopic`, at path `responses[].topic_name` in `AlterShareGroupOffsetsResponse`.
     pub const RESPONSES_TOPIC_NAME: crate::FieldId = 5;
-    /// `responses[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `AlterShareGroupOffsetsResponseTopic`, at path `responses[].topic_id` in `AlterShareGroupOffsetsResponse`.
     pub const RESPONSES_TOPIC_ID: crate::FieldId = 6;
-    /// `responses[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `AlterShareGroupOffsetsResponseTopic`, at path `responses[].partitions` in `AlterShareGroupOffsetsResponse`.
     pub const RESPONSES_PARTITIONS: crate::FieldId = 7;
-    /// `responses[]._tagged_fields`.
+    /// The id of the tagged-field section of `AlterShareGroupOffsetsResponseTopic` (its unknown tagged fields), at path `responses[]._tagged_fields` in `AlterShareGroupOffsetsResponse`.
     pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 8;
-    /// `responses[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `AlterShareGroupOffsetsResponsePartition`, at path `responses[].partitions[].partition_index` in `AlterShareGroupOffsetsResponse`.
     pub const RESPONSES_PARTITIONS_PARTITION_INDEX: crate::FieldId = 9;
-    /// `responses[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `AlterShareGroupOffsetsResponsePartition`, at path `responses[].partitions[].error_code` in `AlterShareGroupOffsetsResponse`.
     pub const RESPONSES_PARTITIONS_ERROR_CODE: crate::FieldId = 10;
-    /// `responses[].partitions[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `AlterShareGroupOffsetsResponsePartition`, at path `responses[].partitions[].error_message` in `AlterShareGroupOffsetsResponse`.
     pub const RESPONSES_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 11;
-    /// `responses[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `AlterShareGroupOffsetsResponsePartition` (its unknown tagged fields), at path `responses[].partitions[]._tagged_fields` in `AlterShareGroupOffsetsResponse`.
     pub const RESPONSES_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 12;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

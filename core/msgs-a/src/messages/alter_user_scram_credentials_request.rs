@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/AlterUserScramCredentialsRequest.json` |
 
 use crate::rt;
 
@@ -440,29 +441,29 @@ impl<'a> rt::Message<'a> for AlterUserScramCredentialsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `deletions`.
+    /// The id of the `deletions` field (schema name `Deletions`) of `AlterUserScramCredentialsRequest`, at path `deletions` in `AlterUserScramCredentialsRequest`.
     pub const DELETIONS: crate::FieldId = 0;
-    /// `upsertions`.
+    /// The id of the `upsertions` field (schema name `Upsertions`) of `AlterUserScramCredentialsRequest`, at path `upsertions` in `AlterUserScramCredentialsRequest`.
     pub const UPSERTIONS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AlterUserScramCredentialsRequest` (its unknown tagged fields), at path `_tagged_fields` in `AlterUserScramCredentialsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `deletions[].name`.
+    /// The id of the `name` field (schema name `Name`) of `ScramCredentialDeletion`, at path `deletions[].name` in `AlterUserScramCredentialsRequest`.
     pub const DELETIONS_NAME: crate::FieldId = 3;
-    /// `deletions[].mechanism`.
+    /// The id of the `mechanism` field (schema name `Mechanism`) of `ScramCredentialDeletion`, at path `deletions[].mechanism` in `AlterUserScramCredentialsRequest`.
     pub const DELETIONS_MECHANISM: crate::FieldId = 4;
-    /// `deletions[]._tagged_fields`.
+    /// The id of the tagged-field section of `ScramCredentialDeletion` (its unknown tagged fields), at path `deletions[]._tagged_fields` in `AlterUserScramCredentialsRequest`.
     pub const DELETIONS_TAGGED_FIELDS: crate::FieldId = 5;
-    /// `upsertions[].name`.
+    /// The id of the `name` field (schema name `Name`) of `ScramCredentialUpsertion`, at path `upsertions[].name` in `AlterUserScramCredentialsRequest`.
     pub const UPSERTIONS_NAME: crate::FieldId = 6;
-    /// `upsertions[].mechanism`.
+    /// The id of the `mechanism` field (schema name `Mechanism`) of `ScramCredentialUpsertion`, at path `upsertions[].mechanism` in `AlterUserScramCredentialsRequest`.
     pub const UPSERTIONS_MECHANISM: crate::FieldId = 7;
-    /// `upsertions[].iterations`.
+    /// The id of the `iterations` field (schema name `Iterations`) of `ScramCredentialUpsertion`, at path `upsertions[].iterations` in `AlterUserScramCredentialsRequest`.
     pub const UPSERTIONS_ITERATIONS: crate::FieldId = 8;
-    /// `upsertions[].salt`.
+    /// The id of the `salt` field (schema name `Salt`) of `ScramCredentialUpsertion`, at path `upsertions[].salt` in `AlterUserScramCredentialsRequest`.
     pub const UPSERTIONS_SALT: crate::FieldId = 9;
-    /// `upsertions[].salted_password`.
+    /// The id of the `salted_password` field (schema name `SaltedPassword`) of `ScramCredentialUpsertion`, at path `upsertions[].salted_password` in `AlterUserScramCredentialsRequest`.
     pub const UPSERTIONS_SALTED_PASSWORD: crate::FieldId = 10;
-    /// `upsertions[]._tagged_fields`.
+    /// The id of the tagged-field section of `ScramCredentialUpsertion` (its unknown tagged fields), at path `upsertions[]._tagged_fields` in `AlterUserScramCredentialsRequest`.
     pub const UPSERTIONS_TAGGED_FIELDS: crate::FieldId = 11;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

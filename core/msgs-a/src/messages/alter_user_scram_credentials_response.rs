@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/AlterUserScramCredentialsResponse.json` |
 
 use crate::rt;
 
@@ -269,19 +270,19 @@ impl<'a> rt::Message<'a> for AlterUserScramCredentialsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `AlterUserScramCredentialsResponse`, at path `throttle_time_ms` in `AlterUserScramCredentialsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `results`.
+    /// The id of the `results` field (schema name `Results`) of `AlterUserScramCredentialsResponse`, at path `results` in `AlterUserScramCredentialsResponse`.
     pub const RESULTS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AlterUserScramCredentialsResponse` (its unknown tagged fields), at path `_tagged_fields` in `AlterUserScramCredentialsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `results[].user`.
+    /// The id of the `user` field (schema name `User`) of `AlterUserScramCredentialsResult`, at path `results[].user` in `AlterUserScramCredentialsResponse`.
     pub const RESULTS_USER: crate::FieldId = 3;
-    /// `results[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `AlterUserScramCredentialsResult`, at path `results[].error_code` in `AlterUserScramCredentialsResponse`.
     pub const RESULTS_ERROR_CODE: crate::FieldId = 4;
-    /// `results[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `AlterUserScramCredentialsResult`, at path `results[].error_message` in `AlterUserScramCredentialsResponse`.
     pub const RESULTS_ERROR_MESSAGE: crate::FieldId = 5;
-    /// `results[]._tagged_fields`.
+    /// The id of the tagged-field section of `AlterUserScramCredentialsResult` (its unknown tagged fields), at path `results[]._tagged_fields` in `AlterUserScramCredentialsResponse`.
     pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 6;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-5 |
 //! | flexible versions | 3-5 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/ApiVersionsRequest.json` |
 
 use crate::rt;
 
@@ -205,15 +206,15 @@ impl<'a> rt::Message<'a> for ApiVersionsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `client_software_name`.
+    /// The id of the `client_software_name` field (schema name `ClientSoftwareName`) of `ApiVersionsRequest`, at path `client_software_name` in `ApiVersionsRequest`.
     pub const CLIENT_SOFTWARE_NAME: crate::FieldId = 0;
-    /// `client_software_version`.
+    /// The id of the `client_software_version` field (schema name `ClientSoftwareVersion`) of `ApiVersionsRequest`, at path `client_software_version` in `ApiVersionsRequest`.
     pub const CLIENT_SOFTWARE_VERSION: crate::FieldId = 1;
-    /// `cluster_id`.
+    /// The id of the `cluster_id` field (schema name `ClusterId`) of `ApiVersionsRequest`, at path `cluster_id` in `ApiVersionsRequest`.
     pub const CLUSTER_ID: crate::FieldId = 2;
-    /// `node_id`.
+    /// The id of the `node_id` field (schema name `NodeId`) of `ApiVersionsRequest`, at path `node_id` in `ApiVersionsRequest`.
     pub const NODE_ID: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ApiVersionsRequest` (its unknown tagged fields), at path `_tagged_fields` in `ApiVersionsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-5 |
 //! | flexible versions | 3-5 |
+//! | schema | `schemas/kafka/4.4.0/clients/ApiVersionsResponse.json` |
 
 use crate::rt;
 
@@ -939,45 +940,45 @@ impl<'a> rt::Message<'a> for ApiVersionsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `ApiVersionsResponse`, at path `error_code` in `ApiVersionsResponse`.
     pub const ERROR_CODE: crate::FieldId = 0;
-    /// `api_keys`.
+    /// The id of the `api_keys` field (schema name `ApiKeys`) of `ApiVersionsResponse`, at path `api_keys` in `ApiVersionsResponse`.
     pub const API_KEYS: crate::FieldId = 1;
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `ApiVersionsResponse`, at path `throttle_time_ms` in `ApiVersionsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 2;
-    /// `supported_features`.
+    /// The id of the `supported_features` field (schema name `SupportedFeatures`) of `ApiVersionsResponse`, at path `supported_features` in `ApiVersionsResponse`.
     pub const SUPPORTED_FEATURES: crate::FieldId = 3;
-    /// `finalized_features_epoch`.
+    /// The id of the `finalized_features_epoch` field (schema name `FinalizedFeaturesEpoch`) of `ApiVersionsResponse`, at path `finalized_features_epoch` in `ApiVersionsResponse`.
     pub const FINALIZED_FEATURES_EPOCH: crate::FieldId = 4;
-    /// `finalized_features`.
+    /// The id of the `finalized_features` field (schema name `FinalizedFeatures`) of `ApiVersionsResponse`, at path `finalized_features` in `ApiVersionsResponse`.
     pub const FINALIZED_FEATURES: crate::FieldId = 5;
-    /// `zk_migration_ready`.
+    /// The id of the `zk_migration_ready` field (schema name `ZkMigrationReady`) of `ApiVersionsResponse`, at path `zk_migration_ready` in `ApiVersionsResponse`.
     pub const ZK_MIGRATION_READY: crate::FieldId = 6;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ApiVersionsResponse` (its unknown tagged fields), at path `_tagged_fields` in `ApiVersionsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 7;
-    /// `api_keys[].api_key`.
+    /// The id of the `api_key` field (schema name `ApiKey`) of `ApiVersion`, at path `api_keys[].api_key` in `ApiVersionsResponse`.
     pub const API_KEYS_API_KEY: crate::FieldId = 8;
-    /// `api_keys[].min_version`.
+    /// The id of the `min_version` field (schema name `MinVersion`) of `ApiVersion`, at path `api_keys[].min_version` in `ApiVersionsResponse`.
     pub const API_KEYS_MIN_VERSION: crate::FieldId = 9;
-    /// `api_keys[].max_version`.
+    /// The id of the `max_version` field (schema name `MaxVersion`) of `ApiVersion`, at path `api_keys[].max_version` in `ApiVersionsResponse`.
     pub const API_KEYS_MAX_VERSION: crate::FieldId = 10;
-    /// `api_keys[]._tagged_fields`.
+    /// The id of the tagged-field section of `ApiVersion` (its unknown tagged fields), at path `api_keys[]._tagged_fields` in `ApiVersionsResponse`.
     pub const API_KEYS_TAGGED_FIELDS: crate::FieldId = 11;
-    /// `supported_features[].name`.
+    /// The id of the `name` field (schema name `Name`) of `SupportedFeatureKey`, at path `supported_features[].name` in `ApiVersionsResponse`.
     pub const SUPPORTED_FEATURES_NAME: crate::FieldId = 12;
-    /// `supported_features[].min_version`.
+    /// The id of the `min_version` field (schema name `MinVersion`) of `SupportedFeatureKey`, at path `supported_features[].min_version` in `ApiVersionsResponse`.
     pub const SUPPORTED_FEATURES_MIN_VERSION: crate::FieldId = 13;
-    /// `supported_features[].max_version`.
+    /// The id of the `max_version` field (schema name `MaxVersion`) of `SupportedFeatureKey`, at path `supported_features[].max_version` in `ApiVersionsResponse`.
     pub const SUPPORTED_FEATURES_MAX_VERSION: crate::FieldId = 14;
-    /// `supported_features[]._tagged_fields`.
+    /// The id of the tagged-field section of `SupportedFeatureKey` (its unknown tagged fields), at path `supported_features[]._tagged_fields` in `ApiVersionsResponse`.
     pub const SUPPORTED_FEATURES_TAGGED_FIELDS: crate::FieldId = 15;
-    /// `finalized_features[].name`.
+    /// The id of the `name` field (schema name `Name`) of `FinalizedFeatureKey`, at path `finalized_features[].name` in `ApiVersionsResponse`.
     pub const FINALIZED_FEATURES_NAME: crate::FieldId = 16;
-    /// `finalized_features[].max_version_level`.
+    /// The id of the `max_version_level` field (schema name `MaxVersionLevel`) of `FinalizedFeatureKey`, at path `finalized_features[].max_version_level` in `ApiVersionsResponse`.
     pub const FINALIZED_FEATURES_MAX_VERSION_LEVEL: crate::FieldId = 17;
-    /// `finalized_features[].min_version_level`.
+    /// The id of the `min_version_level` field (schema name `MinVersionLevel`) of `FinalizedFeatureKey`, at path `finalized_features[].min_version_level` in `ApiVersionsResponse`.
     pub const FINALIZED_FEATURES_MIN_VERSION_LEVEL: crate::FieldId = 18;
-    /// `finalized_features[]._tagged_fields`.
+    /// The id of the tagged-field section of `FinalizedFeatureKey` (its unknown tagged fields), at path `finalized_features[]._tagged_fields` in `ApiVersionsResponse`.
     pub const FINALIZED_FEATURES_TAGGED_FIELDS: crate::FieldId = 19;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | controller |
+//! | schema | `schemas/kafka/4.4.0/clients/AssignReplicasToDirsRequest.json` |
 
 use crate::rt;
 
@@ -556,29 +557,29 @@ impl<'a> rt::Message<'a> for AssignReplicasToDirsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `AssignReplicasToDirsRequest`, at path `broker_id` in `AssignReplicasToDirsRequest`.
     pub const BROKER_ID: crate::FieldId = 0;
-    /// `broker_epoch`.
+    /// The id of the `broker_epoch` field (schema name `BrokerEpoch`) of `AssignReplicasToDirsRequest`, at path `broker_epoch` in `AssignReplicasToDirsRequest`.
     pub const BROKER_EPOCH: crate::FieldId = 1;
-    /// `directories`.
+    /// The id of the `directories` field (schema name `Directories`) of `AssignReplicasToDirsRequest`, at path `directories` in `AssignReplicasToDirsRequest`.
     pub const DIRECTORIES: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AssignReplicasToDirsRequest` (its unknown tagged fields), at path `_tagged_fields` in `AssignReplicasToDirsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `directories[].id`.
+    /// The id of the `id` field (schema name `Id`) of `DirectoryData`, at path `directories[].id` in `AssignReplicasToDirsRequest`.
     pub const DIRECTORIES_ID: crate::FieldId = 4;
-    /// `directories[].topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `DirectoryData`, at path `directories[].topics` in `AssignReplicasToDirsRequest`.
     pub const DIRECTORIES_TOPICS: crate::FieldId = 5;
-    /// `directories[]._tagged_fields`.
+    /// The id of the tagged-field section of `DirectoryData` (its unknown tagged fields), at path `directories[]._tagged_fields` in `AssignReplicasToDirsRequest`.
     pub const DIRECTORIES_TAGGED_FIELDS: crate::FieldId = 6;
-    /// `directories[].topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicData`, at path `directories[].topics[].topic_id` in `AssignReplicasToDirsRequest`.
     pub const DIRECTORIES_TOPICS_TOPIC_ID: crate::FieldId = 7;
-    /// `directories[].topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicData`, at path `directories[].topics[].partitions` in `AssignReplicasToDirsRequest`.
     pub const DIRECTORIES_TOPICS_PARTITIONS: crate::FieldId = 8;
-    /// `directories[].topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicData` (its unknown tagged fields), at path `directories[].topics[]._tagged_fields` in `AssignReplicasToDirsRequest`.
     pub const DIRECTORIES_TOPICS_TAGGED_FIELDS: crate::FieldId = 9;
-    /// `directories[].topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionData`, at path `directories[].topics[].partitions[].partition_index` in `AssignReplicasToDirsRequest`.
     pub const DIRECTORIES_TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 10;
-    /// `directories[].topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `directories[].topics[].partitions[]._tagged_fields` in `AssignReplicasToDirsRequest`.
     pub const DIRECTORIES_TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 11;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/AssignReplicasToDirsResponse.json` |
 
 use crate::rt;
 
@@ -577,31 +578,31 @@ impl<'a> rt::Message<'a> for AssignReplicasToDirsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `AssignReplicasToDirsResponse`, at path `throttle_time_ms` in `AssignReplicasToDirsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `AssignReplicasToDirsResponse`, at path `error_code` in `AssignReplicasToDirsResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `directories`.
+    /// The id of the `directories` field (schema name `Directories`) of `AssignReplicasToDirsResponse`, at path `directories` in `AssignReplicasToDirsResponse`.
     pub const DIRECTORIES: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AssignReplicasToDirsResponse` (its unknown tagged fields), at path `_tagged_fields` in `AssignReplicasToDirsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `directories[].id`.
+    /// The id of the `id` field (schema name `Id`) of `DirectoryData`, at path `directories[].id` in `AssignReplicasToDirsResponse`.
     pub const DIRECTORIES_ID: crate::FieldId = 4;
-    /// `directories[].topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `DirectoryData`, at path `directories[].topics` in `AssignReplicasToDirsResponse`.
     pub const DIRECTORIES_TOPICS: crate::FieldId = 5;
-    /// `directories[]._tagged_fields`.
+    /// The id of the tagged-field section of `DirectoryData` (its unknown tagged fields), at path `directories[]._tagged_fields` in `AssignReplicasToDirsResponse`.
     pub const DIRECTORIES_TAGGED_FIELDS: crate::FieldId = 6;
-    /// `directories[].topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicData`, at path `directories[].topics[].topic_id` in `AssignReplicasToDirsResponse`.
     pub const DIRECTORIES_TOPICS_TOPIC_ID: crate::FieldId = 7;
-    /// `directories[].topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicData`, at path `directories[].topics[].partitions` in `AssignReplicasToDirsResponse`.
     pub const DIRECTORIES_TOPICS_PARTITIONS: crate::FieldId = 8;
-    /// `directories[].topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicData` (its unknown tagged fields), at path `directories[].topics[]._tagged_fields` in `AssignReplicasToDirsResponse`.
     pub const DIRECTORIES_TOPICS_TAGGED_FIELDS: crate::FieldId = 9;
-    /// `directories[].topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionData`, at path `directories[].topics[].partitions[].partition_index` in `AssignReplicasToDirsResponse`.
     pub const DIRECTORIES_TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 10;
-    /// `directories[].topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `PartitionData`, at path `directories[].topics[].partitions[].error_code` in `AssignReplicasToDirsResponse`.
     pub const DIRECTORIES_TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 11;
-    /// `directories[].topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `directories[].topics[].partitions[]._tagged_fields` in `AssignReplicasToDirsResponse`.
     pub const DIRECTORIES_TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 12;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

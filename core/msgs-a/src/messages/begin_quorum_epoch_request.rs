@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | 1 |
 //! | listeners | controller |
+//! | schema | `schemas/kafka/4.4.0/clients/BeginQuorumEpochRequest.json` |
 
 use crate::rt;
 
@@ -775,39 +776,39 @@ impl<'a> rt::Message<'a> for BeginQuorumEpochRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `cluster_id`.
+    /// The id of the `cluster_id` field (schema name `ClusterId`) of `BeginQuorumEpochRequest`, at path `cluster_id` in `BeginQuorumEpochRequest`.
     pub const CLUSTER_ID: crate::FieldId = 0;
-    /// `voter_id`.
+    /// The id of the `voter_id` field (schema name `VoterId`) of `BeginQuorumEpochRequest`, at path `voter_id` in `BeginQuorumEpochRequest`.
     pub const VOTER_ID: crate::FieldId = 1;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `BeginQuorumEpochRequest`, at path `topics` in `BeginQuorumEpochRequest`.
     pub const TOPICS: crate::FieldId = 2;
-    /// `leader_endpoints`.
+    /// The id of the `leader_endpoints` field (schema name `LeaderEndpoints`) of `BeginQuorumEpochRequest`, at path `leader_endpoints` in `BeginQuorumEpochRequest`.
     pub const LEADER_ENDPOINTS: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `BeginQuorumEpochRequest` (its unknown tagged fields), at path `_tagged_fields` in `BeginQuorumEpochRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `TopicData`, at path `topics[].topic_name` in `BeginQuorumEpochRequest`.
     pub const TOPICS_TOPIC_NAME: crate::FieldId = 5;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicData`, at path `topics[].partitions` in `BeginQuorumEpochRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 6;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicData` (its unknown tagged fields), at path `topics[]._tagged_fields` in `BeginQuorumEpochRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `leader_endpoints[].name`.
+    /// The id of the `name` field (schema name `Name`) of `LeaderEndpoint`, at path `leader_endpoints[].name` in `BeginQuorumEpochRequest`.
     pub const LEADER_ENDPOINTS_NAME: crate::FieldId = 8;
-    /// `leader_endpoints[].host`.
+    /// The id of the `host` field (schema name `Host`) of `LeaderEndpoint`, at path `leader_endpoints[].host` in `BeginQuorumEpochRequest`.
     pub const LEADER_ENDPOINTS_HOST: crate::FieldId = 9;
-    /// `leader_endpoints[].port`.
+    /// The id of the `port` field (schema name `Port`) of `LeaderEndpoint`, at path `leader_endpoints[].port` in `BeginQuorumEpochRequest`.
     pub const LEADER_ENDPOINTS_PORT: crate::FieldId = 10;
-    /// `leader_endpoints[]._tagged_fields`.
+    /// The id of the tagged-field section of `LeaderEndpoint` (its unknown tagged fields), at path `leader_endpoints[]._tagged_fields` in `BeginQuorumEpochRequest`.
     pub const LEADER_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 11;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionData`, at path `topics[].partitions[].partition_index` in `BeginQuorumEpochRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 12;
-    /// `topics[].partitions[].voter_directory_id`.
+    /// The id of the `voter_directory_id` field (schema name `VoterDirectoryId`) of `PartitionData`, at path `topics[].partitions[].voter_directory_id` in `BeginQuorumEpochRequest`.
     pub const TOPICS_PARTITIONS_VOTER_DIRECTORY_ID: crate::FieldId = 13;
-    /// `topics[].partitions[].leader_id`.
+    /// The id of the `leader_id` field (schema name `LeaderId`) of `PartitionData`, at path `topics[].partitions[].leader_id` in `BeginQuorumEpochRequest`.
     pub const TOPICS_PARTITIONS_LEADER_ID: crate::FieldId = 14;
-    /// `topics[].partitions[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `PartitionData`, at path `topics[].partitions[].leader_epoch` in `BeginQuorumEpochRequest`.
     pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 15;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `BeginQuorumEpochRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 16;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

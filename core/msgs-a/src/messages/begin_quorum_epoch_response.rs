@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | 1 |
+//! | schema | `schemas/kafka/4.4.0/clients/BeginQuorumEpochResponse.json` |
 
 use crate::rt;
 
@@ -775,37 +776,37 @@ impl<'a> rt::Message<'a> for BeginQuorumEpochResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `BeginQuorumEpochResponse`, at path `error_code` in `BeginQuorumEpochResponse`.
     pub const ERROR_CODE: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `BeginQuorumEpochResponse`, at path `topics` in `BeginQuorumEpochResponse`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `node_endpoints`.
+    /// The id of the `node_endpoints` field (schema name `NodeEndpoints`) of `BeginQuorumEpochResponse`, at path `node_endpoints` in `BeginQuorumEpochResponse`.
     pub const NODE_ENDPOINTS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `BeginQuorumEpochResponse` (its unknown tagged fields), at path `_tagged_fields` in `BeginQuorumEpochResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `TopicData`, at path `topics[].topic_name` in `BeginQuorumEpochResponse`.
     pub const TOPICS_TOPIC_NAME: crate::FieldId = 4;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicData`, at path `topics[].partitions` in `BeginQuorumEpochResponse`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 5;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicData` (its unknown tagged fields), at path `topics[]._tagged_fields` in `BeginQuorumEpochResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
-    /// `node_endpoints[].node_id`.
+    /// The id of the `node_id` field (schema name `NodeId`) of `NodeEndpoint`, at path `node_endpoints[].node_id` in `BeginQuorumEpochResponse`.
     pub const NODE_ENDPOINTS_NODE_ID: crate::FieldId = 7;
-    /// `node_endpoints[].host`.
+    /// The id of the `host` field (schema name `Host`) of `NodeEndpoint`, at path `node_endpoints[].host` in `BeginQuorumEpochResponse`.
     pub const NODE_ENDPOINTS_HOST: crate::FieldId = 8;
-    /// `node_endpoints[].port`.
+    /// The id of the `port` field (schema name `Port`) of `NodeEndpoint`, at path `node_endpoints[].port` in `BeginQuorumEpochResponse`.
     pub const NODE_ENDPOINTS_PORT: crate::FieldId = 9;
-    /// `node_endpoints[]._tagged_fields`.
+    /// The id of the tagged-field section of `NodeEndpoint` (its unknown tagged fields), at path `node_endpoints[]._tagged_fields` in `BeginQuorumEpochResponse`.
     pub const NODE_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 10;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionData`, at path `topics[].partitions[].partition_index` in `BeginQuorumEpochResponse`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 11;
-    /// `topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `PartitionData`, at path `topics[].partitions[].error_code` in `BeginQuorumEpochResponse`.
     pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 12;
-    /// `topics[].partitions[].leader_id`.
+    /// The id of the `leader_id` field (schema name `LeaderId`) of `PartitionData`, at path `topics[].partitions[].leader_id` in `BeginQuorumEpochResponse`.
     pub const TOPICS_PARTITIONS_LEADER_ID: crate::FieldId = 13;
-    /// `topics[].partitions[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `PartitionData`, at path `topics[].partitions[].leader_epoch` in `BeginQuorumEpochResponse`.
     pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 14;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `BeginQuorumEpochResponse`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 15;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

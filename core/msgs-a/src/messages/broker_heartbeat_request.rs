@@ -8,6 +8,7 @@
 //! | valid versions | 0-2 |
 //! | flexible versions | 0-2 |
 //! | listeners | controller |
+//! | schema | `schemas/kafka/4.4.0/clients/BrokerHeartbeatRequest.json` |
 
 use crate::rt;
 
@@ -279,21 +280,21 @@ impl<'a> rt::Message<'a> for BrokerHeartbeatRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `BrokerHeartbeatRequest`, at path `broker_id` in `BrokerHeartbeatRequest`.
     pub const BROKER_ID: crate::FieldId = 0;
-    /// `broker_epoch`.
+    /// The id of the `broker_epoch` field (schema name `BrokerEpoch`) of `BrokerHeartbeatRequest`, at path `broker_epoch` in `BrokerHeartbeatRequest`.
     pub const BROKER_EPOCH: crate::FieldId = 1;
-    /// `current_metadata_offset`.
+    /// The id of the `current_metadata_offset` field (schema name `CurrentMetadataOffset`) of `BrokerHeartbeatRequest`, at path `current_metadata_offset` in `BrokerHeartbeatRequest`.
     pub const CURRENT_METADATA_OFFSET: crate::FieldId = 2;
-    /// `want_fence`.
+    /// The id of the `want_fence` field (schema name `WantFence`) of `BrokerHeartbeatRequest`, at path `want_fence` in `BrokerHeartbeatRequest`.
     pub const WANT_FENCE: crate::FieldId = 3;
-    /// `want_shut_down`.
+    /// The id of the `want_shut_down` field (schema name `WantShutDown`) of `BrokerHeartbeatRequest`, at path `want_shut_down` in `BrokerHeartbeatRequest`.
     pub const WANT_SHUT_DOWN: crate::FieldId = 4;
-    /// `offline_log_dirs`.
+    /// The id of the `offline_log_dirs` field (schema name `OfflineLogDirs`) of `BrokerHeartbeatRequest`, at path `offline_log_dirs` in `BrokerHeartbeatRequest`.
     pub const OFFLINE_LOG_DIRS: crate::FieldId = 5;
-    /// `cordoned_log_dirs`.
+    /// The id of the `cordoned_log_dirs` field (schema name `CordonedLogDirs`) of `BrokerHeartbeatRequest`, at path `cordoned_log_dirs` in `BrokerHeartbeatRequest`.
     pub const CORDONED_LOG_DIRS: crate::FieldId = 6;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `BrokerHeartbeatRequest` (its unknown tagged fields), at path `_tagged_fields` in `BrokerHeartbeatRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 7;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

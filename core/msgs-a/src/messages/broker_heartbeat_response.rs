@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-2 |
 //! | flexible versions | 0-2 |
+//! | schema | `schemas/kafka/4.4.0/clients/BrokerHeartbeatResponse.json` |
 
 use crate::rt;
 
@@ -153,17 +154,17 @@ impl<'a> rt::Message<'a> for BrokerHeartbeatResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `BrokerHeartbeatResponse`, at path `throttle_time_ms` in `BrokerHeartbeatResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `BrokerHeartbeatResponse`, at path `error_code` in `BrokerHeartbeatResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `is_caught_up`.
+    /// The id of the `is_caught_up` field (schema name `IsCaughtUp`) of `BrokerHeartbeatResponse`, at path `is_caught_up` in `BrokerHeartbeatResponse`.
     pub const IS_CAUGHT_UP: crate::FieldId = 2;
-    /// `is_fenced`.
+    /// The id of the `is_fenced` field (schema name `IsFenced`) of `BrokerHeartbeatResponse`, at path `is_fenced` in `BrokerHeartbeatResponse`.
     pub const IS_FENCED: crate::FieldId = 3;
-    /// `should_shut_down`.
+    /// The id of the `should_shut_down` field (schema name `ShouldShutDown`) of `BrokerHeartbeatResponse`, at path `should_shut_down` in `BrokerHeartbeatResponse`.
     pub const SHOULD_SHUT_DOWN: crate::FieldId = 4;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `BrokerHeartbeatResponse` (its unknown tagged fields), at path `_tagged_fields` in `BrokerHeartbeatResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 5;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-4 |
 //! | flexible versions | 0-4 |
 //! | listeners | controller |
+//! | schema | `schemas/kafka/4.4.0/clients/BrokerRegistrationRequest.json` |
 
 use crate::rt;
 
@@ -524,43 +525,43 @@ impl<'a> rt::Message<'a> for BrokerRegistrationRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `BrokerRegistrationRequest`, at path `broker_id` in `BrokerRegistrationRequest`.
     pub const BROKER_ID: crate::FieldId = 0;
-    /// `cluster_id`.
+    /// The id of the `cluster_id` field (schema name `ClusterId`) of `BrokerRegistrationRequest`, at path `cluster_id` in `BrokerRegistrationRequest`.
     pub const CLUSTER_ID: crate::FieldId = 1;
-    /// `incarnation_id`.
+    /// The id of the `incarnation_id` field (schema name `IncarnationId`) of `BrokerRegistrationRequest`, at path `incarnation_id` in `BrokerRegistrationRequest`.
     pub const INCARNATION_ID: crate::FieldId = 2;
-    /// `listeners`.
+    /// The id of the `listeners` field (schema name `Listeners`) of `BrokerRegistrationRequest`, at path `listeners` in `BrokerRegistrationRequest`.
     pub const LISTENERS: crate::FieldId = 3;
-    /// `features`.
+    /// The id of the `features` field (schema name `Features`) of `BrokerRegistrationRequest`, at path `features` in `BrokerRegistrationRequest`.
     pub const FEATURES: crate::FieldId = 4;
-    /// `rack`.
+    /// The id of the `rack` field (schema name `Rack`) of `BrokerRegistrationRequest`, at path `rack` in `BrokerRegistrationRequest`.
     pub const RACK: crate::FieldId = 5;
-    /// `is_migrating_zk_broker`.
+    /// The id of the `is_migrating_zk_broker` field (schema name `IsMigratingZkBroker`) of `BrokerRegistrationRequest`, at path `is_migrating_zk_broker` in `BrokerRegistrationRequest`.
     pub const IS_MIGRATING_ZK_BROKER: crate::FieldId = 6;
-    /// `log_dirs`.
+    /// The id of the `log_dirs` field (schema name `LogDirs`) of `BrokerRegistrationRequest`, at path `log_dirs` in `BrokerRegistrationRequest`.
     pub const LOG_DIRS: crate::FieldId = 7;
-    /// `previous_broker_epoch`.
+    /// The id of the `previous_broker_epoch` field (schema name `PreviousBrokerEpoch`) of `BrokerRegistrationRequest`, at path `previous_broker_epoch` in `BrokerRegistrationRequest`.
     pub const PREVIOUS_BROKER_EPOCH: crate::FieldId = 8;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `BrokerRegistrationRequest` (its unknown tagged fields), at path `_tagged_fields` in `BrokerRegistrationRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 9;
-    /// `listeners[].name`.
+    /// The id of the `name` field (schema name `Name`) of `Listener`, at path `listeners[].name` in `BrokerRegistrationRequest`.
     pub const LISTENERS_NAME: crate::FieldId = 10;
-    /// `listeners[].host`.
+    /// The id of the `host` field (schema name `Host`) of `Listener`, at path `listeners[].host` in `BrokerRegistrationRequest`.
     pub const LISTENERS_HOST: crate::FieldId = 11;
-    /// `listeners[].port`.
+    /// The id of the `port` field (schema name `Port`) of `Listener`, at path `listeners[].port` in `BrokerRegistrationRequest`.
     pub const LISTENERS_PORT: crate::FieldId = 12;
-    /// `listeners[].security_protocol`.
+    /// The id of the `security_protocol` field (schema name `SecurityProtocol`) of `Listener`, at path `listeners[].security_protocol` in `BrokerRegistrationRequest`.
     pub const LISTENERS_SECURITY_PROTOCOL: crate::FieldId = 13;
-    /// `listeners[]._tagged_fields`.
+    /// The id of the tagged-field section of `Listener` (its unknown tagged fields), at path `listeners[]._tagged_fields` in `BrokerRegistrationRequest`.
     pub const LISTENERS_TAGGED_FIELDS: crate::FieldId = 14;
-    /// `features[].name`.
+    /// The id of the `name` field (schema name `Name`) of `Feature`, at path `features[].name` in `BrokerRegistrationRequest`.
     pub const FEATURES_NAME: crate::FieldId = 15;
-    /// `features[].min_supported_version`.
+    /// The id of the `min_supported_version` field (schema name `MinSupportedVersion`) of `Feature`, at path `features[].min_supported_version` in `BrokerRegistrationRequest`.
     pub const FEATURES_MIN_SUPPORTED_VERSION: crate::FieldId = 16;
-    /// `features[].max_supported_version`.
+    /// The id of the `max_supported_version` field (schema name `MaxSupportedVersion`) of `Feature`, at path `features[].max_supported_version` in `BrokerRegistrationRequest`.
     pub const FEATURES_MAX_SUPPORTED_VERSION: crate::FieldId = 17;
-    /// `features[]._tagged_fields`.
+    /// The id of the tagged-field section of `Feature` (its unknown tagged fields), at path `features[]._tagged_fields` in `BrokerRegistrationRequest`.
     pub const FEATURES_TAGGED_FIELDS: crate::FieldId = 18;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

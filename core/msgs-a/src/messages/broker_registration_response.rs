@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-4 |
 //! | flexible versions | 0-4 |
+//! | schema | `schemas/kafka/4.4.0/clients/BrokerRegistrationResponse.json` |
 
 use crate::rt;
 
@@ -139,13 +140,13 @@ impl<'a> rt::Message<'a> for BrokerRegistrationResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `BrokerRegistrationResponse`, at path `throttle_time_ms` in `BrokerRegistrationResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `BrokerRegistrationResponse`, at path `error_code` in `BrokerRegistrationResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `broker_epoch`.
+    /// The id of the `broker_epoch` field (schema name `BrokerEpoch`) of `BrokerRegistrationResponse`, at path `broker_epoch` in `BrokerRegistrationResponse`.
     pub const BROKER_EPOCH: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `BrokerRegistrationResponse` (its unknown tagged fields), at path `_tagged_fields` in `BrokerRegistrationResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["throttle_time_ms", "error_code", "broker_epoch", "_tagged_fields"];

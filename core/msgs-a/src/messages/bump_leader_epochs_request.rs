@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kip-1279/BumpLeaderEpochsRequest.json` |
 //!
 //! A draft that Kafka has not released: KIP-1279 is still under discussion, and its API key
 //! here is provisional (see `schemas/kip-1279/provisional-api-keys.json`). Draft forks of
@@ -413,21 +414,21 @@ impl<'a> rt::Message<'a> for BumpLeaderEpochsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `BumpLeaderEpochsRequest`, at path `topics` in `BumpLeaderEpochsRequest`.
     pub const TOPICS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `BumpLeaderEpochsRequest` (its unknown tagged fields), at path `_tagged_fields` in `BumpLeaderEpochsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicState`, at path `topics[].topic_id` in `BumpLeaderEpochsRequest`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 2;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicState`, at path `topics[].partitions` in `BumpLeaderEpochsRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 3;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicState` (its unknown tagged fields), at path `topics[]._tagged_fields` in `BumpLeaderEpochsRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 4;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `LeaderEpochState`, at path `topics[].partitions[].partition_index` in `BumpLeaderEpochsRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 5;
-    /// `topics[].partitions[].min_leader_epoch`.
+    /// The id of the `min_leader_epoch` field (schema name `MinLeaderEpoch`) of `LeaderEpochState`, at path `topics[].partitions[].min_leader_epoch` in `BumpLeaderEpochsRequest`.
     pub const TOPICS_PARTITIONS_MIN_LEADER_EPOCH: crate::FieldId = 6;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `LeaderEpochState` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `BumpLeaderEpochsRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 7;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kip-1279/BumpLeaderEpochsResponse.json` |
 //!
 //! A draft that Kafka has not released: KIP-1279 is still under discussion, and its API key
 //! here is provisional (see `schemas/kip-1279/provisional-api-keys.json`). Draft forks of
@@ -431,25 +432,25 @@ impl<'a> rt::Message<'a> for BumpLeaderEpochsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `BumpLeaderEpochsResponse`, at path `throttle_time_ms` in `BumpLeaderEpochsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `BumpLeaderEpochsResponse`, at path `error_code` in `BumpLeaderEpochsResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `BumpLeaderEpochsResponse`, at path `topics` in `BumpLeaderEpochsResponse`.
     pub const TOPICS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `BumpLeaderEpochsResponse` (its unknown tagged fields), at path `_tagged_fields` in `BumpLeaderEpochsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `TopicPartitions`, at path `topics[].topic_name` in `BumpLeaderEpochsResponse`.
     pub const TOPICS_TOPIC_NAME: crate::FieldId = 4;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicPartitions`, at path `topics[].partitions` in `BumpLeaderEpochsResponse`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 5;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicPartitions` (its unknown tagged fields), at path `topics[]._tagged_fields` in `BumpLeaderEpochsResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionDetail`, at path `topics[].partitions[].partition_index` in `BumpLeaderEpochsResponse`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 7;
-    /// `topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `PartitionDetail`, at path `topics[].partitions[].error_code` in `BumpLeaderEpochsResponse`.
     pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 8;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionDetail` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `BumpLeaderEpochsResponse`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

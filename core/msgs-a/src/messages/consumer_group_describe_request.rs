@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/ConsumerGroupDescribeRequest.json` |
 
 use crate::rt;
 
@@ -135,11 +136,11 @@ impl<'a> rt::Message<'a> for ConsumerGroupDescribeRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_ids`.
+    /// The id of the `group_ids` field (schema name `GroupIds`) of `ConsumerGroupDescribeRequest`, at path `group_ids` in `ConsumerGroupDescribeRequest`.
     pub const GROUP_IDS: crate::FieldId = 0;
-    /// `include_authorized_operations`.
+    /// The id of the `include_authorized_operations` field (schema name `IncludeAuthorizedOperations`) of `ConsumerGroupDescribeRequest`, at path `include_authorized_operations` in `ConsumerGroupDescribeRequest`.
     pub const INCLUDE_AUTHORIZED_OPERATIONS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ConsumerGroupDescribeRequest` (its unknown tagged fields), at path `_tagged_fields` in `ConsumerGroupDescribeRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["group_ids", "include_authorized_operations", "_tagged_fields"];

@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/ConsumerGroupHeartbeatRequest.json` |
 
 use crate::rt;
 
@@ -378,33 +379,33 @@ impl<'a> rt::Message<'a> for ConsumerGroupHeartbeatRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `ConsumerGroupHeartbeatRequest`, at path `group_id` in `ConsumerGroupHeartbeatRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `ConsumerGroupHeartbeatRequest`, at path `member_id` in `ConsumerGroupHeartbeatRequest`.
     pub const MEMBER_ID: crate::FieldId = 1;
-    /// `member_epoch`.
+    /// The id of the `member_epoch` field (schema name `MemberEpoch`) of `ConsumerGroupHeartbeatRequest`, at path `member_epoch` in `ConsumerGroupHeartbeatRequest`.
     pub const MEMBER_EPOCH: crate::FieldId = 2;
-    /// `instance_id`.
+    /// The id of the `instance_id` field (schema name `InstanceId`) of `ConsumerGroupHeartbeatRequest`, at path `instance_id` in `ConsumerGroupHeartbeatRequest`.
     pub const INSTANCE_ID: crate::FieldId = 3;
-    /// `rack_id`.
+    /// The id of the `rack_id` field (schema name `RackId`) of `ConsumerGroupHeartbeatRequest`, at path `rack_id` in `ConsumerGroupHeartbeatRequest`.
     pub const RACK_ID: crate::FieldId = 4;
-    /// `rebalance_timeout_ms`.
+    /// The id of the `rebalance_timeout_ms` field (schema name `RebalanceTimeoutMs`) of `ConsumerGroupHeartbeatRequest`, at path `rebalance_timeout_ms` in `ConsumerGroupHeartbeatRequest`.
     pub const REBALANCE_TIMEOUT_MS: crate::FieldId = 5;
-    /// `subscribed_topic_names`.
+    /// The id of the `subscribed_topic_names` field (schema name `SubscribedTopicNames`) of `ConsumerGroupHeartbeatRequest`, at path `subscribed_topic_names` in `ConsumerGroupHeartbeatRequest`.
     pub const SUBSCRIBED_TOPIC_NAMES: crate::FieldId = 6;
-    /// `subscribed_topic_regex`.
+    /// The id of the `subscribed_topic_regex` field (schema name `SubscribedTopicRegex`) of `ConsumerGroupHeartbeatRequest`, at path `subscribed_topic_regex` in `ConsumerGroupHeartbeatRequest`.
     pub const SUBSCRIBED_TOPIC_REGEX: crate::FieldId = 7;
-    /// `server_assignor`.
+    /// The id of the `server_assignor` field (schema name `ServerAssignor`) of `ConsumerGroupHeartbeatRequest`, at path `server_assignor` in `ConsumerGroupHeartbeatRequest`.
     pub const SERVER_ASSIGNOR: crate::FieldId = 8;
-    /// `topic_partitions`.
+    /// The id of the `topic_partitions` field (schema name `TopicPartitions`) of `ConsumerGroupHeartbeatRequest`, at path `topic_partitions` in `ConsumerGroupHeartbeatRequest`.
     pub const TOPIC_PARTITIONS: crate::FieldId = 9;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ConsumerGroupHeartbeatRequest` (its unknown tagged fields), at path `_tagged_fields` in `ConsumerGroupHeartbeatRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 10;
-    /// `topic_partitions[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicPartitions`, at path `topic_partitions[].topic_id` in `ConsumerGroupHeartbeatRequest`.
     pub const TOPIC_PARTITIONS_TOPIC_ID: crate::FieldId = 11;
-    /// `topic_partitions[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicPartitions`, at path `topic_partitions[].partitions` in `ConsumerGroupHeartbeatRequest`.
     pub const TOPIC_PARTITIONS_PARTITIONS: crate::FieldId = 12;
-    /// `topic_partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicPartitions` (its unknown tagged fields), at path `topic_partitions[]._tagged_fields` in `ConsumerGroupHeartbeatRequest`.
     pub const TOPIC_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 13;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-3 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/clients/ConsumerProtocolAssignment.json` |
 
 use crate::rt;
 
@@ -277,17 +278,17 @@ impl<'a> rt::Message<'a> for ConsumerProtocolAssignment<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `assigned_partitions`.
+    /// The id of the `assigned_partitions` field (schema name `AssignedPartitions`) of `ConsumerProtocolAssignment`, at path `assigned_partitions` in `ConsumerProtocolAssignment`.
     pub const ASSIGNED_PARTITIONS: crate::FieldId = 0;
-    /// `user_data`.
+    /// The id of the `user_data` field (schema name `UserData`) of `ConsumerProtocolAssignment`, at path `user_data` in `ConsumerProtocolAssignment`.
     pub const USER_DATA: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ConsumerProtocolAssignment` (its unknown tagged fields), at path `_tagged_fields` in `ConsumerProtocolAssignment`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `assigned_partitions[].topic`.
+    /// The id of the `topic` field (schema name `Topic`) of `TopicPartition`, at path `assigned_partitions[].topic` in `ConsumerProtocolAssignment`.
     pub const ASSIGNED_PARTITIONS_TOPIC: crate::FieldId = 3;
-    /// `assigned_partitions[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicPartition`, at path `assigned_partitions[].partitions` in `ConsumerProtocolAssignment`.
     pub const ASSIGNED_PARTITIONS_PARTITIONS: crate::FieldId = 4;
-    /// `assigned_partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicPartition` (its unknown tagged fields), at path `assigned_partitions[]._tagged_fields` in `ConsumerProtocolAssignment`.
     pub const ASSIGNED_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 5;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-3 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/clients/ConsumerProtocolSubscription.json` |
 
 use crate::rt;
 
@@ -365,23 +366,23 @@ impl<'a> rt::Message<'a> for ConsumerProtocolSubscription<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `ConsumerProtocolSubscription`, at path `topics` in `ConsumerProtocolSubscription`.
     pub const TOPICS: crate::FieldId = 0;
-    /// `user_data`.
+    /// The id of the `user_data` field (schema name `UserData`) of `ConsumerProtocolSubscription`, at path `user_data` in `ConsumerProtocolSubscription`.
     pub const USER_DATA: crate::FieldId = 1;
-    /// `owned_partitions`.
+    /// The id of the `owned_partitions` field (schema name `OwnedPartitions`) of `ConsumerProtocolSubscription`, at path `owned_partitions` in `ConsumerProtocolSubscription`.
     pub const OWNED_PARTITIONS: crate::FieldId = 2;
-    /// `generation_id`.
+    /// The id of the `generation_id` field (schema name `GenerationId`) of `ConsumerProtocolSubscription`, at path `generation_id` in `ConsumerProtocolSubscription`.
     pub const GENERATION_ID: crate::FieldId = 3;
-    /// `rack_id`.
+    /// The id of the `rack_id` field (schema name `RackId`) of `ConsumerProtocolSubscription`, at path `rack_id` in `ConsumerProtocolSubscription`.
     pub const RACK_ID: crate::FieldId = 4;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ConsumerProtocolSubscription` (its unknown tagged fields), at path `_tagged_fields` in `ConsumerProtocolSubscription`.
     pub const TAGGED_FIELDS: crate::FieldId = 5;
-    /// `owned_partitions[].topic`.
+    /// The id of the `topic` field (schema name `Topic`) of `TopicPartition`, at path `owned_partitions[].topic` in `ConsumerProtocolSubscription`.
     pub const OWNED_PARTITIONS_TOPIC: crate::FieldId = 6;
-    /// `owned_partitions[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicPartition`, at path `owned_partitions[].partitions` in `ConsumerProtocolSubscription`.
     pub const OWNED_PARTITIONS_PARTITIONS: crate::FieldId = 7;
-    /// `owned_partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicPartition` (its unknown tagged fields), at path `owned_partitions[]._tagged_fields` in `ConsumerProtocolSubscription`.
     pub const OWNED_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 8;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

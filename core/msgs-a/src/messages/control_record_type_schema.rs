@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/clients/ControlRecordTypeSchema.json` |
 
 use crate::rt;
 
@@ -120,9 +121,9 @@ impl<'a> rt::Message<'a> for ControlRecordTypeSchema<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `type`.
+    /// The id of the `type` field (schema name `Type`) of `ControlRecordTypeSchema`, at path `type` in `ControlRecordTypeSchema`.
     pub const TYPE: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ControlRecordTypeSchema` (its unknown tagged fields), at path `_tagged_fields` in `ControlRecordTypeSchema`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["type", "_tagged_fields"];

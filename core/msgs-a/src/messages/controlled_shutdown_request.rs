@@ -9,6 +9,7 @@
 //! | flexible versions | 3 |
 //! | versions defined by Kafka 3.9.1 only | 0-3 |
 //! | listeners | zkBroker, controller |
+//! | schema | `schemas/kafka/3.9.1/clients/ControlledShutdownRequest.json` |
 
 use crate::rt;
 
@@ -163,11 +164,11 @@ impl<'a> rt::Message<'a> for ControlledShutdownRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `ControlledShutdownRequest`, at path `broker_id` in `ControlledShutdownRequest`.
     pub const BROKER_ID: crate::FieldId = 0;
-    /// `broker_epoch`.
+    /// The id of the `broker_epoch` field (schema name `BrokerEpoch`) of `ControlledShutdownRequest`, at path `broker_epoch` in `ControlledShutdownRequest`.
     pub const BROKER_EPOCH: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ControlledShutdownRequest` (its unknown tagged fields), at path `_tagged_fields` in `ControlledShutdownRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["broker_id", "broker_epoch", "_tagged_fields"];

@@ -8,6 +8,7 @@
 //! | valid versions | 0-3 |
 //! | flexible versions | 3 |
 //! | versions defined by Kafka 3.9.1 only | 0-3 |
+//! | schema | `schemas/kafka/3.9.1/clients/ControlledShutdownResponse.json` |
 
 use crate::rt;
 
@@ -315,17 +316,17 @@ impl<'a> rt::Message<'a> for ControlledShutdownResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `ControlledShutdownResponse`, at path `error_code` in `ControlledShutdownResponse`.
     pub const ERROR_CODE: crate::FieldId = 0;
-    /// `remaining_partitions`.
+    /// The id of the `remaining_partitions` field (schema name `RemainingPartitions`) of `ControlledShutdownResponse`, at path `remaining_partitions` in `ControlledShutdownResponse`.
     pub const REMAINING_PARTITIONS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ControlledShutdownResponse` (its unknown tagged fields), at path `_tagged_fields` in `ControlledShutdownResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `remaining_partitions[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `RemainingPartition`, at path `remaining_partitions[].topic_name` in `ControlledShutdownResponse`.
     pub const REMAINING_PARTITIONS_TOPIC_NAME: crate::FieldId = 3;
-    /// `remaining_partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `RemainingPartition`, at path `remaining_partitions[].partition_index` in `ControlledShutdownResponse`.
     pub const REMAINING_PARTITIONS_PARTITION_INDEX: crate::FieldId = 4;
-    /// `remaining_partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `RemainingPartition` (its unknown tagged fields), at path `remaining_partitions[]._tagged_fields` in `ControlledShutdownResponse`.
     pub const REMAINING_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 5;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | controller |
+//! | schema | `schemas/kafka/4.4.0/clients/ControllerRegistrationRequest.json` |
 
 use crate::rt;
 
@@ -455,35 +456,35 @@ impl<'a> rt::Message<'a> for ControllerRegistrationRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `controller_id`.
+    /// The id of the `controller_id` field (schema name `ControllerId`) of `ControllerRegistrationRequest`, at path `controller_id` in `ControllerRegistrationRequest`.
     pub const CONTROLLER_ID: crate::FieldId = 0;
-    /// `incarnation_id`.
+    /// The id of the `incarnation_id` field (schema name `IncarnationId`) of `ControllerRegistrationRequest`, at path `incarnation_id` in `ControllerRegistrationRequest`.
     pub const INCARNATION_ID: crate::FieldId = 1;
-    /// `zk_migration_ready`.
+    /// The id of the `zk_migration_ready` field (schema name `ZkMigrationReady`) of `ControllerRegistrationRequest`, at path `zk_migration_ready` in `ControllerRegistrationRequest`.
     pub const ZK_MIGRATION_READY: crate::FieldId = 2;
-    /// `listeners`.
+    /// The id of the `listeners` field (schema name `Listeners`) of `ControllerRegistrationRequest`, at path `listeners` in `ControllerRegistrationRequest`.
     pub const LISTENERS: crate::FieldId = 3;
-    /// `features`.
+    /// The id of the `features` field (schema name `Features`) of `ControllerRegistrationRequest`, at path `features` in `ControllerRegistrationRequest`.
     pub const FEATURES: crate::FieldId = 4;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ControllerRegistrationRequest` (its unknown tagged fields), at path `_tagged_fields` in `ControllerRegistrationRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 5;
-    /// `listeners[].name`.
+    /// The id of the `name` field (schema name `Name`) of `Listener`, at path `listeners[].name` in `ControllerRegistrationRequest`.
     pub const LISTENERS_NAME: crate::FieldId = 6;
-    /// `listeners[].host`.
+    /// The id of the `host` field (schema name `Host`) of `Listener`, at path `listeners[].host` in `ControllerRegistrationRequest`.
     pub const LISTENERS_HOST: crate::FieldId = 7;
-    /// `listeners[].port`.
+    /// The id of the `port` field (schema name `Port`) of `Listener`, at path `listeners[].port` in `ControllerRegistrationRequest`.
     pub const LISTENERS_PORT: crate::FieldId = 8;
-    /// `listeners[].security_protocol`.
+    /// The id of the `security_protocol` field (schema name `SecurityProtocol`) of `Listener`, at path `listeners[].security_protocol` in `ControllerRegistrationRequest`.
     pub const LISTENERS_SECURITY_PROTOCOL: crate::FieldId = 9;
-    /// `listeners[]._tagged_fields`.
+    /// The id of the tagged-field section of `Listener` (its unknown tagged fields), at path `listeners[]._tagged_fields` in `ControllerRegistrationRequest`.
     pub const LISTENERS_TAGGED_FIELDS: crate::FieldId = 10;
-    /// `features[].name`.
+    /// The id of the `name` field (schema name `Name`) of `Feature`, at path `features[].name` in `ControllerRegistrationRequest`.
     pub const FEATURES_NAME: crate::FieldId = 11;
-    /// `features[].min_supported_version`.
+    /// The id of the `min_supported_version` field (schema name `MinSupportedVersion`) of `Feature`, at path `features[].min_supported_version` in `ControllerRegistrationRequest`.
     pub const FEATURES_MIN_SUPPORTED_VERSION: crate::FieldId = 12;
-    /// `features[].max_supported_version`.
+    /// The id of the `max_supported_version` field (schema name `MaxSupportedVersion`) of `Feature`, at path `features[].max_supported_version` in `ControllerRegistrationRequest`.
     pub const FEATURES_MAX_SUPPORTED_VERSION: crate::FieldId = 13;
-    /// `features[]._tagged_fields`.
+    /// The id of the tagged-field section of `Feature` (its unknown tagged fields), at path `features[]._tagged_fields` in `ControllerRegistrationRequest`.
     pub const FEATURES_TAGGED_FIELDS: crate::FieldId = 14;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/ControllerRegistrationResponse.json` |
 
 use crate::rt;
 
@@ -143,13 +144,13 @@ impl<'a> rt::Message<'a> for ControllerRegistrationResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `ControllerRegistrationResponse`, at path `throttle_time_ms` in `ControllerRegistrationResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `ControllerRegistrationResponse`, at path `error_code` in `ControllerRegistrationResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `ControllerRegistrationResponse`, at path `error_message` in `ControllerRegistrationResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ControllerRegistrationResponse` (its unknown tagged fields), at path `_tagged_fields` in `ControllerRegistrationResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["throttle_time_ms", "error_code", "error_message", "_tagged_fields"];

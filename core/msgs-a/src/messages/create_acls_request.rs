@@ -9,6 +9,7 @@
 //! | flexible versions | 2-3 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/CreateAclsRequest.json`, `schemas/kafka/3.9.1/clients/CreateAclsRequest.json` |
 
 use crate::rt;
 
@@ -381,25 +382,25 @@ impl<'a> rt::Message<'a> for CreateAclsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `creations`.
+    /// The id of the `creations` field (schema name `Creations`) of `CreateAclsRequest`, at path `creations` in `CreateAclsRequest`.
     pub const CREATIONS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `CreateAclsRequest` (its unknown tagged fields), at path `_tagged_fields` in `CreateAclsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
-    /// `creations[].resource_type`.
+    /// The id of the `resource_type` field (schema name `ResourceType`) of `AclCreation`, at path `creations[].resource_type` in `CreateAclsRequest`.
     pub const CREATIONS_RESOURCE_TYPE: crate::FieldId = 2;
-    /// `creations[].resource_name`.
+    /// The id of the `resource_name` field (schema name `ResourceName`) of `AclCreation`, at path `creations[].resource_name` in `CreateAclsRequest`.
     pub const CREATIONS_RESOURCE_NAME: crate::FieldId = 3;
-    /// `creations[].resource_pattern_type`.
+    /// The id of the `resource_pattern_type` field (schema name `ResourcePatternType`) of `AclCreation`, at path `creations[].resource_pattern_type` in `CreateAclsRequest`.
     pub const CREATIONS_RESOURCE_PATTERN_TYPE: crate::FieldId = 4;
-    /// `creations[].principal`.
+    /// The id of the `principal` field (schema name `Principal`) of `AclCreation`, at path `creations[].principal` in `CreateAclsRequest`.
     pub const CREATIONS_PRINCIPAL: crate::FieldId = 5;
-    /// `creations[].host`.
+    /// The id of the `host` field (schema name `Host`) of `AclCreation`, at path `creations[].host` in `CreateAclsRequest`.
     pub const CREATIONS_HOST: crate::FieldId = 6;
-    /// `creations[].operation`.
+    /// The id of the `operation` field (schema name `Operation`) of `AclCreation`, at path `creations[].operation` in `CreateAclsRequest`.
     pub const CREATIONS_OPERATION: crate::FieldId = 7;
-    /// `creations[].permission_type`.
+    /// The id of the `permission_type` field (schema name `PermissionType`) of `AclCreation`, at path `creations[].permission_type` in `CreateAclsRequest`.
     pub const CREATIONS_PERMISSION_TYPE: crate::FieldId = 8;
-    /// `creations[]._tagged_fields`.
+    /// The id of the tagged-field section of `AclCreation` (its unknown tagged fields), at path `creations[]._tagged_fields` in `CreateAclsRequest`.
     pub const CREATIONS_TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-3 |
 //! | flexible versions | 2-3 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/CreateAclsResponse.json`, `schemas/kafka/3.9.1/clients/CreateAclsResponse.json` |
 
 use crate::rt;
 
@@ -302,17 +303,17 @@ impl<'a> rt::Message<'a> for CreateAclsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `CreateAclsResponse`, at path `throttle_time_ms` in `CreateAclsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `results`.
+    /// The id of the `results` field (schema name `Results`) of `CreateAclsResponse`, at path `results` in `CreateAclsResponse`.
     pub const RESULTS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `CreateAclsResponse` (its unknown tagged fields), at path `_tagged_fields` in `CreateAclsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `results[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `AclCreationResult`, at path `results[].error_code` in `CreateAclsResponse`.
     pub const RESULTS_ERROR_CODE: crate::FieldId = 3;
-    /// `results[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `AclCreationResult`, at path `results[].error_message` in `CreateAclsResponse`.
     pub const RESULTS_ERROR_MESSAGE: crate::FieldId = 4;
-    /// `results[]._tagged_fields`.
+    /// The id of the tagged-field section of `AclCreationResult` (its unknown tagged fields), at path `results[]._tagged_fields` in `CreateAclsResponse`.
     pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 5;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -9,6 +9,7 @@
 //! | flexible versions | 2-3 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/CreateDelegationTokenRequest.json`, `schemas/kafka/3.9.1/clients/CreateDelegationTokenRequest.json` |
 
 use crate::rt;
 
@@ -349,21 +350,21 @@ impl<'a> rt::Message<'a> for CreateDelegationTokenRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `owner_principal_type`.
+    /// The id of the `owner_principal_type` field (schema name `OwnerPrincipalType`) of `CreateDelegationTokenRequest`, at path `owner_principal_type` in `CreateDelegationTokenRequest`.
     pub const OWNER_PRINCIPAL_TYPE: crate::FieldId = 0;
-    /// `owner_principal_name`.
+    /// The id of the `owner_principal_name` field (schema name `OwnerPrincipalName`) of `CreateDelegationTokenRequest`, at path `owner_principal_name` in `CreateDelegationTokenRequest`.
     pub const OWNER_PRINCIPAL_NAME: crate::FieldId = 1;
-    /// `renewers`.
+    /// The id of the `renewers` field (schema name `Renewers`) of `CreateDelegationTokenRequest`, at path `renewers` in `CreateDelegationTokenRequest`.
     pub const RENEWERS: crate::FieldId = 2;
-    /// `max_lifetime_ms`.
+    /// The id of the `max_lifetime_ms` field (schema name `MaxLifetimeMs`) of `CreateDelegationTokenRequest`, at path `max_lifetime_ms` in `CreateDelegationTokenRequest`.
     pub const MAX_LIFETIME_MS: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `CreateDelegationTokenRequest` (its unknown tagged fields), at path `_tagged_fields` in `CreateDelegationTokenRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `renewers[].principal_type`.
+    /// The id of the `principal_type` field (schema name `PrincipalType`) of `CreatableRenewers`, at path `renewers[].principal_type` in `CreateDelegationTokenRequest`.
     pub const RENEWERS_PRINCIPAL_TYPE: crate::FieldId = 5;
-    /// `renewers[].principal_name`.
+    /// The id of the `principal_name` field (schema name `PrincipalName`) of `CreatableRenewers`, at path `renewers[].principal_name` in `CreateDelegationTokenRequest`.
     pub const RENEWERS_PRINCIPAL_NAME: crate::FieldId = 6;
-    /// `renewers[]._tagged_fields`.
+    /// The id of the tagged-field section of `CreatableRenewers` (its unknown tagged fields), at path `renewers[]._tagged_fields` in `CreateDelegationTokenRequest`.
     pub const RENEWERS_TAGGED_FIELDS: crate::FieldId = 7;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-3 |
 //! | flexible versions | 2-3 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/CreateDelegationTokenResponse.json`, `schemas/kafka/3.9.1/clients/CreateDelegationTokenResponse.json` |
 
 use crate::rt;
 
@@ -280,29 +281,29 @@ impl<'a> rt::Message<'a> for CreateDelegationTokenResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `CreateDelegationTokenResponse`, at path `error_code` in `CreateDelegationTokenResponse`.
     pub const ERROR_CODE: crate::FieldId = 0;
-    /// `principal_type`.
+    /// The id of the `principal_type` field (schema name `PrincipalType`) of `CreateDelegationTokenResponse`, at path `principal_type` in `CreateDelegationTokenResponse`.
     pub const PRINCIPAL_TYPE: crate::FieldId = 1;
-    /// `principal_name`.
+    /// The id of the `principal_name` field (schema name `PrincipalName`) of `CreateDelegationTokenResponse`, at path `principal_name` in `CreateDelegationTokenResponse`.
     pub const PRINCIPAL_NAME: crate::FieldId = 2;
-    /// `token_requester_principal_type`.
+    /// The id of the `token_requester_principal_type` field (schema name `TokenRequesterPrincipalType`) of `CreateDelegationTokenResponse`, at path `token_requester_principal_type` in `CreateDelegationTokenResponse`.
     pub const TOKEN_REQUESTER_PRINCIPAL_TYPE: crate::FieldId = 3;
-    /// `token_requester_principal_name`.
+    /// The id of the `token_requester_principal_name` field (schema name `TokenRequesterPrincipalName`) of `CreateDelegationTokenResponse`, at path `token_requester_principal_name` in `CreateDelegationTokenResponse`.
     pub const TOKEN_REQUESTER_PRINCIPAL_NAME: crate::FieldId = 4;
-    /// `issue_timestamp_ms`.
+    /// The id of the `issue_timestamp_ms` field (schema name `IssueTimestampMs`) of `CreateDelegationTokenResponse`, at path `issue_timestamp_ms` in `CreateDelegationTokenResponse`.
     pub const ISSUE_TIMESTAMP_MS: crate::FieldId = 5;
-    /// `expiry_timestamp_ms`.
+    /// The id of the `expiry_timestamp_ms` field (schema name `ExpiryTimestampMs`) of `CreateDelegationTokenResponse`, at path `expiry_timestamp_ms` in `CreateDelegationTokenResponse`.
     pub const EXPIRY_TIMESTAMP_MS: crate::FieldId = 6;
-    /// `max_timestamp_ms`.
+    /// The id of the `max_timestamp_ms` field (schema name `MaxTimestampMs`) of `CreateDelegationTokenResponse`, at path `max_timestamp_ms` in `CreateDelegationTokenResponse`.
     pub const MAX_TIMESTAMP_MS: crate::FieldId = 7;
-    /// `token_id`.
+    /// The id of the `token_id` field (schema name `TokenId`) of `CreateDelegationTokenResponse`, at path `token_id` in `CreateDelegationTokenResponse`.
     pub const TOKEN_ID: crate::FieldId = 8;
-    /// `hmac`.
+    /// The id of the `hmac` field (schema name `Hmac`) of `CreateDelegationTokenResponse`, at path `hmac` in `CreateDelegationTokenResponse`.
     pub const HMAC: crate::FieldId = 9;
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `CreateDelegationTokenResponse`, at path `throttle_time_ms` in `CreateDelegationTokenResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 10;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `CreateDelegationTokenResponse` (its unknown tagged fields), at path `_tagged_fields` in `CreateDelegationTokenResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 11;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

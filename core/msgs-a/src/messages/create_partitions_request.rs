@@ -8,6 +8,7 @@
 //! | valid versions | 0-3 |
 //! | flexible versions | 2-3 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/CreatePartitionsRequest.json` |
 
 use crate::rt;
 
@@ -471,25 +472,25 @@ impl<'a> rt::Message<'a> for CreatePartitionsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `CreatePartitionsRequest`, at path `topics` in `CreatePartitionsRequest`.
     pub const TOPICS: crate::FieldId = 0;
-    /// `timeout_ms`.
+    /// The id of the `timeout_ms` field (schema name `TimeoutMs`) of `CreatePartitionsRequest`, at path `timeout_ms` in `CreatePartitionsRequest`.
     pub const TIMEOUT_MS: crate::FieldId = 1;
-    /// `validate_only`.
+    /// The id of the `validate_only` field (schema name `ValidateOnly`) of `CreatePartitionsRequest`, at path `validate_only` in `CreatePartitionsRequest`.
     pub const VALIDATE_ONLY: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `CreatePartitionsRequest` (its unknown tagged fields), at path `_tagged_fields` in `CreatePartitionsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `CreatePartitionsTopic`, at path `topics[].name` in `CreatePartitionsRequest`.
     pub const TOPICS_NAME: crate::FieldId = 4;
-    /// `topics[].count`.
+    /// The id of the `count` field (schema name `Count`) of `CreatePartitionsTopic`, at path `topics[].count` in `CreatePartitionsRequest`.
     pub const TOPICS_COUNT: crate::FieldId = 5;
-    /// `topics[].assignments`.
+    /// The id of the `assignments` field (schema name `Assignments`) of `CreatePartitionsTopic`, at path `topics[].assignments` in `CreatePartitionsRequest`.
     pub const TOPICS_ASSIGNMENTS: crate::FieldId = 6;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `CreatePartitionsTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `CreatePartitionsRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `topics[].assignments[].broker_ids`.
+    /// The id of the `broker_ids` field (schema name `BrokerIds`) of `CreatePartitionsAssignment`, at path `topics[].assignments[].broker_ids` in `CreatePartitionsRequest`.
     pub const TOPICS_ASSIGNMENTS_BROKER_IDS: crate::FieldId = 8;
-    /// `topics[].assignments[]._tagged_fields`.
+    /// The id of the tagged-field section of `CreatePartitionsAssignment` (its unknown tagged fields), at path `topics[].assignments[]._tagged_fields` in `CreatePartitionsRequest`.
     pub const TOPICS_ASSIGNMENTS_TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

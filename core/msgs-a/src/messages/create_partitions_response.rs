@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-3 |
 //! | flexible versions | 2-3 |
+//! | schema | `schemas/kafka/4.4.0/clients/CreatePartitionsResponse.json` |
 
 use crate::rt;
 
@@ -313,19 +314,19 @@ impl<'a> rt::Message<'a> for CreatePartitionsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `CreatePartitionsResponse`, at path `throttle_time_ms` in `CreatePartitionsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `results`.
+    /// The id of the `results` field (schema name `Results`) of `CreatePartitionsResponse`, at path `results` in `CreatePartitionsResponse`.
     pub const RESULTS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `CreatePartitionsResponse` (its unknown tagged fields), at path `_tagged_fields` in `CreatePartitionsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `results[].name`.
+    /// The id of the `name` field (schema name `Name`) of `CreatePartitionsTopicResult`, at path `results[].name` in `CreatePartitionsResponse`.
     pub const RESULTS_NAME: crate::FieldId = 3;
-    /// `results[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `CreatePartitionsTopicResult`, at path `results[].error_code` in `CreatePartitionsResponse`.
     pub const RESULTS_ERROR_CODE: crate::FieldId = 4;
-    /// `results[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `CreatePartitionsTopicResult`, at path `results[].error_message` in `CreatePartitionsResponse`.
     pub const RESULTS_ERROR_MESSAGE: crate::FieldId = 5;
-    /// `results[]._tagged_fields`.
+    /// The id of the tagged-field section of `CreatePartitionsTopicResult` (its unknown tagged fields), at path `results[]._tagged_fields` in `CreatePartitionsResponse`.
     pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 6;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

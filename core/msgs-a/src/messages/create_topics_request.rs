@@ -9,6 +9,7 @@
 //! | flexible versions | 5-7 |
 //! | versions defined by Kafka 3.9.1 only | 0-1 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/CreateTopicsRequest.json`, `schemas/kafka/3.9.1/clients/CreateTopicsRequest.json` |
 
 use crate::rt;
 
@@ -696,37 +697,37 @@ impl<'a> rt::Message<'a> for CreateTopicsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `CreateTopicsRequest`, at path `topics` in `CreateTopicsRequest`.
     pub const TOPICS: crate::FieldId = 0;
-    /// `timeout_ms`.
+    /// The id of the `timeout_ms` field (schema name `timeoutMs`) of `CreateTopicsRequest`, at path `timeout_ms` in `CreateTopicsRequest`.
     pub const TIMEOUT_MS: crate::FieldId = 1;
-    /// `validate_only`.
+    /// The id of the `validate_only` field (schema name `validateOnly`) of `CreateTopicsRequest`, at path `validate_only` in `CreateTopicsRequest`.
     pub const VALIDATE_ONLY: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `CreateTopicsRequest` (its unknown tagged fields), at path `_tagged_fields` in `CreateTopicsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `CreatableTopic`, at path `topics[].name` in `CreateTopicsRequest`.
     pub const TOPICS_NAME: crate::FieldId = 4;
-    /// `topics[].num_partitions`.
+    /// The id of the `num_partitions` field (schema name `NumPartitions`) of `CreatableTopic`, at path `topics[].num_partitions` in `CreateTopicsRequest`.
     pub const TOPICS_NUM_PARTITIONS: crate::FieldId = 5;
-    /// `topics[].replication_factor`.
+    /// The id of the `replication_factor` field (schema name `ReplicationFactor`) of `CreatableTopic`, at path `topics[].replication_factor` in `CreateTopicsRequest`.
     pub const TOPICS_REPLICATION_FACTOR: crate::FieldId = 6;
-    /// `topics[].assignments`.
+    /// The id of the `assignments` field (schema name `Assignments`) of `CreatableTopic`, at path `topics[].assignments` in `CreateTopicsRequest`.
     pub const TOPICS_ASSIGNMENTS: crate::FieldId = 7;
-    /// `topics[].configs`.
+    /// The id of the `configs` field (schema name `Configs`) of `CreatableTopic`, at path `topics[].configs` in `CreateTopicsRequest`.
     pub const TOPICS_CONFIGS: crate::FieldId = 8;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `CreatableTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `CreateTopicsRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 9;
-    /// `topics[].assignments[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `CreatableReplicaAssignment`, at path `topics[].assignments[].partition_index` in `CreateTopicsRequest`.
     pub const TOPICS_ASSIGNMENTS_PARTITION_INDEX: crate::FieldId = 10;
-    /// `topics[].assignments[].broker_ids`.
+    /// The id of the `broker_ids` field (schema name `BrokerIds`) of `CreatableReplicaAssignment`, at path `topics[].assignments[].broker_ids` in `CreateTopicsRequest`.
     pub const TOPICS_ASSIGNMENTS_BROKER_IDS: crate::FieldId = 11;
-    /// `topics[].assignments[]._tagged_fields`.
+    /// The id of the tagged-field section of `CreatableReplicaAssignment` (its unknown tagged fields), at path `topics[].assignments[]._tagged_fields` in `CreateTopicsRequest`.
     pub const TOPICS_ASSIGNMENTS_TAGGED_FIELDS: crate::FieldId = 12;
-    /// `topics[].configs[].name`.
+    /// The id of the `name` field (schema name `Name`) of `CreatableTopicConfig`, at path `topics[].configs[].name` in `CreateTopicsRequest`.
     pub const TOPICS_CONFIGS_NAME: crate::FieldId = 13;
-    /// `topics[].configs[].value`.
+    /// The id of the `value` field (schema name `Value`) of `CreatableTopicConfig`, at path `topics[].configs[].value` in `CreateTopicsRequest`.
     pub const TOPICS_CONFIGS_VALUE: crate::FieldId = 14;
-    /// `topics[].configs[]._tagged_fields`.
+    /// The id of the tagged-field section of `CreatableTopicConfig` (its unknown tagged fields), at path `topics[].configs[]._tagged_fields` in `CreateTopicsRequest`.
     pub const TOPICS_CONFIGS_TAGGED_FIELDS: crate::FieldId = 15;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-7 |
 //! | flexible versions | 5-7 |
 //! | versions defined by Kafka 3.9.1 only | 0-1 |
+//! | schema | `schemas/kafka/4.4.0/clients/CreateTopicsResponse.json`, `schemas/kafka/3.9.1/clients/CreateTopicsResponse.json` |
 
 use crate::rt;
 
@@ -753,41 +754,41 @@ impl<'a> rt::Message<'a> for CreateTopicsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `CreateTopicsResponse`, at path `throttle_time_ms` in `CreateTopicsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `CreateTopicsResponse`, at path `topics` in `CreateTopicsResponse`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `CreateTopicsResponse` (its unknown tagged fields), at path `_tagged_fields` in `CreateTopicsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `CreatableTopicResult`, at path `topics[].name` in `CreateTopicsResponse`.
     pub const TOPICS_NAME: crate::FieldId = 3;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `CreatableTopicResult`, at path `topics[].topic_id` in `CreateTopicsResponse`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 4;
-    /// `topics[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `CreatableTopicResult`, at path `topics[].error_code` in `CreateTopicsResponse`.
     pub const TOPICS_ERROR_CODE: crate::FieldId = 5;
-    /// `topics[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `CreatableTopicResult`, at path `topics[].error_message` in `CreateTopicsResponse`.
     pub const TOPICS_ERROR_MESSAGE: crate::FieldId = 6;
-    /// `topics[].topic_config_error_code`.
+    /// The id of the `topic_config_error_code` field (schema name `TopicConfigErrorCode`) of `CreatableTopicResult`, at path `topics[].topic_config_error_code` in `CreateTopicsResponse`.
     pub const TOPICS_TOPIC_CONFIG_ERROR_CODE: crate::FieldId = 7;
-    /// `topics[].num_partitions`.
+    /// The id of the `num_partitions` field (schema name `NumPartitions`) of `CreatableTopicResult`, at path `topics[].num_partitions` in `CreateTopicsResponse`.
     pub const TOPICS_NUM_PARTITIONS: crate::FieldId = 8;
-    /// `topics[].replication_factor`.
+    /// The id of the `replication_factor` field (schema name `ReplicationFactor`) of `CreatableTopicResult`, at path `topics[].replication_factor` in `CreateTopicsResponse`.
     pub const TOPICS_REPLICATION_FACTOR: crate::FieldId = 9;
-    /// `topics[].configs`.
+    /// The id of the `configs` field (schema name `Configs`) of `CreatableTopicResult`, at path `topics[].configs` in `CreateTopicsResponse`.
     pub const TOPICS_CONFIGS: crate::FieldId = 10;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `CreatableTopicResult` (its unknown tagged fields), at path `topics[]._tagged_fields` in `CreateTopicsResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 11;
-    /// `topics[].configs[].name`.
+    /// The id of the `name` field (schema name `Name`) of `CreatableTopicConfigs`, at path `topics[].configs[].name` in `CreateTopicsResponse`.
     pub const TOPICS_CONFIGS_NAME: crate::FieldId = 12;
-    /// `topics[].configs[].value`.
+    /// The id of the `value` field (schema name `Value`) of `CreatableTopicConfigs`, at path `topics[].configs[].value` in `CreateTopicsResponse`.
     pub const TOPICS_CONFIGS_VALUE: crate::FieldId = 13;
-    /// `topics[].configs[].read_only`.
+    /// The id of the `read_only` field (schema name `ReadOnly`) of `CreatableTopicConfigs`, at path `topics[].configs[].read_only` in `CreateTopicsResponse`.
     pub const TOPICS_CONFIGS_READ_ONLY: crate::FieldId = 14;
-    /// `topics[].configs[].config_source`.
+    /// The id of the `config_source` field (schema name `ConfigSource`) of `CreatableTopicConfigs`, at path `topics[].configs[].config_source` in `CreateTopicsResponse`.
     pub const TOPICS_CONFIGS_CONFIG_SOURCE: crate::FieldId = 15;
-    /// `topics[].configs[].is_sensitive`.
+    /// The id of the `is_sensitive` field (schema name `IsSensitive`) of `CreatableTopicConfigs`, at path `topics[].configs[].is_sensitive` in `CreateTopicsResponse`.
     pub const TOPICS_CONFIGS_IS_SENSITIVE: crate::FieldId = 16;
-    /// `topics[].configs[]._tagged_fields`.
+    /// The id of the tagged-field section of `CreatableTopicConfigs` (its unknown tagged fields), at path `topics[].configs[]._tagged_fields` in `CreateTopicsResponse`.
     pub const TOPICS_CONFIGS_TAGGED_FIELDS: crate::FieldId = 17;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

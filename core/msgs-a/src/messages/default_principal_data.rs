@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/DefaultPrincipalData.json` |
 
 use crate::rt;
 
@@ -135,13 +136,13 @@ impl<'a> rt::Message<'a> for DefaultPrincipalData<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `type`.
+    /// The id of the `type` field (schema name `Type`) of `DefaultPrincipalData`, at path `type` in `DefaultPrincipalData`.
     pub const TYPE: crate::FieldId = 0;
-    /// `name`.
+    /// The id of the `name` field (schema name `Name`) of `DefaultPrincipalData`, at path `name` in `DefaultPrincipalData`.
     pub const NAME: crate::FieldId = 1;
-    /// `token_authenticated`.
+    /// The id of the `token_authenticated` field (schema name `TokenAuthenticated`) of `DefaultPrincipalData`, at path `token_authenticated` in `DefaultPrincipalData`.
     pub const TOKEN_AUTHENTICATED: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DefaultPrincipalData` (its unknown tagged fields), at path `_tagged_fields` in `DefaultPrincipalData`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["type", "name", "token_authenticated", "_tagged_fields"];

@@ -9,6 +9,7 @@
 //! | flexible versions | 2-3 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/DeleteAclsRequest.json`, `schemas/kafka/3.9.1/clients/DeleteAclsRequest.json` |
 
 use crate::rt;
 
@@ -391,25 +392,25 @@ impl<'a> rt::Message<'a> for DeleteAclsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `filters`.
+    /// The id of the `filters` field (schema name `Filters`) of `DeleteAclsRequest`, at path `filters` in `DeleteAclsRequest`.
     pub const FILTERS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DeleteAclsRequest` (its unknown tagged fields), at path `_tagged_fields` in `DeleteAclsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
-    /// `filters[].resource_type_filter`.
+    /// The id of the `resource_type_filter` field (schema name `ResourceTypeFilter`) of `DeleteAclsFilter`, at path `filters[].resource_type_filter` in `DeleteAclsRequest`.
     pub const FILTERS_RESOURCE_TYPE_FILTER: crate::FieldId = 2;
-    /// `filters[].resource_name_filter`.
+    /// The id of the `resource_name_filter` field (schema name `ResourceNameFilter`) of `DeleteAclsFilter`, at path `filters[].resource_name_filter` in `DeleteAclsRequest`.
     pub const FILTERS_RESOURCE_NAME_FILTER: crate::FieldId = 3;
-    /// `filters[].pattern_type_filter`.
+    /// The id of the `pattern_type_filter` field (schema name `PatternTypeFilter`) of `DeleteAclsFilter`, at path `filters[].pattern_type_filter` in `DeleteAclsRequest`.
     pub const FILTERS_PATTERN_TYPE_FILTER: crate::FieldId = 4;
-    /// `filters[].principal_filter`.
+    /// The id of the `principal_filter` field (schema name `PrincipalFilter`) of `DeleteAclsFilter`, at path `filters[].principal_filter` in `DeleteAclsRequest`.
     pub const FILTERS_PRINCIPAL_FILTER: crate::FieldId = 5;
-    /// `filters[].host_filter`.
+    /// The id of the `host_filter` field (schema name `HostFilter`) of `DeleteAclsFilter`, at path `filters[].host_filter` in `DeleteAclsRequest`.
     pub const FILTERS_HOST_FILTER: crate::FieldId = 6;
-    /// `filters[].operation`.
+    /// The id of the `operation` field (schema name `Operation`) of `DeleteAclsFilter`, at path `filters[].operation` in `DeleteAclsRequest`.
     pub const FILTERS_OPERATION: crate::FieldId = 7;
-    /// `filters[].permission_type`.
+    /// The id of the `permission_type` field (schema name `PermissionType`) of `DeleteAclsFilter`, at path `filters[].permission_type` in `DeleteAclsRequest`.
     pub const FILTERS_PERMISSION_TYPE: crate::FieldId = 8;
-    /// `filters[]._tagged_fields`.
+    /// The id of the tagged-field section of `DeleteAclsFilter` (its unknown tagged fields), at path `filters[]._tagged_fields` in `DeleteAclsRequest`.
     pub const FILTERS_TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

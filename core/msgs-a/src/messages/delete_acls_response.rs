@@ -8,6 +8,7 @@
 //! | valid versions | 0-3 |
 //! | flexible versions | 2-3 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/DeleteAclsResponse.json`, `schemas/kafka/3.9.1/clients/DeleteAclsResponse.json` |
 
 use crate::rt;
 
@@ -626,39 +627,39 @@ impl<'a> rt::Message<'a> for DeleteAclsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DeleteAclsResponse`, at path `throttle_time_ms` in `DeleteAclsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `filter_results`.
+    /// The id of the `filter_results` field (schema name `FilterResults`) of `DeleteAclsResponse`, at path `filter_results` in `DeleteAclsResponse`.
     pub const FILTER_RESULTS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DeleteAclsResponse` (its unknown tagged fields), at path `_tagged_fields` in `DeleteAclsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `filter_results[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DeleteAclsFilterResult`, at path `filter_results[].error_code` in `DeleteAclsResponse`.
     pub const FILTER_RESULTS_ERROR_CODE: crate::FieldId = 3;
-    /// `filter_results[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DeleteAclsFilterResult`, at path `filter_results[].error_message` in `DeleteAclsResponse`.
     pub const FILTER_RESULTS_ERROR_MESSAGE: crate::FieldId = 4;
-    /// `filter_results[].matching_acls`.
+    /// The id of the `matching_acls` field (schema name `MatchingAcls`) of `DeleteAclsFilterResult`, at path `filter_results[].matching_acls` in `DeleteAclsResponse`.
     pub const FILTER_RESULTS_MATCHING_ACLS: crate::FieldId = 5;
-    /// `filter_results[]._tagged_fields`.
+    /// The id of the tagged-field section of `DeleteAclsFilterResult` (its unknown tagged fields), at path `filter_results[]._tagged_fields` in `DeleteAclsResponse`.
     pub const FILTER_RESULTS_TAGGED_FIELDS: crate::FieldId = 6;
-    /// `filter_results[].matching_acls[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DeleteAclsMatchingAcl`, at path `filter_results[].matching_acls[].error_code` in `DeleteAclsResponse`.
     pub const FILTER_RESULTS_MATCHING_ACLS_ERROR_CODE: crate::FieldId = 7;
-    /// `filter_results[].matching_acls[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DeleteAclsMatchingAcl`, at path `filter_results[].matching_acls[].error_message` in `DeleteAclsResponse`.
     pub const FILTER_RESULTS_MATCHING_ACLS_ERROR_MESSAGE: crate::FieldId = 8;
-    /// `filter_results[].matching_acls[].resource_type`.
+    /// The id of the `resource_type` field (schema name `ResourceType`) of `DeleteAclsMatchingAcl`, at path `filter_results[].matching_acls[].resource_type` in `DeleteAclsResponse`.
     pub const FILTER_RESULTS_MATCHING_ACLS_RESOURCE_TYPE: crate::FieldId = 9;
-    /// `filter_results[].matching_acls[].resource_name`.
+    /// The id of the `resource_name` field (schema name `ResourceName`) of `DeleteAclsMatchingAcl`, at path `filter_results[].matching_acls[].resource_name` in `DeleteAclsResponse`.
     pub const FILTER_RESULTS_MATCHING_ACLS_RESOURCE_NAME: crate::FieldId = 10;
-    /// `filter_results[].matching_acls[].pattern_type`.
+    /// The id of the `pattern_type` field (schema name `PatternType`) of `DeleteAclsMatchingAcl`, at path `filter_results[].matching_acls[].pattern_type` in `DeleteAclsResponse`.
     pub const FILTER_RESULTS_MATCHING_ACLS_PATTERN_TYPE: crate::FieldId = 11;
-    /// `filter_results[].matching_acls[].principal`.
+    /// The id of the `principal` field (schema name `Principal`) of `DeleteAclsMatchingAcl`, at path `filter_results[].matching_acls[].principal` in `DeleteAclsResponse`.
     pub const FILTER_RESULTS_MATCHING_ACLS_PRINCIPAL: crate::FieldId = 12;
-    /// `filter_results[].matching_acls[].host`.
+    /// The id of the `host` field (schema name `Host`) of `DeleteAclsMatchingAcl`, at path `filter_results[].matching_acls[].host` in `DeleteAclsResponse`.
     pub const FILTER_RESULTS_MATCHING_ACLS_HOST: crate::FieldId = 13;
-    /// `filter_results[].matching_acls[].operation`.
+    /// The id of the `operation` field (schema name `Operation`) of `DeleteAclsMatchingAcl`, at path `filter_results[].matching_acls[].operation` in `DeleteAclsResponse`.
     pub const FILTER_RESULTS_MATCHING_ACLS_OPERATION: crate::FieldId = 14;
-    /// `filter_results[].matching_acls[].permission_type`.
+    /// The id of the `permission_type` field (schema name `PermissionType`) of `DeleteAclsMatchingAcl`, at path `filter_results[].matching_acls[].permission_type` in `DeleteAclsResponse`.
     pub const FILTER_RESULTS_MATCHING_ACLS_PERMISSION_TYPE: crate::FieldId = 15;
-    /// `filter_results[].matching_acls[]._tagged_fields`.
+    /// The id of the tagged-field section of `DeleteAclsMatchingAcl` (its unknown tagged fields), at path `filter_results[].matching_acls[]._tagged_fields` in `DeleteAclsResponse`.
     pub const FILTER_RESULTS_MATCHING_ACLS_TAGGED_FIELDS: crate::FieldId = 16;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

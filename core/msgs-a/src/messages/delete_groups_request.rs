@@ -8,6 +8,7 @@
 //! | valid versions | 0-3 |
 //! | flexible versions | 2-3 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/DeleteGroupsRequest.json` |
 
 use crate::rt;
 
@@ -144,9 +145,9 @@ impl<'a> rt::Message<'a> for DeleteGroupsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `groups_names`.
+    /// The id of the `groups_names` field (schema name `GroupsNames`) of `DeleteGroupsRequest`, at path `groups_names` in `DeleteGroupsRequest`.
     pub const GROUPS_NAMES: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DeleteGroupsRequest` (its unknown tagged fields), at path `_tagged_fields` in `DeleteGroupsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["groups_names", "_tagged_fields"];

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-3 |
 //! | flexible versions | 2-3 |
+//! | schema | `schemas/kafka/4.4.0/clients/DeleteGroupsResponse.json` |
 
 use crate::rt;
 
@@ -322,19 +323,19 @@ impl<'a> rt::Message<'a> for DeleteGroupsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DeleteGroupsResponse`, at path `throttle_time_ms` in `DeleteGroupsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `results`.
+    /// The id of the `results` field (schema name `Results`) of `DeleteGroupsResponse`, at path `results` in `DeleteGroupsResponse`.
     pub const RESULTS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DeleteGroupsResponse` (its unknown tagged fields), at path `_tagged_fields` in `DeleteGroupsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `results[].group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `DeletableGroupResult`, at path `results[].group_id` in `DeleteGroupsResponse`.
     pub const RESULTS_GROUP_ID: crate::FieldId = 3;
-    /// `results[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DeletableGroupResult`, at path `results[].error_code` in `DeleteGroupsResponse`.
     pub const RESULTS_ERROR_CODE: crate::FieldId = 4;
-    /// `results[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DeletableGroupResult`, at path `results[].error_message` in `DeleteGroupsResponse`.
     pub const RESULTS_ERROR_MESSAGE: crate::FieldId = 5;
-    /// `results[]._tagged_fields`.
+    /// The id of the tagged-field section of `DeletableGroupResult` (its unknown tagged fields), at path `results[]._tagged_fields` in `DeleteGroupsResponse`.
     pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 6;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

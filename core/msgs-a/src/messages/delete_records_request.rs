@@ -8,6 +8,7 @@
 //! | valid versions | 0-2 |
 //! | flexible versions | 2 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/DeleteRecordsRequest.json` |
 
 use crate::rt;
 
@@ -471,23 +472,23 @@ impl<'a> rt::Message<'a> for DeleteRecordsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `DeleteRecordsRequest`, at path `topics` in `DeleteRecordsRequest`.
     pub const TOPICS: crate::FieldId = 0;
-    /// `timeout_ms`.
+    /// The id of the `timeout_ms` field (schema name `TimeoutMs`) of `DeleteRecordsRequest`, at path `timeout_ms` in `DeleteRecordsRequest`.
     pub const TIMEOUT_MS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DeleteRecordsRequest` (its unknown tagged fields), at path `_tagged_fields` in `DeleteRecordsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `DeleteRecordsTopic`, at path `topics[].name` in `DeleteRecordsRequest`.
     pub const TOPICS_NAME: crate::FieldId = 3;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `DeleteRecordsTopic`, at path `topics[].partitions` in `DeleteRecordsRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 4;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `DeleteRecordsTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `DeleteRecordsRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `DeleteRecordsPartition`, at path `topics[].partitions[].partition_index` in `DeleteRecordsRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 6;
-    /// `topics[].partitions[].offset`.
+    /// The id of the `offset` field (schema name `Offset`) of `DeleteRecordsPartition`, at path `topics[].partitions[].offset` in `DeleteRecordsRequest`.
     pub const TOPICS_PARTITIONS_OFFSET: crate::FieldId = 7;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `DeleteRecordsPartition` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `DeleteRecordsRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 8;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-2 |
 //! | flexible versions | 2 |
+//! | schema | `schemas/kafka/4.4.0/clients/DeleteRecordsResponse.json` |
 
 use crate::rt;
 
@@ -474,25 +475,25 @@ impl<'a> rt::Message<'a> for DeleteRecordsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DeleteRecordsResponse`, at path `throttle_time_ms` in `DeleteRecordsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `DeleteRecordsResponse`, at path `topics` in `DeleteRecordsResponse`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DeleteRecordsResponse` (its unknown tagged fields), at path `_tagged_fields` in `DeleteRecordsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `DeleteRecordsTopicResult`, at path `topics[].name` in `DeleteRecordsResponse`.
     pub const TOPICS_NAME: crate::FieldId = 3;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `DeleteRecordsTopicResult`, at path `topics[].partitions` in `DeleteRecordsResponse`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 4;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `DeleteRecordsTopicResult` (its unknown tagged fields), at path `topics[]._tagged_fields` in `DeleteRecordsResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `DeleteRecordsPartitionResult`, at path `topics[].partitions[].partition_index` in `DeleteRecordsResponse`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 6;
-    /// `topics[].partitions[].low_watermark`.
+    /// The id of the `low_watermark` field (schema name `LowWatermark`) of `DeleteRecordsPartitionResult`, at path `topics[].partitions[].low_watermark` in `DeleteRecordsResponse`.
     pub const TOPICS_PARTITIONS_LOW_WATERMARK: crate::FieldId = 7;
-    /// `topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DeleteRecordsPartitionResult`, at path `topics[].partitions[].error_code` in `DeleteRecordsResponse`.
     pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 8;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `DeleteRecordsPartitionResult` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `DeleteRecordsResponse`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/DeleteShareGroupOffsetsRequest.json` |
 
 use crate::rt;
 
@@ -263,15 +264,15 @@ impl<'a> rt::Message<'a> for DeleteShareGroupOffsetsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `DeleteShareGroupOffsetsRequest`, at path `group_id` in `DeleteShareGroupOffsetsRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `DeleteShareGroupOffsetsRequest`, at path `topics` in `DeleteShareGroupOffsetsRequest`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DeleteShareGroupOffsetsRequest` (its unknown tagged fields), at path `_tagged_fields` in `DeleteShareGroupOffsetsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `DeleteShareGroupOffsetsRequestTopic`, at path `topics[].topic_name` in `DeleteShareGroupOffsetsRequest`.
     pub const TOPICS_TOPIC_NAME: crate::FieldId = 3;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `DeleteShareGroupOffsetsRequestTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `DeleteShareGroupOffsetsRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 4;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/DeleteShareGroupOffsetsResponse.json` |
 
 use crate::rt;
 
@@ -317,25 +318,25 @@ impl<'a> rt::Message<'a> for DeleteShareGroupOffsetsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DeleteShareGroupOffsetsResponse`, at path `throttle_time_ms` in `DeleteShareGroupOffsetsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DeleteShareGroupOffsetsResponse`, at path `error_code` in `DeleteShareGroupOffsetsResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DeleteShareGroupOffsetsResponse`, at path `error_message` in `DeleteShareGroupOffsetsResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 2;
-    /// `responses`.
+    /// The id of the `responses` field (schema name `Responses`) of `DeleteShareGroupOffsetsResponse`, at path `responses` in `DeleteShareGroupOffsetsResponse`.
     pub const RESPONSES: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DeleteShareGroupOffsetsResponse` (its unknown tagged fields), at path `_tagged_fields` in `DeleteShareGroupOffsetsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `responses[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `DeleteShareGroupOffsetsResponseTopic`, at path `responses[].topic_name` in `DeleteShareGroupOffsetsResponse`.
     pub const RESPONSES_TOPIC_NAME: crate::FieldId = 5;
-    /// `responses[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `DeleteShareGroupOffsetsResponseTopic`, at path `responses[].topic_id` in `DeleteShareGroupOffsetsResponse`.
     pub const RESPONSES_TOPIC_ID: crate::FieldId = 6;
-    /// `responses[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DeleteShareGroupOffsetsResponseTopic`, at path `responses[].error_code` in `DeleteShareGroupOffsetsResponse`.
     pub const RESPONSES_ERROR_CODE: crate::FieldId = 7;
-    /// `responses[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DeleteShareGroupOffsetsResponseTopic`, at path `responses[].error_message` in `DeleteShareGroupOffsetsResponse`.
     pub const RESPONSES_ERROR_MESSAGE: crate::FieldId = 8;
-    /// `responses[]._tagged_fields`.
+    /// The id of the tagged-field section of `DeleteShareGroupOffsetsResponseTopic` (its unknown tagged fields), at path `responses[]._tagged_fields` in `DeleteShareGroupOffsetsResponse`.
     pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/DeleteShareGroupStateResponse.json` |
 
 use crate::rt;
 
@@ -414,23 +415,23 @@ impl<'a> rt::Message<'a> for DeleteShareGroupStateResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `results`.
+    /// The id of the `results` field (schema name `Results`) of `DeleteShareGroupStateResponse`, at path `results` in `DeleteShareGroupStateResponse`.
     pub const RESULTS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DeleteShareGroupStateResponse` (its unknown tagged fields), at path `_tagged_fields` in `DeleteShareGroupStateResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
-    /// `results[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `DeleteStateResult`, at path `results[].topic_id` in `DeleteShareGroupStateResponse`.
     pub const RESULTS_TOPIC_ID: crate::FieldId = 2;
-    /// `results[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `DeleteStateResult`, at path `results[].partitions` in `DeleteShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS: crate::FieldId = 3;
-    /// `results[]._tagged_fields`.
+    /// The id of the tagged-field section of `DeleteStateResult` (its unknown tagged fields), at path `results[]._tagged_fields` in `DeleteShareGroupStateResponse`.
     pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 4;
-    /// `results[].partitions[].partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `PartitionResult`, at path `results[].partitions[].partition` in `DeleteShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS_PARTITION: crate::FieldId = 5;
-    /// `results[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `PartitionResult`, at path `results[].partitions[].error_code` in `DeleteShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS_ERROR_CODE: crate::FieldId = 6;
-    /// `results[].partitions[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `PartitionResult`, at path `results[].partitions[].error_message` in `DeleteShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 7;
-    /// `results[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionResult` (its unknown tagged fields), at path `results[].partitions[]._tagged_fields` in `DeleteShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 8;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

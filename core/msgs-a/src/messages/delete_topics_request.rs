@@ -9,6 +9,7 @@
 //! | flexible versions | 4-6 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/DeleteTopicsRequest.json`, `schemas/kafka/3.9.1/clients/DeleteTopicsRequest.json` |
 
 use crate::rt;
 
@@ -379,19 +380,19 @@ impl<'a> rt::Message<'a> for DeleteTopicsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `DeleteTopicsRequest`, at path `topics` in `DeleteTopicsRequest`.
     pub const TOPICS: crate::FieldId = 0;
-    /// `topic_names`.
+    /// The id of the `topic_names` field (schema name `TopicNames`) of `DeleteTopicsRequest`, at path `topic_names` in `DeleteTopicsRequest`.
     pub const TOPIC_NAMES: crate::FieldId = 1;
-    /// `timeout_ms`.
+    /// The id of the `timeout_ms` field (schema name `TimeoutMs`) of `DeleteTopicsRequest`, at path `timeout_ms` in `DeleteTopicsRequest`.
     pub const TIMEOUT_MS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DeleteTopicsRequest` (its unknown tagged fields), at path `_tagged_fields` in `DeleteTopicsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `DeleteTopicState`, at path `topics[].name` in `DeleteTopicsRequest`.
     pub const TOPICS_NAME: crate::FieldId = 4;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `DeleteTopicState`, at path `topics[].topic_id` in `DeleteTopicsRequest`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 5;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `DeleteTopicState` (its unknown tagged fields), at path `topics[]._tagged_fields` in `DeleteTopicsRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

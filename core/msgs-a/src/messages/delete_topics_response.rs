@@ -8,6 +8,7 @@
 //! | valid versions | 0-6 |
 //! | flexible versions | 4-6 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/DeleteTopicsResponse.json`, `schemas/kafka/3.9.1/clients/DeleteTopicsResponse.json` |
 
 use crate::rt;
 
@@ -361,21 +362,21 @@ impl<'a> rt::Message<'a> for DeleteTopicsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DeleteTopicsResponse`, at path `throttle_time_ms` in `DeleteTopicsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `responses`.
+    /// The id of the `responses` field (schema name `Responses`) of `DeleteTopicsResponse`, at path `responses` in `DeleteTopicsResponse`.
     pub const RESPONSES: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DeleteTopicsResponse` (its unknown tagged fields), at path `_tagged_fields` in `DeleteTopicsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `responses[].name`.
+    /// The id of the `name` field (schema name `Name`) of `DeletableTopicResult`, at path `responses[].name` in `DeleteTopicsResponse`.
     pub const RESPONSES_NAME: crate::FieldId = 3;
-    /// `responses[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `DeletableTopicResult`, at path `responses[].topic_id` in `DeleteTopicsResponse`.
     pub const RESPONSES_TOPIC_ID: crate::FieldId = 4;
-    /// `responses[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DeletableTopicResult`, at path `responses[].error_code` in `DeleteTopicsResponse`.
     pub const RESPONSES_ERROR_CODE: crate::FieldId = 5;
-    /// `responses[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DeletableTopicResult`, at path `responses[].error_message` in `DeleteTopicsResponse`.
     pub const RESPONSES_ERROR_MESSAGE: crate::FieldId = 6;
-    /// `responses[]._tagged_fields`.
+    /// The id of the tagged-field section of `DeletableTopicResult` (its unknown tagged fields), at path `responses[]._tagged_fields` in `DeleteTopicsResponse`.
     pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 7;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

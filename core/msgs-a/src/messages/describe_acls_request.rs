@@ -9,6 +9,7 @@
 //! | flexible versions | 2-3 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeAclsRequest.json`, `schemas/kafka/3.9.1/clients/DescribeAclsRequest.json` |
 
 use crate::rt;
 
@@ -213,21 +214,21 @@ impl<'a> rt::Message<'a> for DescribeAclsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `resource_type_filter`.
+    /// The id of the `resource_type_filter` field (schema name `ResourceTypeFilter`) of `DescribeAclsRequest`, at path `resource_type_filter` in `DescribeAclsRequest`.
     pub const RESOURCE_TYPE_FILTER: crate::FieldId = 0;
-    /// `resource_name_filter`.
+    /// The id of the `resource_name_filter` field (schema name `ResourceNameFilter`) of `DescribeAclsRequest`, at path `resource_name_filter` in `DescribeAclsRequest`.
     pub const RESOURCE_NAME_FILTER: crate::FieldId = 1;
-    /// `pattern_type_filter`.
+    /// The id of the `pattern_type_filter` field (schema name `PatternTypeFilter`) of `DescribeAclsRequest`, at path `pattern_type_filter` in `DescribeAclsRequest`.
     pub const PATTERN_TYPE_FILTER: crate::FieldId = 2;
-    /// `principal_filter`.
+    /// The id of the `principal_filter` field (schema name `PrincipalFilter`) of `DescribeAclsRequest`, at path `principal_filter` in `DescribeAclsRequest`.
     pub const PRINCIPAL_FILTER: crate::FieldId = 3;
-    /// `host_filter`.
+    /// The id of the `host_filter` field (schema name `HostFilter`) of `DescribeAclsRequest`, at path `host_filter` in `DescribeAclsRequest`.
     pub const HOST_FILTER: crate::FieldId = 4;
-    /// `operation`.
+    /// The id of the `operation` field (schema name `Operation`) of `DescribeAclsRequest`, at path `operation` in `DescribeAclsRequest`.
     pub const OPERATION: crate::FieldId = 5;
-    /// `permission_type`.
+    /// The id of the `permission_type` field (schema name `PermissionType`) of `DescribeAclsRequest`, at path `permission_type` in `DescribeAclsRequest`.
     pub const PERMISSION_TYPE: crate::FieldId = 6;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeAclsRequest` (its unknown tagged fields), at path `_tagged_fields` in `DescribeAclsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 7;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-3 |
 //! | flexible versions | 2-3 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeAclsResponse.json`, `schemas/kafka/3.9.1/clients/DescribeAclsResponse.json` |
 
 use crate::rt;
 
@@ -551,35 +552,35 @@ impl<'a> rt::Message<'a> for DescribeAclsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DescribeAclsResponse`, at path `throttle_time_ms` in `DescribeAclsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribeAclsResponse`, at path `error_code` in `DescribeAclsResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DescribeAclsResponse`, at path `error_message` in `DescribeAclsResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 2;
-    /// `resources`.
+    /// The id of the `resources` field (schema name `Resources`) of `DescribeAclsResponse`, at path `resources` in `DescribeAclsResponse`.
     pub const RESOURCES: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeAclsResponse` (its unknown tagged fields), at path `_tagged_fields` in `DescribeAclsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `resources[].resource_type`.
+    /// The id of the `resource_type` field (schema name `ResourceType`) of `DescribeAclsResource`, at path `resources[].resource_type` in `DescribeAclsResponse`.
     pub const RESOURCES_RESOURCE_TYPE: crate::FieldId = 5;
-    /// `resources[].resource_name`.
+    /// The id of the `resource_name` field (schema name `ResourceName`) of `DescribeAclsResource`, at path `resources[].resource_name` in `DescribeAclsResponse`.
     pub const RESOURCES_RESOURCE_NAME: crate::FieldId = 6;
-    /// `resources[].pattern_type`.
+    /// The id of the `pattern_type` field (schema name `PatternType`) of `DescribeAclsResource`, at path `resources[].pattern_type` in `DescribeAclsResponse`.
     pub const RESOURCES_PATTERN_TYPE: crate::FieldId = 7;
-    /// `resources[].acls`.
+    /// The id of the `acls` field (schema name `Acls`) of `DescribeAclsResource`, at path `resources[].acls` in `DescribeAclsResponse`.
     pub const RESOURCES_ACLS: crate::FieldId = 8;
-    /// `resources[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeAclsResource` (its unknown tagged fields), at path `resources[]._tagged_fields` in `DescribeAclsResponse`.
     pub const RESOURCES_TAGGED_FIELDS: crate::FieldId = 9;
-    /// `resources[].acls[].principal`.
+    /// The id of the `principal` field (schema name `Principal`) of `AclDescription`, at path `resources[].acls[].principal` in `DescribeAclsResponse`.
     pub const RESOURCES_ACLS_PRINCIPAL: crate::FieldId = 10;
-    /// `resources[].acls[].host`.
+    /// The id of the `host` field (schema name `Host`) of `AclDescription`, at path `resources[].acls[].host` in `DescribeAclsResponse`.
     pub const RESOURCES_ACLS_HOST: crate::FieldId = 11;
-    /// `resources[].acls[].operation`.
+    /// The id of the `operation` field (schema name `Operation`) of `AclDescription`, at path `resources[].acls[].operation` in `DescribeAclsResponse`.
     pub const RESOURCES_ACLS_OPERATION: crate::FieldId = 12;
-    /// `resources[].acls[].permission_type`.
+    /// The id of the `permission_type` field (schema name `PermissionType`) of `AclDescription`, at path `resources[].acls[].permission_type` in `DescribeAclsResponse`.
     pub const RESOURCES_ACLS_PERMISSION_TYPE: crate::FieldId = 13;
-    /// `resources[].acls[]._tagged_fields`.
+    /// The id of the tagged-field section of `AclDescription` (its unknown tagged fields), at path `resources[].acls[]._tagged_fields` in `DescribeAclsResponse`.
     pub const RESOURCES_ACLS_TAGGED_FIELDS: crate::FieldId = 14;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | 1 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeClientQuotasRequest.json` |
 
 use crate::rt;
 
@@ -312,19 +313,19 @@ impl<'a> rt::Message<'a> for DescribeClientQuotasRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `components`.
+    /// The id of the `components` field (schema name `Components`) of `DescribeClientQuotasRequest`, at path `components` in `DescribeClientQuotasRequest`.
     pub const COMPONENTS: crate::FieldId = 0;
-    /// `strict`.
+    /// The id of the `strict` field (schema name `Strict`) of `DescribeClientQuotasRequest`, at path `strict` in `DescribeClientQuotasRequest`.
     pub const STRICT: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeClientQuotasRequest` (its unknown tagged fields), at path `_tagged_fields` in `DescribeClientQuotasRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `components[].entity_type`.
+    /// The id of the `entity_type` field (schema name `EntityType`) of `ComponentData`, at path `components[].entity_type` in `DescribeClientQuotasRequest`.
     pub const COMPONENTS_ENTITY_TYPE: crate::FieldId = 3;
-    /// `components[].match_type`.
+    /// The id of the `match_type` field (schema name `MatchType`) of `ComponentData`, at path `components[].match_type` in `DescribeClientQuotasRequest`.
     pub const COMPONENTS_MATCH_TYPE: crate::FieldId = 4;
-    /// `components[].match`.
+    /// The id of the `match` field (schema name `Match`) of `ComponentData`, at path `components[].match` in `DescribeClientQuotasRequest`.
     pub const COMPONENTS_MATCH: crate::FieldId = 5;
-    /// `components[]._tagged_fields`.
+    /// The id of the tagged-field section of `ComponentData` (its unknown tagged fields), at path `components[]._tagged_fields` in `DescribeClientQuotasRequest`.
     pub const COMPONENTS_TAGGED_FIELDS: crate::FieldId = 6;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | 1 |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeClientQuotasResponse.json` |
 
 use crate::rt;
 
@@ -641,33 +642,33 @@ impl<'a> rt::Message<'a> for DescribeClientQuotasResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DescribeClientQuotasResponse`, at path `throttle_time_ms` in `DescribeClientQuotasResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribeClientQuotasResponse`, at path `error_code` in `DescribeClientQuotasResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DescribeClientQuotasResponse`, at path `error_message` in `DescribeClientQuotasResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 2;
-    /// `entries`.
+    /// The id of the `entries` field (schema name `Entries`) of `DescribeClientQuotasResponse`, at path `entries` in `DescribeClientQuotasResponse`.
     pub const ENTRIES: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeClientQuotasResponse` (its unknown tagged fields), at path `_tagged_fields` in `DescribeClientQuotasResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `entries[].entity`.
+    /// The id of the `entity` field (schema name `Entity`) of `EntryData`, at path `entries[].entity` in `DescribeClientQuotasResponse`.
     pub const ENTRIES_ENTITY: crate::FieldId = 5;
-    /// `entries[].values`.
+    /// The id of the `values` field (schema name `Values`) of `EntryData`, at path `entries[].values` in `DescribeClientQuotasResponse`.
     pub const ENTRIES_VALUES: crate::FieldId = 6;
-    /// `entries[]._tagged_fields`.
+    /// The id of the tagged-field section of `EntryData` (its unknown tagged fields), at path `entries[]._tagged_fields` in `DescribeClientQuotasResponse`.
     pub const ENTRIES_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `entries[].entity[].entity_type`.
+    /// The id of the `entity_type` field (schema name `EntityType`) of `EntityData`, at path `entries[].entity[].entity_type` in `DescribeClientQuotasResponse`.
     pub const ENTRIES_ENTITY_ENTITY_TYPE: crate::FieldId = 8;
-    /// `entries[].entity[].entity_name`.
+    /// The id of the `entity_name` field (schema name `EntityName`) of `EntityData`, at path `entries[].entity[].entity_name` in `DescribeClientQuotasResponse`.
     pub const ENTRIES_ENTITY_ENTITY_NAME: crate::FieldId = 9;
-    /// `entries[].entity[]._tagged_fields`.
+    /// The id of the tagged-field section of `EntityData` (its unknown tagged fields), at path `entries[].entity[]._tagged_fields` in `DescribeClientQuotasResponse`.
     pub const ENTRIES_ENTITY_TAGGED_FIELDS: crate::FieldId = 10;
-    /// `entries[].values[].key`.
+    /// The id of the `key` field (schema name `Key`) of `ValueData`, at path `entries[].values[].key` in `DescribeClientQuotasResponse`.
     pub const ENTRIES_VALUES_KEY: crate::FieldId = 11;
-    /// `entries[].values[].value`.
+    /// The id of the `value` field (schema name `Value`) of `ValueData`, at path `entries[].values[].value` in `DescribeClientQuotasResponse`.
     pub const ENTRIES_VALUES_VALUE: crate::FieldId = 12;
-    /// `entries[].values[]._tagged_fields`.
+    /// The id of the tagged-field section of `ValueData` (its unknown tagged fields), at path `entries[].values[]._tagged_fields` in `DescribeClientQuotasResponse`.
     pub const ENTRIES_VALUES_TAGGED_FIELDS: crate::FieldId = 13;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-2 |
 //! | flexible versions | 0-2 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeClusterRequest.json` |
 
 use crate::rt;
 
@@ -181,13 +182,13 @@ impl<'a> rt::Message<'a> for DescribeClusterRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `include_cluster_authorized_operations`.
+    /// The id of the `include_cluster_authorized_operations` field (schema name `IncludeClusterAuthorizedOperations`) of `DescribeClusterRequest`, at path `include_cluster_authorized_operations` in `DescribeClusterRequest`.
     pub const INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS: crate::FieldId = 0;
-    /// `endpoint_type`.
+    /// The id of the `endpoint_type` field (schema name `EndpointType`) of `DescribeClusterRequest`, at path `endpoint_type` in `DescribeClusterRequest`.
     pub const ENDPOINT_TYPE: crate::FieldId = 1;
-    /// `include_fenced_brokers`.
+    /// The id of the `include_fenced_brokers` field (schema name `IncludeFencedBrokers`) of `DescribeClusterRequest`, at path `include_fenced_brokers` in `DescribeClusterRequest`.
     pub const INCLUDE_FENCED_BROKERS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeClusterRequest` (its unknown tagged fields), at path `_tagged_fields` in `DescribeClusterRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

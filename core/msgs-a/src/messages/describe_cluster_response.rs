@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-2 |
 //! | flexible versions | 0-2 |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeClusterResponse.json` |
 
 use crate::rt;
 
@@ -379,35 +380,35 @@ impl<'a> rt::Message<'a> for DescribeClusterResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DescribeClusterResponse`, at path `throttle_time_ms` in `DescribeClusterResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribeClusterResponse`, at path `error_code` in `DescribeClusterResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DescribeClusterResponse`, at path `error_message` in `DescribeClusterResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 2;
-    /// `endpoint_type`.
+    /// The id of the `endpoint_type` field (schema name `EndpointType`) of `DescribeClusterResponse`, at path `endpoint_type` in `DescribeClusterResponse`.
     pub const ENDPOINT_TYPE: crate::FieldId = 3;
-    /// `cluster_id`.
+    /// The id of the `cluster_id` field (schema name `ClusterId`) of `DescribeClusterResponse`, at path `cluster_id` in `DescribeClusterResponse`.
     pub const CLUSTER_ID: crate::FieldId = 4;
-    /// `controller_id`.
+    /// The id of the `controller_id` field (schema name `ControllerId`) of `DescribeClusterResponse`, at path `controller_id` in `DescribeClusterResponse`.
     pub const CONTROLLER_ID: crate::FieldId = 5;
-    /// `brokers`.
+    /// The id of the `brokers` field (schema name `Brokers`) of `DescribeClusterResponse`, at path `brokers` in `DescribeClusterResponse`.
     pub const BROKERS: crate::FieldId = 6;
-    /// `cluster_authorized_operations`.
+    /// The id of the `cluster_authorized_operations` field (schema name `ClusterAuthorizedOperations`) of `DescribeClusterResponse`, at path `cluster_authorized_operations` in `DescribeClusterResponse`.
     pub const CLUSTER_AUTHORIZED_OPERATIONS: crate::FieldId = 7;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeClusterResponse` (its unknown tagged fields), at path `_tagged_fields` in `DescribeClusterResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 8;
-    /// `brokers[].broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `DescribeClusterBroker`, at path `brokers[].broker_id` in `DescribeClusterResponse`.
     pub const BROKERS_BROKER_ID: crate::FieldId = 9;
-    /// `brokers[].host`.
+    /// The id of the `host` field (schema name `Host`) of `DescribeClusterBroker`, at path `brokers[].host` in `DescribeClusterResponse`.
     pub const BROKERS_HOST: crate::FieldId = 10;
-    /// `brokers[].port`.
+    /// The id of the `port` field (schema name `Port`) of `DescribeClusterBroker`, at path `brokers[].port` in `DescribeClusterResponse`.
     pub const BROKERS_PORT: crate::FieldId = 11;
-    /// `brokers[].rack`.
+    /// The id of the `rack` field (schema name `Rack`) of `DescribeClusterBroker`, at path `brokers[].rack` in `DescribeClusterResponse`.
     pub const BROKERS_RACK: crate::FieldId = 12;
-    /// `brokers[].is_fenced`.
+    /// The id of the `is_fenced` field (schema name `IsFenced`) of `DescribeClusterBroker`, at path `brokers[].is_fenced` in `DescribeClusterResponse`.
     pub const BROKERS_IS_FENCED: crate::FieldId = 13;
-    /// `brokers[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeClusterBroker` (its unknown tagged fields), at path `brokers[]._tagged_fields` in `DescribeClusterResponse`.
     pub const BROKERS_TAGGED_FIELDS: crate::FieldId = 14;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -9,6 +9,7 @@
 //! | flexible versions | 4 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeConfigsRequest.json`, `schemas/kafka/3.9.1/clients/DescribeConfigsRequest.json` |
 
 use crate::rt;
 
@@ -377,21 +378,21 @@ impl<'a> rt::Message<'a> for DescribeConfigsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `resources`.
+    /// The id of the `resources` field (schema name `Resources`) of `DescribeConfigsRequest`, at path `resources` in `DescribeConfigsRequest`.
     pub const RESOURCES: crate::FieldId = 0;
-    /// `include_synonyms`.
+    /// The id of the `include_synonyms` field (schema name `IncludeSynonyms`) of `DescribeConfigsRequest`, at path `include_synonyms` in `DescribeConfigsRequest`.
     pub const INCLUDE_SYNONYMS: crate::FieldId = 1;
-    /// `include_documentation`.
+    /// The id of the `include_documentation` field (schema name `IncludeDocumentation`) of `DescribeConfigsRequest`, at path `include_documentation` in `DescribeConfigsRequest`.
     pub const INCLUDE_DOCUMENTATION: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeConfigsRequest` (its unknown tagged fields), at path `_tagged_fields` in `DescribeConfigsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `resources[].resource_type`.
+    /// The id of the `resource_type` field (schema name `ResourceType`) of `DescribeConfigsResource`, at path `resources[].resource_type` in `DescribeConfigsRequest`.
     pub const RESOURCES_RESOURCE_TYPE: crate::FieldId = 4;
-    /// `resources[].resource_name`.
+    /// The id of the `resource_name` field (schema name `ResourceName`) of `DescribeConfigsResource`, at path `resources[].resource_name` in `DescribeConfigsRequest`.
     pub const RESOURCES_RESOURCE_NAME: crate::FieldId = 5;
-    /// `resources[].configuration_keys`.
+    /// The id of the `configuration_keys` field (schema name `ConfigurationKeys`) of `DescribeConfigsResource`, at path `resources[].configuration_keys` in `DescribeConfigsRequest`.
     pub const RESOURCES_CONFIGURATION_KEYS: crate::FieldId = 6;
-    /// `resources[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeConfigsResource` (its unknown tagged fields), at path `resources[]._tagged_fields` in `DescribeConfigsRequest`.
     pub const RESOURCES_TAGGED_FIELDS: crate::FieldId = 7;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

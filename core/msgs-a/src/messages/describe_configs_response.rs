@@ -8,6 +8,7 @@
 //! | valid versions | 0-4 |
 //! | flexible versions | 4 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeConfigsResponse.json`, `schemas/kafka/3.9.1/clients/DescribeConfigsResponse.json` |
 
 use crate::rt;
 
@@ -906,51 +907,51 @@ impl<'a> rt::Message<'a> for DescribeConfigsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DescribeConfigsResponse`, at path `throttle_time_ms` in `DescribeConfigsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `results`.
+    /// The id of the `results` field (schema name `Results`) of `DescribeConfigsResponse`, at path `results` in `DescribeConfigsResponse`.
     pub const RESULTS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeConfigsResponse` (its unknown tagged fields), at path `_tagged_fields` in `DescribeConfigsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `results[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribeConfigsResult`, at path `results[].error_code` in `DescribeConfigsResponse`.
     pub const RESULTS_ERROR_CODE: crate::FieldId = 3;
-    /// `results[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DescribeConfigsResult`, at path `results[].error_message` in `DescribeConfigsResponse`.
     pub const RESULTS_ERROR_MESSAGE: crate::FieldId = 4;
-    /// `results[].resource_type`.
+    /// The id of the `resource_type` field (schema name `ResourceType`) of `DescribeConfigsResult`, at path `results[].resource_type` in `DescribeConfigsResponse`.
     pub const RESULTS_RESOURCE_TYPE: crate::FieldId = 5;
-    /// `results[].resource_name`.
+    /// The id of the `resource_name` field (schema name `ResourceName`) of `DescribeConfigsResult`, at path `results[].resource_name` in `DescribeConfigsResponse`.
     pub const RESULTS_RESOURCE_NAME: crate::FieldId = 6;
-    /// `results[].configs`.
+    /// The id of the `configs` field (schema name `Configs`) of `DescribeConfigsResult`, at path `results[].configs` in `DescribeConfigsResponse`.
     pub const RESULTS_CONFIGS: crate::FieldId = 7;
-    /// `results[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeConfigsResult` (its unknown tagged fields), at path `results[]._tagged_fields` in `DescribeConfigsResponse`.
     pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 8;
-    /// `results[].configs[].name`.
+    /// The id of the `name` field (schema name `Name`) of `DescribeConfigsResourceResult`, at path `results[].configs[].name` in `DescribeConfigsResponse`.
     pub const RESULTS_CONFIGS_NAME: crate::FieldId = 9;
-    /// `results[].configs[].value`.
+    /// The id of the `value` field (schema name `Value`) of `DescribeConfigsResourceResult`, at path `results[].configs[].value` in `DescribeConfigsResponse`.
     pub const RESULTS_CONFIGS_VALUE: crate::FieldId = 10;
-    /// `results[].configs[].read_only`.
+    /// The id of the `read_only` field (schema name `ReadOnly`) of `DescribeConfigsResourceResult`, at path `results[].configs[].read_only` in `DescribeConfigsResponse`.
     pub const RESULTS_CONFIGS_READ_ONLY: crate::FieldId = 11;
-    /// `results[].configs[].is_default`.
+    /// The id of the `is_default` field (schema name `IsDefault`) of `DescribeConfigsResourceResult`, at path `results[].configs[].is_default` in `DescribeConfigsResponse`.
     pub const RESULTS_CONFIGS_IS_DEFAULT: crate::FieldId = 12;
-    /// `results[].configs[].config_source`.
+    /// The id of the `config_source` field (schema name `ConfigSource`) of `DescribeConfigsResourceResult`, at path `results[].configs[].config_source` in `DescribeConfigsResponse`.
     pub const RESULTS_CONFIGS_CONFIG_SOURCE: crate::FieldId = 13;
-    /// `results[].configs[].is_sensitive`.
+    /// The id of the `is_sensitive` field (schema name `IsSensitive`) of `DescribeConfigsResourceResult`, at path `results[].configs[].is_sensitive` in `DescribeConfigsResponse`.
     pub const RESULTS_CONFIGS_IS_SENSITIVE: crate::FieldId = 14;
-    /// `results[].configs[].synonyms`.
+    /// The id of the `synonyms` field (schema name `Synonyms`) of `DescribeConfigsResourceResult`, at path `results[].configs[].synonyms` in `DescribeConfigsResponse`.
     pub const RESULTS_CONFIGS_SYNONYMS: crate::FieldId = 15;
-    /// `results[].configs[].config_type`.
+    /// The id of the `config_type` field (schema name `ConfigType`) of `DescribeConfigsResourceResult`, at path `results[].configs[].config_type` in `DescribeConfigsResponse`.
     pub const RESULTS_CONFIGS_CONFIG_TYPE: crate::FieldId = 16;
-    /// `results[].configs[].documentation`.
+    /// The id of the `documentation` field (schema name `Documentation`) of `DescribeConfigsResourceResult`, at path `results[].configs[].documentation` in `DescribeConfigsResponse`.
     pub const RESULTS_CONFIGS_DOCUMENTATION: crate::FieldId = 17;
-    /// `results[].configs[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeConfigsResourceResult` (its unknown tagged fields), at path `results[].configs[]._tagged_fields` in `DescribeConfigsResponse`.
     pub const RESULTS_CONFIGS_TAGGED_FIELDS: crate::FieldId = 18;
-    /// `results[].configs[].synonyms[].name`.
+    /// The id of the `name` field (schema name `Name`) of `DescribeConfigsSynonym`, at path `results[].configs[].synonyms[].name` in `DescribeConfigsResponse`.
     pub const RESULTS_CONFIGS_SYNONYMS_NAME: crate::FieldId = 19;
-    /// `results[].configs[].synonyms[].value`.
+    /// The id of the `value` field (schema name `Value`) of `DescribeConfigsSynonym`, at path `results[].configs[].synonyms[].value` in `DescribeConfigsResponse`.
     pub const RESULTS_CONFIGS_SYNONYMS_VALUE: crate::FieldId = 20;
-    /// `results[].configs[].synonyms[].source`.
+    /// The id of the `source` field (schema name `Source`) of `DescribeConfigsSynonym`, at path `results[].configs[].synonyms[].source` in `DescribeConfigsResponse`.
     pub const RESULTS_CONFIGS_SYNONYMS_SOURCE: crate::FieldId = 21;
-    /// `results[].configs[].synonyms[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeConfigsSynonym` (its unknown tagged fields), at path `results[].configs[].synonyms[]._tagged_fields` in `DescribeConfigsResponse`.
     pub const RESULTS_CONFIGS_SYNONYMS_TAGGED_FIELDS: crate::FieldId = 22;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -9,6 +9,7 @@
 //! | flexible versions | 2-3 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeDelegationTokenRequest.json`, `schemas/kafka/3.9.1/clients/DescribeDelegationTokenRequest.json` |
 
 use crate::rt;
 
@@ -293,15 +294,15 @@ impl<'a> rt::Message<'a> for DescribeDelegationTokenRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `owners`.
+    /// The id of the `owners` field (schema name `Owners`) of `DescribeDelegationTokenRequest`, at path `owners` in `DescribeDelegationTokenRequest`.
     pub const OWNERS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeDelegationTokenRequest` (its unknown tagged fields), at path `_tagged_fields` in `DescribeDelegationTokenRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
-    /// `owners[].principal_type`.
+    /// The id of the `principal_type` field (schema name `PrincipalType`) of `DescribeDelegationTokenOwner`, at path `owners[].principal_type` in `DescribeDelegationTokenRequest`.
     pub const OWNERS_PRINCIPAL_TYPE: crate::FieldId = 2;
-    /// `owners[].principal_name`.
+    /// The id of the `principal_name` field (schema name `PrincipalName`) of `DescribeDelegationTokenOwner`, at path `owners[].principal_name` in `DescribeDelegationTokenRequest`.
     pub const OWNERS_PRINCIPAL_NAME: crate::FieldId = 3;
-    /// `owners[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeDelegationTokenOwner` (its unknown tagged fields), at path `owners[]._tagged_fields` in `DescribeDelegationTokenRequest`.
     pub const OWNERS_TAGGED_FIELDS: crate::FieldId = 4;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-3 |
 //! | flexible versions | 2-3 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeDelegationTokenResponse.json`, `schemas/kafka/3.9.1/clients/DescribeDelegationTokenResponse.json` |
 
 use crate::rt;
 
@@ -617,41 +618,41 @@ impl<'a> rt::Message<'a> for DescribeDelegationTokenResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribeDelegationTokenResponse`, at path `error_code` in `DescribeDelegationTokenResponse`.
     pub const ERROR_CODE: crate::FieldId = 0;
-    /// `tokens`.
+    /// The id of the `tokens` field (schema name `Tokens`) of `DescribeDelegationTokenResponse`, at path `tokens` in `DescribeDelegationTokenResponse`.
     pub const TOKENS: crate::FieldId = 1;
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DescribeDelegationTokenResponse`, at path `throttle_time_ms` in `DescribeDelegationTokenResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeDelegationTokenResponse` (its unknown tagged fields), at path `_tagged_fields` in `DescribeDelegationTokenResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `tokens[].principal_type`.
+    /// The id of the `principal_type` field (schema name `PrincipalType`) of `DescribedDelegationToken`, at path `tokens[].principal_type` in `DescribeDelegationTokenResponse`.
     pub const TOKENS_PRINCIPAL_TYPE: crate::FieldId = 4;
-    /// `tokens[].principal_name`.
+    /// The id of the `principal_name` field (schema name `PrincipalName`) of `DescribedDelegationToken`, at path `tokens[].principal_name` in `DescribeDelegationTokenResponse`.
     pub const TOKENS_PRINCIPAL_NAME: crate::FieldId = 5;
-    /// `tokens[].token_requester_principal_type`.
+    /// The id of the `token_requester_principal_type` field (schema name `TokenRequesterPrincipalType`) of `DescribedDelegationToken`, at path `tokens[].token_requester_principal_type` in `DescribeDelegationTokenResponse`.
     pub const TOKENS_TOKEN_REQUESTER_PRINCIPAL_TYPE: crate::FieldId = 6;
-    /// `tokens[].token_requester_principal_name`.
+    /// The id of the `token_requester_principal_name` field (schema name `TokenRequesterPrincipalName`) of `DescribedDelegationToken`, at path `tokens[].token_requester_principal_name` in `DescribeDelegationTokenResponse`.
     pub const TOKENS_TOKEN_REQUESTER_PRINCIPAL_NAME: crate::FieldId = 7;
-    /// `tokens[].issue_timestamp`.
+    /// The id of the `issue_timestamp` field (schema name `IssueTimestamp`) of `DescribedDelegationToken`, at path `tokens[].issue_timestamp` in `DescribeDelegationTokenResponse`.
     pub const TOKENS_ISSUE_TIMESTAMP: crate::FieldId = 8;
-    /// `tokens[].expiry_timestamp`.
+    /// The id of the `expiry_timestamp` field (schema name `ExpiryTimestamp`) of `DescribedDelegationToken`, at path `tokens[].expiry_timestamp` in `DescribeDelegationTokenResponse`.
     pub const TOKENS_EXPIRY_TIMESTAMP: crate::FieldId = 9;
-    /// `tokens[].max_timestamp`.
+    /// The id of the `max_timestamp` field (schema name `MaxTimestamp`) of `DescribedDelegationToken`, at path `tokens[].max_timestamp` in `DescribeDelegationTokenResponse`.
     pub const TOKENS_MAX_TIMESTAMP: crate::FieldId = 10;
-    /// `tokens[].token_id`.
+    /// The id of the `token_id` field (schema name `TokenId`) of `DescribedDelegationToken`, at path `tokens[].token_id` in `DescribeDelegationTokenResponse`.
     pub const TOKENS_TOKEN_ID: crate::FieldId = 11;
-    /// `tokens[].hmac`.
+    /// The id of the `hmac` field (schema name `Hmac`) of `DescribedDelegationToken`, at path `tokens[].hmac` in `DescribeDelegationTokenResponse`.
     pub const TOKENS_HMAC: crate::FieldId = 12;
-    /// `tokens[].renewers`.
+    /// The id of the `renewers` field (schema name `Renewers`) of `DescribedDelegationToken`, at path `tokens[].renewers` in `DescribeDelegationTokenResponse`.
     pub const TOKENS_RENEWERS: crate::FieldId = 13;
-    /// `tokens[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribedDelegationToken` (its unknown tagged fields), at path `tokens[]._tagged_fields` in `DescribeDelegationTokenResponse`.
     pub const TOKENS_TAGGED_FIELDS: crate::FieldId = 14;
-    /// `tokens[].renewers[].principal_type`.
+    /// The id of the `principal_type` field (schema name `PrincipalType`) of `DescribedDelegationTokenRenewer`, at path `tokens[].renewers[].principal_type` in `DescribeDelegationTokenResponse`.
     pub const TOKENS_RENEWERS_PRINCIPAL_TYPE: crate::FieldId = 15;
-    /// `tokens[].renewers[].principal_name`.
+    /// The id of the `principal_name` field (schema name `PrincipalName`) of `DescribedDelegationTokenRenewer`, at path `tokens[].renewers[].principal_name` in `DescribeDelegationTokenResponse`.
     pub const TOKENS_RENEWERS_PRINCIPAL_NAME: crate::FieldId = 16;
-    /// `tokens[].renewers[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribedDelegationTokenRenewer` (its unknown tagged fields), at path `tokens[].renewers[]._tagged_fields` in `DescribeDelegationTokenResponse`.
     pub const TOKENS_RENEWERS_TAGGED_FIELDS: crate::FieldId = 17;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-6 |
 //! | flexible versions | 5-6 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeGroupsRequest.json` |
 
 use crate::rt;
 
@@ -166,11 +167,11 @@ impl<'a> rt::Message<'a> for DescribeGroupsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `groups`.
+    /// The id of the `groups` field (schema name `Groups`) of `DescribeGroupsRequest`, at path `groups` in `DescribeGroupsRequest`.
     pub const GROUPS: crate::FieldId = 0;
-    /// `include_authorized_operations`.
+    /// The id of the `include_authorized_operations` field (schema name `IncludeAuthorizedOperations`) of `DescribeGroupsRequest`, at path `include_authorized_operations` in `DescribeGroupsRequest`.
     pub const INCLUDE_AUTHORIZED_OPERATIONS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeGroupsRequest` (its unknown tagged fields), at path `_tagged_fields` in `DescribeGroupsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["groups", "include_authorized_operations", "_tagged_fields"];

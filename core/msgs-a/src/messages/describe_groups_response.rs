@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-6 |
 //! | flexible versions | 5-6 |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeGroupsResponse.json` |
 
 use crate::rt;
 
@@ -657,43 +658,43 @@ impl<'a> rt::Message<'a> for DescribeGroupsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DescribeGroupsResponse`, at path `throttle_time_ms` in `DescribeGroupsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `groups`.
+    /// The id of the `groups` field (schema name `Groups`) of `DescribeGroupsResponse`, at path `groups` in `DescribeGroupsResponse`.
     pub const GROUPS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeGroupsResponse` (its unknown tagged fields), at path `_tagged_fields` in `DescribeGroupsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `groups[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribedGroup`, at path `groups[].error_code` in `DescribeGroupsResponse`.
     pub const GROUPS_ERROR_CODE: crate::FieldId = 3;
-    /// `groups[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DescribedGroup`, at path `groups[].error_message` in `DescribeGroupsResponse`.
     pub const GROUPS_ERROR_MESSAGE: crate::FieldId = 4;
-    /// `groups[].group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `DescribedGroup`, at path `groups[].group_id` in `DescribeGroupsResponse`.
     pub const GROUPS_GROUP_ID: crate::FieldId = 5;
-    /// `groups[].group_state`.
+    /// The id of the `group_state` field (schema name `GroupState`) of `DescribedGroup`, at path `groups[].group_state` in `DescribeGroupsResponse`.
     pub const GROUPS_GROUP_STATE: crate::FieldId = 6;
-    /// `groups[].protocol_type`.
+    /// The id of the `protocol_type` field (schema name `ProtocolType`) of `DescribedGroup`, at path `groups[].protocol_type` in `DescribeGroupsResponse`.
     pub const GROUPS_PROTOCOL_TYPE: crate::FieldId = 7;
-    /// `groups[].protocol_data`.
+    /// The id of the `protocol_data` field (schema name `ProtocolData`) of `DescribedGroup`, at path `groups[].protocol_data` in `DescribeGroupsResponse`.
     pub const GROUPS_PROTOCOL_DATA: crate::FieldId = 8;
-    /// `groups[].members`.
+    /// The id of the `members` field (schema name `Members`) of `DescribedGroup`, at path `groups[].members` in `DescribeGroupsResponse`.
     pub const GROUPS_MEMBERS: crate::FieldId = 9;
-    /// `groups[].authorized_operations`.
+    /// The id of the `authorized_operations` field (schema name `AuthorizedOperations`) of `DescribedGroup`, at path `groups[].authorized_operations` in `DescribeGroupsResponse`.
     pub const GROUPS_AUTHORIZED_OPERATIONS: crate::FieldId = 10;
-    /// `groups[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribedGroup` (its unknown tagged fields), at path `groups[]._tagged_fields` in `DescribeGroupsResponse`.
     pub const GROUPS_TAGGED_FIELDS: crate::FieldId = 11;
-    /// `groups[].members[].member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `DescribedGroupMember`, at path `groups[].members[].member_id` in `DescribeGroupsResponse`.
     pub const GROUPS_MEMBERS_MEMBER_ID: crate::FieldId = 12;
-    /// `groups[].members[].group_instance_id`.
+    /// The id of the `group_instance_id` field (schema name `GroupInstanceId`) of `DescribedGroupMember`, at path `groups[].members[].group_instance_id` in `DescribeGroupsResponse`.
     pub const GROUPS_MEMBERS_GROUP_INSTANCE_ID: crate::FieldId = 13;
-    /// `groups[].members[].client_id`.
+    /// The id of the `client_id` field (schema name `ClientId`) of `DescribedGroupMember`, at path `groups[].members[].client_id` in `DescribeGroupsResponse`.
     pub const GROUPS_MEMBERS_CLIENT_ID: crate::FieldId = 14;
-    /// `groups[].members[].client_host`.
+    /// The id of the `client_host` field (schema name `ClientHost`) of `DescribedGroupMember`, at path `groups[].members[].client_host` in `DescribeGroupsResponse`.
     pub const GROUPS_MEMBERS_CLIENT_HOST: crate::FieldId = 15;
-    /// `groups[].members[].member_metadata`.
+    /// The id of the `member_metadata` field (schema name `MemberMetadata`) of `DescribedGroupMember`, at path `groups[].members[].member_metadata` in `DescribeGroupsResponse`.
     pub const GROUPS_MEMBERS_MEMBER_METADATA: crate::FieldId = 16;
-    /// `groups[].members[].member_assignment`.
+    /// The id of the `member_assignment` field (schema name `MemberAssignment`) of `DescribedGroupMember`, at path `groups[].members[].member_assignment` in `DescribeGroupsResponse`.
     pub const GROUPS_MEMBERS_MEMBER_ASSIGNMENT: crate::FieldId = 17;
-    /// `groups[].members[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribedGroupMember` (its unknown tagged fields), at path `groups[].members[]._tagged_fields` in `DescribeGroupsResponse`.
     pub const GROUPS_MEMBERS_TAGGED_FIELDS: crate::FieldId = 18;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

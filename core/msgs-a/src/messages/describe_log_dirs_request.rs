@@ -9,6 +9,7 @@
 //! | flexible versions | 2-5 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeLogDirsRequest.json`, `schemas/kafka/3.9.1/clients/DescribeLogDirsRequest.json` |
 
 use crate::rt;
 
@@ -301,15 +302,15 @@ impl<'a> rt::Message<'a> for DescribeLogDirsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `DescribeLogDirsRequest`, at path `topics` in `DescribeLogDirsRequest`.
     pub const TOPICS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeLogDirsRequest` (its unknown tagged fields), at path `_tagged_fields` in `DescribeLogDirsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
-    /// `topics[].topic`.
+    /// The id of the `topic` field (schema name `Topic`) of `DescribableLogDirTopic`, at path `topics[].topic` in `DescribeLogDirsRequest`.
     pub const TOPICS_TOPIC: crate::FieldId = 2;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `DescribableLogDirTopic`, at path `topics[].partitions` in `DescribeLogDirsRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 3;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribableLogDirTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `DescribeLogDirsRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 4;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-5 |
 //! | flexible versions | 2-5 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeLogDirsResponse.json`, `schemas/kafka/3.9.1/clients/DescribeLogDirsResponse.json` |
 
 use crate::rt;
 
@@ -753,43 +754,43 @@ impl<'a> rt::Message<'a> for DescribeLogDirsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DescribeLogDirsResponse`, at path `throttle_time_ms` in `DescribeLogDirsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribeLogDirsResponse`, at path `error_code` in `DescribeLogDirsResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `results`.
+    /// The id of the `results` field (schema name `Results`) of `DescribeLogDirsResponse`, at path `results` in `DescribeLogDirsResponse`.
     pub const RESULTS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeLogDirsResponse` (its unknown tagged fields), at path `_tagged_fields` in `DescribeLogDirsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `results[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribeLogDirsResult`, at path `results[].error_code` in `DescribeLogDirsResponse`.
     pub const RESULTS_ERROR_CODE: crate::FieldId = 4;
-    /// `results[].log_dir`.
+    /// The id of the `log_dir` field (schema name `LogDir`) of `DescribeLogDirsResult`, at path `results[].log_dir` in `DescribeLogDirsResponse`.
     pub const RESULTS_LOG_DIR: crate::FieldId = 5;
-    /// `results[].topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `DescribeLogDirsResult`, at path `results[].topics` in `DescribeLogDirsResponse`.
     pub const RESULTS_TOPICS: crate::FieldId = 6;
-    /// `results[].total_bytes`.
+    /// The id of the `total_bytes` field (schema name `TotalBytes`) of `DescribeLogDirsResult`, at path `results[].total_bytes` in `DescribeLogDirsResponse`.
     pub const RESULTS_TOTAL_BYTES: crate::FieldId = 7;
-    /// `results[].usable_bytes`.
+    /// The id of the `usable_bytes` field (schema name `UsableBytes`) of `DescribeLogDirsResult`, at path `results[].usable_bytes` in `DescribeLogDirsResponse`.
     pub const RESULTS_USABLE_BYTES: crate::FieldId = 8;
-    /// `results[].is_cordoned`.
+    /// The id of the `is_cordoned` field (schema name `IsCordoned`) of `DescribeLogDirsResult`, at path `results[].is_cordoned` in `DescribeLogDirsResponse`.
     pub const RESULTS_IS_CORDONED: crate::FieldId = 9;
-    /// `results[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeLogDirsResult` (its unknown tagged fields), at path `results[]._tagged_fields` in `DescribeLogDirsResponse`.
     pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 10;
-    /// `results[].topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `DescribeLogDirsTopic`, at path `results[].topics[].name` in `DescribeLogDirsResponse`.
     pub const RESULTS_TOPICS_NAME: crate::FieldId = 11;
-    /// `results[].topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `DescribeLogDirsTopic`, at path `results[].topics[].partitions` in `DescribeLogDirsResponse`.
     pub const RESULTS_TOPICS_PARTITIONS: crate::FieldId = 12;
-    /// `results[].topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeLogDirsTopic` (its unknown tagged fields), at path `results[].topics[]._tagged_fields` in `DescribeLogDirsResponse`.
     pub const RESULTS_TOPICS_TAGGED_FIELDS: crate::FieldId = 13;
-    /// `results[].topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `DescribeLogDirsPartition`, at path `results[].topics[].partitions[].partition_index` in `DescribeLogDirsResponse`.
     pub const RESULTS_TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 14;
-    /// `results[].topics[].partitions[].partition_size`.
+    /// The id of the `partition_size` field (schema name `PartitionSize`) of `DescribeLogDirsPartition`, at path `results[].topics[].partitions[].partition_size` in `DescribeLogDirsResponse`.
     pub const RESULTS_TOPICS_PARTITIONS_PARTITION_SIZE: crate::FieldId = 15;
-    /// `results[].topics[].partitions[].offset_lag`.
+    /// The id of the `offset_lag` field (schema name `OffsetLag`) of `DescribeLogDirsPartition`, at path `results[].topics[].partitions[].offset_lag` in `DescribeLogDirsResponse`.
     pub const RESULTS_TOPICS_PARTITIONS_OFFSET_LAG: crate::FieldId = 16;
-    /// `results[].topics[].partitions[].is_future_key`.
+    /// The id of the `is_future_key` field (schema name `IsFutureKey`) of `DescribeLogDirsPartition`, at path `results[].topics[].partitions[].is_future_key` in `DescribeLogDirsResponse`.
     pub const RESULTS_TOPICS_PARTITIONS_IS_FUTURE_KEY: crate::FieldId = 17;
-    /// `results[].topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeLogDirsPartition` (its unknown tagged fields), at path `results[].topics[].partitions[]._tagged_fields` in `DescribeLogDirsResponse`.
     pub const RESULTS_TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 18;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kip-1279/DescribeMirrorsRequest.json` |
 //!
 //! A draft that Kafka has not released: KIP-1279 is still under discussion, and its API key
 //! here is provisional (see `schemas/kip-1279/provisional-api-keys.json`). Draft forks of
@@ -140,11 +141,11 @@ impl<'a> rt::Message<'a> for DescribeMirrorsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `mirror_names`.
+    /// The id of the `mirror_names` field (schema name `MirrorNames`) of `DescribeMirrorsRequest`, at path `mirror_names` in `DescribeMirrorsRequest`.
     pub const MIRROR_NAMES: crate::FieldId = 0;
-    /// `include_authorized_operations`.
+    /// The id of the `include_authorized_operations` field (schema name `IncludeAuthorizedOperations`) of `DescribeMirrorsRequest`, at path `include_authorized_operations` in `DescribeMirrorsRequest`.
     pub const INCLUDE_AUTHORIZED_OPERATIONS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeMirrorsRequest` (its unknown tagged fields), at path `_tagged_fields` in `DescribeMirrorsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["mirror_names", "include_authorized_operations", "_tagged_fields"];

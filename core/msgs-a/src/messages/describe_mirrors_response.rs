@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kip-1279/DescribeMirrorsResponse.json` |
 //!
 //! A draft that Kafka has not released: KIP-1279 is still under discussion, and its API key
 //! here is provisional (see `schemas/kip-1279/provisional-api-keys.json`). Draft forks of
@@ -650,45 +651,45 @@ impl<'a> rt::Message<'a> for DescribeMirrorsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DescribeMirrorsResponse`, at path `throttle_time_ms` in `DescribeMirrorsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribeMirrorsResponse`, at path `error_code` in `DescribeMirrorsResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DescribeMirrorsResponse`, at path `error_message` in `DescribeMirrorsResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 2;
-    /// `mirrors`.
+    /// The id of the `mirrors` field (schema name `Mirrors`) of `DescribeMirrorsResponse`, at path `mirrors` in `DescribeMirrorsResponse`.
     pub const MIRRORS: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeMirrorsResponse` (its unknown tagged fields), at path `_tagged_fields` in `DescribeMirrorsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `mirrors[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribedMirror`, at path `mirrors[].error_code` in `DescribeMirrorsResponse`.
     pub const MIRRORS_ERROR_CODE: crate::FieldId = 5;
-    /// `mirrors[].mirror_name`.
+    /// The id of the `mirror_name` field (schema name `MirrorName`) of `DescribedMirror`, at path `mirrors[].mirror_name` in `DescribeMirrorsResponse`.
     pub const MIRRORS_MIRROR_NAME: crate::FieldId = 6;
-    /// `mirrors[].authorized_operations`.
+    /// The id of the `authorized_operations` field (schema name `AuthorizedOperations`) of `DescribedMirror`, at path `mirrors[].authorized_operations` in `DescribeMirrorsResponse`.
     pub const MIRRORS_AUTHORIZED_OPERATIONS: crate::FieldId = 7;
-    /// `mirrors[].topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `DescribedMirror`, at path `mirrors[].topics` in `DescribeMirrorsResponse`.
     pub const MIRRORS_TOPICS: crate::FieldId = 8;
-    /// `mirrors[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribedMirror` (its unknown tagged fields), at path `mirrors[]._tagged_fields` in `DescribeMirrorsResponse`.
     pub const MIRRORS_TAGGED_FIELDS: crate::FieldId = 9;
-    /// `mirrors[].topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `TopicPartitions`, at path `mirrors[].topics[].topic_name` in `DescribeMirrorsResponse`.
     pub const MIRRORS_TOPICS_TOPIC_NAME: crate::FieldId = 10;
-    /// `mirrors[].topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicPartitions`, at path `mirrors[].topics[].partitions` in `DescribeMirrorsResponse`.
     pub const MIRRORS_TOPICS_PARTITIONS: crate::FieldId = 11;
-    /// `mirrors[].topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicPartitions` (its unknown tagged fields), at path `mirrors[].topics[]._tagged_fields` in `DescribeMirrorsResponse`.
     pub const MIRRORS_TOPICS_TAGGED_FIELDS: crate::FieldId = 12;
-    /// `mirrors[].topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionDetail`, at path `mirrors[].topics[].partitions[].partition_index` in `DescribeMirrorsResponse`.
     pub const MIRRORS_TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 13;
-    /// `mirrors[].topics[].partitions[].source_offset`.
+    /// The id of the `source_offset` field (schema name `SourceOffset`) of `PartitionDetail`, at path `mirrors[].topics[].partitions[].source_offset` in `DescribeMirrorsResponse`.
     pub const MIRRORS_TOPICS_PARTITIONS_SOURCE_OFFSET: crate::FieldId = 14;
-    /// `mirrors[].topics[].partitions[].destination_offset`.
+    /// The id of the `destination_offset` field (schema name `DestinationOffset`) of `PartitionDetail`, at path `mirrors[].topics[].partitions[].destination_offset` in `DescribeMirrorsResponse`.
     pub const MIRRORS_TOPICS_PARTITIONS_DESTINATION_OFFSET: crate::FieldId = 15;
-    /// `mirrors[].topics[].partitions[].lag`.
+    /// The id of the `lag` field (schema name `Lag`) of `PartitionDetail`, at path `mirrors[].topics[].partitions[].lag` in `DescribeMirrorsResponse`.
     pub const MIRRORS_TOPICS_PARTITIONS_LAG: crate::FieldId = 16;
-    /// `mirrors[].topics[].partitions[].state`.
+    /// The id of the `state` field (schema name `State`) of `PartitionDetail`, at path `mirrors[].topics[].partitions[].state` in `DescribeMirrorsResponse`.
     pub const MIRRORS_TOPICS_PARTITIONS_STATE: crate::FieldId = 17;
-    /// `mirrors[].topics[].partitions[].last_mirror_epoch`.
+    /// The id of the `last_mirror_epoch` field (schema name `LastMirrorEpoch`) of `PartitionDetail`, at path `mirrors[].topics[].partitions[].last_mirror_epoch` in `DescribeMirrorsResponse`.
     pub const MIRRORS_TOPICS_PARTITIONS_LAST_MIRROR_EPOCH: crate::FieldId = 18;
-    /// `mirrors[].topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionDetail` (its unknown tagged fields), at path `mirrors[].topics[].partitions[]._tagged_fields` in `DescribeMirrorsResponse`.
     pub const MIRRORS_TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 19;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeProducersRequest.json` |
 
 use crate::rt;
 
@@ -268,15 +269,15 @@ impl<'a> rt::Message<'a> for DescribeProducersRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `DescribeProducersRequest`, at path `topics` in `DescribeProducersRequest`.
     pub const TOPICS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeProducersRequest` (its unknown tagged fields), at path `_tagged_fields` in `DescribeProducersRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicRequest`, at path `topics[].name` in `DescribeProducersRequest`.
     pub const TOPICS_NAME: crate::FieldId = 2;
-    /// `topics[].partition_indexes`.
+    /// The id of the `partition_indexes` field (schema name `PartitionIndexes`) of `TopicRequest`, at path `topics[].partition_indexes` in `DescribeProducersRequest`.
     pub const TOPICS_PARTITION_INDEXES: crate::FieldId = 3;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicRequest` (its unknown tagged fields), at path `topics[]._tagged_fields` in `DescribeProducersRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 4;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

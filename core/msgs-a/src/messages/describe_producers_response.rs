@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeProducersResponse.json` |
 
 use crate::rt;
 
@@ -651,41 +652,41 @@ impl<'a> rt::Message<'a> for DescribeProducersResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DescribeProducersResponse`, at path `throttle_time_ms` in `DescribeProducersResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `DescribeProducersResponse`, at path `topics` in `DescribeProducersResponse`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeProducersResponse` (its unknown tagged fields), at path `_tagged_fields` in `DescribeProducersResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicResponse`, at path `topics[].name` in `DescribeProducersResponse`.
     pub const TOPICS_NAME: crate::FieldId = 3;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicResponse`, at path `topics[].partitions` in `DescribeProducersResponse`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 4;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicResponse` (its unknown tagged fields), at path `topics[]._tagged_fields` in `DescribeProducersResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionResponse`, at path `topics[].partitions[].partition_index` in `DescribeProducersResponse`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 6;
-    /// `topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `PartitionResponse`, at path `topics[].partitions[].error_code` in `DescribeProducersResponse`.
     pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 7;
-    /// `topics[].partitions[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `PartitionResponse`, at path `topics[].partitions[].error_message` in `DescribeProducersResponse`.
     pub const TOPICS_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 8;
-    /// `topics[].partitions[].active_producers`.
+    /// The id of the `active_producers` field (schema name `ActiveProducers`) of `PartitionResponse`, at path `topics[].partitions[].active_producers` in `DescribeProducersResponse`.
     pub const TOPICS_PARTITIONS_ACTIVE_PRODUCERS: crate::FieldId = 9;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionResponse` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `DescribeProducersResponse`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 10;
-    /// `topics[].partitions[].active_producers[].producer_id`.
+    /// The id of the `producer_id` field (schema name `ProducerId`) of `ProducerState`, at path `topics[].partitions[].active_producers[].producer_id` in `DescribeProducersResponse`.
     pub const TOPICS_PARTITIONS_ACTIVE_PRODUCERS_PRODUCER_ID: crate::FieldId = 11;
-    /// `topics[].partitions[].active_producers[].producer_epoch`.
+    /// The id of the `producer_epoch` field (schema name `ProducerEpoch`) of `ProducerState`, at path `topics[].partitions[].active_producers[].producer_epoch` in `DescribeProducersResponse`.
     pub const TOPICS_PARTITIONS_ACTIVE_PRODUCERS_PRODUCER_EPOCH: crate::FieldId = 12;
-    /// `topics[].partitions[].active_producers[].last_sequence`.
+    /// The id of the `last_sequence` field (schema name `LastSequence`) of `ProducerState`, at path `topics[].partitions[].active_producers[].last_sequence` in `DescribeProducersResponse`.
     pub const TOPICS_PARTITIONS_ACTIVE_PRODUCERS_LAST_SEQUENCE: crate::FieldId = 13;
-    /// `topics[].partitions[].active_producers[].last_timestamp`.
+    /// The id of the `last_timestamp` field (schema name `LastTimestamp`) of `ProducerState`, at path `topics[].partitions[].active_producers[].last_timestamp` in `DescribeProducersResponse`.
     pub const TOPICS_PARTITIONS_ACTIVE_PRODUCERS_LAST_TIMESTAMP: crate::FieldId = 14;
-    /// `topics[].partitions[].active_producers[].coordinator_epoch`.
+    /// The id of the `coordinator_epoch` field (schema name `CoordinatorEpoch`) of `ProducerState`, at path `topics[].partitions[].active_producers[].coordinator_epoch` in `DescribeProducersResponse`.
     pub const TOPICS_PARTITIONS_ACTIVE_PRODUCERS_COORDINATOR_EPOCH: crate::FieldId = 15;
-    /// `topics[].partitions[].active_producers[].current_txn_start_offset`.
+    /// The id of the `current_txn_start_offset` field (schema name `CurrentTxnStartOffset`) of `ProducerState`, at path `topics[].partitions[].active_producers[].current_txn_start_offset` in `DescribeProducersResponse`.
     pub const TOPICS_PARTITIONS_ACTIVE_PRODUCERS_CURRENT_TXN_START_OFFSET: crate::FieldId = 16;
-    /// `topics[].partitions[].active_producers[]._tagged_fields`.
+    /// The id of the tagged-field section of `ProducerState` (its unknown tagged fields), at path `topics[].partitions[].active_producers[]._tagged_fields` in `DescribeProducersResponse`.
     pub const TOPICS_PARTITIONS_ACTIVE_PRODUCERS_TAGGED_FIELDS: crate::FieldId = 17;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

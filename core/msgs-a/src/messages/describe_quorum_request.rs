@@ -8,6 +8,7 @@
 //! | valid versions | 0-2 |
 //! | flexible versions | 0-2 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeQuorumRequest.json` |
 
 use crate::rt;
 
@@ -390,19 +391,19 @@ impl<'a> rt::Message<'a> for DescribeQuorumRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `DescribeQuorumRequest`, at path `topics` in `DescribeQuorumRequest`.
     pub const TOPICS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeQuorumRequest` (its unknown tagged fields), at path `_tagged_fields` in `DescribeQuorumRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
-    /// `topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `TopicData`, at path `topics[].topic_name` in `DescribeQuorumRequest`.
     pub const TOPICS_TOPIC_NAME: crate::FieldId = 2;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicData`, at path `topics[].partitions` in `DescribeQuorumRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 3;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicData` (its unknown tagged fields), at path `topics[]._tagged_fields` in `DescribeQuorumRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 4;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionData`, at path `topics[].partitions[].partition_index` in `DescribeQuorumRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 5;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `DescribeQuorumRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 6;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

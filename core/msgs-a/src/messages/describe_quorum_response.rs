@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-2 |
 //! | flexible versions | 0-2 |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeQuorumResponse.json` |
 
 use crate::rt;
 
@@ -1203,77 +1204,77 @@ impl<'a> rt::Message<'a> for DescribeQuorumResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribeQuorumResponse`, at path `error_code` in `DescribeQuorumResponse`.
     pub const ERROR_CODE: crate::FieldId = 0;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DescribeQuorumResponse`, at path `error_message` in `DescribeQuorumResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 1;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `DescribeQuorumResponse`, at path `topics` in `DescribeQuorumResponse`.
     pub const TOPICS: crate::FieldId = 2;
-    /// `nodes`.
+    /// The id of the `nodes` field (schema name `Nodes`) of `DescribeQuorumResponse`, at path `nodes` in `DescribeQuorumResponse`.
     pub const NODES: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeQuorumResponse` (its unknown tagged fields), at path `_tagged_fields` in `DescribeQuorumResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `TopicData`, at path `topics[].topic_name` in `DescribeQuorumResponse`.
     pub const TOPICS_TOPIC_NAME: crate::FieldId = 5;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicData`, at path `topics[].partitions` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 6;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicData` (its unknown tagged fields), at path `topics[]._tagged_fields` in `DescribeQuorumResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `nodes[].node_id`.
+    /// The id of the `node_id` field (schema name `NodeId`) of `Node`, at path `nodes[].node_id` in `DescribeQuorumResponse`.
     pub const NODES_NODE_ID: crate::FieldId = 8;
-    /// `nodes[].listeners`.
+    /// The id of the `listeners` field (schema name `Listeners`) of `Node`, at path `nodes[].listeners` in `DescribeQuorumResponse`.
     pub const NODES_LISTENERS: crate::FieldId = 9;
-    /// `nodes[]._tagged_fields`.
+    /// The id of the tagged-field section of `Node` (its unknown tagged fields), at path `nodes[]._tagged_fields` in `DescribeQuorumResponse`.
     pub const NODES_TAGGED_FIELDS: crate::FieldId = 10;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionData`, at path `topics[].partitions[].partition_index` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 11;
-    /// `topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `PartitionData`, at path `topics[].partitions[].error_code` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 12;
-    /// `topics[].partitions[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `PartitionData`, at path `topics[].partitions[].error_message` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 13;
-    /// `topics[].partitions[].leader_id`.
+    /// The id of the `leader_id` field (schema name `LeaderId`) of `PartitionData`, at path `topics[].partitions[].leader_id` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_LEADER_ID: crate::FieldId = 14;
-    /// `topics[].partitions[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `PartitionData`, at path `topics[].partitions[].leader_epoch` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 15;
-    /// `topics[].partitions[].high_watermark`.
+    /// The id of the `high_watermark` field (schema name `HighWatermark`) of `PartitionData`, at path `topics[].partitions[].high_watermark` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_HIGH_WATERMARK: crate::FieldId = 16;
-    /// `topics[].partitions[].current_voters`.
+    /// The id of the `current_voters` field (schema name `CurrentVoters`) of `PartitionData`, at path `topics[].partitions[].current_voters` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_CURRENT_VOTERS: crate::FieldId = 17;
-    /// `topics[].partitions[].observers`.
+    /// The id of the `observers` field (schema name `Observers`) of `PartitionData`, at path `topics[].partitions[].observers` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_OBSERVERS: crate::FieldId = 18;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 19;
-    /// `nodes[].listeners[].name`.
+    /// The id of the `name` field (schema name `Name`) of `Listener`, at path `nodes[].listeners[].name` in `DescribeQuorumResponse`.
     pub const NODES_LISTENERS_NAME: crate::FieldId = 20;
-    /// `nodes[].listeners[].host`.
+    /// The id of the `host` field (schema name `Host`) of `Listener`, at path `nodes[].listeners[].host` in `DescribeQuorumResponse`.
     pub const NODES_LISTENERS_HOST: crate::FieldId = 21;
-    /// `nodes[].listeners[].port`.
+    /// The id of the `port` field (schema name `Port`) of `Listener`, at path `nodes[].listeners[].port` in `DescribeQuorumResponse`.
     pub const NODES_LISTENERS_PORT: crate::FieldId = 22;
-    /// `nodes[].listeners[]._tagged_fields`.
+    /// The id of the tagged-field section of `Listener` (its unknown tagged fields), at path `nodes[].listeners[]._tagged_fields` in `DescribeQuorumResponse`.
     pub const NODES_LISTENERS_TAGGED_FIELDS: crate::FieldId = 23;
-    /// `topics[].partitions[].current_voters[].replica_id`.
+    /// The id of the `replica_id` field (schema name `ReplicaId`) of `ReplicaState`, at path `topics[].partitions[].current_voters[].replica_id` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_CURRENT_VOTERS_REPLICA_ID: crate::FieldId = 24;
-    /// `topics[].partitions[].current_voters[].replica_directory_id`.
+    /// The id of the `replica_directory_id` field (schema name `ReplicaDirectoryId`) of `ReplicaState`, at path `topics[].partitions[].current_voters[].replica_directory_id` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_CURRENT_VOTERS_REPLICA_DIRECTORY_ID: crate::FieldId = 25;
-    /// `topics[].partitions[].current_voters[].log_end_offset`.
+    /// The id of the `log_end_offset` field (schema name `LogEndOffset`) of `ReplicaState`, at path `topics[].partitions[].current_voters[].log_end_offset` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_CURRENT_VOTERS_LOG_END_OFFSET: crate::FieldId = 26;
-    /// `topics[].partitions[].current_voters[].last_fetch_timestamp`.
+    /// The id of the `last_fetch_timestamp` field (schema name `LastFetchTimestamp`) of `ReplicaState`, at path `topics[].partitions[].current_voters[].last_fetch_timestamp` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_CURRENT_VOTERS_LAST_FETCH_TIMESTAMP: crate::FieldId = 27;
-    /// `topics[].partitions[].current_voters[].last_caught_up_timestamp`.
+    /// The id of the `last_caught_up_timestamp` field (schema name `LastCaughtUpTimestamp`) of `ReplicaState`, at path `topics[].partitions[].current_voters[].last_caught_up_timestamp` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_CURRENT_VOTERS_LAST_CAUGHT_UP_TIMESTAMP: crate::FieldId = 28;
-    /// `topics[].partitions[].current_voters[]._tagged_fields`.
+    /// The id of the tagged-field section of `ReplicaState` (its unknown tagged fields), at path `topics[].partitions[].current_voters[]._tagged_fields` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_CURRENT_VOTERS_TAGGED_FIELDS: crate::FieldId = 29;
-    /// `topics[].partitions[].observers[].replica_id`.
+    /// The id of the `replica_id` field (schema name `ReplicaId`) of `ReplicaState`, at path `topics[].partitions[].observers[].replica_id` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_OBSERVERS_REPLICA_ID: crate::FieldId = 30;
-    /// `topics[].partitions[].observers[].replica_directory_id`.
+    /// The id of the `replica_directory_id` field (schema name `ReplicaDirectoryId`) of `ReplicaState`, at path `topics[].partitions[].observers[].replica_directory_id` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_OBSERVERS_REPLICA_DIRECTORY_ID: crate::FieldId = 31;
-    /// `topics[].partitions[].observers[].log_end_offset`.
+    /// The id of the `log_end_offset` field (schema name `LogEndOffset`) of `ReplicaState`, at path `topics[].partitions[].observers[].log_end_offset` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_OBSERVERS_LOG_END_OFFSET: crate::FieldId = 32;
-    /// `topics[].partitions[].observers[].last_fetch_timestamp`.
+    /// The id of the `last_fetch_timestamp` field (schema name `LastFetchTimestamp`) of `ReplicaState`, at path `topics[].partitions[].observers[].last_fetch_timestamp` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_OBSERVERS_LAST_FETCH_TIMESTAMP: crate::FieldId = 33;
-    /// `topics[].partitions[].observers[].last_caught_up_timestamp`.
+    /// The id of the `last_caught_up_timestamp` field (schema name `LastCaughtUpTimestamp`) of `ReplicaState`, at path `topics[].partitions[].observers[].last_caught_up_timestamp` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_OBSERVERS_LAST_CAUGHT_UP_TIMESTAMP: crate::FieldId = 34;
-    /// `topics[].partitions[].observers[]._tagged_fields`.
+    /// The id of the tagged-field section of `ReplicaState` (its unknown tagged fields), at path `topics[].partitions[].observers[]._tagged_fields` in `DescribeQuorumResponse`.
     pub const TOPICS_PARTITIONS_OBSERVERS_TAGGED_FIELDS: crate::FieldId = 35;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeShareGroupOffsetsRequest.json` |
 
 use crate::rt;
 
@@ -413,21 +414,21 @@ impl<'a> rt::Message<'a> for DescribeShareGroupOffsetsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `groups`.
+    /// The id of the `groups` field (schema name `Groups`) of `DescribeShareGroupOffsetsRequest`, at path `groups` in `DescribeShareGroupOffsetsRequest`.
     pub const GROUPS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeShareGroupOffsetsRequest` (its unknown tagged fields), at path `_tagged_fields` in `DescribeShareGroupOffsetsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
-    /// `groups[].group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `DescribeShareGroupOffsetsRequestGroup`, at path `groups[].group_id` in `DescribeShareGroupOffsetsRequest`.
     pub const GROUPS_GROUP_ID: crate::FieldId = 2;
-    /// `groups[].topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `DescribeShareGroupOffsetsRequestGroup`, at path `groups[].topics` in `DescribeShareGroupOffsetsRequest`.
     pub const GROUPS_TOPICS: crate::FieldId = 3;
-    /// `groups[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeShareGroupOffsetsRequestGroup` (its unknown tagged fields), at path `groups[]._tagged_fields` in `DescribeShareGroupOffsetsRequest`.
     pub const GROUPS_TAGGED_FIELDS: crate::FieldId = 4;
-    /// `groups[].topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `DescribeShareGroupOffsetsRequestTopic`, at path `groups[].topics[].topic_name` in `DescribeShareGroupOffsetsRequest`.
     pub const GROUPS_TOPICS_TOPIC_NAME: crate::FieldId = 5;
-    /// `groups[].topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `DescribeShareGroupOffsetsRequestTopic`, at path `groups[].topics[].partitions` in `DescribeShareGroupOffsetsRequest`.
     pub const GROUPS_TOPICS_PARTITIONS: crate::FieldId = 6;
-    /// `groups[].topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeShareGroupOffsetsRequestTopic` (its unknown tagged fields), at path `groups[].topics[]._tagged_fields` in `DescribeShareGroupOffsetsRequest`.
     pub const GROUPS_TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

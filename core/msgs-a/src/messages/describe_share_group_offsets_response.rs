@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeShareGroupOffsetsResponse.json` |
 
 use crate::rt;
 
@@ -680,43 +681,43 @@ impl<'a> rt::Message<'a> for DescribeShareGroupOffsetsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DescribeShareGroupOffsetsResponse`, at path `throttle_time_ms` in `DescribeShareGroupOffsetsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `groups`.
+    /// The id of the `groups` field (schema name `Groups`) of `DescribeShareGroupOffsetsResponse`, at path `groups` in `DescribeShareGroupOffsetsResponse`.
     pub const GROUPS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeShareGroupOffsetsResponse` (its unknown tagged fields), at path `_tagged_fields` in `DescribeShareGroupOffsetsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `groups[].group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `DescribeShareGroupOffsetsResponseGroup`, at path `groups[].group_id` in `DescribeShareGroupOffsetsResponse`.
     pub const GROUPS_GROUP_ID: crate::FieldId = 3;
-    /// `groups[].topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `DescribeShareGroupOffsetsResponseGroup`, at path `groups[].topics` in `DescribeShareGroupOffsetsResponse`.
     pub const GROUPS_TOPICS: crate::FieldId = 4;
-    /// `groups[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribeShareGroupOffsetsResponseGroup`, at path `groups[].error_code` in `DescribeShareGroupOffsetsResponse`.
     pub const GROUPS_ERROR_CODE: crate::FieldId = 5;
-    /// `groups[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DescribeShareGroupOffsetsResponseGroup`, at path `groups[].error_message` in `DescribeShareGroupOffsetsResponse`.
     pub const GROUPS_ERROR_MESSAGE: crate::FieldId = 6;
-    /// `groups[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeShareGroupOffsetsResponseGroup` (its unknown tagged fields), at path `groups[]._tagged_fields` in `DescribeShareGroupOffsetsResponse`.
     pub const GROUPS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `groups[].topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `DescribeShareGroupOffsetsResponseTopic`, at path `groups[].topics[].topic_name` in `DescribeShareGroupOffsetsResponse`.
     pub const GROUPS_TOPICS_TOPIC_NAME: crate::FieldId = 8;
-    /// `groups[].topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `DescribeShareGroupOffsetsResponseTopic`, at path `groups[].topics[].topic_id` in `DescribeShareGroupOffsetsResponse`.
     pub const GROUPS_TOPICS_TOPIC_ID: crate::FieldId = 9;
-    /// `groups[].topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `DescribeShareGroupOffsetsResponseTopic`, at path `groups[].topics[].partitions` in `DescribeShareGroupOffsetsResponse`.
     pub const GROUPS_TOPICS_PARTITIONS: crate::FieldId = 10;
-    /// `groups[].topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeShareGroupOffsetsResponseTopic` (its unknown tagged fields), at path `groups[].topics[]._tagged_fields` in `DescribeShareGroupOffsetsResponse`.
     pub const GROUPS_TOPICS_TAGGED_FIELDS: crate::FieldId = 11;
-    /// `groups[].topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `DescribeShareGroupOffsetsResponsePartition`, at path `groups[].topics[].partitions[].partition_index` in `DescribeShareGroupOffsetsResponse`.
     pub const GROUPS_TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 12;
-    /// `groups[].topics[].partitions[].start_offset`.
+    /// The id of the `start_offset` field (schema name `StartOffset`) of `DescribeShareGroupOffsetsResponsePartition`, at path `groups[].topics[].partitions[].start_offset` in `DescribeShareGroupOffsetsResponse`.
     pub const GROUPS_TOPICS_PARTITIONS_START_OFFSET: crate::FieldId = 13;
-    /// `groups[].topics[].partitions[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `DescribeShareGroupOffsetsResponsePartition`, at path `groups[].topics[].partitions[].leader_epoch` in `DescribeShareGroupOffsetsResponse`.
     pub const GROUPS_TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 14;
-    /// `groups[].topics[].partitions[].lag`.
+    /// The id of the `lag` field (schema name `Lag`) of `DescribeShareGroupOffsetsResponsePartition`, at path `groups[].topics[].partitions[].lag` in `DescribeShareGroupOffsetsResponse`.
     pub const GROUPS_TOPICS_PARTITIONS_LAG: crate::FieldId = 15;
-    /// `groups[].topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribeShareGroupOffsetsResponsePartition`, at path `groups[].topics[].partitions[].error_code` in `DescribeShareGroupOffsetsResponse`.
     pub const GROUPS_TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 16;
-    /// `groups[].topics[].partitions[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DescribeShareGroupOffsetsResponsePartition`, at path `groups[].topics[].partitions[].error_message` in `DescribeShareGroupOffsetsResponse`.
     pub const GROUPS_TOPICS_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 17;
-    /// `groups[].topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeShareGroupOffsetsResponsePartition` (its unknown tagged fields), at path `groups[].topics[].partitions[]._tagged_fields` in `DescribeShareGroupOffsetsResponse`.
     pub const GROUPS_TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 18;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

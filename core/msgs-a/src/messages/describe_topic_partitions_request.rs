@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeTopicPartitionsRequest.json` |
 
 use crate::rt;
 
@@ -386,23 +387,23 @@ impl<'a> rt::Message<'a> for DescribeTopicPartitionsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `DescribeTopicPartitionsRequest`, at path `topics` in `DescribeTopicPartitionsRequest`.
     pub const TOPICS: crate::FieldId = 0;
-    /// `response_partition_limit`.
+    /// The id of the `response_partition_limit` field (schema name `ResponsePartitionLimit`) of `DescribeTopicPartitionsRequest`, at path `response_partition_limit` in `DescribeTopicPartitionsRequest`.
     pub const RESPONSE_PARTITION_LIMIT: crate::FieldId = 1;
-    /// `cursor`.
+    /// The id of the `cursor` field (schema name `Cursor`) of `DescribeTopicPartitionsRequest`, at path `cursor` in `DescribeTopicPartitionsRequest`.
     pub const CURSOR: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeTopicPartitionsRequest` (its unknown tagged fields), at path `_tagged_fields` in `DescribeTopicPartitionsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicRequest`, at path `topics[].name` in `DescribeTopicPartitionsRequest`.
     pub const TOPICS_NAME: crate::FieldId = 4;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicRequest` (its unknown tagged fields), at path `topics[]._tagged_fields` in `DescribeTopicPartitionsRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
-    /// `cursor.topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `Cursor`, at path `cursor.topic_name` in `DescribeTopicPartitionsRequest`.
     pub const CURSOR_TOPIC_NAME: crate::FieldId = 6;
-    /// `cursor.partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `Cursor`, at path `cursor.partition_index` in `DescribeTopicPartitionsRequest`.
     pub const CURSOR_PARTITION_INDEX: crate::FieldId = 7;
-    /// `cursor._tagged_fields`.
+    /// The id of the tagged-field section of `Cursor` (its unknown tagged fields), at path `cursor._tagged_fields` in `DescribeTopicPartitionsRequest`.
     pub const CURSOR_TAGGED_FIELDS: crate::FieldId = 8;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

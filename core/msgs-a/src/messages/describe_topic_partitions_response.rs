@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeTopicPartitionsResponse.json` |
 
 use crate::rt;
 
@@ -752,53 +753,53 @@ impl<'a> rt::Message<'a> for DescribeTopicPartitionsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DescribeTopicPartitionsResponse`, at path `throttle_time_ms` in `DescribeTopicPartitionsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `DescribeTopicPartitionsResponse`, at path `topics` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `next_cursor`.
+    /// The id of the `next_cursor` field (schema name `NextCursor`) of `DescribeTopicPartitionsResponse`, at path `next_cursor` in `DescribeTopicPartitionsResponse`.
     pub const NEXT_CURSOR: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeTopicPartitionsResponse` (its unknown tagged fields), at path `_tagged_fields` in `DescribeTopicPartitionsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `topics[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribeTopicPartitionsResponseTopic`, at path `topics[].error_code` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS_ERROR_CODE: crate::FieldId = 4;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `DescribeTopicPartitionsResponseTopic`, at path `topics[].name` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS_NAME: crate::FieldId = 5;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `DescribeTopicPartitionsResponseTopic`, at path `topics[].topic_id` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 6;
-    /// `topics[].is_internal`.
+    /// The id of the `is_internal` field (schema name `IsInternal`) of `DescribeTopicPartitionsResponseTopic`, at path `topics[].is_internal` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS_IS_INTERNAL: crate::FieldId = 7;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `DescribeTopicPartitionsResponseTopic`, at path `topics[].partitions` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 8;
-    /// `topics[].topic_authorized_operations`.
+    /// The id of the `topic_authorized_operations` field (schema name `TopicAuthorizedOperations`) of `DescribeTopicPartitionsResponseTopic`, at path `topics[].topic_authorized_operations` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS_TOPIC_AUTHORIZED_OPERATIONS: crate::FieldId = 9;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeTopicPartitionsResponseTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 10;
-    /// `next_cursor.topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `Cursor`, at path `next_cursor.topic_name` in `DescribeTopicPartitionsResponse`.
     pub const NEXT_CURSOR_TOPIC_NAME: crate::FieldId = 11;
-    /// `next_cursor.partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `Cursor`, at path `next_cursor.partition_index` in `DescribeTopicPartitionsResponse`.
     pub const NEXT_CURSOR_PARTITION_INDEX: crate::FieldId = 12;
-    /// `next_cursor._tagged_fields`.
+    /// The id of the tagged-field section of `Cursor` (its unknown tagged fields), at path `next_cursor._tagged_fields` in `DescribeTopicPartitionsResponse`.
     pub const NEXT_CURSOR_TAGGED_FIELDS: crate::FieldId = 13;
-    /// `topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribeTopicPartitionsResponsePartition`, at path `topics[].partitions[].error_code` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 14;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `DescribeTopicPartitionsResponsePartition`, at path `topics[].partitions[].partition_index` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 15;
-    /// `topics[].partitions[].leader_id`.
+    /// The id of the `leader_id` field (schema name `LeaderId`) of `DescribeTopicPartitionsResponsePartition`, at path `topics[].partitions[].leader_id` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS_PARTITIONS_LEADER_ID: crate::FieldId = 16;
-    /// `topics[].partitions[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `DescribeTopicPartitionsResponsePartition`, at path `topics[].partitions[].leader_epoch` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 17;
-    /// `topics[].partitions[].replica_nodes`.
+    /// The id of the `replica_nodes` field (schema name `ReplicaNodes`) of `DescribeTopicPartitionsResponsePartition`, at path `topics[].partitions[].replica_nodes` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS_PARTITIONS_REPLICA_NODES: crate::FieldId = 18;
-    /// `topics[].partitions[].isr_nodes`.
+    /// The id of the `isr_nodes` field (schema name `IsrNodes`) of `DescribeTopicPartitionsResponsePartition`, at path `topics[].partitions[].isr_nodes` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS_PARTITIONS_ISR_NODES: crate::FieldId = 19;
-    /// `topics[].partitions[].eligible_leader_replicas`.
+    /// The id of the `eligible_leader_replicas` field (schema name `EligibleLeaderReplicas`) of `DescribeTopicPartitionsResponsePartition`, at path `topics[].partitions[].eligible_leader_replicas` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS_PARTITIONS_ELIGIBLE_LEADER_REPLICAS: crate::FieldId = 20;
-    /// `topics[].partitions[].last_known_elr`.
+    /// The id of the `last_known_elr` field (schema name `LastKnownElr`) of `DescribeTopicPartitionsResponsePartition`, at path `topics[].partitions[].last_known_elr` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS_PARTITIONS_LAST_KNOWN_ELR: crate::FieldId = 21;
-    /// `topics[].partitions[].offline_replicas`.
+    /// The id of the `offline_replicas` field (schema name `OfflineReplicas`) of `DescribeTopicPartitionsResponsePartition`, at path `topics[].partitions[].offline_replicas` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS_PARTITIONS_OFFLINE_REPLICAS: crate::FieldId = 22;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeTopicPartitionsResponsePartition` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `DescribeTopicPartitionsResponse`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 23;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

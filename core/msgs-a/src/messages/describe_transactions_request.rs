@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeTransactionsRequest.json` |
 
 use crate::rt;
 
@@ -130,9 +131,9 @@ impl<'a> rt::Message<'a> for DescribeTransactionsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `transactional_ids`.
+    /// The id of the `transactional_ids` field (schema name `TransactionalIds`) of `DescribeTransactionsRequest`, at path `transactional_ids` in `DescribeTransactionsRequest`.
     pub const TRANSACTIONAL_IDS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeTransactionsRequest` (its unknown tagged fields), at path `_tagged_fields` in `DescribeTransactionsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["transactional_ids", "_tagged_fields"];

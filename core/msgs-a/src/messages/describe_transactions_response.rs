@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeTransactionsResponse.json` |
 
 use crate::rt;
 
@@ -508,35 +509,35 @@ impl<'a> rt::Message<'a> for DescribeTransactionsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DescribeTransactionsResponse`, at path `throttle_time_ms` in `DescribeTransactionsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `transaction_states`.
+    /// The id of the `transaction_states` field (schema name `TransactionStates`) of `DescribeTransactionsResponse`, at path `transaction_states` in `DescribeTransactionsResponse`.
     pub const TRANSACTION_STATES: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeTransactionsResponse` (its unknown tagged fields), at path `_tagged_fields` in `DescribeTransactionsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `transaction_states[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `TransactionState`, at path `transaction_states[].error_code` in `DescribeTransactionsResponse`.
     pub const TRANSACTION_STATES_ERROR_CODE: crate::FieldId = 3;
-    /// `transaction_states[].transactional_id`.
+    /// The id of the `transactional_id` field (schema name `TransactionalId`) of `TransactionState`, at path `transaction_states[].transactional_id` in `DescribeTransactionsResponse`.
     pub const TRANSACTION_STATES_TRANSACTIONAL_ID: crate::FieldId = 4;
-    /// `transaction_states[].transaction_state`.
+    /// The id of the `transaction_state` field (schema name `TransactionState`) of `TransactionState`, at path `transaction_states[].transaction_state` in `DescribeTransactionsResponse`.
     pub const TRANSACTION_STATES_TRANSACTION_STATE: crate::FieldId = 5;
-    /// `transaction_states[].transaction_timeout_ms`.
+    /// The id of the `transaction_timeout_ms` field (schema name `TransactionTimeoutMs`) of `TransactionState`, at path `transaction_states[].transaction_timeout_ms` in `DescribeTransactionsResponse`.
     pub const TRANSACTION_STATES_TRANSACTION_TIMEOUT_MS: crate::FieldId = 6;
-    /// `transaction_states[].transaction_start_time_ms`.
+    /// The id of the `transaction_start_time_ms` field (schema name `TransactionStartTimeMs`) of `TransactionState`, at path `transaction_states[].transaction_start_time_ms` in `DescribeTransactionsResponse`.
     pub const TRANSACTION_STATES_TRANSACTION_START_TIME_MS: crate::FieldId = 7;
-    /// `transaction_states[].producer_id`.
+    /// The id of the `producer_id` field (schema name `ProducerId`) of `TransactionState`, at path `transaction_states[].producer_id` in `DescribeTransactionsResponse`.
     pub const TRANSACTION_STATES_PRODUCER_ID: crate::FieldId = 8;
-    /// `transaction_states[].producer_epoch`.
+    /// The id of the `producer_epoch` field (schema name `ProducerEpoch`) of `TransactionState`, at path `transaction_states[].producer_epoch` in `DescribeTransactionsResponse`.
     pub const TRANSACTION_STATES_PRODUCER_EPOCH: crate::FieldId = 9;
-    /// `transaction_states[].topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `TransactionState`, at path `transaction_states[].topics` in `DescribeTransactionsResponse`.
     pub const TRANSACTION_STATES_TOPICS: crate::FieldId = 10;
-    /// `transaction_states[]._tagged_fields`.
+    /// The id of the tagged-field section of `TransactionState` (its unknown tagged fields), at path `transaction_states[]._tagged_fields` in `DescribeTransactionsResponse`.
     pub const TRANSACTION_STATES_TAGGED_FIELDS: crate::FieldId = 11;
-    /// `transaction_states[].topics[].topic`.
+    /// The id of the `topic` field (schema name `Topic`) of `TopicData`, at path `transaction_states[].topics[].topic` in `DescribeTransactionsResponse`.
     pub const TRANSACTION_STATES_TOPICS_TOPIC: crate::FieldId = 12;
-    /// `transaction_states[].topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicData`, at path `transaction_states[].topics[].partitions` in `DescribeTransactionsResponse`.
     pub const TRANSACTION_STATES_TOPICS_PARTITIONS: crate::FieldId = 13;
-    /// `transaction_states[].topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicData` (its unknown tagged fields), at path `transaction_states[].topics[]._tagged_fields` in `DescribeTransactionsResponse`.
     pub const TRANSACTION_STATES_TOPICS_TAGGED_FIELDS: crate::FieldId = 14;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeUserScramCredentialsRequest.json` |
 
 use crate::rt;
 
@@ -248,13 +249,13 @@ impl<'a> rt::Message<'a> for DescribeUserScramCredentialsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `users`.
+    /// The id of the `users` field (schema name `Users`) of `DescribeUserScramCredentialsRequest`, at path `users` in `DescribeUserScramCredentialsRequest`.
     pub const USERS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeUserScramCredentialsRequest` (its unknown tagged fields), at path `_tagged_fields` in `DescribeUserScramCredentialsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
-    /// `users[].name`.
+    /// The id of the `name` field (schema name `Name`) of `UserName`, at path `users[].name` in `DescribeUserScramCredentialsRequest`.
     pub const USERS_NAME: crate::FieldId = 2;
-    /// `users[]._tagged_fields`.
+    /// The id of the tagged-field section of `UserName` (its unknown tagged fields), at path `users[]._tagged_fields` in `DescribeUserScramCredentialsRequest`.
     pub const USERS_TAGGED_FIELDS: crate::FieldId = 3;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["users", "_tagged_fields", "users[].name", "users[]._tagged_fields"];

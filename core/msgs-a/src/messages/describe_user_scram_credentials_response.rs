@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/DescribeUserScramCredentialsResponse.json` |
 
 use crate::rt;
 
@@ -463,31 +464,31 @@ impl<'a> rt::Message<'a> for DescribeUserScramCredentialsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `DescribeUserScramCredentialsResponse`, at path `throttle_time_ms` in `DescribeUserScramCredentialsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribeUserScramCredentialsResponse`, at path `error_code` in `DescribeUserScramCredentialsResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DescribeUserScramCredentialsResponse`, at path `error_message` in `DescribeUserScramCredentialsResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 2;
-    /// `results`.
+    /// The id of the `results` field (schema name `Results`) of `DescribeUserScramCredentialsResponse`, at path `results` in `DescribeUserScramCredentialsResponse`.
     pub const RESULTS: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DescribeUserScramCredentialsResponse` (its unknown tagged fields), at path `_tagged_fields` in `DescribeUserScramCredentialsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `results[].user`.
+    /// The id of the `user` field (schema name `User`) of `DescribeUserScramCredentialsResult`, at path `results[].user` in `DescribeUserScramCredentialsResponse`.
     pub const RESULTS_USER: crate::FieldId = 5;
-    /// `results[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribeUserScramCredentialsResult`, at path `results[].error_code` in `DescribeUserScramCredentialsResponse`.
     pub const RESULTS_ERROR_CODE: crate::FieldId = 6;
-    /// `results[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DescribeUserScramCredentialsResult`, at path `results[].error_message` in `DescribeUserScramCredentialsResponse`.
     pub const RESULTS_ERROR_MESSAGE: crate::FieldId = 7;
-    /// `results[].credential_infos`.
+    /// The id of the `credential_infos` field (schema name `CredentialInfos`) of `DescribeUserScramCredentialsResult`, at path `results[].credential_infos` in `DescribeUserScramCredentialsResponse`.
     pub const RESULTS_CREDENTIAL_INFOS: crate::FieldId = 8;
-    /// `results[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribeUserScramCredentialsResult` (its unknown tagged fields), at path `results[]._tagged_fields` in `DescribeUserScramCredentialsResponse`.
     pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 9;
-    /// `results[].credential_infos[].mechanism`.
+    /// The id of the `mechanism` field (schema name `Mechanism`) of `CredentialInfo`, at path `results[].credential_infos[].mechanism` in `DescribeUserScramCredentialsResponse`.
     pub const RESULTS_CREDENTIAL_INFOS_MECHANISM: crate::FieldId = 10;
-    /// `results[].credential_infos[].iterations`.
+    /// The id of the `iterations` field (schema name `Iterations`) of `CredentialInfo`, at path `results[].credential_infos[].iterations` in `DescribeUserScramCredentialsResponse`.
     pub const RESULTS_CREDENTIAL_INFOS_ITERATIONS: crate::FieldId = 11;
-    /// `results[].credential_infos[]._tagged_fields`.
+    /// The id of the tagged-field section of `CredentialInfo` (its unknown tagged fields), at path `results[].credential_infos[]._tagged_fields` in `DescribeUserScramCredentialsResponse`.
     pub const RESULTS_CREDENTIAL_INFOS_TAGGED_FIELDS: crate::FieldId = 12;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-2 |
 //! | flexible versions | 2 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/ElectLeadersRequest.json` |
 
 use crate::rt;
 
@@ -342,19 +343,19 @@ impl<'a> rt::Message<'a> for ElectLeadersRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `election_type`.
+    /// The id of the `election_type` field (schema name `ElectionType`) of `ElectLeadersRequest`, at path `election_type` in `ElectLeadersRequest`.
     pub const ELECTION_TYPE: crate::FieldId = 0;
-    /// `topic_partitions`.
+    /// The id of the `topic_partitions` field (schema name `TopicPartitions`) of `ElectLeadersRequest`, at path `topic_partitions` in `ElectLeadersRequest`.
     pub const TOPIC_PARTITIONS: crate::FieldId = 1;
-    /// `timeout_ms`.
+    /// The id of the `timeout_ms` field (schema name `TimeoutMs`) of `ElectLeadersRequest`, at path `timeout_ms` in `ElectLeadersRequest`.
     pub const TIMEOUT_MS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ElectLeadersRequest` (its unknown tagged fields), at path `_tagged_fields` in `ElectLeadersRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `topic_partitions[].topic`.
+    /// The id of the `topic` field (schema name `Topic`) of `TopicPartitions`, at path `topic_partitions[].topic` in `ElectLeadersRequest`.
     pub const TOPIC_PARTITIONS_TOPIC: crate::FieldId = 4;
-    /// `topic_partitions[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicPartitions`, at path `topic_partitions[].partitions` in `ElectLeadersRequest`.
     pub const TOPIC_PARTITIONS_PARTITIONS: crate::FieldId = 5;
-    /// `topic_partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicPartitions` (its unknown tagged fields), at path `topic_partitions[]._tagged_fields` in `ElectLeadersRequest`.
     pub const TOPIC_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 6;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-2 |
 //! | flexible versions | 2 |
+//! | schema | `schemas/kafka/4.4.0/clients/ElectLeadersResponse.json` |
 
 use crate::rt;
 
@@ -561,27 +562,27 @@ impl<'a> rt::Message<'a> for ElectLeadersResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `ElectLeadersResponse`, at path `throttle_time_ms` in `ElectLeadersResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `ElectLeadersResponse`, at path `error_code` in `ElectLeadersResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `replica_election_results`.
+    /// The id of the `replica_election_results` field (schema name `ReplicaElectionResults`) of `ElectLeadersResponse`, at path `replica_election_results` in `ElectLeadersResponse`.
     pub const REPLICA_ELECTION_RESULTS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ElectLeadersResponse` (its unknown tagged fields), at path `_tagged_fields` in `ElectLeadersResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `replica_election_results[].topic`.
+    /// The id of the `topic` field (schema name `Topic`) of `ReplicaElectionResult`, at path `replica_election_results[].topic` in `ElectLeadersResponse`.
     pub const REPLICA_ELECTION_RESULTS_TOPIC: crate::FieldId = 4;
-    /// `replica_election_results[].partition_result`.
+    /// The id of the `partition_result` field (schema name `PartitionResult`) of `ReplicaElectionResult`, at path `replica_election_results[].partition_result` in `ElectLeadersResponse`.
     pub const REPLICA_ELECTION_RESULTS_PARTITION_RESULT: crate::FieldId = 5;
-    /// `replica_election_results[]._tagged_fields`.
+    /// The id of the tagged-field section of `ReplicaElectionResult` (its unknown tagged fields), at path `replica_election_results[]._tagged_fields` in `ElectLeadersResponse`.
     pub const REPLICA_ELECTION_RESULTS_TAGGED_FIELDS: crate::FieldId = 6;
-    /// `replica_election_results[].partition_result[].partition_id`.
+    /// The id of the `partition_id` field (schema name `PartitionId`) of `PartitionResult`, at path `replica_election_results[].partition_result[].partition_id` in `ElectLeadersResponse`.
     pub const REPLICA_ELECTION_RESULTS_PARTITION_RESULT_PARTITION_ID: crate::FieldId = 7;
-    /// `replica_election_results[].partition_result[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `PartitionResult`, at path `replica_election_results[].partition_result[].error_code` in `ElectLeadersResponse`.
     pub const REPLICA_ELECTION_RESULTS_PARTITION_RESULT_ERROR_CODE: crate::FieldId = 8;
-    /// `replica_election_results[].partition_result[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `PartitionResult`, at path `replica_election_results[].partition_result[].error_message` in `ElectLeadersResponse`.
     pub const REPLICA_ELECTION_RESULTS_PARTITION_RESULT_ERROR_MESSAGE: crate::FieldId = 9;
-    /// `replica_election_results[].partition_result[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionResult` (its unknown tagged fields), at path `replica_election_results[].partition_result[]._tagged_fields` in `ElectLeadersResponse`.
     pub const REPLICA_ELECTION_RESULTS_PARTITION_RESULT_TAGGED_FIELDS: crate::FieldId = 10;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | 1 |
 //! | listeners | controller |
+//! | schema | `schemas/kafka/4.4.0/clients/EndQuorumEpochRequest.json` |
 
 use crate::rt;
 
@@ -1033,45 +1034,45 @@ impl<'a> rt::Message<'a> for EndQuorumEpochRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `cluster_id`.
+    /// The id of the `cluster_id` field (schema name `ClusterId`) of `EndQuorumEpochRequest`, at path `cluster_id` in `EndQuorumEpochRequest`.
     pub const CLUSTER_ID: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `EndQuorumEpochRequest`, at path `topics` in `EndQuorumEpochRequest`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `leader_endpoints`.
+    /// The id of the `leader_endpoints` field (schema name `LeaderEndpoints`) of `EndQuorumEpochRequest`, at path `leader_endpoints` in `EndQuorumEpochRequest`.
     pub const LEADER_ENDPOINTS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `EndQuorumEpochRequest` (its unknown tagged fields), at path `_tagged_fields` in `EndQuorumEpochRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `TopicData`, at path `topics[].topic_name` in `EndQuorumEpochRequest`.
     pub const TOPICS_TOPIC_NAME: crate::FieldId = 4;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicData`, at path `topics[].partitions` in `EndQuorumEpochRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 5;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicData` (its unknown tagged fields), at path `topics[]._tagged_fields` in `EndQuorumEpochRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
-    /// `leader_endpoints[].name`.
+    /// The id of the `name` field (schema name `Name`) of `LeaderEndpoint`, at path `leader_endpoints[].name` in `EndQuorumEpochRequest`.
     pub const LEADER_ENDPOINTS_NAME: crate::FieldId = 7;
-    /// `leader_endpoints[].host`.
+    /// The id of the `host` field (schema name `Host`) of `LeaderEndpoint`, at path `leader_endpoints[].host` in `EndQuorumEpochRequest`.
     pub const LEADER_ENDPOINTS_HOST: crate::FieldId = 8;
-    /// `leader_endpoints[].port`.
+    /// The id of the `port` field (schema name `Port`) of `LeaderEndpoint`, at path `leader_endpoints[].port` in `EndQuorumEpochRequest`.
     pub const LEADER_ENDPOINTS_PORT: crate::FieldId = 9;
-    /// `leader_endpoints[]._tagged_fields`.
+    /// The id of the tagged-field section of `LeaderEndpoint` (its unknown tagged fields), at path `leader_endpoints[]._tagged_fields` in `EndQuorumEpochRequest`.
     pub const LEADER_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 10;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionData`, at path `topics[].partitions[].partition_index` in `EndQuorumEpochRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 11;
-    /// `topics[].partitions[].leader_id`.
+    /// The id of the `leader_id` field (schema name `LeaderId`) of `PartitionData`, at path `topics[].partitions[].leader_id` in `EndQuorumEpochRequest`.
     pub const TOPICS_PARTITIONS_LEADER_ID: crate::FieldId = 12;
-    /// `topics[].partitions[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `PartitionData`, at path `topics[].partitions[].leader_epoch` in `EndQuorumEpochRequest`.
     pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 13;
-    /// `topics[].partitions[].preferred_successors`.
+    /// The id of the `preferred_successors` field (schema name `PreferredSuccessors`) of `PartitionData`, at path `topics[].partitions[].preferred_successors` in `EndQuorumEpochRequest`.
     pub const TOPICS_PARTITIONS_PREFERRED_SUCCESSORS: crate::FieldId = 14;
-    /// `topics[].partitions[].preferred_candidates`.
+    /// The id of the `preferred_candidates` field (schema name `PreferredCandidates`) of `PartitionData`, at path `topics[].partitions[].preferred_candidates` in `EndQuorumEpochRequest`.
     pub const TOPICS_PARTITIONS_PREFERRED_CANDIDATES: crate::FieldId = 15;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `EndQuorumEpochRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 16;
-    /// `topics[].partitions[].preferred_candidates[].candidate_id`.
+    /// The id of the `candidate_id` field (schema name `CandidateId`) of `ReplicaInfo`, at path `topics[].partitions[].preferred_candidates[].candidate_id` in `EndQuorumEpochRequest`.
     pub const TOPICS_PARTITIONS_PREFERRED_CANDIDATES_CANDIDATE_ID: crate::FieldId = 17;
-    /// `topics[].partitions[].preferred_candidates[].candidate_directory_id`.
+    /// The id of the `candidate_directory_id` field (schema name `CandidateDirectoryId`) of `ReplicaInfo`, at path `topics[].partitions[].preferred_candidates[].candidate_directory_id` in `EndQuorumEpochRequest`.
     pub const TOPICS_PARTITIONS_PREFERRED_CANDIDATES_CANDIDATE_DIRECTORY_ID: crate::FieldId = 18;
-    /// `topics[].partitions[].preferred_candidates[]._tagged_fields`.
+    /// The id of the tagged-field section of `ReplicaInfo` (its unknown tagged fields), at path `topics[].partitions[].preferred_candidates[]._tagged_fields` in `EndQuorumEpochRequest`.
     pub const TOPICS_PARTITIONS_PREFERRED_CANDIDATES_TAGGED_FIELDS: crate::FieldId = 19;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/clients/EndTxnMarker.json` |
 
 use crate::rt;
 
@@ -120,9 +121,9 @@ impl<'a> rt::Message<'a> for EndTxnMarker<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `coordinator_epoch`.
+    /// The id of the `coordinator_epoch` field (schema name `CoordinatorEpoch`) of `EndTxnMarker`, at path `coordinator_epoch` in `EndTxnMarker`.
     pub const COORDINATOR_EPOCH: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `EndTxnMarker` (its unknown tagged fields), at path `_tagged_fields` in `EndTxnMarker`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["coordinator_epoch", "_tagged_fields"];

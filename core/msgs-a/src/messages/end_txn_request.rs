@@ -8,6 +8,7 @@
 //! | valid versions | 0-5 |
 //! | flexible versions | 3-5 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/EndTxnRequest.json` |
 
 use crate::rt;
 
@@ -169,15 +170,15 @@ impl<'a> rt::Message<'a> for EndTxnRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `transactional_id`.
+    /// The id of the `transactional_id` field (schema name `TransactionalId`) of `EndTxnRequest`, at path `transactional_id` in `EndTxnRequest`.
     pub const TRANSACTIONAL_ID: crate::FieldId = 0;
-    /// `producer_id`.
+    /// The id of the `producer_id` field (schema name `ProducerId`) of `EndTxnRequest`, at path `producer_id` in `EndTxnRequest`.
     pub const PRODUCER_ID: crate::FieldId = 1;
-    /// `producer_epoch`.
+    /// The id of the `producer_epoch` field (schema name `ProducerEpoch`) of `EndTxnRequest`, at path `producer_epoch` in `EndTxnRequest`.
     pub const PRODUCER_EPOCH: crate::FieldId = 2;
-    /// `committed`.
+    /// The id of the `committed` field (schema name `Committed`) of `EndTxnRequest`, at path `committed` in `EndTxnRequest`.
     pub const COMMITTED: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `EndTxnRequest` (its unknown tagged fields), at path `_tagged_fields` in `EndTxnRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-5 |
 //! | flexible versions | 3-5 |
+//! | schema | `schemas/kafka/4.4.0/clients/EndTxnResponse.json` |
 
 use crate::rt;
 
@@ -191,15 +192,15 @@ impl<'a> rt::Message<'a> for EndTxnResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `EndTxnResponse`, at path `throttle_time_ms` in `EndTxnResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `EndTxnResponse`, at path `error_code` in `EndTxnResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `producer_id`.
+    /// The id of the `producer_id` field (schema name `ProducerId`) of `EndTxnResponse`, at path `producer_id` in `EndTxnResponse`.
     pub const PRODUCER_ID: crate::FieldId = 2;
-    /// `producer_epoch`.
+    /// The id of the `producer_epoch` field (schema name `ProducerEpoch`) of `EndTxnResponse`, at path `producer_epoch` in `EndTxnResponse`.
     pub const PRODUCER_EPOCH: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `EndTxnResponse` (its unknown tagged fields), at path `_tagged_fields` in `EndTxnResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

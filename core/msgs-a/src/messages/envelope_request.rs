@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | controller |
+//! | schema | `schemas/kafka/4.4.0/clients/EnvelopeRequest.json` |
 
 use crate::rt;
 
@@ -143,13 +144,13 @@ impl<'a> rt::Message<'a> for EnvelopeRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `request_data`.
+    /// The id of the `request_data` field (schema name `RequestData`) of `EnvelopeRequest`, at path `request_data` in `EnvelopeRequest`.
     pub const REQUEST_DATA: crate::FieldId = 0;
-    /// `request_principal`.
+    /// The id of the `request_principal` field (schema name `RequestPrincipal`) of `EnvelopeRequest`, at path `request_principal` in `EnvelopeRequest`.
     pub const REQUEST_PRINCIPAL: crate::FieldId = 1;
-    /// `client_host_address`.
+    /// The id of the `client_host_address` field (schema name `ClientHostAddress`) of `EnvelopeRequest`, at path `client_host_address` in `EnvelopeRequest`.
     pub const CLIENT_HOST_ADDRESS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `EnvelopeRequest` (its unknown tagged fields), at path `_tagged_fields` in `EnvelopeRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/EnvelopeResponse.json` |
 
 use crate::rt;
 
@@ -136,11 +137,11 @@ impl<'a> rt::Message<'a> for EnvelopeResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `response_data`.
+    /// The id of the `response_data` field (schema name `ResponseData`) of `EnvelopeResponse`, at path `response_data` in `EnvelopeResponse`.
     pub const RESPONSE_DATA: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `EnvelopeResponse`, at path `error_code` in `EnvelopeResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `EnvelopeResponse` (its unknown tagged fields), at path `_tagged_fields` in `EnvelopeResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["response_data", "error_code", "_tagged_fields"];

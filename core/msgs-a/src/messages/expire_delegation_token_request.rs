@@ -9,6 +9,7 @@
 //! | flexible versions | 2 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/ExpireDelegationTokenRequest.json`, `schemas/kafka/3.9.1/clients/ExpireDelegationTokenRequest.json` |
 
 use crate::rt;
 
@@ -150,11 +151,11 @@ impl<'a> rt::Message<'a> for ExpireDelegationTokenRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `hmac`.
+    /// The id of the `hmac` field (schema name `Hmac`) of `ExpireDelegationTokenRequest`, at path `hmac` in `ExpireDelegationTokenRequest`.
     pub const HMAC: crate::FieldId = 0;
-    /// `expiry_time_period_ms`.
+    /// The id of the `expiry_time_period_ms` field (schema name `ExpiryTimePeriodMs`) of `ExpireDelegationTokenRequest`, at path `expiry_time_period_ms` in `ExpireDelegationTokenRequest`.
     pub const EXPIRY_TIME_PERIOD_MS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ExpireDelegationTokenRequest` (its unknown tagged fields), at path `_tagged_fields` in `ExpireDelegationTokenRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["hmac", "expiry_time_period_ms", "_tagged_fields"];

@@ -9,6 +9,7 @@
 //! | flexible versions | 12-18 |
 //! | versions defined by Kafka 3.9.1 only | 0-3 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/FetchRequest.json`, `schemas/kafka/3.9.1/clients/FetchRequest.json` |
 
 use crate::rt;
 
@@ -1374,71 +1375,71 @@ impl<'a> rt::Message<'a> for FetchRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `cluster_id`.
+    /// The id of the `cluster_id` field (schema name `ClusterId`) of `FetchRequest`, at path `cluster_id` in `FetchRequest`.
     pub const CLUSTER_ID: crate::FieldId = 0;
-    /// `replica_id`.
+    /// The id of the `replica_id` field (schema name `ReplicaId`) of `FetchRequest`, at path `replica_id` in `FetchRequest`.
     pub const REPLICA_ID: crate::FieldId = 1;
-    /// `replica_state`.
+    /// The id of the `replica_state` field (schema name `ReplicaState`) of `FetchRequest`, at path `replica_state` in `FetchRequest`.
     pub const REPLICA_STATE: crate::FieldId = 2;
-    /// `max_wait_ms`.
+    /// The id of the `max_wait_ms` field (schema name `MaxWaitMs`) of `FetchRequest`, at path `max_wait_ms` in `FetchRequest`.
     pub const MAX_WAIT_MS: crate::FieldId = 3;
-    /// `min_bytes`.
+    /// The id of the `min_bytes` field (schema name `MinBytes`) of `FetchRequest`, at path `min_bytes` in `FetchRequest`.
     pub const MIN_BYTES: crate::FieldId = 4;
-    /// `max_bytes`.
+    /// The id of the `max_bytes` field (schema name `MaxBytes`) of `FetchRequest`, at path `max_bytes` in `FetchRequest`.
     pub const MAX_BYTES: crate::FieldId = 5;
-    /// `isolation_level`.
+    /// The id of the `isolation_level` field (schema name `IsolationLevel`) of `FetchRequest`, at path `isolation_level` in `FetchRequest`.
     pub const ISOLATION_LEVEL: crate::FieldId = 6;
-    /// `session_id`.
+    /// The id of the `session_id` field (schema name `SessionId`) of `FetchRequest`, at path `session_id` in `FetchRequest`.
     pub const SESSION_ID: crate::FieldId = 7;
-    /// `session_epoch`.
+    /// The id of the `session_epoch` field (schema name `SessionEpoch`) of `FetchRequest`, at path `session_epoch` in `FetchRequest`.
     pub const SESSION_EPOCH: crate::FieldId = 8;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `FetchRequest`, at path `topics` in `FetchRequest`.
     pub const TOPICS: crate::FieldId = 9;
-    /// `forgotten_topics_data`.
+    /// The id of the `forgotten_topics_data` field (schema name `ForgottenTopicsData`) of `FetchRequest`, at path `forgotten_topics_data` in `FetchRequest`.
     pub const FORGOTTEN_TOPICS_DATA: crate::FieldId = 10;
-    /// `rack_id`.
+    /// The id of the `rack_id` field (schema name `RackId`) of `FetchRequest`, at path `rack_id` in `FetchRequest`.
     pub const RACK_ID: crate::FieldId = 11;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `FetchRequest` (its unknown tagged fields), at path `_tagged_fields` in `FetchRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 12;
-    /// `replica_state.replica_id`.
+    /// The id of the `replica_id` field (schema name `ReplicaId`) of `ReplicaState`, at path `replica_state.replica_id` in `FetchRequest`.
     pub const REPLICA_STATE_REPLICA_ID: crate::FieldId = 13;
-    /// `replica_state.replica_epoch`.
+    /// The id of the `replica_epoch` field (schema name `ReplicaEpoch`) of `ReplicaState`, at path `replica_state.replica_epoch` in `FetchRequest`.
     pub const REPLICA_STATE_REPLICA_EPOCH: crate::FieldId = 14;
-    /// `replica_state._tagged_fields`.
+    /// The id of the tagged-field section of `ReplicaState` (its unknown tagged fields), at path `replica_state._tagged_fields` in `FetchRequest`.
     pub const REPLICA_STATE_TAGGED_FIELDS: crate::FieldId = 15;
-    /// `topics[].topic`.
+    /// The id of the `topic` field (schema name `Topic`) of `FetchTopic`, at path `topics[].topic` in `FetchRequest`.
     pub const TOPICS_TOPIC: crate::FieldId = 16;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `FetchTopic`, at path `topics[].topic_id` in `FetchRequest`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 17;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `FetchTopic`, at path `topics[].partitions` in `FetchRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 18;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `FetchTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `FetchRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 19;
-    /// `forgotten_topics_data[].topic`.
+    /// The id of the `topic` field (schema name `Topic`) of `ForgottenTopic`, at path `forgotten_topics_data[].topic` in `FetchRequest`.
     pub const FORGOTTEN_TOPICS_DATA_TOPIC: crate::FieldId = 20;
-    /// `forgotten_topics_data[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `ForgottenTopic`, at path `forgotten_topics_data[].topic_id` in `FetchRequest`.
     pub const FORGOTTEN_TOPICS_DATA_TOPIC_ID: crate::FieldId = 21;
-    /// `forgotten_topics_data[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `ForgottenTopic`, at path `forgotten_topics_data[].partitions` in `FetchRequest`.
     pub const FORGOTTEN_TOPICS_DATA_PARTITIONS: crate::FieldId = 22;
-    /// `forgotten_topics_data[]._tagged_fields`.
+    /// The id of the tagged-field section of `ForgottenTopic` (its unknown tagged fields), at path `forgotten_topics_data[]._tagged_fields` in `FetchRequest`.
     pub const FORGOTTEN_TOPICS_DATA_TAGGED_FIELDS: crate::FieldId = 23;
-    /// `topics[].partitions[].partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `FetchPartition`, at path `topics[].partitions[].partition` in `FetchRequest`.
     pub const TOPICS_PARTITIONS_PARTITION: crate::FieldId = 24;
-    /// `topics[].partitions[].current_leader_epoch`.
+    /// The id of the `current_leader_epoch` field (schema name `CurrentLeaderEpoch`) of `FetchPartition`, at path `topics[].partitions[].current_leader_epoch` in `FetchRequest`.
     pub const TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH: crate::FieldId = 25;
-    /// `topics[].partitions[].fetch_offset`.
+    /// The id of the `fetch_offset` field (schema name `FetchOffset`) of `FetchPartition`, at path `topics[].partitions[].fetch_offset` in `FetchRequest`.
     pub const TOPICS_PARTITIONS_FETCH_OFFSET: crate::FieldId = 26;
-    /// `topics[].partitions[].last_fetched_epoch`.
+    /// The id of the `last_fetched_epoch` field (schema name `LastFetchedEpoch`) of `FetchPartition`, at path `topics[].partitions[].last_fetched_epoch` in `FetchRequest`.
     pub const TOPICS_PARTITIONS_LAST_FETCHED_EPOCH: crate::FieldId = 27;
-    /// `topics[].partitions[].log_start_offset`.
+    /// The id of the `log_start_offset` field (schema name `LogStartOffset`) of `FetchPartition`, at path `topics[].partitions[].log_start_offset` in `FetchRequest`.
     pub const TOPICS_PARTITIONS_LOG_START_OFFSET: crate::FieldId = 28;
-    /// `topics[].partitions[].partition_max_bytes`.
+    /// The id of the `partition_max_bytes` field (schema name `PartitionMaxBytes`) of `FetchPartition`, at path `topics[].partitions[].partition_max_bytes` in `FetchRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_MAX_BYTES: crate::FieldId = 29;
-    /// `topics[].partitions[].replica_directory_id`.
+    /// The id of the `replica_directory_id` field (schema name `ReplicaDirectoryId`) of `FetchPartition`, at path `topics[].partitions[].replica_directory_id` in `FetchRequest`.
     pub const TOPICS_PARTITIONS_REPLICA_DIRECTORY_ID: crate::FieldId = 30;
-    /// `topics[].partitions[].high_watermark`.
+    /// The id of the `high_watermark` field (schema name `HighWatermark`) of `FetchPartition`, at path `topics[].partitions[].high_watermark` in `FetchRequest`.
     pub const TOPICS_PARTITIONS_HIGH_WATERMARK: crate::FieldId = 31;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `FetchPartition` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `FetchRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 32;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

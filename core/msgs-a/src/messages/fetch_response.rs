@@ -8,6 +8,7 @@
 //! | valid versions | 0-18 |
 //! | flexible versions | 12-18 |
 //! | versions defined by Kafka 3.9.1 only | 0-3 |
+//! | schema | `schemas/kafka/4.4.0/clients/FetchResponse.json`, `schemas/kafka/3.9.1/clients/FetchResponse.json` |
 
 use crate::rt;
 
@@ -1979,83 +1980,83 @@ impl<'a> rt::Message<'a> for FetchResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `FetchResponse`, at path `throttle_time_ms` in `FetchResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `FetchResponse`, at path `error_code` in `FetchResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `session_id`.
+    /// The id of the `session_id` field (schema name `SessionId`) of `FetchResponse`, at path `session_id` in `FetchResponse`.
     pub const SESSION_ID: crate::FieldId = 2;
-    /// `responses`.
+    /// The id of the `responses` field (schema name `Responses`) of `FetchResponse`, at path `responses` in `FetchResponse`.
     pub const RESPONSES: crate::FieldId = 3;
-    /// `node_endpoints`.
+    /// The id of the `node_endpoints` field (schema name `NodeEndpoints`) of `FetchResponse`, at path `node_endpoints` in `FetchResponse`.
     pub const NODE_ENDPOINTS: crate::FieldId = 4;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `FetchResponse` (its unknown tagged fields), at path `_tagged_fields` in `FetchResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 5;
-    /// `responses[].topic`.
+    /// The id of the `topic` field (schema name `Topic`) of `FetchableTopicResponse`, at path `responses[].topic` in `FetchResponse`.
     pub const RESPONSES_TOPIC: crate::FieldId = 6;
-    /// `responses[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `FetchableTopicResponse`, at path `responses[].topic_id` in `FetchResponse`.
     pub const RESPONSES_TOPIC_ID: crate::FieldId = 7;
-    /// `responses[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `FetchableTopicResponse`, at path `responses[].partitions` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS: crate::FieldId = 8;
-    /// `responses[]._tagged_fields`.
+    /// The id of the tagged-field section of `FetchableTopicResponse` (its unknown tagged fields), at path `responses[]._tagged_fields` in `FetchResponse`.
     pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 9;
-    /// `node_endpoints[].node_id`.
+    /// The id of the `node_id` field (schema name `NodeId`) of `NodeEndpoint`, at path `node_endpoints[].node_id` in `FetchResponse`.
     pub const NODE_ENDPOINTS_NODE_ID: crate::FieldId = 10;
-    /// `node_endpoints[].host`.
+    /// The id of the `host` field (schema name `Host`) of `NodeEndpoint`, at path `node_endpoints[].host` in `FetchResponse`.
     pub const NODE_ENDPOINTS_HOST: crate::FieldId = 11;
-    /// `node_endpoints[].port`.
+    /// The id of the `port` field (schema name `Port`) of `NodeEndpoint`, at path `node_endpoints[].port` in `FetchResponse`.
     pub const NODE_ENDPOINTS_PORT: crate::FieldId = 12;
-    /// `node_endpoints[].rack`.
+    /// The id of the `rack` field (schema name `Rack`) of `NodeEndpoint`, at path `node_endpoints[].rack` in `FetchResponse`.
     pub const NODE_ENDPOINTS_RACK: crate::FieldId = 13;
-    /// `node_endpoints[]._tagged_fields`.
+    /// The id of the tagged-field section of `NodeEndpoint` (its unknown tagged fields), at path `node_endpoints[]._tagged_fields` in `FetchResponse`.
     pub const NODE_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 14;
-    /// `responses[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionData`, at path `responses[].partitions[].partition_index` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_PARTITION_INDEX: crate::FieldId = 15;
-    /// `responses[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `PartitionData`, at path `responses[].partitions[].error_code` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_ERROR_CODE: crate::FieldId = 16;
-    /// `responses[].partitions[].high_watermark`.
+    /// The id of the `high_watermark` field (schema name `HighWatermark`) of `PartitionData`, at path `responses[].partitions[].high_watermark` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_HIGH_WATERMARK: crate::FieldId = 17;
-    /// `responses[].partitions[].last_stable_offset`.
+    /// The id of the `last_stable_offset` field (schema name `LastStableOffset`) of `PartitionData`, at path `responses[].partitions[].last_stable_offset` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_LAST_STABLE_OFFSET: crate::FieldId = 18;
-    /// `responses[].partitions[].log_start_offset`.
+    /// The id of the `log_start_offset` field (schema name `LogStartOffset`) of `PartitionData`, at path `responses[].partitions[].log_start_offset` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_LOG_START_OFFSET: crate::FieldId = 19;
-    /// `responses[].partitions[].diverging_epoch`.
+    /// The id of the `diverging_epoch` field (schema name `DivergingEpoch`) of `PartitionData`, at path `responses[].partitions[].diverging_epoch` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_DIVERGING_EPOCH: crate::FieldId = 20;
-    /// `responses[].partitions[].current_leader`.
+    /// The id of the `current_leader` field (schema name `CurrentLeader`) of `PartitionData`, at path `responses[].partitions[].current_leader` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_CURRENT_LEADER: crate::FieldId = 21;
-    /// `responses[].partitions[].snapshot_id`.
+    /// The id of the `snapshot_id` field (schema name `SnapshotId`) of `PartitionData`, at path `responses[].partitions[].snapshot_id` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_SNAPSHOT_ID: crate::FieldId = 22;
-    /// `responses[].partitions[].aborted_transactions`.
+    /// The id of the `aborted_transactions` field (schema name `AbortedTransactions`) of `PartitionData`, at path `responses[].partitions[].aborted_transactions` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS: crate::FieldId = 23;
-    /// `responses[].partitions[].preferred_read_replica`.
+    /// The id of the `preferred_read_replica` field (schema name `PreferredReadReplica`) of `PartitionData`, at path `responses[].partitions[].preferred_read_replica` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_PREFERRED_READ_REPLICA: crate::FieldId = 24;
-    /// `responses[].partitions[].records`.
+    /// The id of the `records` field (schema name `Records`) of `PartitionData`, at path `responses[].partitions[].records` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_RECORDS: crate::FieldId = 25;
-    /// `responses[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `responses[].partitions[]._tagged_fields` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 26;
-    /// `responses[].partitions[].diverging_epoch.epoch`.
+    /// The id of the `epoch` field (schema name `Epoch`) of `EpochEndOffset`, at path `responses[].partitions[].diverging_epoch.epoch` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_DIVERGING_EPOCH_EPOCH: crate::FieldId = 27;
-    /// `responses[].partitions[].diverging_epoch.end_offset`.
+    /// The id of the `end_offset` field (schema name `EndOffset`) of `EpochEndOffset`, at path `responses[].partitions[].diverging_epoch.end_offset` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_DIVERGING_EPOCH_END_OFFSET: crate::FieldId = 28;
-    /// `responses[].partitions[].diverging_epoch._tagged_fields`.
+    /// The id of the tagged-field section of `EpochEndOffset` (its unknown tagged fields), at path `responses[].partitions[].diverging_epoch._tagged_fields` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_DIVERGING_EPOCH_TAGGED_FIELDS: crate::FieldId = 29;
-    /// `responses[].partitions[].current_leader.leader_id`.
+    /// The id of the `leader_id` field (schema name `LeaderId`) of `LeaderIdAndEpoch`, at path `responses[].partitions[].current_leader.leader_id` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_ID: crate::FieldId = 30;
-    /// `responses[].partitions[].current_leader.leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `LeaderIdAndEpoch`, at path `responses[].partitions[].current_leader.leader_epoch` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH: crate::FieldId = 31;
-    /// `responses[].partitions[].current_leader._tagged_fields`.
+    /// The id of the tagged-field section of `LeaderIdAndEpoch` (its unknown tagged fields), at path `responses[].partitions[].current_leader._tagged_fields` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS: crate::FieldId = 32;
-    /// `responses[].partitions[].snapshot_id.end_offset`.
+    /// The id of the `end_offset` field (schema name `EndOffset`) of `SnapshotId`, at path `responses[].partitions[].snapshot_id.end_offset` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_SNAPSHOT_ID_END_OFFSET: crate::FieldId = 33;
-    /// `responses[].partitions[].snapshot_id.epoch`.
+    /// The id of the `epoch` field (schema name `Epoch`) of `SnapshotId`, at path `responses[].partitions[].snapshot_id.epoch` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_SNAPSHOT_ID_EPOCH: crate::FieldId = 34;
-    /// `responses[].partitions[].snapshot_id._tagged_fields`.
+    /// The id of the tagged-field section of `SnapshotId` (its unknown tagged fields), at path `responses[].partitions[].snapshot_id._tagged_fields` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS: crate::FieldId = 35;
-    /// `responses[].partitions[].aborted_transactions[].producer_id`.
+    /// The id of the `producer_id` field (schema name `ProducerId`) of `AbortedTransaction`, at path `responses[].partitions[].aborted_transactions[].producer_id` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS_PRODUCER_ID: crate::FieldId = 36;
-    /// `responses[].partitions[].aborted_transactions[].first_offset`.
+    /// The id of the `first_offset` field (schema name `FirstOffset`) of `AbortedTransaction`, at path `responses[].partitions[].aborted_transactions[].first_offset` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS_FIRST_OFFSET: crate::FieldId = 37;
-    /// `responses[].partitions[].aborted_transactions[]._tagged_fields`.
+    /// The id of the tagged-field section of `AbortedTransaction` (its unknown tagged fields), at path `responses[].partitions[].aborted_transactions[]._tagged_fields` in `FetchResponse`.
     pub const RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS_TAGGED_FIELDS: crate::FieldId = 38;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
 //! | listeners | controller |
+//! | schema | `schemas/kafka/4.4.0/clients/FetchSnapshotRequest.json` |
 
 use crate::rt;
 
@@ -716,39 +717,39 @@ impl<'a> rt::Message<'a> for FetchSnapshotRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `cluster_id`.
+    /// The id of the `cluster_id` field (schema name `ClusterId`) of `FetchSnapshotRequest`, at path `cluster_id` in `FetchSnapshotRequest`.
     pub const CLUSTER_ID: crate::FieldId = 0;
-    /// `replica_id`.
+    /// The id of the `replica_id` field (schema name `ReplicaId`) of `FetchSnapshotRequest`, at path `replica_id` in `FetchSnapshotRequest`.
     pub const REPLICA_ID: crate::FieldId = 1;
-    /// `max_bytes`.
+    /// The id of the `max_bytes` field (schema name `MaxBytes`) of `FetchSnapshotRequest`, at path `max_bytes` in `FetchSnapshotRequest`.
     pub const MAX_BYTES: crate::FieldId = 2;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `FetchSnapshotRequest`, at path `topics` in `FetchSnapshotRequest`.
     pub const TOPICS: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `FetchSnapshotRequest` (its unknown tagged fields), at path `_tagged_fields` in `FetchSnapshotRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicSnapshot`, at path `topics[].name` in `FetchSnapshotRequest`.
     pub const TOPICS_NAME: crate::FieldId = 5;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicSnapshot`, at path `topics[].partitions` in `FetchSnapshotRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 6;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicSnapshot` (its unknown tagged fields), at path `topics[]._tagged_fields` in `FetchSnapshotRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `topics[].partitions[].partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `PartitionSnapshot`, at path `topics[].partitions[].partition` in `FetchSnapshotRequest`.
     pub const TOPICS_PARTITIONS_PARTITION: crate::FieldId = 8;
-    /// `topics[].partitions[].current_leader_epoch`.
+    /// The id of the `current_leader_epoch` field (schema name `CurrentLeaderEpoch`) of `PartitionSnapshot`, at path `topics[].partitions[].current_leader_epoch` in `FetchSnapshotRequest`.
     pub const TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH: crate::FieldId = 9;
-    /// `topics[].partitions[].snapshot_id`.
+    /// The id of the `snapshot_id` field (schema name `SnapshotId`) of `PartitionSnapshot`, at path `topics[].partitions[].snapshot_id` in `FetchSnapshotRequest`.
     pub const TOPICS_PARTITIONS_SNAPSHOT_ID: crate::FieldId = 10;
-    /// `topics[].partitions[].position`.
+    /// The id of the `position` field (schema name `Position`) of `PartitionSnapshot`, at path `topics[].partitions[].position` in `FetchSnapshotRequest`.
     pub const TOPICS_PARTITIONS_POSITION: crate::FieldId = 11;
-    /// `topics[].partitions[].replica_directory_id`.
+    /// The id of the `replica_directory_id` field (schema name `ReplicaDirectoryId`) of `PartitionSnapshot`, at path `topics[].partitions[].replica_directory_id` in `FetchSnapshotRequest`.
     pub const TOPICS_PARTITIONS_REPLICA_DIRECTORY_ID: crate::FieldId = 12;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionSnapshot` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `FetchSnapshotRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 13;
-    /// `topics[].partitions[].snapshot_id.end_offset`.
+    /// The id of the `end_offset` field (schema name `EndOffset`) of `SnapshotId`, at path `topics[].partitions[].snapshot_id.end_offset` in `FetchSnapshotRequest`.
     pub const TOPICS_PARTITIONS_SNAPSHOT_ID_END_OFFSET: crate::FieldId = 14;
-    /// `topics[].partitions[].snapshot_id.epoch`.
+    /// The id of the `epoch` field (schema name `Epoch`) of `SnapshotId`, at path `topics[].partitions[].snapshot_id.epoch` in `FetchSnapshotRequest`.
     pub const TOPICS_PARTITIONS_SNAPSHOT_ID_EPOCH: crate::FieldId = 15;
-    /// `topics[].partitions[].snapshot_id._tagged_fields`.
+    /// The id of the tagged-field section of `SnapshotId` (its unknown tagged fields), at path `topics[].partitions[].snapshot_id._tagged_fields` in `FetchSnapshotRequest`.
     pub const TOPICS_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS: crate::FieldId = 16;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
+//! | schema | `schemas/kafka/4.4.0/clients/FetchSnapshotResponse.json` |
 
 use crate::rt;
 
@@ -1102,57 +1103,57 @@ impl<'a> rt::Message<'a> for FetchSnapshotResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `FetchSnapshotResponse`, at path `throttle_time_ms` in `FetchSnapshotResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `FetchSnapshotResponse`, at path `error_code` in `FetchSnapshotResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `FetchSnapshotResponse`, at path `topics` in `FetchSnapshotResponse`.
     pub const TOPICS: crate::FieldId = 2;
-    /// `node_endpoints`.
+    /// The id of the `node_endpoints` field (schema name `NodeEndpoints`) of `FetchSnapshotResponse`, at path `node_endpoints` in `FetchSnapshotResponse`.
     pub const NODE_ENDPOINTS: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `FetchSnapshotResponse` (its unknown tagged fields), at path `_tagged_fields` in `FetchSnapshotResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicSnapshot`, at path `topics[].name` in `FetchSnapshotResponse`.
     pub const TOPICS_NAME: crate::FieldId = 5;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicSnapshot`, at path `topics[].partitions` in `FetchSnapshotResponse`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 6;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicSnapshot` (its unknown tagged fields), at path `topics[]._tagged_fields` in `FetchSnapshotResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `node_endpoints[].node_id`.
+    /// The id of the `node_id` field (schema name `NodeId`) of `NodeEndpoint`, at path `node_endpoints[].node_id` in `FetchSnapshotResponse`.
     pub const NODE_ENDPOINTS_NODE_ID: crate::FieldId = 8;
-    /// `node_endpoints[].host`.
+    /// The id of the `host` field (schema name `Host`) of `NodeEndpoint`, at path `node_endpoints[].host` in `FetchSnapshotResponse`.
     pub const NODE_ENDPOINTS_HOST: crate::FieldId = 9;
-    /// `node_endpoints[].port`.
+    /// The id of the `port` field (schema name `Port`) of `NodeEndpoint`, at path `node_endpoints[].port` in `FetchSnapshotResponse`.
     pub const NODE_ENDPOINTS_PORT: crate::FieldId = 10;
-    /// `node_endpoints[]._tagged_fields`.
+    /// The id of the tagged-field section of `NodeEndpoint` (its unknown tagged fields), at path `node_endpoints[]._tagged_fields` in `FetchSnapshotResponse`.
     pub const NODE_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 11;
-    /// `topics[].partitions[].index`.
+    /// The id of the `index` field (schema name `Index`) of `PartitionSnapshot`, at path `topics[].partitions[].index` in `FetchSnapshotResponse`.
     pub const TOPICS_PARTITIONS_INDEX: crate::FieldId = 12;
-    /// `topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `PartitionSnapshot`, at path `topics[].partitions[].error_code` in `FetchSnapshotResponse`.
     pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 13;
-    /// `topics[].partitions[].snapshot_id`.
+    /// The id of the `snapshot_id` field (schema name `SnapshotId`) of `PartitionSnapshot`, at path `topics[].partitions[].snapshot_id` in `FetchSnapshotResponse`.
     pub const TOPICS_PARTITIONS_SNAPSHOT_ID: crate::FieldId = 14;
-    /// `topics[].partitions[].current_leader`.
+    /// The id of the `current_leader` field (schema name `CurrentLeader`) of `PartitionSnapshot`, at path `topics[].partitions[].current_leader` in `FetchSnapshotResponse`.
     pub const TOPICS_PARTITIONS_CURRENT_LEADER: crate::FieldId = 15;
-    /// `topics[].partitions[].size`.
+    /// The id of the `size` field (schema name `Size`) of `PartitionSnapshot`, at path `topics[].partitions[].size` in `FetchSnapshotResponse`.
     pub const TOPICS_PARTITIONS_SIZE: crate::FieldId = 16;
-    /// `topics[].partitions[].position`.
+    /// The id of the `position` field (schema name `Position`) of `PartitionSnapshot`, at path `topics[].partitions[].position` in `FetchSnapshotResponse`.
     pub const TOPICS_PARTITIONS_POSITION: crate::FieldId = 17;
-    /// `topics[].partitions[].unaligned_records`.
+    /// The id of the `unaligned_records` field (schema name `UnalignedRecords`) of `PartitionSnapshot`, at path `topics[].partitions[].unaligned_records` in `FetchSnapshotResponse`.
     pub const TOPICS_PARTITIONS_UNALIGNED_RECORDS: crate::FieldId = 18;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionSnapshot` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `FetchSnapshotResponse`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 19;
-    /// `topics[].partitions[].snapshot_id.end_offset`.
+    /// The id of the `end_offset` field (schema name `EndOffset`) of `SnapshotId`, at path `topics[].partitions[].snapshot_id.end_offset` in `FetchSnapshotResponse`.
     pub const TOPICS_PARTITIONS_SNAPSHOT_ID_END_OFFSET: crate::FieldId = 20;
-    /// `topics[].partitions[].snapshot_id.epoch`.
+    /// The id of the `epoch` field (schema name `Epoch`) of `SnapshotId`, at path `topics[].partitions[].snapshot_id.epoch` in `FetchSnapshotResponse`.
     pub const TOPICS_PARTITIONS_SNAPSHOT_ID_EPOCH: crate::FieldId = 21;
-    /// `topics[].partitions[].snapshot_id._tagged_fields`.
+    /// The id of the tagged-field section of `SnapshotId` (its unknown tagged fields), at path `topics[].partitions[].snapshot_id._tagged_fields` in `FetchSnapshotResponse`.
     pub const TOPICS_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS: crate::FieldId = 22;
-    /// `topics[].partitions[].current_leader.leader_id`.
+    /// The id of the `leader_id` field (schema name `LeaderId`) of `LeaderIdAndEpoch`, at path `topics[].partitions[].current_leader.leader_id` in `FetchSnapshotResponse`.
     pub const TOPICS_PARTITIONS_CURRENT_LEADER_LEADER_ID: crate::FieldId = 23;
-    /// `topics[].partitions[].current_leader.leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `LeaderIdAndEpoch`, at path `topics[].partitions[].current_leader.leader_epoch` in `FetchSnapshotResponse`.
     pub const TOPICS_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH: crate::FieldId = 24;
-    /// `topics[].partitions[].current_leader._tagged_fields`.
+    /// The id of the tagged-field section of `LeaderIdAndEpoch` (its unknown tagged fields), at path `topics[].partitions[].current_leader._tagged_fields` in `FetchSnapshotResponse`.
     pub const TOPICS_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS: crate::FieldId = 25;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-6 |
 //! | flexible versions | 3-6 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/FindCoordinatorRequest.json` |
 
 use crate::rt;
 
@@ -195,13 +196,13 @@ impl<'a> rt::Message<'a> for FindCoordinatorRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `key`.
+    /// The id of the `key` field (schema name `Key`) of `FindCoordinatorRequest`, at path `key` in `FindCoordinatorRequest`.
     pub const KEY: crate::FieldId = 0;
-    /// `key_type`.
+    /// The id of the `key_type` field (schema name `KeyType`) of `FindCoordinatorRequest`, at path `key_type` in `FindCoordinatorRequest`.
     pub const KEY_TYPE: crate::FieldId = 1;
-    /// `coordinator_keys`.
+    /// The id of the `coordinator_keys` field (schema name `CoordinatorKeys`) of `FindCoordinatorRequest`, at path `coordinator_keys` in `FindCoordinatorRequest`.
     pub const COORDINATOR_KEYS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `FindCoordinatorRequest` (its unknown tagged fields), at path `_tagged_fields` in `FindCoordinatorRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["key", "key_type", "coordinator_keys", "_tagged_fields"];

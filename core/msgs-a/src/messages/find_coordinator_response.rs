@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-6 |
 //! | flexible versions | 3-6 |
+//! | schema | `schemas/kafka/4.4.0/clients/FindCoordinatorResponse.json` |
 
 use crate::rt;
 
@@ -593,35 +594,35 @@ impl<'a> rt::Message<'a> for FindCoordinatorResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `FindCoordinatorResponse`, at path `throttle_time_ms` in `FindCoordinatorResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `FindCoordinatorResponse`, at path `error_code` in `FindCoordinatorResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `FindCoordinatorResponse`, at path `error_message` in `FindCoordinatorResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 2;
-    /// `node_id`.
+    /// The id of the `node_id` field (schema name `NodeId`) of `FindCoordinatorResponse`, at path `node_id` in `FindCoordinatorResponse`.
     pub const NODE_ID: crate::FieldId = 3;
-    /// `host`.
+    /// The id of the `host` field (schema name `Host`) of `FindCoordinatorResponse`, at path `host` in `FindCoordinatorResponse`.
     pub const HOST: crate::FieldId = 4;
-    /// `port`.
+    /// The id of the `port` field (schema name `Port`) of `FindCoordinatorResponse`, at path `port` in `FindCoordinatorResponse`.
     pub const PORT: crate::FieldId = 5;
-    /// `coordinators`.
+    /// The id of the `coordinators` field (schema name `Coordinators`) of `FindCoordinatorResponse`, at path `coordinators` in `FindCoordinatorResponse`.
     pub const COORDINATORS: crate::FieldId = 6;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `FindCoordinatorResponse` (its unknown tagged fields), at path `_tagged_fields` in `FindCoordinatorResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 7;
-    /// `coordinators[].key`.
+    /// The id of the `key` field (schema name `Key`) of `Coordinator`, at path `coordinators[].key` in `FindCoordinatorResponse`.
     pub const COORDINATORS_KEY: crate::FieldId = 8;
-    /// `coordinators[].node_id`.
+    /// The id of the `node_id` field (schema name `NodeId`) of `Coordinator`, at path `coordinators[].node_id` in `FindCoordinatorResponse`.
     pub const COORDINATORS_NODE_ID: crate::FieldId = 9;
-    /// `coordinators[].host`.
+    /// The id of the `host` field (schema name `Host`) of `Coordinator`, at path `coordinators[].host` in `FindCoordinatorResponse`.
     pub const COORDINATORS_HOST: crate::FieldId = 10;
-    /// `coordinators[].port`.
+    /// The id of the `port` field (schema name `Port`) of `Coordinator`, at path `coordinators[].port` in `FindCoordinatorResponse`.
     pub const COORDINATORS_PORT: crate::FieldId = 11;
-    /// `coordinators[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `Coordinator`, at path `coordinators[].error_code` in `FindCoordinatorResponse`.
     pub const COORDINATORS_ERROR_CODE: crate::FieldId = 12;
-    /// `coordinators[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `Coordinator`, at path `coordinators[].error_message` in `FindCoordinatorResponse`.
     pub const COORDINATORS_ERROR_MESSAGE: crate::FieldId = 13;
-    /// `coordinators[]._tagged_fields`.
+    /// The id of the tagged-field section of `Coordinator` (its unknown tagged fields), at path `coordinators[]._tagged_fields` in `FindCoordinatorResponse`.
     pub const COORDINATORS_TAGGED_FIELDS: crate::FieldId = 14;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

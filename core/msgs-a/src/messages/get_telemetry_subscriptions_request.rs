@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/GetTelemetrySubscriptionsRequest.json` |
 
 use crate::rt;
 
@@ -125,9 +126,9 @@ impl<'a> rt::Message<'a> for GetTelemetrySubscriptionsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `client_instance_id`.
+    /// The id of the `client_instance_id` field (schema name `ClientInstanceId`) of `GetTelemetrySubscriptionsRequest`, at path `client_instance_id` in `GetTelemetrySubscriptionsRequest`.
     pub const CLIENT_INSTANCE_ID: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `GetTelemetrySubscriptionsRequest` (its unknown tagged fields), at path `_tagged_fields` in `GetTelemetrySubscriptionsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["client_instance_id", "_tagged_fields"];

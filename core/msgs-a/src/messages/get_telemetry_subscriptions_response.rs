@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/GetTelemetrySubscriptionsResponse.json` |
 
 use crate::rt;
 
@@ -201,25 +202,25 @@ impl<'a> rt::Message<'a> for GetTelemetrySubscriptionsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `GetTelemetrySubscriptionsResponse`, at path `throttle_time_ms` in `GetTelemetrySubscriptionsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `GetTelemetrySubscriptionsResponse`, at path `error_code` in `GetTelemetrySubscriptionsResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `client_instance_id`.
+    /// The id of the `client_instance_id` field (schema name `ClientInstanceId`) of `GetTelemetrySubscriptionsResponse`, at path `client_instance_id` in `GetTelemetrySubscriptionsResponse`.
     pub const CLIENT_INSTANCE_ID: crate::FieldId = 2;
-    /// `subscription_id`.
+    /// The id of the `subscription_id` field (schema name `SubscriptionId`) of `GetTelemetrySubscriptionsResponse`, at path `subscription_id` in `GetTelemetrySubscriptionsResponse`.
     pub const SUBSCRIPTION_ID: crate::FieldId = 3;
-    /// `accepted_compression_types`.
+    /// The id of the `accepted_compression_types` field (schema name `AcceptedCompressionTypes`) of `GetTelemetrySubscriptionsResponse`, at path `accepted_compression_types` in `GetTelemetrySubscriptionsResponse`.
     pub const ACCEPTED_COMPRESSION_TYPES: crate::FieldId = 4;
-    /// `push_interval_ms`.
+    /// The id of the `push_interval_ms` field (schema name `PushIntervalMs`) of `GetTelemetrySubscriptionsResponse`, at path `push_interval_ms` in `GetTelemetrySubscriptionsResponse`.
     pub const PUSH_INTERVAL_MS: crate::FieldId = 5;
-    /// `telemetry_max_bytes`.
+    /// The id of the `telemetry_max_bytes` field (schema name `TelemetryMaxBytes`) of `GetTelemetrySubscriptionsResponse`, at path `telemetry_max_bytes` in `GetTelemetrySubscriptionsResponse`.
     pub const TELEMETRY_MAX_BYTES: crate::FieldId = 6;
-    /// `delta_temporality`.
+    /// The id of the `delta_temporality` field (schema name `DeltaTemporality`) of `GetTelemetrySubscriptionsResponse`, at path `delta_temporality` in `GetTelemetrySubscriptionsResponse`.
     pub const DELTA_TEMPORALITY: crate::FieldId = 7;
-    /// `requested_metrics`.
+    /// The id of the `requested_metrics` field (schema name `RequestedMetrics`) of `GetTelemetrySubscriptionsResponse`, at path `requested_metrics` in `GetTelemetrySubscriptionsResponse`.
     pub const REQUESTED_METRICS: crate::FieldId = 8;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `GetTelemetrySubscriptionsResponse` (its unknown tagged fields), at path `_tagged_fields` in `GetTelemetrySubscriptionsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

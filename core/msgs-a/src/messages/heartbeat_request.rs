@@ -8,6 +8,7 @@
 //! | valid versions | 0-4 |
 //! | flexible versions | 4 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/HeartbeatRequest.json` |
 
 use crate::rt;
 
@@ -181,15 +182,15 @@ impl<'a> rt::Message<'a> for HeartbeatRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `HeartbeatRequest`, at path `group_id` in `HeartbeatRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `generation_id`.
+    /// The id of the `generation_id` field (schema name `GenerationId`) of `HeartbeatRequest`, at path `generation_id` in `HeartbeatRequest`.
     pub const GENERATION_ID: crate::FieldId = 1;
-    /// `member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `HeartbeatRequest`, at path `member_id` in `HeartbeatRequest`.
     pub const MEMBER_ID: crate::FieldId = 2;
-    /// `group_instance_id`.
+    /// The id of the `group_instance_id` field (schema name `GroupInstanceId`) of `HeartbeatRequest`, at path `group_instance_id` in `HeartbeatRequest`.
     pub const GROUP_INSTANCE_ID: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `HeartbeatRequest` (its unknown tagged fields), at path `_tagged_fields` in `HeartbeatRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

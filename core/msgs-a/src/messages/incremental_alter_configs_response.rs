@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | 1 |
+//! | schema | `schemas/kafka/4.4.0/clients/IncrementalAlterConfigsResponse.json` |
 
 use crate::rt;
 
@@ -325,21 +326,21 @@ impl<'a> rt::Message<'a> for IncrementalAlterConfigsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `IncrementalAlterConfigsResponse`, at path `throttle_time_ms` in `IncrementalAlterConfigsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `responses`.
+    /// The id of the `responses` field (schema name `Responses`) of `IncrementalAlterConfigsResponse`, at path `responses` in `IncrementalAlterConfigsResponse`.
     pub const RESPONSES: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `IncrementalAlterConfigsResponse` (its unknown tagged fields), at path `_tagged_fields` in `IncrementalAlterConfigsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `responses[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `AlterConfigsResourceResponse`, at path `responses[].error_code` in `IncrementalAlterConfigsResponse`.
     pub const RESPONSES_ERROR_CODE: crate::FieldId = 3;
-    /// `responses[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `AlterConfigsResourceResponse`, at path `responses[].error_message` in `IncrementalAlterConfigsResponse`.
     pub const RESPONSES_ERROR_MESSAGE: crate::FieldId = 4;
-    /// `responses[].resource_type`.
+    /// The id of the `resource_type` field (schema name `ResourceType`) of `AlterConfigsResourceResponse`, at path `responses[].resource_type` in `IncrementalAlterConfigsResponse`.
     pub const RESPONSES_RESOURCE_TYPE: crate::FieldId = 5;
-    /// `responses[].resource_name`.
+    /// The id of the `resource_name` field (schema name `ResourceName`) of `AlterConfigsResourceResponse`, at path `responses[].resource_name` in `IncrementalAlterConfigsResponse`.
     pub const RESPONSES_RESOURCE_NAME: crate::FieldId = 6;
-    /// `responses[]._tagged_fields`.
+    /// The id of the tagged-field section of `AlterConfigsResourceResponse` (its unknown tagged fields), at path `responses[]._tagged_fields` in `IncrementalAlterConfigsResponse`.
     pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 7;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -9,6 +9,7 @@
 //! | flexible versions | 2-6 |
 //! | latest version unstable | yes (v6) |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/InitProducerIdRequest.json` |
 
 use crate::rt;
 
@@ -259,19 +260,19 @@ impl<'a> rt::Message<'a> for InitProducerIdRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `transactional_id`.
+    /// The id of the `transactional_id` field (schema name `TransactionalId`) of `InitProducerIdRequest`, at path `transactional_id` in `InitProducerIdRequest`.
     pub const TRANSACTIONAL_ID: crate::FieldId = 0;
-    /// `transaction_timeout_ms`.
+    /// The id of the `transaction_timeout_ms` field (schema name `TransactionTimeoutMs`) of `InitProducerIdRequest`, at path `transaction_timeout_ms` in `InitProducerIdRequest`.
     pub const TRANSACTION_TIMEOUT_MS: crate::FieldId = 1;
-    /// `producer_id`.
+    /// The id of the `producer_id` field (schema name `ProducerId`) of `InitProducerIdRequest`, at path `producer_id` in `InitProducerIdRequest`.
     pub const PRODUCER_ID: crate::FieldId = 2;
-    /// `producer_epoch`.
+    /// The id of the `producer_epoch` field (schema name `ProducerEpoch`) of `InitProducerIdRequest`, at path `producer_epoch` in `InitProducerIdRequest`.
     pub const PRODUCER_EPOCH: crate::FieldId = 3;
-    /// `enable2_pc`.
+    /// The id of the `enable2_pc` field (schema name `Enable2Pc`) of `InitProducerIdRequest`, at path `enable2_pc` in `InitProducerIdRequest`.
     pub const ENABLE2_PC: crate::FieldId = 4;
-    /// `keep_prepared_txn`.
+    /// The id of the `keep_prepared_txn` field (schema name `KeepPreparedTxn`) of `InitProducerIdRequest`, at path `keep_prepared_txn` in `InitProducerIdRequest`.
     pub const KEEP_PREPARED_TXN: crate::FieldId = 5;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `InitProducerIdRequest` (its unknown tagged fields), at path `_tagged_fields` in `InitProducerIdRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 6;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

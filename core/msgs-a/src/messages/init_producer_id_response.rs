@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-6 |
 //! | flexible versions | 2-6 |
+//! | schema | `schemas/kafka/4.4.0/clients/InitProducerIdResponse.json` |
 
 use crate::rt;
 
@@ -223,19 +224,19 @@ impl<'a> rt::Message<'a> for InitProducerIdResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `InitProducerIdResponse`, at path `throttle_time_ms` in `InitProducerIdResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `InitProducerIdResponse`, at path `error_code` in `InitProducerIdResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `producer_id`.
+    /// The id of the `producer_id` field (schema name `ProducerId`) of `InitProducerIdResponse`, at path `producer_id` in `InitProducerIdResponse`.
     pub const PRODUCER_ID: crate::FieldId = 2;
-    /// `producer_epoch`.
+    /// The id of the `producer_epoch` field (schema name `ProducerEpoch`) of `InitProducerIdResponse`, at path `producer_epoch` in `InitProducerIdResponse`.
     pub const PRODUCER_EPOCH: crate::FieldId = 3;
-    /// `ongoing_txn_producer_id`.
+    /// The id of the `ongoing_txn_producer_id` field (schema name `OngoingTxnProducerId`) of `InitProducerIdResponse`, at path `ongoing_txn_producer_id` in `InitProducerIdResponse`.
     pub const ONGOING_TXN_PRODUCER_ID: crate::FieldId = 4;
-    /// `ongoing_txn_producer_epoch`.
+    /// The id of the `ongoing_txn_producer_epoch` field (schema name `OngoingTxnProducerEpoch`) of `InitProducerIdResponse`, at path `ongoing_txn_producer_epoch` in `InitProducerIdResponse`.
     pub const ONGOING_TXN_PRODUCER_EPOCH: crate::FieldId = 5;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `InitProducerIdResponse` (its unknown tagged fields), at path `_tagged_fields` in `InitProducerIdResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 6;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/InitializeShareGroupStateRequest.json` |
 
 use crate::rt;
 
@@ -421,25 +422,25 @@ impl<'a> rt::Message<'a> for InitializeShareGroupStateRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `InitializeShareGroupStateRequest`, at path `group_id` in `InitializeShareGroupStateRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `InitializeShareGroupStateRequest`, at path `topics` in `InitializeShareGroupStateRequest`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `InitializeShareGroupStateRequest` (its unknown tagged fields), at path `_tagged_fields` in `InitializeShareGroupStateRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `InitializeStateData`, at path `topics[].topic_id` in `InitializeShareGroupStateRequest`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 3;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `InitializeStateData`, at path `topics[].partitions` in `InitializeShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 4;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `InitializeStateData` (its unknown tagged fields), at path `topics[]._tagged_fields` in `InitializeShareGroupStateRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
-    /// `topics[].partitions[].partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `PartitionData`, at path `topics[].partitions[].partition` in `InitializeShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_PARTITION: crate::FieldId = 6;
-    /// `topics[].partitions[].state_epoch`.
+    /// The id of the `state_epoch` field (schema name `StateEpoch`) of `PartitionData`, at path `topics[].partitions[].state_epoch` in `InitializeShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_STATE_EPOCH: crate::FieldId = 7;
-    /// `topics[].partitions[].start_offset`.
+    /// The id of the `start_offset` field (schema name `StartOffset`) of `PartitionData`, at path `topics[].partitions[].start_offset` in `InitializeShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_START_OFFSET: crate::FieldId = 8;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `InitializeShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-9 |
 //! | flexible versions | 6-9 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/JoinGroupRequest.json` |
 
 use crate::rt;
 
@@ -395,29 +396,29 @@ impl<'a> rt::Message<'a> for JoinGroupRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `JoinGroupRequest`, at path `group_id` in `JoinGroupRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `session_timeout_ms`.
+    /// The id of the `session_timeout_ms` field (schema name `SessionTimeoutMs`) of `JoinGroupRequest`, at path `session_timeout_ms` in `JoinGroupRequest`.
     pub const SESSION_TIMEOUT_MS: crate::FieldId = 1;
-    /// `rebalance_timeout_ms`.
+    /// The id of the `rebalance_timeout_ms` field (schema name `RebalanceTimeoutMs`) of `JoinGroupRequest`, at path `rebalance_timeout_ms` in `JoinGroupRequest`.
     pub const REBALANCE_TIMEOUT_MS: crate::FieldId = 2;
-    /// `member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `JoinGroupRequest`, at path `member_id` in `JoinGroupRequest`.
     pub const MEMBER_ID: crate::FieldId = 3;
-    /// `group_instance_id`.
+    /// The id of the `group_instance_id` field (schema name `GroupInstanceId`) of `JoinGroupRequest`, at path `group_instance_id` in `JoinGroupRequest`.
     pub const GROUP_INSTANCE_ID: crate::FieldId = 4;
-    /// `protocol_type`.
+    /// The id of the `protocol_type` field (schema name `ProtocolType`) of `JoinGroupRequest`, at path `protocol_type` in `JoinGroupRequest`.
     pub const PROTOCOL_TYPE: crate::FieldId = 5;
-    /// `protocols`.
+    /// The id of the `protocols` field (schema name `Protocols`) of `JoinGroupRequest`, at path `protocols` in `JoinGroupRequest`.
     pub const PROTOCOLS: crate::FieldId = 6;
-    /// `reason`.
+    /// The id of the `reason` field (schema name `Reason`) of `JoinGroupRequest`, at path `reason` in `JoinGroupRequest`.
     pub const REASON: crate::FieldId = 7;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `JoinGroupRequest` (its unknown tagged fields), at path `_tagged_fields` in `JoinGroupRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 8;
-    /// `protocols[].name`.
+    /// The id of the `name` field (schema name `Name`) of `JoinGroupRequestProtocol`, at path `protocols[].name` in `JoinGroupRequest`.
     pub const PROTOCOLS_NAME: crate::FieldId = 9;
-    /// `protocols[].metadata`.
+    /// The id of the `metadata` field (schema name `Metadata`) of `JoinGroupRequestProtocol`, at path `protocols[].metadata` in `JoinGroupRequest`.
     pub const PROTOCOLS_METADATA: crate::FieldId = 10;
-    /// `protocols[]._tagged_fields`.
+    /// The id of the tagged-field section of `JoinGroupRequestProtocol` (its unknown tagged fields), at path `protocols[]._tagged_fields` in `JoinGroupRequest`.
     pub const PROTOCOLS_TAGGED_FIELDS: crate::FieldId = 11;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-9 |
 //! | flexible versions | 6-9 |
+//! | schema | `schemas/kafka/4.4.0/clients/JoinGroupResponse.json` |
 
 use crate::rt;
 
@@ -423,33 +424,33 @@ impl<'a> rt::Message<'a> for JoinGroupResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `JoinGroupResponse`, at path `throttle_time_ms` in `JoinGroupResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `JoinGroupResponse`, at path `error_code` in `JoinGroupResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `generation_id`.
+    /// The id of the `generation_id` field (schema name `GenerationId`) of `JoinGroupResponse`, at path `generation_id` in `JoinGroupResponse`.
     pub const GENERATION_ID: crate::FieldId = 2;
-    /// `protocol_type`.
+    /// The id of the `protocol_type` field (schema name `ProtocolType`) of `JoinGroupResponse`, at path `protocol_type` in `JoinGroupResponse`.
     pub const PROTOCOL_TYPE: crate::FieldId = 3;
-    /// `protocol_name`.
+    /// The id of the `protocol_name` field (schema name `ProtocolName`) of `JoinGroupResponse`, at path `protocol_name` in `JoinGroupResponse`.
     pub const PROTOCOL_NAME: crate::FieldId = 4;
-    /// `leader`.
+    /// The id of the `leader` field (schema name `Leader`) of `JoinGroupResponse`, at path `leader` in `JoinGroupResponse`.
     pub const LEADER: crate::FieldId = 5;
-    /// `skip_assignment`.
+    /// The id of the `skip_assignment` field (schema name `SkipAssignment`) of `JoinGroupResponse`, at path `skip_assignment` in `JoinGroupResponse`.
     pub const SKIP_ASSIGNMENT: crate::FieldId = 6;
-    /// `member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `JoinGroupResponse`, at path `member_id` in `JoinGroupResponse`.
     pub const MEMBER_ID: crate::FieldId = 7;
-    /// `members`.
+    /// The id of the `members` field (schema name `Members`) of `JoinGroupResponse`, at path `members` in `JoinGroupResponse`.
     pub const MEMBERS: crate::FieldId = 8;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `JoinGroupResponse` (its unknown tagged fields), at path `_tagged_fields` in `JoinGroupResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 9;
-    /// `members[].member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `JoinGroupResponseMember`, at path `members[].member_id` in `JoinGroupResponse`.
     pub const MEMBERS_MEMBER_ID: crate::FieldId = 10;
-    /// `members[].group_instance_id`.
+    /// The id of the `group_instance_id` field (schema name `GroupInstanceId`) of `JoinGroupResponseMember`, at path `members[].group_instance_id` in `JoinGroupResponse`.
     pub const MEMBERS_GROUP_INSTANCE_ID: crate::FieldId = 11;
-    /// `members[].metadata`.
+    /// The id of the `metadata` field (schema name `Metadata`) of `JoinGroupResponseMember`, at path `members[].metadata` in `JoinGroupResponse`.
     pub const MEMBERS_METADATA: crate::FieldId = 12;
-    /// `members[]._tagged_fields`.
+    /// The id of the tagged-field section of `JoinGroupResponseMember` (its unknown tagged fields), at path `members[]._tagged_fields` in `JoinGroupResponse`.
     pub const MEMBERS_TAGGED_FIELDS: crate::FieldId = 13;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

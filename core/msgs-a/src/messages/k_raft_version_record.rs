@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/KRaftVersionRecord.json` |
 
 use crate::rt;
 
@@ -138,11 +139,11 @@ impl<'a> rt::Message<'a> for KRaftVersionRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `version`.
+    /// The id of the `version` field (schema name `Version`) of `KRaftVersionRecord`, at path `version` in `KRaftVersionRecord`.
     pub const VERSION: crate::FieldId = 0;
-    /// `k_raft_version`.
+    /// The id of the `k_raft_version` field (schema name `KRaftVersion`) of `KRaftVersionRecord`, at path `k_raft_version` in `KRaftVersionRecord`.
     pub const K_RAFT_VERSION: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `KRaftVersionRecord` (its unknown tagged fields), at path `_tagged_fields` in `KRaftVersionRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["version", "k_raft_version", "_tagged_fields"];

@@ -9,6 +9,7 @@
 //! | flexible versions | 4-7 |
 //! | versions defined by Kafka 3.9.1 only | 0-7 |
 //! | listeners | zkBroker |
+//! | schema | `schemas/kafka/3.9.1/clients/LeaderAndIsrRequest.json` |
 
 use crate::rt;
 
@@ -1102,91 +1103,91 @@ impl<'a> rt::Message<'a> for LeaderAndIsrRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `controller_id`.
+    /// The id of the `controller_id` field (schema name `ControllerId`) of `LeaderAndIsrRequest`, at path `controller_id` in `LeaderAndIsrRequest`.
     pub const CONTROLLER_ID: crate::FieldId = 0;
-    /// `is_k_raft_controller`.
+    /// The id of the `is_k_raft_controller` field (schema name `isKRaftController`) of `LeaderAndIsrRequest`, at path `is_k_raft_controller` in `LeaderAndIsrRequest`.
     pub const IS_K_RAFT_CONTROLLER: crate::FieldId = 1;
-    /// `controller_epoch`.
+    /// The id of the `controller_epoch` field (schema name `ControllerEpoch`) of `LeaderAndIsrRequest`, at path `controller_epoch` in `LeaderAndIsrRequest`.
     pub const CONTROLLER_EPOCH: crate::FieldId = 2;
-    /// `broker_epoch`.
+    /// The id of the `broker_epoch` field (schema name `BrokerEpoch`) of `LeaderAndIsrRequest`, at path `broker_epoch` in `LeaderAndIsrRequest`.
     pub const BROKER_EPOCH: crate::FieldId = 3;
-    /// `type`.
+    /// The id of the `type` field (schema name `Type`) of `LeaderAndIsrRequest`, at path `type` in `LeaderAndIsrRequest`.
     pub const TYPE: crate::FieldId = 4;
-    /// `ungrouped_partition_states`.
+    /// The id of the `ungrouped_partition_states` field (schema name `UngroupedPartitionStates`) of `LeaderAndIsrRequest`, at path `ungrouped_partition_states` in `LeaderAndIsrRequest`.
     pub const UNGROUPED_PARTITION_STATES: crate::FieldId = 5;
-    /// `topic_states`.
+    /// The id of the `topic_states` field (schema name `TopicStates`) of `LeaderAndIsrRequest`, at path `topic_states` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES: crate::FieldId = 6;
-    /// `live_leaders`.
+    /// The id of the `live_leaders` field (schema name `LiveLeaders`) of `LeaderAndIsrRequest`, at path `live_leaders` in `LeaderAndIsrRequest`.
     pub const LIVE_LEADERS: crate::FieldId = 7;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `LeaderAndIsrRequest` (its unknown tagged fields), at path `_tagged_fields` in `LeaderAndIsrRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 8;
-    /// `ungrouped_partition_states[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `LeaderAndIsrPartitionState`, at path `ungrouped_partition_states[].topic_name` in `LeaderAndIsrRequest`.
     pub const UNGROUPED_PARTITION_STATES_TOPIC_NAME: crate::FieldId = 9;
-    /// `ungrouped_partition_states[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `LeaderAndIsrPartitionState`, at path `ungrouped_partition_states[].partition_index` in `LeaderAndIsrRequest`.
     pub const UNGROUPED_PARTITION_STATES_PARTITION_INDEX: crate::FieldId = 10;
-    /// `ungrouped_partition_states[].controller_epoch`.
+    /// The id of the `controller_epoch` field (schema name `ControllerEpoch`) of `LeaderAndIsrPartitionState`, at path `ungrouped_partition_states[].controller_epoch` in `LeaderAndIsrRequest`.
     pub const UNGROUPED_PARTITION_STATES_CONTROLLER_EPOCH: crate::FieldId = 11;
-    /// `ungrouped_partition_states[].leader`.
+    /// The id of the `leader` field (schema name `Leader`) of `LeaderAndIsrPartitionState`, at path `ungrouped_partition_states[].leader` in `LeaderAndIsrRequest`.
     pub const UNGROUPED_PARTITION_STATES_LEADER: crate::FieldId = 12;
-    /// `ungrouped_partition_states[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `LeaderAndIsrPartitionState`, at path `ungrouped_partition_states[].leader_epoch` in `LeaderAndIsrRequest`.
     pub const UNGROUPED_PARTITION_STATES_LEADER_EPOCH: crate::FieldId = 13;
-    /// `ungrouped_partition_states[].isr`.
+    /// The id of the `isr` field (schema name `Isr`) of `LeaderAndIsrPartitionState`, at path `ungrouped_partition_states[].isr` in `LeaderAndIsrRequest`.
     pub const UNGROUPED_PARTITION_STATES_ISR: crate::FieldId = 14;
-    /// `ungrouped_partition_states[].partition_epoch`.
+    /// The id of the `partition_epoch` field (schema name `PartitionEpoch`) of `LeaderAndIsrPartitionState`, at path `ungrouped_partition_states[].partition_epoch` in `LeaderAndIsrRequest`.
     pub const UNGROUPED_PARTITION_STATES_PARTITION_EPOCH: crate::FieldId = 15;
-    /// `ungrouped_partition_states[].replicas`.
+    /// The id of the `replicas` field (schema name `Replicas`) of `LeaderAndIsrPartitionState`, at path `ungrouped_partition_states[].replicas` in `LeaderAndIsrRequest`.
     pub const UNGROUPED_PARTITION_STATES_REPLICAS: crate::FieldId = 16;
-    /// `ungrouped_partition_states[].adding_replicas`.
+    /// The id of the `adding_replicas` field (schema name `AddingReplicas`) of `LeaderAndIsrPartitionState`, at path `ungrouped_partition_states[].adding_replicas` in `LeaderAndIsrRequest`.
     pub const UNGROUPED_PARTITION_STATES_ADDING_REPLICAS: crate::FieldId = 17;
-    /// `ungrouped_partition_states[].removing_replicas`.
+    /// The id of the `removing_replicas` field (schema name `RemovingReplicas`) of `LeaderAndIsrPartitionState`, at path `ungrouped_partition_states[].removing_replicas` in `LeaderAndIsrRequest`.
     pub const UNGROUPED_PARTITION_STATES_REMOVING_REPLICAS: crate::FieldId = 18;
-    /// `ungrouped_partition_states[].is_new`.
+    /// The id of the `is_new` field (schema name `IsNew`) of `LeaderAndIsrPartitionState`, at path `ungrouped_partition_states[].is_new` in `LeaderAndIsrRequest`.
     pub const UNGROUPED_PARTITION_STATES_IS_NEW: crate::FieldId = 19;
-    /// `ungrouped_partition_states[].leader_recovery_state`.
+    /// The id of the `leader_recovery_state` field (schema name `LeaderRecoveryState`) of `LeaderAndIsrPartitionState`, at path `ungrouped_partition_states[].leader_recovery_state` in `LeaderAndIsrRequest`.
     pub const UNGROUPED_PARTITION_STATES_LEADER_RECOVERY_STATE: crate::FieldId = 20;
-    /// `ungrouped_partition_states[]._tagged_fields`.
+    /// The id of the tagged-field section of `LeaderAndIsrPartitionState` (its unknown tagged fields), at path `ungrouped_partition_states[]._tagged_fields` in `LeaderAndIsrRequest`.
     pub const UNGROUPED_PARTITION_STATES_TAGGED_FIELDS: crate::FieldId = 21;
-    /// `topic_states[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `LeaderAndIsrTopicState`, at path `topic_states[].topic_name` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES_TOPIC_NAME: crate::FieldId = 22;
-    /// `topic_states[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `LeaderAndIsrTopicState`, at path `topic_states[].topic_id` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES_TOPIC_ID: crate::FieldId = 23;
-    /// `topic_states[].partition_states`.
+    /// The id of the `partition_states` field (schema name `PartitionStates`) of `LeaderAndIsrTopicState`, at path `topic_states[].partition_states` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES_PARTITION_STATES: crate::FieldId = 24;
-    /// `topic_states[]._tagged_fields`.
+    /// The id of the tagged-field section of `LeaderAndIsrTopicState` (its unknown tagged fields), at path `topic_states[]._tagged_fields` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES_TAGGED_FIELDS: crate::FieldId = 25;
-    /// `live_leaders[].broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `LeaderAndIsrLiveLeader`, at path `live_leaders[].broker_id` in `LeaderAndIsrRequest`.
     pub const LIVE_LEADERS_BROKER_ID: crate::FieldId = 26;
-    /// `live_leaders[].host_name`.
+    /// The id of the `host_name` field (schema name `HostName`) of `LeaderAndIsrLiveLeader`, at path `live_leaders[].host_name` in `LeaderAndIsrRequest`.
     pub const LIVE_LEADERS_HOST_NAME: crate::FieldId = 27;
-    /// `live_leaders[].port`.
+    /// The id of the `port` field (schema name `Port`) of `LeaderAndIsrLiveLeader`, at path `live_leaders[].port` in `LeaderAndIsrRequest`.
     pub const LIVE_LEADERS_PORT: crate::FieldId = 28;
-    /// `live_leaders[]._tagged_fields`.
+    /// The id of the tagged-field section of `LeaderAndIsrLiveLeader` (its unknown tagged fields), at path `live_leaders[]._tagged_fields` in `LeaderAndIsrRequest`.
     pub const LIVE_LEADERS_TAGGED_FIELDS: crate::FieldId = 29;
-    /// `topic_states[].partition_states[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `LeaderAndIsrPartitionState`, at path `topic_states[].partition_states[].topic_name` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_TOPIC_NAME: crate::FieldId = 30;
-    /// `topic_states[].partition_states[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `LeaderAndIsrPartitionState`, at path `topic_states[].partition_states[].partition_index` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_PARTITION_INDEX: crate::FieldId = 31;
-    /// `topic_states[].partition_states[].controller_epoch`.
+    /// The id of the `controller_epoch` field (schema name `ControllerEpoch`) of `LeaderAndIsrPartitionState`, at path `topic_states[].partition_states[].controller_epoch` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_CONTROLLER_EPOCH: crate::FieldId = 32;
-    /// `topic_states[].partition_states[].leader`.
+    /// The id of the `leader` field (schema name `Leader`) of `LeaderAndIsrPartitionState`, at path `topic_states[].partition_states[].leader` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_LEADER: crate::FieldId = 33;
-    /// `topic_states[].partition_states[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `LeaderAndIsrPartitionState`, at path `topic_states[].partition_states[].leader_epoch` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_LEADER_EPOCH: crate::FieldId = 34;
-    /// `topic_states[].partition_states[].isr`.
+    /// The id of the `isr` field (schema name `Isr`) of `LeaderAndIsrPartitionState`, at path `topic_states[].partition_states[].isr` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_ISR: crate::FieldId = 35;
-    /// `topic_states[].partition_states[].partition_epoch`.
+    /// The id of the `partition_epoch` field (schema name `PartitionEpoch`) of `LeaderAndIsrPartitionState`, at path `topic_states[].partition_states[].partition_epoch` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_PARTITION_EPOCH: crate::FieldId = 36;
-    /// `topic_states[].partition_states[].replicas`.
+    /// The id of the `replicas` field (schema name `Replicas`) of `LeaderAndIsrPartitionState`, at path `topic_states[].partition_states[].replicas` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_REPLICAS: crate::FieldId = 37;
-    /// `topic_states[].partition_states[].adding_replicas`.
+    /// The id of the `adding_replicas` field (schema name `AddingReplicas`) of `LeaderAndIsrPartitionState`, at path `topic_states[].partition_states[].adding_replicas` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_ADDING_REPLICAS: crate::FieldId = 38;
-    /// `topic_states[].partition_states[].removing_replicas`.
+    /// The id of the `removing_replicas` field (schema name `RemovingReplicas`) of `LeaderAndIsrPartitionState`, at path `topic_states[].partition_states[].removing_replicas` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_REMOVING_REPLICAS: crate::FieldId = 39;
-    /// `topic_states[].partition_states[].is_new`.
+    /// The id of the `is_new` field (schema name `IsNew`) of `LeaderAndIsrPartitionState`, at path `topic_states[].partition_states[].is_new` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_IS_NEW: crate::FieldId = 40;
-    /// `topic_states[].partition_states[].leader_recovery_state`.
+    /// The id of the `leader_recovery_state` field (schema name `LeaderRecoveryState`) of `LeaderAndIsrPartitionState`, at path `topic_states[].partition_states[].leader_recovery_state` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_LEADER_RECOVERY_STATE: crate::FieldId = 41;
-    /// `topic_states[].partition_states[]._tagged_fields`.
+    /// The id of the tagged-field section of `LeaderAndIsrPartitionState` (its unknown tagged fields), at path `topic_states[].partition_states[]._tagged_fields` in `LeaderAndIsrRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_TAGGED_FIELDS: crate::FieldId = 42;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

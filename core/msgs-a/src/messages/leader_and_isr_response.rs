@@ -8,6 +8,7 @@
 //! | valid versions | 0-7 |
 //! | flexible versions | 4-7 |
 //! | versions defined by Kafka 3.9.1 only | 0-7 |
+//! | schema | `schemas/kafka/3.9.1/clients/LeaderAndIsrResponse.json` |
 
 use crate::rt;
 
@@ -586,35 +587,35 @@ impl<'a> rt::Message<'a> for LeaderAndIsrResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `LeaderAndIsrResponse`, at path `error_code` in `LeaderAndIsrResponse`.
     pub const ERROR_CODE: crate::FieldId = 0;
-    /// `partition_errors`.
+    /// The id of the `partition_errors` field (schema name `PartitionErrors`) of `LeaderAndIsrResponse`, at path `partition_errors` in `LeaderAndIsrResponse`.
     pub const PARTITION_ERRORS: crate::FieldId = 1;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `LeaderAndIsrResponse`, at path `topics` in `LeaderAndIsrResponse`.
     pub const TOPICS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `LeaderAndIsrResponse` (its unknown tagged fields), at path `_tagged_fields` in `LeaderAndIsrResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `partition_errors[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `LeaderAndIsrPartitionError`, at path `partition_errors[].topic_name` in `LeaderAndIsrResponse`.
     pub const PARTITION_ERRORS_TOPIC_NAME: crate::FieldId = 4;
-    /// `partition_errors[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `LeaderAndIsrPartitionError`, at path `partition_errors[].partition_index` in `LeaderAndIsrResponse`.
     pub const PARTITION_ERRORS_PARTITION_INDEX: crate::FieldId = 5;
-    /// `partition_errors[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `LeaderAndIsrPartitionError`, at path `partition_errors[].error_code` in `LeaderAndIsrResponse`.
     pub const PARTITION_ERRORS_ERROR_CODE: crate::FieldId = 6;
-    /// `partition_errors[]._tagged_fields`.
+    /// The id of the tagged-field section of `LeaderAndIsrPartitionError` (its unknown tagged fields), at path `partition_errors[]._tagged_fields` in `LeaderAndIsrResponse`.
     pub const PARTITION_ERRORS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `LeaderAndIsrTopicError`, at path `topics[].topic_id` in `LeaderAndIsrResponse`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 8;
-    /// `topics[].partition_errors`.
+    /// The id of the `partition_errors` field (schema name `PartitionErrors`) of `LeaderAndIsrTopicError`, at path `topics[].partition_errors` in `LeaderAndIsrResponse`.
     pub const TOPICS_PARTITION_ERRORS: crate::FieldId = 9;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `LeaderAndIsrTopicError` (its unknown tagged fields), at path `topics[]._tagged_fields` in `LeaderAndIsrResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 10;
-    /// `topics[].partition_errors[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `LeaderAndIsrPartitionError`, at path `topics[].partition_errors[].topic_name` in `LeaderAndIsrResponse`.
     pub const TOPICS_PARTITION_ERRORS_TOPIC_NAME: crate::FieldId = 11;
-    /// `topics[].partition_errors[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `LeaderAndIsrPartitionError`, at path `topics[].partition_errors[].partition_index` in `LeaderAndIsrResponse`.
     pub const TOPICS_PARTITION_ERRORS_PARTITION_INDEX: crate::FieldId = 12;
-    /// `topics[].partition_errors[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `LeaderAndIsrPartitionError`, at path `topics[].partition_errors[].error_code` in `LeaderAndIsrResponse`.
     pub const TOPICS_PARTITION_ERRORS_ERROR_CODE: crate::FieldId = 13;
-    /// `topics[].partition_errors[]._tagged_fields`.
+    /// The id of the tagged-field section of `LeaderAndIsrPartitionError` (its unknown tagged fields), at path `topics[].partition_errors[]._tagged_fields` in `LeaderAndIsrResponse`.
     pub const TOPICS_PARTITION_ERRORS_TAGGED_FIELDS: crate::FieldId = 14;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
+//! | schema | `schemas/kafka/4.4.0/clients/LeaderChangeMessage.json` |
 
 use crate::rt;
 
@@ -317,27 +318,27 @@ impl<'a> rt::Message<'a> for LeaderChangeMessage<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `version`.
+    /// The id of the `version` field (schema name `Version`) of `LeaderChangeMessage`, at path `version` in `LeaderChangeMessage`.
     pub const VERSION: crate::FieldId = 0;
-    /// `leader_id`.
+    /// The id of the `leader_id` field (schema name `LeaderId`) of `LeaderChangeMessage`, at path `leader_id` in `LeaderChangeMessage`.
     pub const LEADER_ID: crate::FieldId = 1;
-    /// `voters`.
+    /// The id of the `voters` field (schema name `Voters`) of `LeaderChangeMessage`, at path `voters` in `LeaderChangeMessage`.
     pub const VOTERS: crate::FieldId = 2;
-    /// `granting_voters`.
+    /// The id of the `granting_voters` field (schema name `GrantingVoters`) of `LeaderChangeMessage`, at path `granting_voters` in `LeaderChangeMessage`.
     pub const GRANTING_VOTERS: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `LeaderChangeMessage` (its unknown tagged fields), at path `_tagged_fields` in `LeaderChangeMessage`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `voters[].voter_id`.
+    /// The id of the `voter_id` field (schema name `VoterId`) of `Voter`, at path `voters[].voter_id` in `LeaderChangeMessage`.
     pub const VOTERS_VOTER_ID: crate::FieldId = 5;
-    /// `voters[].voter_directory_id`.
+    /// The id of the `voter_directory_id` field (schema name `VoterDirectoryId`) of `Voter`, at path `voters[].voter_directory_id` in `LeaderChangeMessage`.
     pub const VOTERS_VOTER_DIRECTORY_ID: crate::FieldId = 6;
-    /// `voters[]._tagged_fields`.
+    /// The id of the tagged-field section of `Voter` (its unknown tagged fields), at path `voters[]._tagged_fields` in `LeaderChangeMessage`.
     pub const VOTERS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `granting_voters[].voter_id`.
+    /// The id of the `voter_id` field (schema name `VoterId`) of `Voter`, at path `granting_voters[].voter_id` in `LeaderChangeMessage`.
     pub const GRANTING_VOTERS_VOTER_ID: crate::FieldId = 8;
-    /// `granting_voters[].voter_directory_id`.
+    /// The id of the `voter_directory_id` field (schema name `VoterDirectoryId`) of `Voter`, at path `granting_voters[].voter_directory_id` in `LeaderChangeMessage`.
     pub const GRANTING_VOTERS_VOTER_DIRECTORY_ID: crate::FieldId = 9;
-    /// `granting_voters[]._tagged_fields`.
+    /// The id of the tagged-field section of `Voter` (its unknown tagged fields), at path `granting_voters[]._tagged_fields` in `LeaderChangeMessage`.
     pub const GRANTING_VOTERS_TAGGED_FIELDS: crate::FieldId = 10;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-5 |
 //! | flexible versions | 4-5 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/LeaveGroupRequest.json` |
 
 use crate::rt;
 
@@ -402,21 +403,21 @@ impl<'a> rt::Message<'a> for LeaveGroupRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `LeaveGroupRequest`, at path `group_id` in `LeaveGroupRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `LeaveGroupRequest`, at path `member_id` in `LeaveGroupRequest`.
     pub const MEMBER_ID: crate::FieldId = 1;
-    /// `members`.
+    /// The id of the `members` field (schema name `Members`) of `LeaveGroupRequest`, at path `members` in `LeaveGroupRequest`.
     pub const MEMBERS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `LeaveGroupRequest` (its unknown tagged fields), at path `_tagged_fields` in `LeaveGroupRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `members[].member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `MemberIdentity`, at path `members[].member_id` in `LeaveGroupRequest`.
     pub const MEMBERS_MEMBER_ID: crate::FieldId = 4;
-    /// `members[].group_instance_id`.
+    /// The id of the `group_instance_id` field (schema name `GroupInstanceId`) of `MemberIdentity`, at path `members[].group_instance_id` in `LeaveGroupRequest`.
     pub const MEMBERS_GROUP_INSTANCE_ID: crate::FieldId = 5;
-    /// `members[].reason`.
+    /// The id of the `reason` field (schema name `Reason`) of `MemberIdentity`, at path `members[].reason` in `LeaveGroupRequest`.
     pub const MEMBERS_REASON: crate::FieldId = 6;
-    /// `members[]._tagged_fields`.
+    /// The id of the tagged-field section of `MemberIdentity` (its unknown tagged fields), at path `members[]._tagged_fields` in `LeaveGroupRequest`.
     pub const MEMBERS_TAGGED_FIELDS: crate::FieldId = 7;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-5 |
 //! | flexible versions | 4-5 |
+//! | schema | `schemas/kafka/4.4.0/clients/LeaveGroupResponse.json` |
 
 use crate::rt;
 
@@ -397,21 +398,21 @@ impl<'a> rt::Message<'a> for LeaveGroupResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `LeaveGroupResponse`, at path `throttle_time_ms` in `LeaveGroupResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `LeaveGroupResponse`, at path `error_code` in `LeaveGroupResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `members`.
+    /// The id of the `members` field (schema name `Members`) of `LeaveGroupResponse`, at path `members` in `LeaveGroupResponse`.
     pub const MEMBERS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `LeaveGroupResponse` (its unknown tagged fields), at path `_tagged_fields` in `LeaveGroupResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `members[].member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `MemberResponse`, at path `members[].member_id` in `LeaveGroupResponse`.
     pub const MEMBERS_MEMBER_ID: crate::FieldId = 4;
-    /// `members[].group_instance_id`.
+    /// The id of the `group_instance_id` field (schema name `GroupInstanceId`) of `MemberResponse`, at path `members[].group_instance_id` in `LeaveGroupResponse`.
     pub const MEMBERS_GROUP_INSTANCE_ID: crate::FieldId = 5;
-    /// `members[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `MemberResponse`, at path `members[].error_code` in `LeaveGroupResponse`.
     pub const MEMBERS_ERROR_CODE: crate::FieldId = 6;
-    /// `members[]._tagged_fields`.
+    /// The id of the tagged-field section of `MemberResponse` (its unknown tagged fields), at path `members[]._tagged_fields` in `LeaveGroupResponse`.
     pub const MEMBERS_TAGGED_FIELDS: crate::FieldId = 7;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

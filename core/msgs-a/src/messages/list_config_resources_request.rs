@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/ListConfigResourcesRequest.json` |
 
 use crate::rt;
 
@@ -146,9 +147,9 @@ impl<'a> rt::Message<'a> for ListConfigResourcesRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `resource_types`.
+    /// The id of the `resource_types` field (schema name `ResourceTypes`) of `ListConfigResourcesRequest`, at path `resource_types` in `ListConfigResourcesRequest`.
     pub const RESOURCE_TYPES: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ListConfigResourcesRequest` (its unknown tagged fields), at path `_tagged_fields` in `ListConfigResourcesRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["resource_types", "_tagged_fields"];

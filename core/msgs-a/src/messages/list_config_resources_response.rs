@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
+//! | schema | `schemas/kafka/4.4.0/clients/ListConfigResourcesResponse.json` |
 
 use crate::rt;
 
@@ -307,19 +308,19 @@ impl<'a> rt::Message<'a> for ListConfigResourcesResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `ListConfigResourcesResponse`, at path `throttle_time_ms` in `ListConfigResourcesResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `ListConfigResourcesResponse`, at path `error_code` in `ListConfigResourcesResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `config_resources`.
+    /// The id of the `config_resources` field (schema name `ConfigResources`) of `ListConfigResourcesResponse`, at path `config_resources` in `ListConfigResourcesResponse`.
     pub const CONFIG_RESOURCES: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ListConfigResourcesResponse` (its unknown tagged fields), at path `_tagged_fields` in `ListConfigResourcesResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `config_resources[].resource_name`.
+    /// The id of the `resource_name` field (schema name `ResourceName`) of `ConfigResource`, at path `config_resources[].resource_name` in `ListConfigResourcesResponse`.
     pub const CONFIG_RESOURCES_RESOURCE_NAME: crate::FieldId = 4;
-    /// `config_resources[].resource_type`.
+    /// The id of the `resource_type` field (schema name `ResourceType`) of `ConfigResource`, at path `config_resources[].resource_type` in `ListConfigResourcesResponse`.
     pub const CONFIG_RESOURCES_RESOURCE_TYPE: crate::FieldId = 5;
-    /// `config_resources[]._tagged_fields`.
+    /// The id of the tagged-field section of `ConfigResource` (its unknown tagged fields), at path `config_resources[]._tagged_fields` in `ListConfigResourcesResponse`.
     pub const CONFIG_RESOURCES_TAGGED_FIELDS: crate::FieldId = 6;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-5 |
 //! | flexible versions | 3-5 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/ListGroupsRequest.json` |
 
 use crate::rt;
 
@@ -185,11 +186,11 @@ impl<'a> rt::Message<'a> for ListGroupsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `states_filter`.
+    /// The id of the `states_filter` field (schema name `StatesFilter`) of `ListGroupsRequest`, at path `states_filter` in `ListGroupsRequest`.
     pub const STATES_FILTER: crate::FieldId = 0;
-    /// `types_filter`.
+    /// The id of the `types_filter` field (schema name `TypesFilter`) of `ListGroupsRequest`, at path `types_filter` in `ListGroupsRequest`.
     pub const TYPES_FILTER: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ListGroupsRequest` (its unknown tagged fields), at path `_tagged_fields` in `ListGroupsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["states_filter", "types_filter", "_tagged_fields"];

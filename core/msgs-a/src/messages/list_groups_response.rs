@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-5 |
 //! | flexible versions | 3-5 |
+//! | schema | `schemas/kafka/4.4.0/clients/ListGroupsResponse.json` |
 
 use crate::rt;
 
@@ -365,23 +366,23 @@ impl<'a> rt::Message<'a> for ListGroupsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `ListGroupsResponse`, at path `throttle_time_ms` in `ListGroupsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `ListGroupsResponse`, at path `error_code` in `ListGroupsResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `groups`.
+    /// The id of the `groups` field (schema name `Groups`) of `ListGroupsResponse`, at path `groups` in `ListGroupsResponse`.
     pub const GROUPS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ListGroupsResponse` (its unknown tagged fields), at path `_tagged_fields` in `ListGroupsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `groups[].group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `ListedGroup`, at path `groups[].group_id` in `ListGroupsResponse`.
     pub const GROUPS_GROUP_ID: crate::FieldId = 4;
-    /// `groups[].protocol_type`.
+    /// The id of the `protocol_type` field (schema name `ProtocolType`) of `ListedGroup`, at path `groups[].protocol_type` in `ListGroupsResponse`.
     pub const GROUPS_PROTOCOL_TYPE: crate::FieldId = 5;
-    /// `groups[].group_state`.
+    /// The id of the `group_state` field (schema name `GroupState`) of `ListedGroup`, at path `groups[].group_state` in `ListGroupsResponse`.
     pub const GROUPS_GROUP_STATE: crate::FieldId = 6;
-    /// `groups[].group_type`.
+    /// The id of the `group_type` field (schema name `GroupType`) of `ListedGroup`, at path `groups[].group_type` in `ListGroupsResponse`.
     pub const GROUPS_GROUP_TYPE: crate::FieldId = 7;
-    /// `groups[]._tagged_fields`.
+    /// The id of the tagged-field section of `ListedGroup` (its unknown tagged fields), at path `groups[]._tagged_fields` in `ListGroupsResponse`.
     pub const GROUPS_TAGGED_FIELDS: crate::FieldId = 8;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -9,6 +9,7 @@
 //! | flexible versions | 6-11 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/ListOffsetsRequest.json`, `schemas/kafka/3.9.1/clients/ListOffsetsRequest.json` |
 
 use crate::rt;
 
@@ -555,31 +556,31 @@ impl<'a> rt::Message<'a> for ListOffsetsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `replica_id`.
+    /// The id of the `replica_id` field (schema name `ReplicaId`) of `ListOffsetsRequest`, at path `replica_id` in `ListOffsetsRequest`.
     pub const REPLICA_ID: crate::FieldId = 0;
-    /// `isolation_level`.
+    /// The id of the `isolation_level` field (schema name `IsolationLevel`) of `ListOffsetsRequest`, at path `isolation_level` in `ListOffsetsRequest`.
     pub const ISOLATION_LEVEL: crate::FieldId = 1;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `ListOffsetsRequest`, at path `topics` in `ListOffsetsRequest`.
     pub const TOPICS: crate::FieldId = 2;
-    /// `timeout_ms`.
+    /// The id of the `timeout_ms` field (schema name `TimeoutMs`) of `ListOffsetsRequest`, at path `timeout_ms` in `ListOffsetsRequest`.
     pub const TIMEOUT_MS: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ListOffsetsRequest` (its unknown tagged fields), at path `_tagged_fields` in `ListOffsetsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `ListOffsetsTopic`, at path `topics[].name` in `ListOffsetsRequest`.
     pub const TOPICS_NAME: crate::FieldId = 5;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `ListOffsetsTopic`, at path `topics[].partitions` in `ListOffsetsRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 6;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `ListOffsetsTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `ListOffsetsRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `ListOffsetsPartition`, at path `topics[].partitions[].partition_index` in `ListOffsetsRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 8;
-    /// `topics[].partitions[].current_leader_epoch`.
+    /// The id of the `current_leader_epoch` field (schema name `CurrentLeaderEpoch`) of `ListOffsetsPartition`, at path `topics[].partitions[].current_leader_epoch` in `ListOffsetsRequest`.
     pub const TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH: crate::FieldId = 9;
-    /// `topics[].partitions[].timestamp`.
+    /// The id of the `timestamp` field (schema name `Timestamp`) of `ListOffsetsPartition`, at path `topics[].partitions[].timestamp` in `ListOffsetsRequest`.
     pub const TOPICS_PARTITIONS_TIMESTAMP: crate::FieldId = 10;
-    /// `topics[].partitions[].max_num_offsets`.
+    /// The id of the `max_num_offsets` field (schema name `MaxNumOffsets`) of `ListOffsetsPartition`, at path `topics[].partitions[].max_num_offsets` in `ListOffsetsRequest`.
     pub const TOPICS_PARTITIONS_MAX_NUM_OFFSETS: crate::FieldId = 11;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `ListOffsetsPartition` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `ListOffsetsRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 12;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-11 |
 //! | flexible versions | 6-11 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/ListOffsetsResponse.json`, `schemas/kafka/3.9.1/clients/ListOffsetsResponse.json` |
 
 use crate::rt;
 
@@ -627,31 +628,31 @@ impl<'a> rt::Message<'a> for ListOffsetsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `ListOffsetsResponse`, at path `throttle_time_ms` in `ListOffsetsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `ListOffsetsResponse`, at path `topics` in `ListOffsetsResponse`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ListOffsetsResponse` (its unknown tagged fields), at path `_tagged_fields` in `ListOffsetsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `ListOffsetsTopicResponse`, at path `topics[].name` in `ListOffsetsResponse`.
     pub const TOPICS_NAME: crate::FieldId = 3;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `ListOffsetsTopicResponse`, at path `topics[].partitions` in `ListOffsetsResponse`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 4;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `ListOffsetsTopicResponse` (its unknown tagged fields), at path `topics[]._tagged_fields` in `ListOffsetsResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `ListOffsetsPartitionResponse`, at path `topics[].partitions[].partition_index` in `ListOffsetsResponse`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 6;
-    /// `topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `ListOffsetsPartitionResponse`, at path `topics[].partitions[].error_code` in `ListOffsetsResponse`.
     pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 7;
-    /// `topics[].partitions[].old_style_offsets`.
+    /// The id of the `old_style_offsets` field (schema name `OldStyleOffsets`) of `ListOffsetsPartitionResponse`, at path `topics[].partitions[].old_style_offsets` in `ListOffsetsResponse`.
     pub const TOPICS_PARTITIONS_OLD_STYLE_OFFSETS: crate::FieldId = 8;
-    /// `topics[].partitions[].timestamp`.
+    /// The id of the `timestamp` field (schema name `Timestamp`) of `ListOffsetsPartitionResponse`, at path `topics[].partitions[].timestamp` in `ListOffsetsResponse`.
     pub const TOPICS_PARTITIONS_TIMESTAMP: crate::FieldId = 9;
-    /// `topics[].partitions[].offset`.
+    /// The id of the `offset` field (schema name `Offset`) of `ListOffsetsPartitionResponse`, at path `topics[].partitions[].offset` in `ListOffsetsResponse`.
     pub const TOPICS_PARTITIONS_OFFSET: crate::FieldId = 10;
-    /// `topics[].partitions[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `ListOffsetsPartitionResponse`, at path `topics[].partitions[].leader_epoch` in `ListOffsetsResponse`.
     pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 11;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `ListOffsetsPartitionResponse` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `ListOffsetsResponse`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 12;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/ListPartitionReassignmentsRequest.json` |
 
 use crate::rt;
 
@@ -278,17 +279,17 @@ impl<'a> rt::Message<'a> for ListPartitionReassignmentsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `timeout_ms`.
+    /// The id of the `timeout_ms` field (schema name `TimeoutMs`) of `ListPartitionReassignmentsRequest`, at path `timeout_ms` in `ListPartitionReassignmentsRequest`.
     pub const TIMEOUT_MS: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `ListPartitionReassignmentsRequest`, at path `topics` in `ListPartitionReassignmentsRequest`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ListPartitionReassignmentsRequest` (its unknown tagged fields), at path `_tagged_fields` in `ListPartitionReassignmentsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `ListPartitionReassignmentsTopics`, at path `topics[].name` in `ListPartitionReassignmentsRequest`.
     pub const TOPICS_NAME: crate::FieldId = 3;
-    /// `topics[].partition_indexes`.
+    /// The id of the `partition_indexes` field (schema name `PartitionIndexes`) of `ListPartitionReassignmentsTopics`, at path `topics[].partition_indexes` in `ListPartitionReassignmentsRequest`.
     pub const TOPICS_PARTITION_INDEXES: crate::FieldId = 4;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `ListPartitionReassignmentsTopics` (its unknown tagged fields), at path `topics[]._tagged_fields` in `ListPartitionReassignmentsRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/ListPartitionReassignmentsResponse.json` |
 
 use crate::rt;
 
@@ -477,31 +478,31 @@ impl<'a> rt::Message<'a> for ListPartitionReassignmentsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `ListPartitionReassignmentsResponse`, at path `throttle_time_ms` in `ListPartitionReassignmentsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `ListPartitionReassignmentsResponse`, at path `error_code` in `ListPartitionReassignmentsResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `ListPartitionReassignmentsResponse`, at path `error_message` in `ListPartitionReassignmentsResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 2;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `ListPartitionReassignmentsResponse`, at path `topics` in `ListPartitionReassignmentsResponse`.
     pub const TOPICS: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ListPartitionReassignmentsResponse` (its unknown tagged fields), at path `_tagged_fields` in `ListPartitionReassignmentsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `OngoingTopicReassignment`, at path `topics[].name` in `ListPartitionReassignmentsResponse`.
     pub const TOPICS_NAME: crate::FieldId = 5;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `OngoingTopicReassignment`, at path `topics[].partitions` in `ListPartitionReassignmentsResponse`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 6;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `OngoingTopicReassignment` (its unknown tagged fields), at path `topics[]._tagged_fields` in `ListPartitionReassignmentsResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `OngoingPartitionReassignment`, at path `topics[].partitions[].partition_index` in `ListPartitionReassignmentsResponse`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 8;
-    /// `topics[].partitions[].replicas`.
+    /// The id of the `replicas` field (schema name `Replicas`) of `OngoingPartitionReassignment`, at path `topics[].partitions[].replicas` in `ListPartitionReassignmentsResponse`.
     pub const TOPICS_PARTITIONS_REPLICAS: crate::FieldId = 9;
-    /// `topics[].partitions[].adding_replicas`.
+    /// The id of the `adding_replicas` field (schema name `AddingReplicas`) of `OngoingPartitionReassignment`, at path `topics[].partitions[].adding_replicas` in `ListPartitionReassignmentsResponse`.
     pub const TOPICS_PARTITIONS_ADDING_REPLICAS: crate::FieldId = 10;
-    /// `topics[].partitions[].removing_replicas`.
+    /// The id of the `removing_replicas` field (schema name `RemovingReplicas`) of `OngoingPartitionReassignment`, at path `topics[].partitions[].removing_replicas` in `ListPartitionReassignmentsResponse`.
     pub const TOPICS_PARTITIONS_REMOVING_REPLICAS: crate::FieldId = 11;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `OngoingPartitionReassignment` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `ListPartitionReassignmentsResponse`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 12;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-2 |
 //! | flexible versions | 0-2 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/ListTransactionsRequest.json` |
 
 use crate::rt;
 
@@ -192,15 +193,15 @@ impl<'a> rt::Message<'a> for ListTransactionsRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `state_filters`.
+    /// The id of the `state_filters` field (schema name `StateFilters`) of `ListTransactionsRequest`, at path `state_filters` in `ListTransactionsRequest`.
     pub const STATE_FILTERS: crate::FieldId = 0;
-    /// `producer_id_filters`.
+    /// The id of the `producer_id_filters` field (schema name `ProducerIdFilters`) of `ListTransactionsRequest`, at path `producer_id_filters` in `ListTransactionsRequest`.
     pub const PRODUCER_ID_FILTERS: crate::FieldId = 1;
-    /// `duration_filter`.
+    /// The id of the `duration_filter` field (schema name `DurationFilter`) of `ListTransactionsRequest`, at path `duration_filter` in `ListTransactionsRequest`.
     pub const DURATION_FILTER: crate::FieldId = 2;
-    /// `transactional_id_pattern`.
+    /// The id of the `transactional_id_pattern` field (schema name `TransactionalIdPattern`) of `ListTransactionsRequest`, at path `transactional_id_pattern` in `ListTransactionsRequest`.
     pub const TRANSACTIONAL_ID_PATTERN: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ListTransactionsRequest` (its unknown tagged fields), at path `_tagged_fields` in `ListTransactionsRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-2 |
 //! | flexible versions | 0-2 |
+//! | schema | `schemas/kafka/4.4.0/clients/ListTransactionsResponse.json` |
 
 use crate::rt;
 
@@ -309,23 +310,23 @@ impl<'a> rt::Message<'a> for ListTransactionsResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `ListTransactionsResponse`, at path `throttle_time_ms` in `ListTransactionsResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `ListTransactionsResponse`, at path `error_code` in `ListTransactionsResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `unknown_state_filters`.
+    /// The id of the `unknown_state_filters` field (schema name `UnknownStateFilters`) of `ListTransactionsResponse`, at path `unknown_state_filters` in `ListTransactionsResponse`.
     pub const UNKNOWN_STATE_FILTERS: crate::FieldId = 2;
-    /// `transaction_states`.
+    /// The id of the `transaction_states` field (schema name `TransactionStates`) of `ListTransactionsResponse`, at path `transaction_states` in `ListTransactionsResponse`.
     pub const TRANSACTION_STATES: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ListTransactionsResponse` (its unknown tagged fields), at path `_tagged_fields` in `ListTransactionsResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `transaction_states[].transactional_id`.
+    /// The id of the `transactional_id` field (schema name `TransactionalId`) of `TransactionState`, at path `transaction_states[].transactional_id` in `ListTransactionsResponse`.
     pub const TRANSACTION_STATES_TRANSACTIONAL_ID: crate::FieldId = 5;
-    /// `transaction_states[].producer_id`.
+    /// The id of the `producer_id` field (schema name `ProducerId`) of `TransactionState`, at path `transaction_states[].producer_id` in `ListTransactionsResponse`.
     pub const TRANSACTION_STATES_PRODUCER_ID: crate::FieldId = 6;
-    /// `transaction_states[].transaction_state`.
+    /// The id of the `transaction_state` field (schema name `TransactionState`) of `TransactionState`, at path `transaction_states[].transaction_state` in `ListTransactionsResponse`.
     pub const TRANSACTION_STATES_TRANSACTION_STATE: crate::FieldId = 7;
-    /// `transaction_states[]._tagged_fields`.
+    /// The id of the tagged-field section of `TransactionState` (its unknown tagged fields), at path `transaction_states[]._tagged_fields` in `ListTransactionsResponse`.
     pub const TRANSACTION_STATES_TAGGED_FIELDS: crate::FieldId = 8;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

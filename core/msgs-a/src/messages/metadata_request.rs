@@ -8,6 +8,7 @@
 //! | valid versions | 0-13 |
 //! | flexible versions | 9-13 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/MetadataRequest.json` |
 
 use crate::rt;
 
@@ -391,21 +392,21 @@ impl<'a> rt::Message<'a> for MetadataRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `MetadataRequest`, at path `topics` in `MetadataRequest`.
     pub const TOPICS: crate::FieldId = 0;
-    /// `allow_auto_topic_creation`.
+    /// The id of the `allow_auto_topic_creation` field (schema name `AllowAutoTopicCreation`) of `MetadataRequest`, at path `allow_auto_topic_creation` in `MetadataRequest`.
     pub const ALLOW_AUTO_TOPIC_CREATION: crate::FieldId = 1;
-    /// `include_cluster_authorized_operations`.
+    /// The id of the `include_cluster_authorized_operations` field (schema name `IncludeClusterAuthorizedOperations`) of `MetadataRequest`, at path `include_cluster_authorized_operations` in `MetadataRequest`.
     pub const INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS: crate::FieldId = 2;
-    /// `include_topic_authorized_operations`.
+    /// The id of the `include_topic_authorized_operations` field (schema name `IncludeTopicAuthorizedOperations`) of `MetadataRequest`, at path `include_topic_authorized_operations` in `MetadataRequest`.
     pub const INCLUDE_TOPIC_AUTHORIZED_OPERATIONS: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `MetadataRequest` (its unknown tagged fields), at path `_tagged_fields` in `MetadataRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `MetadataRequestTopic`, at path `topics[].topic_id` in `MetadataRequest`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 5;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `MetadataRequestTopic`, at path `topics[].name` in `MetadataRequest`.
     pub const TOPICS_NAME: crate::FieldId = 6;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `MetadataRequestTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `MetadataRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-13 |
 //! | flexible versions | 9-13 |
+//! | schema | `schemas/kafka/4.4.0/clients/MetadataResponse.json` |
 
 use crate::rt;
 
@@ -937,61 +938,61 @@ impl<'a> rt::Message<'a> for MetadataResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `MetadataResponse`, at path `throttle_time_ms` in `MetadataResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `brokers`.
+    /// The id of the `brokers` field (schema name `Brokers`) of `MetadataResponse`, at path `brokers` in `MetadataResponse`.
     pub const BROKERS: crate::FieldId = 1;
-    /// `cluster_id`.
+    /// The id of the `cluster_id` field (schema name `ClusterId`) of `MetadataResponse`, at path `cluster_id` in `MetadataResponse`.
     pub const CLUSTER_ID: crate::FieldId = 2;
-    /// `controller_id`.
+    /// The id of the `controller_id` field (schema name `ControllerId`) of `MetadataResponse`, at path `controller_id` in `MetadataResponse`.
     pub const CONTROLLER_ID: crate::FieldId = 3;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `MetadataResponse`, at path `topics` in `MetadataResponse`.
     pub const TOPICS: crate::FieldId = 4;
-    /// `cluster_authorized_operations`.
+    /// The id of the `cluster_authorized_operations` field (schema name `ClusterAuthorizedOperations`) of `MetadataResponse`, at path `cluster_authorized_operations` in `MetadataResponse`.
     pub const CLUSTER_AUTHORIZED_OPERATIONS: crate::FieldId = 5;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `MetadataResponse`, at path `error_code` in `MetadataResponse`.
     pub const ERROR_CODE: crate::FieldId = 6;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `MetadataResponse` (its unknown tagged fields), at path `_tagged_fields` in `MetadataResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 7;
-    /// `brokers[].node_id`.
+    /// The id of the `node_id` field (schema name `NodeId`) of `MetadataResponseBroker`, at path `brokers[].node_id` in `MetadataResponse`.
     pub const BROKERS_NODE_ID: crate::FieldId = 8;
-    /// `brokers[].host`.
+    /// The id of the `host` field (schema name `Host`) of `MetadataResponseBroker`, at path `brokers[].host` in `MetadataResponse`.
     pub const BROKERS_HOST: crate::FieldId = 9;
-    /// `brokers[].port`.
+    /// The id of the `port` field (schema name `Port`) of `MetadataResponseBroker`, at path `brokers[].port` in `MetadataResponse`.
     pub const BROKERS_PORT: crate::FieldId = 10;
-    /// `brokers[].rack`.
+    /// The id of the `rack` field (schema name `Rack`) of `MetadataResponseBroker`, at path `brokers[].rack` in `MetadataResponse`.
     pub const BROKERS_RACK: crate::FieldId = 11;
-    /// `brokers[]._tagged_fields`.
+    /// The id of the tagged-field section of `MetadataResponseBroker` (its unknown tagged fields), at path `brokers[]._tagged_fields` in `MetadataResponse`.
     pub const BROKERS_TAGGED_FIELDS: crate::FieldId = 12;
-    /// `topics[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `MetadataResponseTopic`, at path `topics[].error_code` in `MetadataResponse`.
     pub const TOPICS_ERROR_CODE: crate::FieldId = 13;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `MetadataResponseTopic`, at path `topics[].name` in `MetadataResponse`.
     pub const TOPICS_NAME: crate::FieldId = 14;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `MetadataResponseTopic`, at path `topics[].topic_id` in `MetadataResponse`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 15;
-    /// `topics[].is_internal`.
+    /// The id of the `is_internal` field (schema name `IsInternal`) of `MetadataResponseTopic`, at path `topics[].is_internal` in `MetadataResponse`.
     pub const TOPICS_IS_INTERNAL: crate::FieldId = 16;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `MetadataResponseTopic`, at path `topics[].partitions` in `MetadataResponse`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 17;
-    /// `topics[].topic_authorized_operations`.
+    /// The id of the `topic_authorized_operations` field (schema name `TopicAuthorizedOperations`) of `MetadataResponseTopic`, at path `topics[].topic_authorized_operations` in `MetadataResponse`.
     pub const TOPICS_TOPIC_AUTHORIZED_OPERATIONS: crate::FieldId = 18;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `MetadataResponseTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `MetadataResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 19;
-    /// `topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `MetadataResponsePartition`, at path `topics[].partitions[].error_code` in `MetadataResponse`.
     pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 20;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `MetadataResponsePartition`, at path `topics[].partitions[].partition_index` in `MetadataResponse`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 21;
-    /// `topics[].partitions[].leader_id`.
+    /// The id of the `leader_id` field (schema name `LeaderId`) of `MetadataResponsePartition`, at path `topics[].partitions[].leader_id` in `MetadataResponse`.
     pub const TOPICS_PARTITIONS_LEADER_ID: crate::FieldId = 22;
-    /// `topics[].partitions[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `MetadataResponsePartition`, at path `topics[].partitions[].leader_epoch` in `MetadataResponse`.
     pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 23;
-    /// `topics[].partitions[].replica_nodes`.
+    /// The id of the `replica_nodes` field (schema name `ReplicaNodes`) of `MetadataResponsePartition`, at path `topics[].partitions[].replica_nodes` in `MetadataResponse`.
     pub const TOPICS_PARTITIONS_REPLICA_NODES: crate::FieldId = 24;
-    /// `topics[].partitions[].isr_nodes`.
+    /// The id of the `isr_nodes` field (schema name `IsrNodes`) of `MetadataResponsePartition`, at path `topics[].partitions[].isr_nodes` in `MetadataResponse`.
     pub const TOPICS_PARTITIONS_ISR_NODES: crate::FieldId = 25;
-    /// `topics[].partitions[].offline_replicas`.
+    /// The id of the `offline_replicas` field (schema name `OfflineReplicas`) of `MetadataResponsePartition`, at path `topics[].partitions[].offline_replicas` in `MetadataResponse`.
     pub const TOPICS_PARTITIONS_OFFLINE_REPLICAS: crate::FieldId = 26;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `MetadataResponsePartition` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `MetadataResponse`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 27;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

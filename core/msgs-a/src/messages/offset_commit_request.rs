@@ -9,6 +9,7 @@
 //! | flexible versions | 8-10 |
 //! | versions defined by Kafka 3.9.1 only | 0-1 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/OffsetCommitRequest.json`, `schemas/kafka/3.9.1/clients/OffsetCommitRequest.json` |
 
 use crate::rt;
 
@@ -663,39 +664,39 @@ impl<'a> rt::Message<'a> for OffsetCommitRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `OffsetCommitRequest`, at path `group_id` in `OffsetCommitRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `generation_id_or_member_epoch`.
+    /// The id of the `generation_id_or_member_epoch` field (schema name `GenerationIdOrMemberEpoch`) of `OffsetCommitRequest`, at path `generation_id_or_member_epoch` in `OffsetCommitRequest`.
     pub const GENERATION_ID_OR_MEMBER_EPOCH: crate::FieldId = 1;
-    /// `member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `OffsetCommitRequest`, at path `member_id` in `OffsetCommitRequest`.
     pub const MEMBER_ID: crate::FieldId = 2;
-    /// `group_instance_id`.
+    /// The id of the `group_instance_id` field (schema name `GroupInstanceId`) of `OffsetCommitRequest`, at path `group_instance_id` in `OffsetCommitRequest`.
     pub const GROUP_INSTANCE_ID: crate::FieldId = 3;
-    /// `retention_time_ms`.
+    /// The id of the `retention_time_ms` field (schema name `RetentionTimeMs`) of `OffsetCommitRequest`, at path `retention_time_ms` in `OffsetCommitRequest`.
     pub const RETENTION_TIME_MS: crate::FieldId = 4;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `OffsetCommitRequest`, at path `topics` in `OffsetCommitRequest`.
     pub const TOPICS: crate::FieldId = 5;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `OffsetCommitRequest` (its unknown tagged fields), at path `_tagged_fields` in `OffsetCommitRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 6;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `OffsetCommitRequestTopic`, at path `topics[].name` in `OffsetCommitRequest`.
     pub const TOPICS_NAME: crate::FieldId = 7;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `OffsetCommitRequestTopic`, at path `topics[].topic_id` in `OffsetCommitRequest`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 8;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `OffsetCommitRequestTopic`, at path `topics[].partitions` in `OffsetCommitRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 9;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `OffsetCommitRequestTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `OffsetCommitRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 10;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `OffsetCommitRequestPartition`, at path `topics[].partitions[].partition_index` in `OffsetCommitRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 11;
-    /// `topics[].partitions[].committed_offset`.
+    /// The id of the `committed_offset` field (schema name `CommittedOffset`) of `OffsetCommitRequestPartition`, at path `topics[].partitions[].committed_offset` in `OffsetCommitRequest`.
     pub const TOPICS_PARTITIONS_COMMITTED_OFFSET: crate::FieldId = 12;
-    /// `topics[].partitions[].committed_leader_epoch`.
+    /// The id of the `committed_leader_epoch` field (schema name `CommittedLeaderEpoch`) of `OffsetCommitRequestPartition`, at path `topics[].partitions[].committed_leader_epoch` in `OffsetCommitRequest`.
     pub const TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH: crate::FieldId = 13;
-    /// `topics[].partitions[].commit_timestamp`.
+    /// The id of the `commit_timestamp` field (schema name `CommitTimestamp`) of `OffsetCommitRequestPartition`, at path `topics[].partitions[].commit_timestamp` in `OffsetCommitRequest`.
     pub const TOPICS_PARTITIONS_COMMIT_TIMESTAMP: crate::FieldId = 14;
-    /// `topics[].partitions[].committed_metadata`.
+    /// The id of the `committed_metadata` field (schema name `CommittedMetadata`) of `OffsetCommitRequestPartition`, at path `topics[].partitions[].committed_metadata` in `OffsetCommitRequest`.
     pub const TOPICS_PARTITIONS_COMMITTED_METADATA: crate::FieldId = 15;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `OffsetCommitRequestPartition` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `OffsetCommitRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 16;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/ConsumerGroupCurrentMemberAssignmentValue.json` |
 
 use crate::rt;
 
@@ -413,33 +414,33 @@ impl<'a> rt::Message<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `member_epoch`.
+    /// The id of the `member_epoch` field (schema name `MemberEpoch`) of `ConsumerGroupCurrentMemberAssignmentValue`, at path `member_epoch` in `ConsumerGroupCurrentMemberAssignmentValue`.
     pub const MEMBER_EPOCH: crate::FieldId = 0;
-    /// `previous_member_epoch`.
+    /// The id of the `previous_member_epoch` field (schema name `PreviousMemberEpoch`) of `ConsumerGroupCurrentMemberAssignmentValue`, at path `previous_member_epoch` in `ConsumerGroupCurrentMemberAssignmentValue`.
     pub const PREVIOUS_MEMBER_EPOCH: crate::FieldId = 1;
-    /// `state`.
+    /// The id of the `state` field (schema name `State`) of `ConsumerGroupCurrentMemberAssignmentValue`, at path `state` in `ConsumerGroupCurrentMemberAssignmentValue`.
     pub const STATE: crate::FieldId = 2;
-    /// `assigned_partitions`.
+    /// The id of the `assigned_partitions` field (schema name `AssignedPartitions`) of `ConsumerGroupCurrentMemberAssignmentValue`, at path `assigned_partitions` in `ConsumerGroupCurrentMemberAssignmentValue`.
     pub const ASSIGNED_PARTITIONS: crate::FieldId = 3;
-    /// `partitions_pending_revocation`.
+    /// The id of the `partitions_pending_revocation` field (schema name `PartitionsPendingRevocation`) of `ConsumerGroupCurrentMemberAssignmentValue`, at path `partitions_pending_revocation` in `ConsumerGroupCurrentMemberAssignmentValue`.
     pub const PARTITIONS_PENDING_REVOCATION: crate::FieldId = 4;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ConsumerGroupCurrentMemberAssignmentValue` (its unknown tagged fields), at path `_tagged_fields` in `ConsumerGroupCurrentMemberAssignmentValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 5;
-    /// `assigned_partitions[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicPartitions`, at path `assigned_partitions[].topic_id` in `ConsumerGroupCurrentMemberAssignmentValue`.
     pub const ASSIGNED_PARTITIONS_TOPIC_ID: crate::FieldId = 6;
-    /// `assigned_partitions[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicPartitions`, at path `assigned_partitions[].partitions` in `ConsumerGroupCurrentMemberAssignmentValue`.
     pub const ASSIGNED_PARTITIONS_PARTITIONS: crate::FieldId = 7;
-    /// `assigned_partitions[].assignment_epochs`.
+    /// The id of the `assignment_epochs` field (schema name `AssignmentEpochs`) of `TopicPartitions`, at path `assigned_partitions[].assignment_epochs` in `ConsumerGroupCurrentMemberAssignmentValue`.
     pub const ASSIGNED_PARTITIONS_ASSIGNMENT_EPOCHS: crate::FieldId = 8;
-    /// `assigned_partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicPartitions` (its unknown tagged fields), at path `assigned_partitions[]._tagged_fields` in `ConsumerGroupCurrentMemberAssignmentValue`.
     pub const ASSIGNED_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 9;
-    /// `partitions_pending_revocation[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicPartitions`, at path `partitions_pending_revocation[].topic_id` in `ConsumerGroupCurrentMemberAssignmentValue`.
     pub const PARTITIONS_PENDING_REVOCATION_TOPIC_ID: crate::FieldId = 10;
-    /// `partitions_pending_revocation[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicPartitions`, at path `partitions_pending_revocation[].partitions` in `ConsumerGroupCurrentMemberAssignmentValue`.
     pub const PARTITIONS_PENDING_REVOCATION_PARTITIONS: crate::FieldId = 11;
-    /// `partitions_pending_revocation[].assignment_epochs`.
+    /// The id of the `assignment_epochs` field (schema name `AssignmentEpochs`) of `TopicPartitions`, at path `partitions_pending_revocation[].assignment_epochs` in `ConsumerGroupCurrentMemberAssignmentValue`.
     pub const PARTITIONS_PENDING_REVOCATION_ASSIGNMENT_EPOCHS: crate::FieldId = 12;
-    /// `partitions_pending_revocation[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicPartitions` (its unknown tagged fields), at path `partitions_pending_revocation[]._tagged_fields` in `ConsumerGroupCurrentMemberAssignmentValue`.
     pub const PARTITIONS_PENDING_REVOCATION_TAGGED_FIELDS: crate::FieldId = 13;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

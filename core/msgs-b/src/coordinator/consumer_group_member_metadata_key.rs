@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/ConsumerGroupMemberMetadataKey.json` |
 
 use crate::rt;
 
@@ -124,11 +125,11 @@ impl<'a> rt::Message<'a> for ConsumerGroupMemberMetadataKey<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `ConsumerGroupMemberMetadataKey`, at path `group_id` in `ConsumerGroupMemberMetadataKey`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `ConsumerGroupMemberMetadataKey`, at path `member_id` in `ConsumerGroupMemberMetadataKey`.
     pub const MEMBER_ID: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ConsumerGroupMemberMetadataKey` (its unknown tagged fields), at path `_tagged_fields` in `ConsumerGroupMemberMetadataKey`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["group_id", "member_id", "_tagged_fields"];

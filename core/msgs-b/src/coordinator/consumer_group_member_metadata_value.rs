@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/ConsumerGroupMemberMetadataValue.json` |
 
 use crate::rt;
 
@@ -578,37 +579,37 @@ impl<'a> rt::Message<'a> for ConsumerGroupMemberMetadataValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `instance_id`.
+    /// The id of the `instance_id` field (schema name `InstanceId`) of `ConsumerGroupMemberMetadataValue`, at path `instance_id` in `ConsumerGroupMemberMetadataValue`.
     pub const INSTANCE_ID: crate::FieldId = 0;
-    /// `rack_id`.
+    /// The id of the `rack_id` field (schema name `RackId`) of `ConsumerGroupMemberMetadataValue`, at path `rack_id` in `ConsumerGroupMemberMetadataValue`.
     pub const RACK_ID: crate::FieldId = 1;
-    /// `client_id`.
+    /// The id of the `client_id` field (schema name `ClientId`) of `ConsumerGroupMemberMetadataValue`, at path `client_id` in `ConsumerGroupMemberMetadataValue`.
     pub const CLIENT_ID: crate::FieldId = 2;
-    /// `client_host`.
+    /// The id of the `client_host` field (schema name `ClientHost`) of `ConsumerGroupMemberMetadataValue`, at path `client_host` in `ConsumerGroupMemberMetadataValue`.
     pub const CLIENT_HOST: crate::FieldId = 3;
-    /// `subscribed_topic_names`.
+    /// The id of the `subscribed_topic_names` field (schema name `SubscribedTopicNames`) of `ConsumerGroupMemberMetadataValue`, at path `subscribed_topic_names` in `ConsumerGroupMemberMetadataValue`.
     pub const SUBSCRIBED_TOPIC_NAMES: crate::FieldId = 4;
-    /// `subscribed_topic_regex`.
+    /// The id of the `subscribed_topic_regex` field (schema name `SubscribedTopicRegex`) of `ConsumerGroupMemberMetadataValue`, at path `subscribed_topic_regex` in `ConsumerGroupMemberMetadataValue`.
     pub const SUBSCRIBED_TOPIC_REGEX: crate::FieldId = 5;
-    /// `rebalance_timeout_ms`.
+    /// The id of the `rebalance_timeout_ms` field (schema name `RebalanceTimeoutMs`) of `ConsumerGroupMemberMetadataValue`, at path `rebalance_timeout_ms` in `ConsumerGroupMemberMetadataValue`.
     pub const REBALANCE_TIMEOUT_MS: crate::FieldId = 6;
-    /// `server_assignor`.
+    /// The id of the `server_assignor` field (schema name `ServerAssignor`) of `ConsumerGroupMemberMetadataValue`, at path `server_assignor` in `ConsumerGroupMemberMetadataValue`.
     pub const SERVER_ASSIGNOR: crate::FieldId = 7;
-    /// `classic_member_metadata`.
+    /// The id of the `classic_member_metadata` field (schema name `ClassicMemberMetadata`) of `ConsumerGroupMemberMetadataValue`, at path `classic_member_metadata` in `ConsumerGroupMemberMetadataValue`.
     pub const CLASSIC_MEMBER_METADATA: crate::FieldId = 8;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ConsumerGroupMemberMetadataValue` (its unknown tagged fields), at path `_tagged_fields` in `ConsumerGroupMemberMetadataValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 9;
-    /// `classic_member_metadata.session_timeout_ms`.
+    /// The id of the `session_timeout_ms` field (schema name `SessionTimeoutMs`) of `ClassicMemberMetadata`, at path `classic_member_metadata.session_timeout_ms` in `ConsumerGroupMemberMetadataValue`.
     pub const CLASSIC_MEMBER_METADATA_SESSION_TIMEOUT_MS: crate::FieldId = 10;
-    /// `classic_member_metadata.supported_protocols`.
+    /// The id of the `supported_protocols` field (schema name `SupportedProtocols`) of `ClassicMemberMetadata`, at path `classic_member_metadata.supported_protocols` in `ConsumerGroupMemberMetadataValue`.
     pub const CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS: crate::FieldId = 11;
-    /// `classic_member_metadata._tagged_fields`.
+    /// The id of the tagged-field section of `ClassicMemberMetadata` (its unknown tagged fields), at path `classic_member_metadata._tagged_fields` in `ConsumerGroupMemberMetadataValue`.
     pub const CLASSIC_MEMBER_METADATA_TAGGED_FIELDS: crate::FieldId = 12;
-    /// `classic_member_metadata.supported_protocols[].name`.
+    /// The id of the `name` field (schema name `Name`) of `ClassicProtocol`, at path `classic_member_metadata.supported_protocols[].name` in `ConsumerGroupMemberMetadataValue`.
     pub const CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_NAME: crate::FieldId = 13;
-    /// `classic_member_metadata.supported_protocols[].metadata`.
+    /// The id of the `metadata` field (schema name `Metadata`) of `ClassicProtocol`, at path `classic_member_metadata.supported_protocols[].metadata` in `ConsumerGroupMemberMetadataValue`.
     pub const CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_METADATA: crate::FieldId = 14;
-    /// `classic_member_metadata.supported_protocols[]._tagged_fields`.
+    /// The id of the tagged-field section of `ClassicProtocol` (its unknown tagged fields), at path `classic_member_metadata.supported_protocols[]._tagged_fields` in `ConsumerGroupMemberMetadataValue`.
     pub const CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_TAGGED_FIELDS: crate::FieldId = 15;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

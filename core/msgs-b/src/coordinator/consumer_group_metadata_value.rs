@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/ConsumerGroupMetadataValue.json` |
 
 use crate::rt;
 
@@ -181,11 +182,11 @@ impl<'a> rt::Message<'a> for ConsumerGroupMetadataValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `epoch`.
+    /// The id of the `epoch` field (schema name `Epoch`) of `ConsumerGroupMetadataValue`, at path `epoch` in `ConsumerGroupMetadataValue`.
     pub const EPOCH: crate::FieldId = 0;
-    /// `metadata_hash`.
+    /// The id of the `metadata_hash` field (schema name `MetadataHash`) of `ConsumerGroupMetadataValue`, at path `metadata_hash` in `ConsumerGroupMetadataValue`.
     pub const METADATA_HASH: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ConsumerGroupMetadataValue` (its unknown tagged fields), at path `_tagged_fields` in `ConsumerGroupMetadataValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["epoch", "metadata_hash", "_tagged_fields"];

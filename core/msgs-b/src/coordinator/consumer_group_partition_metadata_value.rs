@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/ConsumerGroupPartitionMetadataValue.json` |
 
 use crate::rt;
 
@@ -435,25 +436,25 @@ impl<'a> rt::Message<'a> for ConsumerGroupPartitionMetadataValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `ConsumerGroupPartitionMetadataValue`, at path `topics` in `ConsumerGroupPartitionMetadataValue`.
     pub const TOPICS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ConsumerGroupPartitionMetadataValue` (its unknown tagged fields), at path `_tagged_fields` in `ConsumerGroupPartitionMetadataValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicMetadata`, at path `topics[].topic_id` in `ConsumerGroupPartitionMetadataValue`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 2;
-    /// `topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `TopicMetadata`, at path `topics[].topic_name` in `ConsumerGroupPartitionMetadataValue`.
     pub const TOPICS_TOPIC_NAME: crate::FieldId = 3;
-    /// `topics[].num_partitions`.
+    /// The id of the `num_partitions` field (schema name `NumPartitions`) of `TopicMetadata`, at path `topics[].num_partitions` in `ConsumerGroupPartitionMetadataValue`.
     pub const TOPICS_NUM_PARTITIONS: crate::FieldId = 4;
-    /// `topics[].partition_metadata`.
+    /// The id of the `partition_metadata` field (schema name `PartitionMetadata`) of `TopicMetadata`, at path `topics[].partition_metadata` in `ConsumerGroupPartitionMetadataValue`.
     pub const TOPICS_PARTITION_METADATA: crate::FieldId = 5;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicMetadata` (its unknown tagged fields), at path `topics[]._tagged_fields` in `ConsumerGroupPartitionMetadataValue`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
-    /// `topics[].partition_metadata[].partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `PartitionMetadata`, at path `topics[].partition_metadata[].partition` in `ConsumerGroupPartitionMetadataValue`.
     pub const TOPICS_PARTITION_METADATA_PARTITION: crate::FieldId = 7;
-    /// `topics[].partition_metadata[].racks`.
+    /// The id of the `racks` field (schema name `Racks`) of `PartitionMetadata`, at path `topics[].partition_metadata[].racks` in `ConsumerGroupPartitionMetadataValue`.
     pub const TOPICS_PARTITION_METADATA_RACKS: crate::FieldId = 8;
-    /// `topics[].partition_metadata[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionMetadata` (its unknown tagged fields), at path `topics[].partition_metadata[]._tagged_fields` in `ConsumerGroupPartitionMetadataValue`.
     pub const TOPICS_PARTITION_METADATA_TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

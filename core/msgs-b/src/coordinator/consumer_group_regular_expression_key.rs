@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/ConsumerGroupRegularExpressionKey.json` |
 
 use crate::rt;
 
@@ -127,11 +128,11 @@ impl<'a> rt::Message<'a> for ConsumerGroupRegularExpressionKey<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `ConsumerGroupRegularExpressionKey`, at path `group_id` in `ConsumerGroupRegularExpressionKey`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `regular_expression`.
+    /// The id of the `regular_expression` field (schema name `RegularExpression`) of `ConsumerGroupRegularExpressionKey`, at path `regular_expression` in `ConsumerGroupRegularExpressionKey`.
     pub const REGULAR_EXPRESSION: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ConsumerGroupRegularExpressionKey` (its unknown tagged fields), at path `_tagged_fields` in `ConsumerGroupRegularExpressionKey`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["group_id", "regular_expression", "_tagged_fields"];

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/ConsumerGroupRegularExpressionValue.json` |
 
 use crate::rt;
 
@@ -149,13 +150,13 @@ impl<'a> rt::Message<'a> for ConsumerGroupRegularExpressionValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `ConsumerGroupRegularExpressionValue`, at path `topics` in `ConsumerGroupRegularExpressionValue`.
     pub const TOPICS: crate::FieldId = 0;
-    /// `version`.
+    /// The id of the `version` field (schema name `Version`) of `ConsumerGroupRegularExpressionValue`, at path `version` in `ConsumerGroupRegularExpressionValue`.
     pub const VERSION: crate::FieldId = 1;
-    /// `timestamp`.
+    /// The id of the `timestamp` field (schema name `Timestamp`) of `ConsumerGroupRegularExpressionValue`, at path `timestamp` in `ConsumerGroupRegularExpressionValue`.
     pub const TIMESTAMP: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ConsumerGroupRegularExpressionValue` (its unknown tagged fields), at path `_tagged_fields` in `ConsumerGroupRegularExpressionValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["topics", "version", "timestamp", "_tagged_fields"];

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/GroupMetadataKey.json` |
 
 use crate::rt;
 
@@ -121,9 +122,9 @@ impl<'a> rt::Message<'a> for GroupMetadataKey<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group`.
+    /// The id of the `group` field (schema name `group`) of `GroupMetadataKey`, at path `group` in `GroupMetadataKey`.
     pub const GROUP: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `GroupMetadataKey` (its unknown tagged fields), at path `_tagged_fields` in `GroupMetadataKey`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["group", "_tagged_fields"];

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-4 |
 //! | flexible versions | 4 |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/GroupMetadataValue.json` |
 
 use crate::rt;
 
@@ -443,37 +444,37 @@ impl<'a> rt::Message<'a> for GroupMetadataValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `protocol_type`.
+    /// The id of the `protocol_type` field (schema name `protocolType`) of `GroupMetadataValue`, at path `protocol_type` in `GroupMetadataValue`.
     pub const PROTOCOL_TYPE: crate::FieldId = 0;
-    /// `generation`.
+    /// The id of the `generation` field (schema name `generation`) of `GroupMetadataValue`, at path `generation` in `GroupMetadataValue`.
     pub const GENERATION: crate::FieldId = 1;
-    /// `protocol`.
+    /// The id of the `protocol` field (schema name `protocol`) of `GroupMetadataValue`, at path `protocol` in `GroupMetadataValue`.
     pub const PROTOCOL: crate::FieldId = 2;
-    /// `leader`.
+    /// The id of the `leader` field (schema name `leader`) of `GroupMetadataValue`, at path `leader` in `GroupMetadataValue`.
     pub const LEADER: crate::FieldId = 3;
-    /// `current_state_timestamp`.
+    /// The id of the `current_state_timestamp` field (schema name `currentStateTimestamp`) of `GroupMetadataValue`, at path `current_state_timestamp` in `GroupMetadataValue`.
     pub const CURRENT_STATE_TIMESTAMP: crate::FieldId = 4;
-    /// `members`.
+    /// The id of the `members` field (schema name `members`) of `GroupMetadataValue`, at path `members` in `GroupMetadataValue`.
     pub const MEMBERS: crate::FieldId = 5;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `GroupMetadataValue` (its unknown tagged fields), at path `_tagged_fields` in `GroupMetadataValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 6;
-    /// `members[].member_id`.
+    /// The id of the `member_id` field (schema name `memberId`) of `MemberMetadata`, at path `members[].member_id` in `GroupMetadataValue`.
     pub const MEMBERS_MEMBER_ID: crate::FieldId = 7;
-    /// `members[].group_instance_id`.
+    /// The id of the `group_instance_id` field (schema name `groupInstanceId`) of `MemberMetadata`, at path `members[].group_instance_id` in `GroupMetadataValue`.
     pub const MEMBERS_GROUP_INSTANCE_ID: crate::FieldId = 8;
-    /// `members[].client_id`.
+    /// The id of the `client_id` field (schema name `clientId`) of `MemberMetadata`, at path `members[].client_id` in `GroupMetadataValue`.
     pub const MEMBERS_CLIENT_ID: crate::FieldId = 9;
-    /// `members[].client_host`.
+    /// The id of the `client_host` field (schema name `clientHost`) of `MemberMetadata`, at path `members[].client_host` in `GroupMetadataValue`.
     pub const MEMBERS_CLIENT_HOST: crate::FieldId = 10;
-    /// `members[].rebalance_timeout`.
+    /// The id of the `rebalance_timeout` field (schema name `rebalanceTimeout`) of `MemberMetadata`, at path `members[].rebalance_timeout` in `GroupMetadataValue`.
     pub const MEMBERS_REBALANCE_TIMEOUT: crate::FieldId = 11;
-    /// `members[].session_timeout`.
+    /// The id of the `session_timeout` field (schema name `sessionTimeout`) of `MemberMetadata`, at path `members[].session_timeout` in `GroupMetadataValue`.
     pub const MEMBERS_SESSION_TIMEOUT: crate::FieldId = 12;
-    /// `members[].subscription`.
+    /// The id of the `subscription` field (schema name `subscription`) of `MemberMetadata`, at path `members[].subscription` in `GroupMetadataValue`.
     pub const MEMBERS_SUBSCRIPTION: crate::FieldId = 13;
-    /// `members[].assignment`.
+    /// The id of the `assignment` field (schema name `assignment`) of `MemberMetadata`, at path `members[].assignment` in `GroupMetadataValue`.
     pub const MEMBERS_ASSIGNMENT: crate::FieldId = 14;
-    /// `members[]._tagged_fields`.
+    /// The id of the tagged-field section of `MemberMetadata` (its unknown tagged fields), at path `members[]._tagged_fields` in `GroupMetadataValue`.
     pub const MEMBERS_TAGGED_FIELDS: crate::FieldId = 15;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

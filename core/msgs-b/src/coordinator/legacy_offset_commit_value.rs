@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/LegacyOffsetCommitValue.json` |
 
 use crate::rt;
 
@@ -130,13 +131,13 @@ impl<'a> rt::Message<'a> for LegacyOffsetCommitValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `offset`.
+    /// The id of the `offset` field (schema name `offset`) of `LegacyOffsetCommitValue`, at path `offset` in `LegacyOffsetCommitValue`.
     pub const OFFSET: crate::FieldId = 0;
-    /// `metadata`.
+    /// The id of the `metadata` field (schema name `metadata`) of `LegacyOffsetCommitValue`, at path `metadata` in `LegacyOffsetCommitValue`.
     pub const METADATA: crate::FieldId = 1;
-    /// `commit_timestamp`.
+    /// The id of the `commit_timestamp` field (schema name `commitTimestamp`) of `LegacyOffsetCommitValue`, at path `commit_timestamp` in `LegacyOffsetCommitValue`.
     pub const COMMIT_TIMESTAMP: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `LegacyOffsetCommitValue` (its unknown tagged fields), at path `_tagged_fields` in `LegacyOffsetCommitValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["offset", "metadata", "commit_timestamp", "_tagged_fields"];

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/OffsetCommitKey.json` |
 
 use crate::rt;
 
@@ -131,13 +132,13 @@ impl<'a> rt::Message<'a> for OffsetCommitKey<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group`.
+    /// The id of the `group` field (schema name `group`) of `OffsetCommitKey`, at path `group` in `OffsetCommitKey`.
     pub const GROUP: crate::FieldId = 0;
-    /// `topic`.
+    /// The id of the `topic` field (schema name `topic`) of `OffsetCommitKey`, at path `topic` in `OffsetCommitKey`.
     pub const TOPIC: crate::FieldId = 1;
-    /// `partition`.
+    /// The id of the `partition` field (schema name `partition`) of `OffsetCommitKey`, at path `partition` in `OffsetCommitKey`.
     pub const PARTITION: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `OffsetCommitKey` (its unknown tagged fields), at path `_tagged_fields` in `OffsetCommitKey`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["group", "topic", "partition", "_tagged_fields"];

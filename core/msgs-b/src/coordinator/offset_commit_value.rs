@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-4 |
 //! | flexible versions | 4 |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/OffsetCommitValue.json` |
 
 use crate::rt;
 
@@ -238,19 +239,19 @@ impl<'a> rt::Message<'a> for OffsetCommitValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `offset`.
+    /// The id of the `offset` field (schema name `offset`) of `OffsetCommitValue`, at path `offset` in `OffsetCommitValue`.
     pub const OFFSET: crate::FieldId = 0;
-    /// `leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `leaderEpoch`) of `OffsetCommitValue`, at path `leader_epoch` in `OffsetCommitValue`.
     pub const LEADER_EPOCH: crate::FieldId = 1;
-    /// `metadata`.
+    /// The id of the `metadata` field (schema name `metadata`) of `OffsetCommitValue`, at path `metadata` in `OffsetCommitValue`.
     pub const METADATA: crate::FieldId = 2;
-    /// `commit_timestamp`.
+    /// The id of the `commit_timestamp` field (schema name `commitTimestamp`) of `OffsetCommitValue`, at path `commit_timestamp` in `OffsetCommitValue`.
     pub const COMMIT_TIMESTAMP: crate::FieldId = 3;
-    /// `expire_timestamp`.
+    /// The id of the `expire_timestamp` field (schema name `expireTimestamp`) of `OffsetCommitValue`, at path `expire_timestamp` in `OffsetCommitValue`.
     pub const EXPIRE_TIMESTAMP: crate::FieldId = 4;
-    /// `topic_id`.
+    /// The id of the `topic_id` field (schema name `topicId`) of `OffsetCommitValue`, at path `topic_id` in `OffsetCommitValue`.
     pub const TOPIC_ID: crate::FieldId = 5;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `OffsetCommitValue` (its unknown tagged fields), at path `_tagged_fields` in `OffsetCommitValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 6;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/ShareGroupCurrentMemberAssignmentValue.json` |
 
 use crate::rt;
 
@@ -312,21 +313,21 @@ impl<'a> rt::Message<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `member_epoch`.
+    /// The id of the `member_epoch` field (schema name `MemberEpoch`) of `ShareGroupCurrentMemberAssignmentValue`, at path `member_epoch` in `ShareGroupCurrentMemberAssignmentValue`.
     pub const MEMBER_EPOCH: crate::FieldId = 0;
-    /// `previous_member_epoch`.
+    /// The id of the `previous_member_epoch` field (schema name `PreviousMemberEpoch`) of `ShareGroupCurrentMemberAssignmentValue`, at path `previous_member_epoch` in `ShareGroupCurrentMemberAssignmentValue`.
     pub const PREVIOUS_MEMBER_EPOCH: crate::FieldId = 1;
-    /// `state`.
+    /// The id of the `state` field (schema name `State`) of `ShareGroupCurrentMemberAssignmentValue`, at path `state` in `ShareGroupCurrentMemberAssignmentValue`.
     pub const STATE: crate::FieldId = 2;
-    /// `assigned_partitions`.
+    /// The id of the `assigned_partitions` field (schema name `AssignedPartitions`) of `ShareGroupCurrentMemberAssignmentValue`, at path `assigned_partitions` in `ShareGroupCurrentMemberAssignmentValue`.
     pub const ASSIGNED_PARTITIONS: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareGroupCurrentMemberAssignmentValue` (its unknown tagged fields), at path `_tagged_fields` in `ShareGroupCurrentMemberAssignmentValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `assigned_partitions[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicPartitions`, at path `assigned_partitions[].topic_id` in `ShareGroupCurrentMemberAssignmentValue`.
     pub const ASSIGNED_PARTITIONS_TOPIC_ID: crate::FieldId = 5;
-    /// `assigned_partitions[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicPartitions`, at path `assigned_partitions[].partitions` in `ShareGroupCurrentMemberAssignmentValue`.
     pub const ASSIGNED_PARTITIONS_PARTITIONS: crate::FieldId = 6;
-    /// `assigned_partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicPartitions` (its unknown tagged fields), at path `assigned_partitions[]._tagged_fields` in `ShareGroupCurrentMemberAssignmentValue`.
     pub const ASSIGNED_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 7;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/ShareGroupMemberMetadataValue.json` |
 
 use crate::rt;
 
@@ -156,15 +157,15 @@ impl<'a> rt::Message<'a> for ShareGroupMemberMetadataValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `rack_id`.
+    /// The id of the `rack_id` field (schema name `RackId`) of `ShareGroupMemberMetadataValue`, at path `rack_id` in `ShareGroupMemberMetadataValue`.
     pub const RACK_ID: crate::FieldId = 0;
-    /// `client_id`.
+    /// The id of the `client_id` field (schema name `ClientId`) of `ShareGroupMemberMetadataValue`, at path `client_id` in `ShareGroupMemberMetadataValue`.
     pub const CLIENT_ID: crate::FieldId = 1;
-    /// `client_host`.
+    /// The id of the `client_host` field (schema name `ClientHost`) of `ShareGroupMemberMetadataValue`, at path `client_host` in `ShareGroupMemberMetadataValue`.
     pub const CLIENT_HOST: crate::FieldId = 2;
-    /// `subscribed_topic_names`.
+    /// The id of the `subscribed_topic_names` field (schema name `SubscribedTopicNames`) of `ShareGroupMemberMetadataValue`, at path `subscribed_topic_names` in `ShareGroupMemberMetadataValue`.
     pub const SUBSCRIBED_TOPIC_NAMES: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareGroupMemberMetadataValue` (its unknown tagged fields), at path `_tagged_fields` in `ShareGroupMemberMetadataValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 9 |
 //! | flexible versions | none |
 //! | versions defined by Kafka 3.9.1 only | 9 |
+//! | schema | `schemas/kafka/3.9.1/group-coordinator/ShareGroupPartitionMetadataKey.json` |
 
 use crate::rt;
 
@@ -122,9 +123,9 @@ impl<'a> rt::Message<'a> for ShareGroupPartitionMetadataKey<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `ShareGroupPartitionMetadataKey`, at path `group_id` in `ShareGroupPartitionMetadataKey`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareGroupPartitionMetadataKey` (its unknown tagged fields), at path `_tagged_fields` in `ShareGroupPartitionMetadataKey`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["group_id", "_tagged_fields"];

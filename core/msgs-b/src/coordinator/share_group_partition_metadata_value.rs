@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/3.9.1/group-coordinator/ShareGroupPartitionMetadataValue.json` |
 
 use crate::rt;
 
@@ -427,25 +428,25 @@ impl<'a> rt::Message<'a> for ShareGroupPartitionMetadataValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `initialized_topics`.
+    /// The id of the `initialized_topics` field (schema name `InitializedTopics`) of `ShareGroupPartitionMetadataValue`, at path `initialized_topics` in `ShareGroupPartitionMetadataValue`.
     pub const INITIALIZED_TOPICS: crate::FieldId = 0;
-    /// `deleting_topics`.
+    /// The id of the `deleting_topics` field (schema name `DeletingTopics`) of `ShareGroupPartitionMetadataValue`, at path `deleting_topics` in `ShareGroupPartitionMetadataValue`.
     pub const DELETING_TOPICS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareGroupPartitionMetadataValue` (its unknown tagged fields), at path `_tagged_fields` in `ShareGroupPartitionMetadataValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `initialized_topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicPartitionsInfo`, at path `initialized_topics[].topic_id` in `ShareGroupPartitionMetadataValue`.
     pub const INITIALIZED_TOPICS_TOPIC_ID: crate::FieldId = 3;
-    /// `initialized_topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `TopicPartitionsInfo`, at path `initialized_topics[].topic_name` in `ShareGroupPartitionMetadataValue`.
     pub const INITIALIZED_TOPICS_TOPIC_NAME: crate::FieldId = 4;
-    /// `initialized_topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicPartitionsInfo`, at path `initialized_topics[].partitions` in `ShareGroupPartitionMetadataValue`.
     pub const INITIALIZED_TOPICS_PARTITIONS: crate::FieldId = 5;
-    /// `initialized_topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicPartitionsInfo` (its unknown tagged fields), at path `initialized_topics[]._tagged_fields` in `ShareGroupPartitionMetadataValue`.
     pub const INITIALIZED_TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
-    /// `deleting_topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicInfo`, at path `deleting_topics[].topic_id` in `ShareGroupPartitionMetadataValue`.
     pub const DELETING_TOPICS_TOPIC_ID: crate::FieldId = 7;
-    /// `deleting_topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `TopicInfo`, at path `deleting_topics[].topic_name` in `ShareGroupPartitionMetadataValue`.
     pub const DELETING_TOPICS_TOPIC_NAME: crate::FieldId = 8;
-    /// `deleting_topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicInfo` (its unknown tagged fields), at path `deleting_topics[]._tagged_fields` in `ShareGroupPartitionMetadataValue`.
     pub const DELETING_TOPICS_TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/ShareGroupStatePartitionMetadataValue.json` |
 
 use crate::rt;
 
@@ -452,35 +453,35 @@ impl<'a> rt::Message<'a> for ShareGroupStatePartitionMetadataValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `initializing_topics`.
+    /// The id of the `initializing_topics` field (schema name `InitializingTopics`) of `ShareGroupStatePartitionMetadataValue`, at path `initializing_topics` in `ShareGroupStatePartitionMetadataValue`.
     pub const INITIALIZING_TOPICS: crate::FieldId = 0;
-    /// `initialized_topics`.
+    /// The id of the `initialized_topics` field (schema name `InitializedTopics`) of `ShareGroupStatePartitionMetadataValue`, at path `initialized_topics` in `ShareGroupStatePartitionMetadataValue`.
     pub const INITIALIZED_TOPICS: crate::FieldId = 1;
-    /// `deleting_topics`.
+    /// The id of the `deleting_topics` field (schema name `DeletingTopics`) of `ShareGroupStatePartitionMetadataValue`, at path `deleting_topics` in `ShareGroupStatePartitionMetadataValue`.
     pub const DELETING_TOPICS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareGroupStatePartitionMetadataValue` (its unknown tagged fields), at path `_tagged_fields` in `ShareGroupStatePartitionMetadataValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `initializing_topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicPartitionsInfo`, at path `initializing_topics[].topic_id` in `ShareGroupStatePartitionMetadataValue`.
     pub const INITIALIZING_TOPICS_TOPIC_ID: crate::FieldId = 4;
-    /// `initializing_topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `TopicPartitionsInfo`, at path `initializing_topics[].topic_name` in `ShareGroupStatePartitionMetadataValue`.
     pub const INITIALIZING_TOPICS_TOPIC_NAME: crate::FieldId = 5;
-    /// `initializing_topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicPartitionsInfo`, at path `initializing_topics[].partitions` in `ShareGroupStatePartitionMetadataValue`.
     pub const INITIALIZING_TOPICS_PARTITIONS: crate::FieldId = 6;
-    /// `initializing_topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicPartitionsInfo` (its unknown tagged fields), at path `initializing_topics[]._tagged_fields` in `ShareGroupStatePartitionMetadataValue`.
     pub const INITIALIZING_TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `deleting_topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicInfo`, at path `deleting_topics[].topic_id` in `ShareGroupStatePartitionMetadataValue`.
     pub const DELETING_TOPICS_TOPIC_ID: crate::FieldId = 8;
-    /// `deleting_topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `TopicInfo`, at path `deleting_topics[].topic_name` in `ShareGroupStatePartitionMetadataValue`.
     pub const DELETING_TOPICS_TOPIC_NAME: crate::FieldId = 9;
-    /// `deleting_topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicInfo` (its unknown tagged fields), at path `deleting_topics[]._tagged_fields` in `ShareGroupStatePartitionMetadataValue`.
     pub const DELETING_TOPICS_TAGGED_FIELDS: crate::FieldId = 10;
-    /// `initialized_topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicPartitionsInfo`, at path `initialized_topics[].topic_id` in `ShareGroupStatePartitionMetadataValue`.
     pub const INITIALIZED_TOPICS_TOPIC_ID: crate::FieldId = 11;
-    /// `initialized_topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `TopicPartitionsInfo`, at path `initialized_topics[].topic_name` in `ShareGroupStatePartitionMetadataValue`.
     pub const INITIALIZED_TOPICS_TOPIC_NAME: crate::FieldId = 12;
-    /// `initialized_topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicPartitionsInfo`, at path `initialized_topics[].partitions` in `ShareGroupStatePartitionMetadataValue`.
     pub const INITIALIZED_TOPICS_PARTITIONS: crate::FieldId = 13;
-    /// `initialized_topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicPartitionsInfo` (its unknown tagged fields), at path `initialized_topics[]._tagged_fields` in `ShareGroupStatePartitionMetadataValue`.
     pub const INITIALIZED_TOPICS_TAGGED_FIELDS: crate::FieldId = 14;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/ShareGroupTargetAssignmentMemberValue.json` |
 
 use crate::rt;
 
@@ -287,15 +288,15 @@ impl<'a> rt::Message<'a> for ShareGroupTargetAssignmentMemberValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topic_partitions`.
+    /// The id of the `topic_partitions` field (schema name `TopicPartitions`) of `ShareGroupTargetAssignmentMemberValue`, at path `topic_partitions` in `ShareGroupTargetAssignmentMemberValue`.
     pub const TOPIC_PARTITIONS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareGroupTargetAssignmentMemberValue` (its unknown tagged fields), at path `_tagged_fields` in `ShareGroupTargetAssignmentMemberValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
-    /// `topic_partitions[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicPartition`, at path `topic_partitions[].topic_id` in `ShareGroupTargetAssignmentMemberValue`.
     pub const TOPIC_PARTITIONS_TOPIC_ID: crate::FieldId = 2;
-    /// `topic_partitions[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicPartition`, at path `topic_partitions[].partitions` in `ShareGroupTargetAssignmentMemberValue`.
     pub const TOPIC_PARTITIONS_PARTITIONS: crate::FieldId = 3;
-    /// `topic_partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicPartition` (its unknown tagged fields), at path `topic_partitions[]._tagged_fields` in `ShareGroupTargetAssignmentMemberValue`.
     pub const TOPIC_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 4;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

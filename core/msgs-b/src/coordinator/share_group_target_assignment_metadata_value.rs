@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/ShareGroupTargetAssignmentMetadataValue.json` |
 
 use crate::rt;
 
@@ -180,11 +181,11 @@ impl<'a> rt::Message<'a> for ShareGroupTargetAssignmentMetadataValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `assignment_epoch`.
+    /// The id of the `assignment_epoch` field (schema name `AssignmentEpoch`) of `ShareGroupTargetAssignmentMetadataValue`, at path `assignment_epoch` in `ShareGroupTargetAssignmentMetadataValue`.
     pub const ASSIGNMENT_EPOCH: crate::FieldId = 0;
-    /// `assignment_timestamp`.
+    /// The id of the `assignment_timestamp` field (schema name `AssignmentTimestamp`) of `ShareGroupTargetAssignmentMetadataValue`, at path `assignment_timestamp` in `ShareGroupTargetAssignmentMetadataValue`.
     pub const ASSIGNMENT_TIMESTAMP: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareGroupTargetAssignmentMetadataValue` (its unknown tagged fields), at path `_tagged_fields` in `ShareGroupTargetAssignmentMetadataValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["assignment_epoch", "assignment_timestamp", "_tagged_fields"];

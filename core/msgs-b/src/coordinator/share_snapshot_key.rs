@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/share-coordinator/ShareSnapshotKey.json` |
 
 use crate::rt;
 
@@ -136,13 +137,13 @@ impl<'a> rt::Message<'a> for ShareSnapshotKey<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `ShareSnapshotKey`, at path `group_id` in `ShareSnapshotKey`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `ShareSnapshotKey`, at path `topic_id` in `ShareSnapshotKey`.
     pub const TOPIC_ID: crate::FieldId = 1;
-    /// `partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `ShareSnapshotKey`, at path `partition` in `ShareSnapshotKey`.
     pub const PARTITION: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareSnapshotKey` (its unknown tagged fields), at path `_tagged_fields` in `ShareSnapshotKey`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["group_id", "topic_id", "partition", "_tagged_fields"];

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/share-coordinator/ShareSnapshotValue.json` |
 
 use crate::rt;
 
@@ -393,33 +394,33 @@ impl<'a> rt::Message<'a> for ShareSnapshotValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `snapshot_epoch`.
+    /// The id of the `snapshot_epoch` field (schema name `SnapshotEpoch`) of `ShareSnapshotValue`, at path `snapshot_epoch` in `ShareSnapshotValue`.
     pub const SNAPSHOT_EPOCH: crate::FieldId = 0;
-    /// `state_epoch`.
+    /// The id of the `state_epoch` field (schema name `StateEpoch`) of `ShareSnapshotValue`, at path `state_epoch` in `ShareSnapshotValue`.
     pub const STATE_EPOCH: crate::FieldId = 1;
-    /// `leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `ShareSnapshotValue`, at path `leader_epoch` in `ShareSnapshotValue`.
     pub const LEADER_EPOCH: crate::FieldId = 2;
-    /// `start_offset`.
+    /// The id of the `start_offset` field (schema name `StartOffset`) of `ShareSnapshotValue`, at path `start_offset` in `ShareSnapshotValue`.
     pub const START_OFFSET: crate::FieldId = 3;
-    /// `delivery_complete_count`.
+    /// The id of the `delivery_complete_count` field (schema name `DeliveryCompleteCount`) of `ShareSnapshotValue`, at path `delivery_complete_count` in `ShareSnapshotValue`.
     pub const DELIVERY_COMPLETE_COUNT: crate::FieldId = 4;
-    /// `create_timestamp`.
+    /// The id of the `create_timestamp` field (schema name `CreateTimestamp`) of `ShareSnapshotValue`, at path `create_timestamp` in `ShareSnapshotValue`.
     pub const CREATE_TIMESTAMP: crate::FieldId = 5;
-    /// `write_timestamp`.
+    /// The id of the `write_timestamp` field (schema name `WriteTimestamp`) of `ShareSnapshotValue`, at path `write_timestamp` in `ShareSnapshotValue`.
     pub const WRITE_TIMESTAMP: crate::FieldId = 6;
-    /// `state_batches`.
+    /// The id of the `state_batches` field (schema name `StateBatches`) of `ShareSnapshotValue`, at path `state_batches` in `ShareSnapshotValue`.
     pub const STATE_BATCHES: crate::FieldId = 7;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareSnapshotValue` (its unknown tagged fields), at path `_tagged_fields` in `ShareSnapshotValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 8;
-    /// `state_batches[].first_offset`.
+    /// The id of the `first_offset` field (schema name `FirstOffset`) of `StateBatch`, at path `state_batches[].first_offset` in `ShareSnapshotValue`.
     pub const STATE_BATCHES_FIRST_OFFSET: crate::FieldId = 9;
-    /// `state_batches[].last_offset`.
+    /// The id of the `last_offset` field (schema name `LastOffset`) of `StateBatch`, at path `state_batches[].last_offset` in `ShareSnapshotValue`.
     pub const STATE_BATCHES_LAST_OFFSET: crate::FieldId = 10;
-    /// `state_batches[].delivery_state`.
+    /// The id of the `delivery_state` field (schema name `DeliveryState`) of `StateBatch`, at path `state_batches[].delivery_state` in `ShareSnapshotValue`.
     pub const STATE_BATCHES_DELIVERY_STATE: crate::FieldId = 11;
-    /// `state_batches[].delivery_count`.
+    /// The id of the `delivery_count` field (schema name `DeliveryCount`) of `StateBatch`, at path `state_batches[].delivery_count` in `ShareSnapshotValue`.
     pub const STATE_BATCHES_DELIVERY_COUNT: crate::FieldId = 12;
-    /// `state_batches[]._tagged_fields`.
+    /// The id of the tagged-field section of `StateBatch` (its unknown tagged fields), at path `state_batches[]._tagged_fields` in `ShareSnapshotValue`.
     pub const STATE_BATCHES_TAGGED_FIELDS: crate::FieldId = 13;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

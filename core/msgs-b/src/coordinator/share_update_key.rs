@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/share-coordinator/ShareUpdateKey.json` |
 
 use crate::rt;
 
@@ -143,13 +144,13 @@ impl<'a> rt::Message<'a> for ShareUpdateKey<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `ShareUpdateKey`, at path `group_id` in `ShareUpdateKey`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `ShareUpdateKey`, at path `topic_id` in `ShareUpdateKey`.
     pub const TOPIC_ID: crate::FieldId = 1;
-    /// `partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `ShareUpdateKey`, at path `partition` in `ShareUpdateKey`.
     pub const PARTITION: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareUpdateKey` (its unknown tagged fields), at path `_tagged_fields` in `ShareUpdateKey`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["group_id", "topic_id", "partition", "_tagged_fields"];

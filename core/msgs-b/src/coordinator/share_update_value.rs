@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/share-coordinator/ShareUpdateValue.json` |
 
 use crate::rt;
 
@@ -366,27 +367,27 @@ impl<'a> rt::Message<'a> for ShareUpdateValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `snapshot_epoch`.
+    /// The id of the `snapshot_epoch` field (schema name `SnapshotEpoch`) of `ShareUpdateValue`, at path `snapshot_epoch` in `ShareUpdateValue`.
     pub const SNAPSHOT_EPOCH: crate::FieldId = 0;
-    /// `leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `ShareUpdateValue`, at path `leader_epoch` in `ShareUpdateValue`.
     pub const LEADER_EPOCH: crate::FieldId = 1;
-    /// `start_offset`.
+    /// The id of the `start_offset` field (schema name `StartOffset`) of `ShareUpdateValue`, at path `start_offset` in `ShareUpdateValue`.
     pub const START_OFFSET: crate::FieldId = 2;
-    /// `delivery_complete_count`.
+    /// The id of the `delivery_complete_count` field (schema name `DeliveryCompleteCount`) of `ShareUpdateValue`, at path `delivery_complete_count` in `ShareUpdateValue`.
     pub const DELIVERY_COMPLETE_COUNT: crate::FieldId = 3;
-    /// `state_batches`.
+    /// The id of the `state_batches` field (schema name `StateBatches`) of `ShareUpdateValue`, at path `state_batches` in `ShareUpdateValue`.
     pub const STATE_BATCHES: crate::FieldId = 4;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareUpdateValue` (its unknown tagged fields), at path `_tagged_fields` in `ShareUpdateValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 5;
-    /// `state_batches[].first_offset`.
+    /// The id of the `first_offset` field (schema name `FirstOffset`) of `StateBatch`, at path `state_batches[].first_offset` in `ShareUpdateValue`.
     pub const STATE_BATCHES_FIRST_OFFSET: crate::FieldId = 6;
-    /// `state_batches[].last_offset`.
+    /// The id of the `last_offset` field (schema name `LastOffset`) of `StateBatch`, at path `state_batches[].last_offset` in `ShareUpdateValue`.
     pub const STATE_BATCHES_LAST_OFFSET: crate::FieldId = 7;
-    /// `state_batches[].delivery_state`.
+    /// The id of the `delivery_state` field (schema name `DeliveryState`) of `StateBatch`, at path `state_batches[].delivery_state` in `ShareUpdateValue`.
     pub const STATE_BATCHES_DELIVERY_STATE: crate::FieldId = 8;
-    /// `state_batches[].delivery_count`.
+    /// The id of the `delivery_count` field (schema name `DeliveryCount`) of `StateBatch`, at path `state_batches[].delivery_count` in `ShareUpdateValue`.
     pub const STATE_BATCHES_DELIVERY_COUNT: crate::FieldId = 9;
-    /// `state_batches[]._tagged_fields`.
+    /// The id of the tagged-field section of `StateBatch` (its unknown tagged fields), at path `state_batches[]._tagged_fields` in `ShareUpdateValue`.
     pub const STATE_BATCHES_TAGGED_FIELDS: crate::FieldId = 10;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

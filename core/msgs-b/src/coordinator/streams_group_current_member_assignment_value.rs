@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/StreamsGroupCurrentMemberAssignmentValue.json` |
 
 use crate::rt;
 
@@ -499,73 +500,73 @@ impl<'a> rt::Message<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `member_epoch`.
+    /// The id of the `member_epoch` field (schema name `MemberEpoch`) of `StreamsGroupCurrentMemberAssignmentValue`, at path `member_epoch` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const MEMBER_EPOCH: crate::FieldId = 0;
-    /// `previous_member_epoch`.
+    /// The id of the `previous_member_epoch` field (schema name `PreviousMemberEpoch`) of `StreamsGroupCurrentMemberAssignmentValue`, at path `previous_member_epoch` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const PREVIOUS_MEMBER_EPOCH: crate::FieldId = 1;
-    /// `state`.
+    /// The id of the `state` field (schema name `State`) of `StreamsGroupCurrentMemberAssignmentValue`, at path `state` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const STATE: crate::FieldId = 2;
-    /// `active_tasks`.
+    /// The id of the `active_tasks` field (schema name `ActiveTasks`) of `StreamsGroupCurrentMemberAssignmentValue`, at path `active_tasks` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const ACTIVE_TASKS: crate::FieldId = 3;
-    /// `standby_tasks`.
+    /// The id of the `standby_tasks` field (schema name `StandbyTasks`) of `StreamsGroupCurrentMemberAssignmentValue`, at path `standby_tasks` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const STANDBY_TASKS: crate::FieldId = 4;
-    /// `warmup_tasks`.
+    /// The id of the `warmup_tasks` field (schema name `WarmupTasks`) of `StreamsGroupCurrentMemberAssignmentValue`, at path `warmup_tasks` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const WARMUP_TASKS: crate::FieldId = 5;
-    /// `active_tasks_pending_revocation`.
+    /// The id of the `active_tasks_pending_revocation` field (schema name `ActiveTasksPendingRevocation`) of `StreamsGroupCurrentMemberAssignmentValue`, at path `active_tasks_pending_revocation` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const ACTIVE_TASKS_PENDING_REVOCATION: crate::FieldId = 6;
-    /// `standby_tasks_pending_revocation`.
+    /// The id of the `standby_tasks_pending_revocation` field (schema name `StandbyTasksPendingRevocation`) of `StreamsGroupCurrentMemberAssignmentValue`, at path `standby_tasks_pending_revocation` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const STANDBY_TASKS_PENDING_REVOCATION: crate::FieldId = 7;
-    /// `warmup_tasks_pending_revocation`.
+    /// The id of the `warmup_tasks_pending_revocation` field (schema name `WarmupTasksPendingRevocation`) of `StreamsGroupCurrentMemberAssignmentValue`, at path `warmup_tasks_pending_revocation` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const WARMUP_TASKS_PENDING_REVOCATION: crate::FieldId = 8;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `StreamsGroupCurrentMemberAssignmentValue` (its unknown tagged fields), at path `_tagged_fields` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 9;
-    /// `active_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `active_tasks[].subtopology_id` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const ACTIVE_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 10;
-    /// `active_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `active_tasks[].partitions` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const ACTIVE_TASKS_PARTITIONS: crate::FieldId = 11;
-    /// `active_tasks[].assignment_epochs`.
+    /// The id of the `assignment_epochs` field (schema name `AssignmentEpochs`) of `TaskIds`, at path `active_tasks[].assignment_epochs` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const ACTIVE_TASKS_ASSIGNMENT_EPOCHS: crate::FieldId = 12;
-    /// `active_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `active_tasks[]._tagged_fields` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const ACTIVE_TASKS_TAGGED_FIELDS: crate::FieldId = 13;
-    /// `standby_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `standby_tasks[].subtopology_id` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const STANDBY_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 14;
-    /// `standby_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `standby_tasks[].partitions` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const STANDBY_TASKS_PARTITIONS: crate::FieldId = 15;
-    /// `standby_tasks[].assignment_epochs`.
+    /// The id of the `assignment_epochs` field (schema name `AssignmentEpochs`) of `TaskIds`, at path `standby_tasks[].assignment_epochs` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const STANDBY_TASKS_ASSIGNMENT_EPOCHS: crate::FieldId = 16;
-    /// `standby_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `standby_tasks[]._tagged_fields` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const STANDBY_TASKS_TAGGED_FIELDS: crate::FieldId = 17;
-    /// `warmup_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `warmup_tasks[].subtopology_id` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const WARMUP_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 18;
-    /// `warmup_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `warmup_tasks[].partitions` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const WARMUP_TASKS_PARTITIONS: crate::FieldId = 19;
-    /// `warmup_tasks[].assignment_epochs`.
+    /// The id of the `assignment_epochs` field (schema name `AssignmentEpochs`) of `TaskIds`, at path `warmup_tasks[].assignment_epochs` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const WARMUP_TASKS_ASSIGNMENT_EPOCHS: crate::FieldId = 20;
-    /// `warmup_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `warmup_tasks[]._tagged_fields` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const WARMUP_TASKS_TAGGED_FIELDS: crate::FieldId = 21;
-    /// `active_tasks_pending_revocation[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `active_tasks_pending_revocation[].subtopology_id` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const ACTIVE_TASKS_PENDING_REVOCATION_SUBTOPOLOGY_ID: crate::FieldId = 22;
-    /// `active_tasks_pending_revocation[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `active_tasks_pending_revocation[].partitions` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const ACTIVE_TASKS_PENDING_REVOCATION_PARTITIONS: crate::FieldId = 23;
-    /// `active_tasks_pending_revocation[].assignment_epochs`.
+    /// The id of the `assignment_epochs` field (schema name `AssignmentEpochs`) of `TaskIds`, at path `active_tasks_pending_revocation[].assignment_epochs` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const ACTIVE_TASKS_PENDING_REVOCATION_ASSIGNMENT_EPOCHS: crate::FieldId = 24;
-    /// `active_tasks_pending_revocation[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `active_tasks_pending_revocation[]._tagged_fields` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const ACTIVE_TASKS_PENDING_REVOCATION_TAGGED_FIELDS: crate::FieldId = 25;
-    /// `standby_tasks_pending_revocation[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `standby_tasks_pending_revocation[].subtopology_id` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const STANDBY_TASKS_PENDING_REVOCATION_SUBTOPOLOGY_ID: crate::FieldId = 26;
-    /// `standby_tasks_pending_revocation[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `standby_tasks_pending_revocation[].partitions` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const STANDBY_TASKS_PENDING_REVOCATION_PARTITIONS: crate::FieldId = 27;
-    /// `standby_tasks_pending_revocation[].assignment_epochs`.
+    /// The id of the `assignment_epochs` field (schema name `AssignmentEpochs`) of `TaskIds`, at path `standby_tasks_pending_revocation[].assignment_epochs` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const STANDBY_TASKS_PENDING_REVOCATION_ASSIGNMENT_EPOCHS: crate::FieldId = 28;
-    /// `standby_tasks_pending_revocation[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `standby_tasks_pending_revocation[]._tagged_fields` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const STANDBY_TASKS_PENDING_REVOCATION_TAGGED_FIELDS: crate::FieldId = 29;
-    /// `warmup_tasks_pending_revocation[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `warmup_tasks_pending_revocation[].subtopology_id` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const WARMUP_TASKS_PENDING_REVOCATION_SUBTOPOLOGY_ID: crate::FieldId = 30;
-    /// `warmup_tasks_pending_revocation[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `warmup_tasks_pending_revocation[].partitions` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const WARMUP_TASKS_PENDING_REVOCATION_PARTITIONS: crate::FieldId = 31;
-    /// `warmup_tasks_pending_revocation[].assignment_epochs`.
+    /// The id of the `assignment_epochs` field (schema name `AssignmentEpochs`) of `TaskIds`, at path `warmup_tasks_pending_revocation[].assignment_epochs` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const WARMUP_TASKS_PENDING_REVOCATION_ASSIGNMENT_EPOCHS: crate::FieldId = 32;
-    /// `warmup_tasks_pending_revocation[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `warmup_tasks_pending_revocation[]._tagged_fields` in `StreamsGroupCurrentMemberAssignmentValue`.
     pub const WARMUP_TASKS_PENDING_REVOCATION_TAGGED_FIELDS: crate::FieldId = 33;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/StreamsGroupMemberMetadataValue.json` |
 
 use crate::rt;
 
@@ -459,37 +460,37 @@ impl<'a> rt::Message<'a> for StreamsGroupMemberMetadataValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `instance_id`.
+    /// The id of the `instance_id` field (schema name `InstanceId`) of `StreamsGroupMemberMetadataValue`, at path `instance_id` in `StreamsGroupMemberMetadataValue`.
     pub const INSTANCE_ID: crate::FieldId = 0;
-    /// `rack_id`.
+    /// The id of the `rack_id` field (schema name `RackId`) of `StreamsGroupMemberMetadataValue`, at path `rack_id` in `StreamsGroupMemberMetadataValue`.
     pub const RACK_ID: crate::FieldId = 1;
-    /// `client_id`.
+    /// The id of the `client_id` field (schema name `ClientId`) of `StreamsGroupMemberMetadataValue`, at path `client_id` in `StreamsGroupMemberMetadataValue`.
     pub const CLIENT_ID: crate::FieldId = 2;
-    /// `client_host`.
+    /// The id of the `client_host` field (schema name `ClientHost`) of `StreamsGroupMemberMetadataValue`, at path `client_host` in `StreamsGroupMemberMetadataValue`.
     pub const CLIENT_HOST: crate::FieldId = 3;
-    /// `rebalance_timeout_ms`.
+    /// The id of the `rebalance_timeout_ms` field (schema name `RebalanceTimeoutMs`) of `StreamsGroupMemberMetadataValue`, at path `rebalance_timeout_ms` in `StreamsGroupMemberMetadataValue`.
     pub const REBALANCE_TIMEOUT_MS: crate::FieldId = 4;
-    /// `topology_epoch`.
+    /// The id of the `topology_epoch` field (schema name `TopologyEpoch`) of `StreamsGroupMemberMetadataValue`, at path `topology_epoch` in `StreamsGroupMemberMetadataValue`.
     pub const TOPOLOGY_EPOCH: crate::FieldId = 5;
-    /// `process_id`.
+    /// The id of the `process_id` field (schema name `ProcessId`) of `StreamsGroupMemberMetadataValue`, at path `process_id` in `StreamsGroupMemberMetadataValue`.
     pub const PROCESS_ID: crate::FieldId = 6;
-    /// `user_endpoint`.
+    /// The id of the `user_endpoint` field (schema name `UserEndpoint`) of `StreamsGroupMemberMetadataValue`, at path `user_endpoint` in `StreamsGroupMemberMetadataValue`.
     pub const USER_ENDPOINT: crate::FieldId = 7;
-    /// `client_tags`.
+    /// The id of the `client_tags` field (schema name `ClientTags`) of `StreamsGroupMemberMetadataValue`, at path `client_tags` in `StreamsGroupMemberMetadataValue`.
     pub const CLIENT_TAGS: crate::FieldId = 8;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `StreamsGroupMemberMetadataValue` (its unknown tagged fields), at path `_tagged_fields` in `StreamsGroupMemberMetadataValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 9;
-    /// `user_endpoint.host`.
+    /// The id of the `host` field (schema name `Host`) of `Endpoint`, at path `user_endpoint.host` in `StreamsGroupMemberMetadataValue`.
     pub const USER_ENDPOINT_HOST: crate::FieldId = 10;
-    /// `user_endpoint.port`.
+    /// The id of the `port` field (schema name `Port`) of `Endpoint`, at path `user_endpoint.port` in `StreamsGroupMemberMetadataValue`.
     pub const USER_ENDPOINT_PORT: crate::FieldId = 11;
-    /// `user_endpoint._tagged_fields`.
+    /// The id of the tagged-field section of `Endpoint` (its unknown tagged fields), at path `user_endpoint._tagged_fields` in `StreamsGroupMemberMetadataValue`.
     pub const USER_ENDPOINT_TAGGED_FIELDS: crate::FieldId = 12;
-    /// `client_tags[].key`.
+    /// The id of the `key` field (schema name `Key`) of `KeyValue`, at path `client_tags[].key` in `StreamsGroupMemberMetadataValue`.
     pub const CLIENT_TAGS_KEY: crate::FieldId = 13;
-    /// `client_tags[].value`.
+    /// The id of the `value` field (schema name `Value`) of `KeyValue`, at path `client_tags[].value` in `StreamsGroupMemberMetadataValue`.
     pub const CLIENT_TAGS_VALUE: crate::FieldId = 14;
-    /// `client_tags[]._tagged_fields`.
+    /// The id of the tagged-field section of `KeyValue` (its unknown tagged fields), at path `client_tags[]._tagged_fields` in `StreamsGroupMemberMetadataValue`.
     pub const CLIENT_TAGS_TAGGED_FIELDS: crate::FieldId = 15;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

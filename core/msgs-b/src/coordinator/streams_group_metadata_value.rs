@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/StreamsGroupMetadataValue.json` |
 
 use crate::rt;
 
@@ -445,25 +446,25 @@ impl<'a> rt::Message<'a> for StreamsGroupMetadataValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `epoch`.
+    /// The id of the `epoch` field (schema name `Epoch`) of `StreamsGroupMetadataValue`, at path `epoch` in `StreamsGroupMetadataValue`.
     pub const EPOCH: crate::FieldId = 0;
-    /// `metadata_hash`.
+    /// The id of the `metadata_hash` field (schema name `MetadataHash`) of `StreamsGroupMetadataValue`, at path `metadata_hash` in `StreamsGroupMetadataValue`.
     pub const METADATA_HASH: crate::FieldId = 1;
-    /// `validated_topology_epoch`.
+    /// The id of the `validated_topology_epoch` field (schema name `ValidatedTopologyEpoch`) of `StreamsGroupMetadataValue`, at path `validated_topology_epoch` in `StreamsGroupMetadataValue`.
     pub const VALIDATED_TOPOLOGY_EPOCH: crate::FieldId = 2;
-    /// `last_assignment_configs`.
+    /// The id of the `last_assignment_configs` field (schema name `LastAssignmentConfigs`) of `StreamsGroupMetadataValue`, at path `last_assignment_configs` in `StreamsGroupMetadataValue`.
     pub const LAST_ASSIGNMENT_CONFIGS: crate::FieldId = 3;
-    /// `stored_description_topology_epoch`.
+    /// The id of the `stored_description_topology_epoch` field (schema name `StoredDescriptionTopologyEpoch`) of `StreamsGroupMetadataValue`, at path `stored_description_topology_epoch` in `StreamsGroupMetadataValue`.
     pub const STORED_DESCRIPTION_TOPOLOGY_EPOCH: crate::FieldId = 4;
-    /// `failed_description_topology_epoch`.
+    /// The id of the `failed_description_topology_epoch` field (schema name `FailedDescriptionTopologyEpoch`) of `StreamsGroupMetadataValue`, at path `failed_description_topology_epoch` in `StreamsGroupMetadataValue`.
     pub const FAILED_DESCRIPTION_TOPOLOGY_EPOCH: crate::FieldId = 5;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `StreamsGroupMetadataValue` (its unknown tagged fields), at path `_tagged_fields` in `StreamsGroupMetadataValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 6;
-    /// `last_assignment_configs[].key`.
+    /// The id of the `key` field (schema name `Key`) of `LastAssignmentConfig`, at path `last_assignment_configs[].key` in `StreamsGroupMetadataValue`.
     pub const LAST_ASSIGNMENT_CONFIGS_KEY: crate::FieldId = 7;
-    /// `last_assignment_configs[].value`.
+    /// The id of the `value` field (schema name `Value`) of `LastAssignmentConfig`, at path `last_assignment_configs[].value` in `StreamsGroupMetadataValue`.
     pub const LAST_ASSIGNMENT_CONFIGS_VALUE: crate::FieldId = 8;
-    /// `last_assignment_configs[]._tagged_fields`.
+    /// The id of the tagged-field section of `LastAssignmentConfig` (its unknown tagged fields), at path `last_assignment_configs[]._tagged_fields` in `StreamsGroupMetadataValue`.
     pub const LAST_ASSIGNMENT_CONFIGS_TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

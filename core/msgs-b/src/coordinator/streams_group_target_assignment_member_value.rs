@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/StreamsGroupTargetAssignmentMemberValue.json` |
 
 use crate::rt;
 
@@ -317,31 +318,31 @@ impl<'a> rt::Message<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `active_tasks`.
+    /// The id of the `active_tasks` field (schema name `ActiveTasks`) of `StreamsGroupTargetAssignmentMemberValue`, at path `active_tasks` in `StreamsGroupTargetAssignmentMemberValue`.
     pub const ACTIVE_TASKS: crate::FieldId = 0;
-    /// `standby_tasks`.
+    /// The id of the `standby_tasks` field (schema name `StandbyTasks`) of `StreamsGroupTargetAssignmentMemberValue`, at path `standby_tasks` in `StreamsGroupTargetAssignmentMemberValue`.
     pub const STANDBY_TASKS: crate::FieldId = 1;
-    /// `warmup_tasks`.
+    /// The id of the `warmup_tasks` field (schema name `WarmupTasks`) of `StreamsGroupTargetAssignmentMemberValue`, at path `warmup_tasks` in `StreamsGroupTargetAssignmentMemberValue`.
     pub const WARMUP_TASKS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `StreamsGroupTargetAssignmentMemberValue` (its unknown tagged fields), at path `_tagged_fields` in `StreamsGroupTargetAssignmentMemberValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `active_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `active_tasks[].subtopology_id` in `StreamsGroupTargetAssignmentMemberValue`.
     pub const ACTIVE_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 4;
-    /// `active_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `active_tasks[].partitions` in `StreamsGroupTargetAssignmentMemberValue`.
     pub const ACTIVE_TASKS_PARTITIONS: crate::FieldId = 5;
-    /// `active_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `active_tasks[]._tagged_fields` in `StreamsGroupTargetAssignmentMemberValue`.
     pub const ACTIVE_TASKS_TAGGED_FIELDS: crate::FieldId = 6;
-    /// `standby_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `standby_tasks[].subtopology_id` in `StreamsGroupTargetAssignmentMemberValue`.
     pub const STANDBY_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 7;
-    /// `standby_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `standby_tasks[].partitions` in `StreamsGroupTargetAssignmentMemberValue`.
     pub const STANDBY_TASKS_PARTITIONS: crate::FieldId = 8;
-    /// `standby_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `standby_tasks[]._tagged_fields` in `StreamsGroupTargetAssignmentMemberValue`.
     pub const STANDBY_TASKS_TAGGED_FIELDS: crate::FieldId = 9;
-    /// `warmup_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `warmup_tasks[].subtopology_id` in `StreamsGroupTargetAssignmentMemberValue`.
     pub const WARMUP_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 10;
-    /// `warmup_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `warmup_tasks[].partitions` in `StreamsGroupTargetAssignmentMemberValue`.
     pub const WARMUP_TASKS_PARTITIONS: crate::FieldId = 11;
-    /// `warmup_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `warmup_tasks[]._tagged_fields` in `StreamsGroupTargetAssignmentMemberValue`.
     pub const WARMUP_TASKS_TAGGED_FIELDS: crate::FieldId = 12;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/StreamsGroupTargetAssignmentMetadataKey.json` |
 
 use crate::rt;
 
@@ -126,9 +127,9 @@ impl<'a> rt::Message<'a> for StreamsGroupTargetAssignmentMetadataKey<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `StreamsGroupTargetAssignmentMetadataKey`, at path `group_id` in `StreamsGroupTargetAssignmentMetadataKey`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `StreamsGroupTargetAssignmentMetadataKey` (its unknown tagged fields), at path `_tagged_fields` in `StreamsGroupTargetAssignmentMetadataKey`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["group_id", "_tagged_fields"];

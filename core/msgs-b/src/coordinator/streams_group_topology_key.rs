@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/StreamsGroupTopologyKey.json` |
 
 use crate::rt;
 
@@ -121,9 +122,9 @@ impl<'a> rt::Message<'a> for StreamsGroupTopologyKey<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `StreamsGroupTopologyKey`, at path `group_id` in `StreamsGroupTopologyKey`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `StreamsGroupTopologyKey` (its unknown tagged fields), at path `_tagged_fields` in `StreamsGroupTopologyKey`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["group_id", "_tagged_fields"];

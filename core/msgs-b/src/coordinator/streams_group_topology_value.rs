@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/group-coordinator/StreamsGroupTopologyValue.json` |
 
 use crate::rt;
 
@@ -985,67 +986,67 @@ impl<'a> rt::Message<'a> for StreamsGroupTopologyValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `epoch`.
+    /// The id of the `epoch` field (schema name `Epoch`) of `StreamsGroupTopologyValue`, at path `epoch` in `StreamsGroupTopologyValue`.
     pub const EPOCH: crate::FieldId = 0;
-    /// `subtopologies`.
+    /// The id of the `subtopologies` field (schema name `Subtopologies`) of `StreamsGroupTopologyValue`, at path `subtopologies` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `StreamsGroupTopologyValue` (its unknown tagged fields), at path `_tagged_fields` in `StreamsGroupTopologyValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `subtopologies[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `Subtopology`, at path `subtopologies[].subtopology_id` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_SUBTOPOLOGY_ID: crate::FieldId = 3;
-    /// `subtopologies[].source_topics`.
+    /// The id of the `source_topics` field (schema name `SourceTopics`) of `Subtopology`, at path `subtopologies[].source_topics` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_SOURCE_TOPICS: crate::FieldId = 4;
-    /// `subtopologies[].source_topic_regex`.
+    /// The id of the `source_topic_regex` field (schema name `SourceTopicRegex`) of `Subtopology`, at path `subtopologies[].source_topic_regex` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_SOURCE_TOPIC_REGEX: crate::FieldId = 5;
-    /// `subtopologies[].state_changelog_topics`.
+    /// The id of the `state_changelog_topics` field (schema name `StateChangelogTopics`) of `Subtopology`, at path `subtopologies[].state_changelog_topics` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS: crate::FieldId = 6;
-    /// `subtopologies[].repartition_sink_topics`.
+    /// The id of the `repartition_sink_topics` field (schema name `RepartitionSinkTopics`) of `Subtopology`, at path `subtopologies[].repartition_sink_topics` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_REPARTITION_SINK_TOPICS: crate::FieldId = 7;
-    /// `subtopologies[].repartition_source_topics`.
+    /// The id of the `repartition_source_topics` field (schema name `RepartitionSourceTopics`) of `Subtopology`, at path `subtopologies[].repartition_source_topics` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS: crate::FieldId = 8;
-    /// `subtopologies[].copartition_groups`.
+    /// The id of the `copartition_groups` field (schema name `CopartitionGroups`) of `Subtopology`, at path `subtopologies[].copartition_groups` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_COPARTITION_GROUPS: crate::FieldId = 9;
-    /// `subtopologies[]._tagged_fields`.
+    /// The id of the tagged-field section of `Subtopology` (its unknown tagged fields), at path `subtopologies[]._tagged_fields` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_TAGGED_FIELDS: crate::FieldId = 10;
-    /// `subtopologies[].state_changelog_topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicInfo`, at path `subtopologies[].state_changelog_topics[].name` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME: crate::FieldId = 11;
-    /// `subtopologies[].state_changelog_topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicInfo`, at path `subtopologies[].state_changelog_topics[].partitions` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_PARTITIONS: crate::FieldId = 12;
-    /// `subtopologies[].state_changelog_topics[].replication_factor`.
+    /// The id of the `replication_factor` field (schema name `ReplicationFactor`) of `TopicInfo`, at path `subtopologies[].state_changelog_topics[].replication_factor` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_REPLICATION_FACTOR: crate::FieldId = 13;
-    /// `subtopologies[].state_changelog_topics[].topic_configs`.
+    /// The id of the `topic_configs` field (schema name `TopicConfigs`) of `TopicInfo`, at path `subtopologies[].state_changelog_topics[].topic_configs` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS: crate::FieldId = 14;
-    /// `subtopologies[].state_changelog_topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicInfo` (its unknown tagged fields), at path `subtopologies[].state_changelog_topics[]._tagged_fields` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS: crate::FieldId = 15;
-    /// `subtopologies[].copartition_groups[].source_topics`.
+    /// The id of the `source_topics` field (schema name `SourceTopics`) of `CopartitionGroup`, at path `subtopologies[].copartition_groups[].source_topics` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPICS: crate::FieldId = 16;
-    /// `subtopologies[].copartition_groups[].source_topic_regex`.
+    /// The id of the `source_topic_regex` field (schema name `SourceTopicRegex`) of `CopartitionGroup`, at path `subtopologies[].copartition_groups[].source_topic_regex` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPIC_REGEX: crate::FieldId = 17;
-    /// `subtopologies[].copartition_groups[].repartition_source_topics`.
+    /// The id of the `repartition_source_topics` field (schema name `RepartitionSourceTopics`) of `CopartitionGroup`, at path `subtopologies[].copartition_groups[].repartition_source_topics` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_COPARTITION_GROUPS_REPARTITION_SOURCE_TOPICS: crate::FieldId = 18;
-    /// `subtopologies[].copartition_groups[]._tagged_fields`.
+    /// The id of the tagged-field section of `CopartitionGroup` (its unknown tagged fields), at path `subtopologies[].copartition_groups[]._tagged_fields` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_COPARTITION_GROUPS_TAGGED_FIELDS: crate::FieldId = 19;
-    /// `subtopologies[].state_changelog_topics[].topic_configs[].key`.
+    /// The id of the `key` field (schema name `key`) of `TopicConfig`, at path `subtopologies[].state_changelog_topics[].topic_configs[].key` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_KEY: crate::FieldId = 20;
-    /// `subtopologies[].state_changelog_topics[].topic_configs[].value`.
+    /// The id of the `value` field (schema name `value`) of `TopicConfig`, at path `subtopologies[].state_changelog_topics[].topic_configs[].value` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_VALUE: crate::FieldId = 21;
-    /// `subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicConfig` (its unknown tagged fields), at path `subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS: crate::FieldId = 22;
-    /// `subtopologies[].repartition_source_topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicInfo`, at path `subtopologies[].repartition_source_topics[].name` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_NAME: crate::FieldId = 23;
-    /// `subtopologies[].repartition_source_topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicInfo`, at path `subtopologies[].repartition_source_topics[].partitions` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_PARTITIONS: crate::FieldId = 24;
-    /// `subtopologies[].repartition_source_topics[].replication_factor`.
+    /// The id of the `replication_factor` field (schema name `ReplicationFactor`) of `TopicInfo`, at path `subtopologies[].repartition_source_topics[].replication_factor` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_REPLICATION_FACTOR: crate::FieldId = 25;
-    /// `subtopologies[].repartition_source_topics[].topic_configs`.
+    /// The id of the `topic_configs` field (schema name `TopicConfigs`) of `TopicInfo`, at path `subtopologies[].repartition_source_topics[].topic_configs` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS: crate::FieldId = 26;
-    /// `subtopologies[].repartition_source_topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicInfo` (its unknown tagged fields), at path `subtopologies[].repartition_source_topics[]._tagged_fields` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TAGGED_FIELDS: crate::FieldId = 27;
-    /// `subtopologies[].repartition_source_topics[].topic_configs[].key`.
+    /// The id of the `key` field (schema name `key`) of `TopicConfig`, at path `subtopologies[].repartition_source_topics[].topic_configs[].key` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_KEY: crate::FieldId = 28;
-    /// `subtopologies[].repartition_source_topics[].topic_configs[].value`.
+    /// The id of the `value` field (schema name `value`) of `TopicConfig`, at path `subtopologies[].repartition_source_topics[].topic_configs[].value` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_VALUE: crate::FieldId = 29;
-    /// `subtopologies[].repartition_source_topics[].topic_configs[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicConfig` (its unknown tagged fields), at path `subtopologies[].repartition_source_topics[].topic_configs[]._tagged_fields` in `StreamsGroupTopologyValue`.
     pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS: crate::FieldId = 30;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

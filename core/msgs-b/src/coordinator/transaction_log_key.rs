@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/transaction-coordinator/TransactionLogKey.json` |
 
 use crate::rt;
 
@@ -124,9 +125,9 @@ impl<'a> rt::Message<'a> for TransactionLogKey<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `transactional_id`.
+    /// The id of the `transactional_id` field (schema name `TransactionalId`) of `TransactionLogKey`, at path `transactional_id` in `TransactionLogKey`.
     pub const TRANSACTIONAL_ID: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `TransactionLogKey` (its unknown tagged fields), at path `_tagged_fields` in `TransactionLogKey`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["transactional_id", "_tagged_fields"];

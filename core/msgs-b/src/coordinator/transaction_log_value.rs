@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | 1 |
+//! | schema | `schemas/kafka/4.4.0/transaction-coordinator/TransactionLogValue.json` |
 
 use crate::rt;
 
@@ -543,35 +544,35 @@ impl<'a> rt::Message<'a> for TransactionLogValue<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `producer_id`.
+    /// The id of the `producer_id` field (schema name `ProducerId`) of `TransactionLogValue`, at path `producer_id` in `TransactionLogValue`.
     pub const PRODUCER_ID: crate::FieldId = 0;
-    /// `previous_producer_id`.
+    /// The id of the `previous_producer_id` field (schema name `PreviousProducerId`) of `TransactionLogValue`, at path `previous_producer_id` in `TransactionLogValue`.
     pub const PREVIOUS_PRODUCER_ID: crate::FieldId = 1;
-    /// `next_producer_id`.
+    /// The id of the `next_producer_id` field (schema name `NextProducerId`) of `TransactionLogValue`, at path `next_producer_id` in `TransactionLogValue`.
     pub const NEXT_PRODUCER_ID: crate::FieldId = 2;
-    /// `producer_epoch`.
+    /// The id of the `producer_epoch` field (schema name `ProducerEpoch`) of `TransactionLogValue`, at path `producer_epoch` in `TransactionLogValue`.
     pub const PRODUCER_EPOCH: crate::FieldId = 3;
-    /// `next_producer_epoch`.
+    /// The id of the `next_producer_epoch` field (schema name `NextProducerEpoch`) of `TransactionLogValue`, at path `next_producer_epoch` in `TransactionLogValue`.
     pub const NEXT_PRODUCER_EPOCH: crate::FieldId = 4;
-    /// `transaction_timeout_ms`.
+    /// The id of the `transaction_timeout_ms` field (schema name `TransactionTimeoutMs`) of `TransactionLogValue`, at path `transaction_timeout_ms` in `TransactionLogValue`.
     pub const TRANSACTION_TIMEOUT_MS: crate::FieldId = 5;
-    /// `transaction_status`.
+    /// The id of the `transaction_status` field (schema name `TransactionStatus`) of `TransactionLogValue`, at path `transaction_status` in `TransactionLogValue`.
     pub const TRANSACTION_STATUS: crate::FieldId = 6;
-    /// `transaction_partitions`.
+    /// The id of the `transaction_partitions` field (schema name `TransactionPartitions`) of `TransactionLogValue`, at path `transaction_partitions` in `TransactionLogValue`.
     pub const TRANSACTION_PARTITIONS: crate::FieldId = 7;
-    /// `transaction_last_update_timestamp_ms`.
+    /// The id of the `transaction_last_update_timestamp_ms` field (schema name `TransactionLastUpdateTimestampMs`) of `TransactionLogValue`, at path `transaction_last_update_timestamp_ms` in `TransactionLogValue`.
     pub const TRANSACTION_LAST_UPDATE_TIMESTAMP_MS: crate::FieldId = 8;
-    /// `transaction_start_timestamp_ms`.
+    /// The id of the `transaction_start_timestamp_ms` field (schema name `TransactionStartTimestampMs`) of `TransactionLogValue`, at path `transaction_start_timestamp_ms` in `TransactionLogValue`.
     pub const TRANSACTION_START_TIMESTAMP_MS: crate::FieldId = 9;
-    /// `client_transaction_version`.
+    /// The id of the `client_transaction_version` field (schema name `ClientTransactionVersion`) of `TransactionLogValue`, at path `client_transaction_version` in `TransactionLogValue`.
     pub const CLIENT_TRANSACTION_VERSION: crate::FieldId = 10;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `TransactionLogValue` (its unknown tagged fields), at path `_tagged_fields` in `TransactionLogValue`.
     pub const TAGGED_FIELDS: crate::FieldId = 11;
-    /// `transaction_partitions[].topic`.
+    /// The id of the `topic` field (schema name `Topic`) of `PartitionsSchema`, at path `transaction_partitions[].topic` in `TransactionLogValue`.
     pub const TRANSACTION_PARTITIONS_TOPIC: crate::FieldId = 12;
-    /// `transaction_partitions[].partition_ids`.
+    /// The id of the `partition_ids` field (schema name `PartitionIds`) of `PartitionsSchema`, at path `transaction_partitions[].partition_ids` in `TransactionLogValue`.
     pub const TRANSACTION_PARTITIONS_PARTITION_IDS: crate::FieldId = 13;
-    /// `transaction_partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionsSchema` (its unknown tagged fields), at path `transaction_partitions[]._tagged_fields` in `TransactionLogValue`.
     pub const TRANSACTION_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 14;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | none |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/OffsetDeleteRequest.json` |
 
 use crate::rt;
 
@@ -375,21 +376,21 @@ impl<'a> rt::Message<'a> for OffsetDeleteRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `OffsetDeleteRequest`, at path `group_id` in `OffsetDeleteRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `OffsetDeleteRequest`, at path `topics` in `OffsetDeleteRequest`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `OffsetDeleteRequest` (its unknown tagged fields), at path `_tagged_fields` in `OffsetDeleteRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `OffsetDeleteRequestTopic`, at path `topics[].name` in `OffsetDeleteRequest`.
     pub const TOPICS_NAME: crate::FieldId = 3;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `OffsetDeleteRequestTopic`, at path `topics[].partitions` in `OffsetDeleteRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 4;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `OffsetDeleteRequestTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `OffsetDeleteRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `OffsetDeleteRequestPartition`, at path `topics[].partitions[].partition_index` in `OffsetDeleteRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 6;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `OffsetDeleteRequestPartition` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `OffsetDeleteRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 7;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/clients/OffsetDeleteResponse.json` |
 
 use crate::rt;
 
@@ -396,25 +397,25 @@ impl<'a> rt::Message<'a> for OffsetDeleteResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `OffsetDeleteResponse`, at path `error_code` in `OffsetDeleteResponse`.
     pub const ERROR_CODE: crate::FieldId = 0;
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `OffsetDeleteResponse`, at path `throttle_time_ms` in `OffsetDeleteResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 1;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `OffsetDeleteResponse`, at path `topics` in `OffsetDeleteResponse`.
     pub const TOPICS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `OffsetDeleteResponse` (its unknown tagged fields), at path `_tagged_fields` in `OffsetDeleteResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `OffsetDeleteResponseTopic`, at path `topics[].name` in `OffsetDeleteResponse`.
     pub const TOPICS_NAME: crate::FieldId = 4;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `OffsetDeleteResponseTopic`, at path `topics[].partitions` in `OffsetDeleteResponse`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 5;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `OffsetDeleteResponseTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `OffsetDeleteResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `OffsetDeleteResponsePartition`, at path `topics[].partitions[].partition_index` in `OffsetDeleteResponse`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 7;
-    /// `topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `OffsetDeleteResponsePartition`, at path `topics[].partitions[].error_code` in `OffsetDeleteResponse`.
     pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 8;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `OffsetDeleteResponsePartition` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `OffsetDeleteResponse`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

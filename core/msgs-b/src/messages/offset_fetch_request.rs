@@ -9,6 +9,7 @@
 //! | flexible versions | 6-10 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/OffsetFetchRequest.json`, `schemas/kafka/3.9.1/clients/OffsetFetchRequest.json` |
 
 use crate::rt;
 
@@ -904,39 +905,39 @@ impl<'a> rt::Message<'a> for OffsetFetchRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `OffsetFetchRequest`, at path `group_id` in `OffsetFetchRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `OffsetFetchRequest`, at path `topics` in `OffsetFetchRequest`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `groups`.
+    /// The id of the `groups` field (schema name `Groups`) of `OffsetFetchRequest`, at path `groups` in `OffsetFetchRequest`.
     pub const GROUPS: crate::FieldId = 2;
-    /// `require_stable`.
+    /// The id of the `require_stable` field (schema name `RequireStable`) of `OffsetFetchRequest`, at path `require_stable` in `OffsetFetchRequest`.
     pub const REQUIRE_STABLE: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `OffsetFetchRequest` (its unknown tagged fields), at path `_tagged_fields` in `OffsetFetchRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `OffsetFetchRequestTopic`, at path `topics[].name` in `OffsetFetchRequest`.
     pub const TOPICS_NAME: crate::FieldId = 5;
-    /// `topics[].partition_indexes`.
+    /// The id of the `partition_indexes` field (schema name `PartitionIndexes`) of `OffsetFetchRequestTopic`, at path `topics[].partition_indexes` in `OffsetFetchRequest`.
     pub const TOPICS_PARTITION_INDEXES: crate::FieldId = 6;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `OffsetFetchRequestTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `OffsetFetchRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `groups[].group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `OffsetFetchRequestGroup`, at path `groups[].group_id` in `OffsetFetchRequest`.
     pub const GROUPS_GROUP_ID: crate::FieldId = 8;
-    /// `groups[].member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `OffsetFetchRequestGroup`, at path `groups[].member_id` in `OffsetFetchRequest`.
     pub const GROUPS_MEMBER_ID: crate::FieldId = 9;
-    /// `groups[].member_epoch`.
+    /// The id of the `member_epoch` field (schema name `MemberEpoch`) of `OffsetFetchRequestGroup`, at path `groups[].member_epoch` in `OffsetFetchRequest`.
     pub const GROUPS_MEMBER_EPOCH: crate::FieldId = 10;
-    /// `groups[].topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `OffsetFetchRequestGroup`, at path `groups[].topics` in `OffsetFetchRequest`.
     pub const GROUPS_TOPICS: crate::FieldId = 11;
-    /// `groups[]._tagged_fields`.
+    /// The id of the tagged-field section of `OffsetFetchRequestGroup` (its unknown tagged fields), at path `groups[]._tagged_fields` in `OffsetFetchRequest`.
     pub const GROUPS_TAGGED_FIELDS: crate::FieldId = 12;
-    /// `groups[].topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `OffsetFetchRequestTopics`, at path `groups[].topics[].name` in `OffsetFetchRequest`.
     pub const GROUPS_TOPICS_NAME: crate::FieldId = 13;
-    /// `groups[].topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `OffsetFetchRequestTopics`, at path `groups[].topics[].topic_id` in `OffsetFetchRequest`.
     pub const GROUPS_TOPICS_TOPIC_ID: crate::FieldId = 14;
-    /// `groups[].topics[].partition_indexes`.
+    /// The id of the `partition_indexes` field (schema name `PartitionIndexes`) of `OffsetFetchRequestTopics`, at path `groups[].topics[].partition_indexes` in `OffsetFetchRequest`.
     pub const GROUPS_TOPICS_PARTITION_INDEXES: crate::FieldId = 15;
-    /// `groups[].topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `OffsetFetchRequestTopics` (its unknown tagged fields), at path `groups[].topics[]._tagged_fields` in `OffsetFetchRequest`.
     pub const GROUPS_TOPICS_TAGGED_FIELDS: crate::FieldId = 16;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

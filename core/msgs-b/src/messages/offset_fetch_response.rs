@@ -8,6 +8,7 @@
 //! | valid versions | 0-10 |
 //! | flexible versions | 6-10 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/OffsetFetchResponse.json`, `schemas/kafka/3.9.1/clients/OffsetFetchResponse.json` |
 
 use crate::rt;
 
@@ -1458,61 +1459,61 @@ impl<'a> rt::Message<'a> for OffsetFetchResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `OffsetFetchResponse`, at path `throttle_time_ms` in `OffsetFetchResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `OffsetFetchResponse`, at path `topics` in `OffsetFetchResponse`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `OffsetFetchResponse`, at path `error_code` in `OffsetFetchResponse`.
     pub const ERROR_CODE: crate::FieldId = 2;
-    /// `groups`.
+    /// The id of the `groups` field (schema name `Groups`) of `OffsetFetchResponse`, at path `groups` in `OffsetFetchResponse`.
     pub const GROUPS: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `OffsetFetchResponse` (its unknown tagged fields), at path `_tagged_fields` in `OffsetFetchResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `OffsetFetchResponseTopic`, at path `topics[].name` in `OffsetFetchResponse`.
     pub const TOPICS_NAME: crate::FieldId = 5;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `OffsetFetchResponseTopic`, at path `topics[].partitions` in `OffsetFetchResponse`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 6;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `OffsetFetchResponseTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `OffsetFetchResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `groups[].group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `OffsetFetchResponseGroup`, at path `groups[].group_id` in `OffsetFetchResponse`.
     pub const GROUPS_GROUP_ID: crate::FieldId = 8;
-    /// `groups[].topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `OffsetFetchResponseGroup`, at path `groups[].topics` in `OffsetFetchResponse`.
     pub const GROUPS_TOPICS: crate::FieldId = 9;
-    /// `groups[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `OffsetFetchResponseGroup`, at path `groups[].error_code` in `OffsetFetchResponse`.
     pub const GROUPS_ERROR_CODE: crate::FieldId = 10;
-    /// `groups[]._tagged_fields`.
+    /// The id of the tagged-field section of `OffsetFetchResponseGroup` (its unknown tagged fields), at path `groups[]._tagged_fields` in `OffsetFetchResponse`.
     pub const GROUPS_TAGGED_FIELDS: crate::FieldId = 11;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `OffsetFetchResponsePartition`, at path `topics[].partitions[].partition_index` in `OffsetFetchResponse`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 12;
-    /// `topics[].partitions[].committed_offset`.
+    /// The id of the `committed_offset` field (schema name `CommittedOffset`) of `OffsetFetchResponsePartition`, at path `topics[].partitions[].committed_offset` in `OffsetFetchResponse`.
     pub const TOPICS_PARTITIONS_COMMITTED_OFFSET: crate::FieldId = 13;
-    /// `topics[].partitions[].committed_leader_epoch`.
+    /// The id of the `committed_leader_epoch` field (schema name `CommittedLeaderEpoch`) of `OffsetFetchResponsePartition`, at path `topics[].partitions[].committed_leader_epoch` in `OffsetFetchResponse`.
     pub const TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH: crate::FieldId = 14;
-    /// `topics[].partitions[].metadata`.
+    /// The id of the `metadata` field (schema name `Metadata`) of `OffsetFetchResponsePartition`, at path `topics[].partitions[].metadata` in `OffsetFetchResponse`.
     pub const TOPICS_PARTITIONS_METADATA: crate::FieldId = 15;
-    /// `topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `OffsetFetchResponsePartition`, at path `topics[].partitions[].error_code` in `OffsetFetchResponse`.
     pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 16;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `OffsetFetchResponsePartition` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `OffsetFetchResponse`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 17;
-    /// `groups[].topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `OffsetFetchResponseTopics`, at path `groups[].topics[].name` in `OffsetFetchResponse`.
     pub const GROUPS_TOPICS_NAME: crate::FieldId = 18;
-    /// `groups[].topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `OffsetFetchResponseTopics`, at path `groups[].topics[].topic_id` in `OffsetFetchResponse`.
     pub const GROUPS_TOPICS_TOPIC_ID: crate::FieldId = 19;
-    /// `groups[].topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `OffsetFetchResponseTopics`, at path `groups[].topics[].partitions` in `OffsetFetchResponse`.
     pub const GROUPS_TOPICS_PARTITIONS: crate::FieldId = 20;
-    /// `groups[].topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `OffsetFetchResponseTopics` (its unknown tagged fields), at path `groups[].topics[]._tagged_fields` in `OffsetFetchResponse`.
     pub const GROUPS_TOPICS_TAGGED_FIELDS: crate::FieldId = 21;
-    /// `groups[].topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `OffsetFetchResponsePartitions`, at path `groups[].topics[].partitions[].partition_index` in `OffsetFetchResponse`.
     pub const GROUPS_TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 22;
-    /// `groups[].topics[].partitions[].committed_offset`.
+    /// The id of the `committed_offset` field (schema name `CommittedOffset`) of `OffsetFetchResponsePartitions`, at path `groups[].topics[].partitions[].committed_offset` in `OffsetFetchResponse`.
     pub const GROUPS_TOPICS_PARTITIONS_COMMITTED_OFFSET: crate::FieldId = 23;
-    /// `groups[].topics[].partitions[].committed_leader_epoch`.
+    /// The id of the `committed_leader_epoch` field (schema name `CommittedLeaderEpoch`) of `OffsetFetchResponsePartitions`, at path `groups[].topics[].partitions[].committed_leader_epoch` in `OffsetFetchResponse`.
     pub const GROUPS_TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH: crate::FieldId = 24;
-    /// `groups[].topics[].partitions[].metadata`.
+    /// The id of the `metadata` field (schema name `Metadata`) of `OffsetFetchResponsePartitions`, at path `groups[].topics[].partitions[].metadata` in `OffsetFetchResponse`.
     pub const GROUPS_TOPICS_PARTITIONS_METADATA: crate::FieldId = 25;
-    /// `groups[].topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `OffsetFetchResponsePartitions`, at path `groups[].topics[].partitions[].error_code` in `OffsetFetchResponse`.
     pub const GROUPS_TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 26;
-    /// `groups[].topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `OffsetFetchResponsePartitions` (its unknown tagged fields), at path `groups[].topics[].partitions[]._tagged_fields` in `OffsetFetchResponse`.
     pub const GROUPS_TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 27;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

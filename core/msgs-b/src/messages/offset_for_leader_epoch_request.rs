@@ -9,6 +9,7 @@
 //! | flexible versions | 4 |
 //! | versions defined by Kafka 3.9.1 only | 0-1 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/OffsetForLeaderEpochRequest.json`, `schemas/kafka/3.9.1/clients/OffsetForLeaderEpochRequest.json` |
 
 use crate::rt;
 
@@ -497,25 +498,25 @@ impl<'a> rt::Message<'a> for OffsetForLeaderEpochRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `replica_id`.
+    /// The id of the `replica_id` field (schema name `ReplicaId`) of `OffsetForLeaderEpochRequest`, at path `replica_id` in `OffsetForLeaderEpochRequest`.
     pub const REPLICA_ID: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `OffsetForLeaderEpochRequest`, at path `topics` in `OffsetForLeaderEpochRequest`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `OffsetForLeaderEpochRequest` (its unknown tagged fields), at path `_tagged_fields` in `OffsetForLeaderEpochRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `topics[].topic`.
+    /// The id of the `topic` field (schema name `Topic`) of `OffsetForLeaderTopic`, at path `topics[].topic` in `OffsetForLeaderEpochRequest`.
     pub const TOPICS_TOPIC: crate::FieldId = 3;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `OffsetForLeaderTopic`, at path `topics[].partitions` in `OffsetForLeaderEpochRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 4;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `OffsetForLeaderTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `OffsetForLeaderEpochRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
-    /// `topics[].partitions[].partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `OffsetForLeaderPartition`, at path `topics[].partitions[].partition` in `OffsetForLeaderEpochRequest`.
     pub const TOPICS_PARTITIONS_PARTITION: crate::FieldId = 6;
-    /// `topics[].partitions[].current_leader_epoch`.
+    /// The id of the `current_leader_epoch` field (schema name `CurrentLeaderEpoch`) of `OffsetForLeaderPartition`, at path `topics[].partitions[].current_leader_epoch` in `OffsetForLeaderEpochRequest`.
     pub const TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH: crate::FieldId = 7;
-    /// `topics[].partitions[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `OffsetForLeaderPartition`, at path `topics[].partitions[].leader_epoch` in `OffsetForLeaderEpochRequest`.
     pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 8;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `OffsetForLeaderPartition` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `OffsetForLeaderEpochRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

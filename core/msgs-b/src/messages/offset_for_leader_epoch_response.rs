@@ -8,6 +8,7 @@
 //! | valid versions | 0-4 |
 //! | flexible versions | 4 |
 //! | versions defined by Kafka 3.9.1 only | 0-1 |
+//! | schema | `schemas/kafka/4.4.0/clients/OffsetForLeaderEpochResponse.json`, `schemas/kafka/3.9.1/clients/OffsetForLeaderEpochResponse.json` |
 
 use crate::rt;
 
@@ -515,27 +516,27 @@ impl<'a> rt::Message<'a> for OffsetForLeaderEpochResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `OffsetForLeaderEpochResponse`, at path `throttle_time_ms` in `OffsetForLeaderEpochResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `OffsetForLeaderEpochResponse`, at path `topics` in `OffsetForLeaderEpochResponse`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `OffsetForLeaderEpochResponse` (its unknown tagged fields), at path `_tagged_fields` in `OffsetForLeaderEpochResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `topics[].topic`.
+    /// The id of the `topic` field (schema name `Topic`) of `OffsetForLeaderTopicResult`, at path `topics[].topic` in `OffsetForLeaderEpochResponse`.
     pub const TOPICS_TOPIC: crate::FieldId = 3;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `OffsetForLeaderTopicResult`, at path `topics[].partitions` in `OffsetForLeaderEpochResponse`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 4;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `OffsetForLeaderTopicResult` (its unknown tagged fields), at path `topics[]._tagged_fields` in `OffsetForLeaderEpochResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
-    /// `topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `EpochEndOffset`, at path `topics[].partitions[].error_code` in `OffsetForLeaderEpochResponse`.
     pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 6;
-    /// `topics[].partitions[].partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `EpochEndOffset`, at path `topics[].partitions[].partition` in `OffsetForLeaderEpochResponse`.
     pub const TOPICS_PARTITIONS_PARTITION: crate::FieldId = 7;
-    /// `topics[].partitions[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `EpochEndOffset`, at path `topics[].partitions[].leader_epoch` in `OffsetForLeaderEpochResponse`.
     pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 8;
-    /// `topics[].partitions[].end_offset`.
+    /// The id of the `end_offset` field (schema name `EndOffset`) of `EpochEndOffset`, at path `topics[].partitions[].end_offset` in `OffsetForLeaderEpochResponse`.
     pub const TOPICS_PARTITIONS_END_OFFSET: crate::FieldId = 9;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `EpochEndOffset` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `OffsetForLeaderEpochResponse`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 10;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -9,6 +9,7 @@
 //! | flexible versions | 9-13 |
 //! | versions defined by Kafka 3.9.1 only | 0-2 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/ProduceRequest.json`, `schemas/kafka/3.9.1/clients/ProduceRequest.json` |
 
 use crate::rt;
 
@@ -548,29 +549,29 @@ impl<'a> rt::Message<'a> for ProduceRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `transactional_id`.
+    /// The id of the `transactional_id` field (schema name `TransactionalId`) of `ProduceRequest`, at path `transactional_id` in `ProduceRequest`.
     pub const TRANSACTIONAL_ID: crate::FieldId = 0;
-    /// `acks`.
+    /// The id of the `acks` field (schema name `Acks`) of `ProduceRequest`, at path `acks` in `ProduceRequest`.
     pub const ACKS: crate::FieldId = 1;
-    /// `timeout_ms`.
+    /// The id of the `timeout_ms` field (schema name `TimeoutMs`) of `ProduceRequest`, at path `timeout_ms` in `ProduceRequest`.
     pub const TIMEOUT_MS: crate::FieldId = 2;
-    /// `topic_data`.
+    /// The id of the `topic_data` field (schema name `TopicData`) of `ProduceRequest`, at path `topic_data` in `ProduceRequest`.
     pub const TOPIC_DATA: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ProduceRequest` (its unknown tagged fields), at path `_tagged_fields` in `ProduceRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `topic_data[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicProduceData`, at path `topic_data[].name` in `ProduceRequest`.
     pub const TOPIC_DATA_NAME: crate::FieldId = 5;
-    /// `topic_data[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicProduceData`, at path `topic_data[].topic_id` in `ProduceRequest`.
     pub const TOPIC_DATA_TOPIC_ID: crate::FieldId = 6;
-    /// `topic_data[].partition_data`.
+    /// The id of the `partition_data` field (schema name `PartitionData`) of `TopicProduceData`, at path `topic_data[].partition_data` in `ProduceRequest`.
     pub const TOPIC_DATA_PARTITION_DATA: crate::FieldId = 7;
-    /// `topic_data[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicProduceData` (its unknown tagged fields), at path `topic_data[]._tagged_fields` in `ProduceRequest`.
     pub const TOPIC_DATA_TAGGED_FIELDS: crate::FieldId = 8;
-    /// `topic_data[].partition_data[].index`.
+    /// The id of the `index` field (schema name `Index`) of `PartitionProduceData`, at path `topic_data[].partition_data[].index` in `ProduceRequest`.
     pub const TOPIC_DATA_PARTITION_DATA_INDEX: crate::FieldId = 9;
-    /// `topic_data[].partition_data[].records`.
+    /// The id of the `records` field (schema name `Records`) of `PartitionProduceData`, at path `topic_data[].partition_data[].records` in `ProduceRequest`.
     pub const TOPIC_DATA_PARTITION_DATA_RECORDS: crate::FieldId = 10;
-    /// `topic_data[].partition_data[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionProduceData` (its unknown tagged fields), at path `topic_data[].partition_data[]._tagged_fields` in `ProduceRequest`.
     pub const TOPIC_DATA_PARTITION_DATA_TAGGED_FIELDS: crate::FieldId = 11;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-13 |
 //! | flexible versions | 9-13 |
 //! | versions defined by Kafka 3.9.1 only | 0-2 |
+//! | schema | `schemas/kafka/4.4.0/clients/ProduceResponse.json`, `schemas/kafka/3.9.1/clients/ProduceResponse.json` |
 
 use crate::rt;
 
@@ -1507,61 +1508,61 @@ impl<'a> rt::Message<'a> for ProduceResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `responses`.
+    /// The id of the `responses` field (schema name `Responses`) of `ProduceResponse`, at path `responses` in `ProduceResponse`.
     pub const RESPONSES: crate::FieldId = 0;
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `ProduceResponse`, at path `throttle_time_ms` in `ProduceResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 1;
-    /// `node_endpoints`.
+    /// The id of the `node_endpoints` field (schema name `NodeEndpoints`) of `ProduceResponse`, at path `node_endpoints` in `ProduceResponse`.
     pub const NODE_ENDPOINTS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ProduceResponse` (its unknown tagged fields), at path `_tagged_fields` in `ProduceResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `responses[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicProduceResponse`, at path `responses[].name` in `ProduceResponse`.
     pub const RESPONSES_NAME: crate::FieldId = 4;
-    /// `responses[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicProduceResponse`, at path `responses[].topic_id` in `ProduceResponse`.
     pub const RESPONSES_TOPIC_ID: crate::FieldId = 5;
-    /// `responses[].partition_responses`.
+    /// The id of the `partition_responses` field (schema name `PartitionResponses`) of `TopicProduceResponse`, at path `responses[].partition_responses` in `ProduceResponse`.
     pub const RESPONSES_PARTITION_RESPONSES: crate::FieldId = 6;
-    /// `responses[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicProduceResponse` (its unknown tagged fields), at path `responses[]._tagged_fields` in `ProduceResponse`.
     pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `node_endpoints[].node_id`.
+    /// The id of the `node_id` field (schema name `NodeId`) of `NodeEndpoint`, at path `node_endpoints[].node_id` in `ProduceResponse`.
     pub const NODE_ENDPOINTS_NODE_ID: crate::FieldId = 8;
-    /// `node_endpoints[].host`.
+    /// The id of the `host` field (schema name `Host`) of `NodeEndpoint`, at path `node_endpoints[].host` in `ProduceResponse`.
     pub const NODE_ENDPOINTS_HOST: crate::FieldId = 9;
-    /// `node_endpoints[].port`.
+    /// The id of the `port` field (schema name `Port`) of `NodeEndpoint`, at path `node_endpoints[].port` in `ProduceResponse`.
     pub const NODE_ENDPOINTS_PORT: crate::FieldId = 10;
-    /// `node_endpoints[].rack`.
+    /// The id of the `rack` field (schema name `Rack`) of `NodeEndpoint`, at path `node_endpoints[].rack` in `ProduceResponse`.
     pub const NODE_ENDPOINTS_RACK: crate::FieldId = 11;
-    /// `node_endpoints[]._tagged_fields`.
+    /// The id of the tagged-field section of `NodeEndpoint` (its unknown tagged fields), at path `node_endpoints[]._tagged_fields` in `ProduceResponse`.
     pub const NODE_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 12;
-    /// `responses[].partition_responses[].index`.
+    /// The id of the `index` field (schema name `Index`) of `PartitionProduceResponse`, at path `responses[].partition_responses[].index` in `ProduceResponse`.
     pub const RESPONSES_PARTITION_RESPONSES_INDEX: crate::FieldId = 13;
-    /// `responses[].partition_responses[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `PartitionProduceResponse`, at path `responses[].partition_responses[].error_code` in `ProduceResponse`.
     pub const RESPONSES_PARTITION_RESPONSES_ERROR_CODE: crate::FieldId = 14;
-    /// `responses[].partition_responses[].base_offset`.
+    /// The id of the `base_offset` field (schema name `BaseOffset`) of `PartitionProduceResponse`, at path `responses[].partition_responses[].base_offset` in `ProduceResponse`.
     pub const RESPONSES_PARTITION_RESPONSES_BASE_OFFSET: crate::FieldId = 15;
-    /// `responses[].partition_responses[].log_append_time_ms`.
+    /// The id of the `log_append_time_ms` field (schema name `LogAppendTimeMs`) of `PartitionProduceResponse`, at path `responses[].partition_responses[].log_append_time_ms` in `ProduceResponse`.
     pub const RESPONSES_PARTITION_RESPONSES_LOG_APPEND_TIME_MS: crate::FieldId = 16;
-    /// `responses[].partition_responses[].log_start_offset`.
+    /// The id of the `log_start_offset` field (schema name `LogStartOffset`) of `PartitionProduceResponse`, at path `responses[].partition_responses[].log_start_offset` in `ProduceResponse`.
     pub const RESPONSES_PARTITION_RESPONSES_LOG_START_OFFSET: crate::FieldId = 17;
-    /// `responses[].partition_responses[].record_errors`.
+    /// The id of the `record_errors` field (schema name `RecordErrors`) of `PartitionProduceResponse`, at path `responses[].partition_responses[].record_errors` in `ProduceResponse`.
     pub const RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS: crate::FieldId = 18;
-    /// `responses[].partition_responses[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `PartitionProduceResponse`, at path `responses[].partition_responses[].error_message` in `ProduceResponse`.
     pub const RESPONSES_PARTITION_RESPONSES_ERROR_MESSAGE: crate::FieldId = 19;
-    /// `responses[].partition_responses[].current_leader`.
+    /// The id of the `current_leader` field (schema name `CurrentLeader`) of `PartitionProduceResponse`, at path `responses[].partition_responses[].current_leader` in `ProduceResponse`.
     pub const RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER: crate::FieldId = 20;
-    /// `responses[].partition_responses[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionProduceResponse` (its unknown tagged fields), at path `responses[].partition_responses[]._tagged_fields` in `ProduceResponse`.
     pub const RESPONSES_PARTITION_RESPONSES_TAGGED_FIELDS: crate::FieldId = 21;
-    /// `responses[].partition_responses[].record_errors[].batch_index`.
+    /// The id of the `batch_index` field (schema name `BatchIndex`) of `BatchIndexAndErrorMessage`, at path `responses[].partition_responses[].record_errors[].batch_index` in `ProduceResponse`.
     pub const RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS_BATCH_INDEX: crate::FieldId = 22;
-    /// `responses[].partition_responses[].record_errors[].batch_index_error_message`.
+    /// The id of the `batch_index_error_message` field (schema name `BatchIndexErrorMessage`) of `BatchIndexAndErrorMessage`, at path `responses[].partition_responses[].record_errors[].batch_index_error_message` in `ProduceResponse`.
     pub const RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS_BATCH_INDEX_ERROR_MESSAGE: crate::FieldId = 23;
-    /// `responses[].partition_responses[].record_errors[]._tagged_fields`.
+    /// The id of the tagged-field section of `BatchIndexAndErrorMessage` (its unknown tagged fields), at path `responses[].partition_responses[].record_errors[]._tagged_fields` in `ProduceResponse`.
     pub const RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS_TAGGED_FIELDS: crate::FieldId = 24;
-    /// `responses[].partition_responses[].current_leader.leader_id`.
+    /// The id of the `leader_id` field (schema name `LeaderId`) of `LeaderIdAndEpoch`, at path `responses[].partition_responses[].current_leader.leader_id` in `ProduceResponse`.
     pub const RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER_LEADER_ID: crate::FieldId = 25;
-    /// `responses[].partition_responses[].current_leader.leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `LeaderIdAndEpoch`, at path `responses[].partition_responses[].current_leader.leader_epoch` in `ProduceResponse`.
     pub const RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER_LEADER_EPOCH: crate::FieldId = 26;
-    /// `responses[].partition_responses[].current_leader._tagged_fields`.
+    /// The id of the tagged-field section of `LeaderIdAndEpoch` (its unknown tagged fields), at path `responses[].partition_responses[].current_leader._tagged_fields` in `ProduceResponse`.
     pub const RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER_TAGGED_FIELDS: crate::FieldId = 27;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

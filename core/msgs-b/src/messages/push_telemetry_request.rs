@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/PushTelemetryRequest.json` |
 
 use crate::rt;
 
@@ -155,17 +156,17 @@ impl<'a> rt::Message<'a> for PushTelemetryRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `client_instance_id`.
+    /// The id of the `client_instance_id` field (schema name `ClientInstanceId`) of `PushTelemetryRequest`, at path `client_instance_id` in `PushTelemetryRequest`.
     pub const CLIENT_INSTANCE_ID: crate::FieldId = 0;
-    /// `subscription_id`.
+    /// The id of the `subscription_id` field (schema name `SubscriptionId`) of `PushTelemetryRequest`, at path `subscription_id` in `PushTelemetryRequest`.
     pub const SUBSCRIPTION_ID: crate::FieldId = 1;
-    /// `terminating`.
+    /// The id of the `terminating` field (schema name `Terminating`) of `PushTelemetryRequest`, at path `terminating` in `PushTelemetryRequest`.
     pub const TERMINATING: crate::FieldId = 2;
-    /// `compression_type`.
+    /// The id of the `compression_type` field (schema name `CompressionType`) of `PushTelemetryRequest`, at path `compression_type` in `PushTelemetryRequest`.
     pub const COMPRESSION_TYPE: crate::FieldId = 3;
-    /// `metrics`.
+    /// The id of the `metrics` field (schema name `Metrics`) of `PushTelemetryRequest`, at path `metrics` in `PushTelemetryRequest`.
     pub const METRICS: crate::FieldId = 4;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `PushTelemetryRequest` (its unknown tagged fields), at path `_tagged_fields` in `PushTelemetryRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 5;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

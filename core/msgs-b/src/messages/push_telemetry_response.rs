@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/PushTelemetryResponse.json` |
 
 use crate::rt;
 
@@ -138,11 +139,11 @@ impl<'a> rt::Message<'a> for PushTelemetryResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `PushTelemetryResponse`, at path `throttle_time_ms` in `PushTelemetryResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `PushTelemetryResponse`, at path `error_code` in `PushTelemetryResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `PushTelemetryResponse` (its unknown tagged fields), at path `_tagged_fields` in `PushTelemetryResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["throttle_time_ms", "error_code", "_tagged_fields"];

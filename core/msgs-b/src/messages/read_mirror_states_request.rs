@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kip-1279/ReadMirrorStatesRequest.json` |
 //!
 //! A draft that Kafka has not released: KIP-1279 is still under discussion, and its API key
 //! here is provisional (see `schemas/kip-1279/provisional-api-keys.json`). Draft forks of
@@ -401,21 +402,21 @@ impl<'a> rt::Message<'a> for ReadMirrorStatesRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `mirror_name`.
+    /// The id of the `mirror_name` field (schema name `MirrorName`) of `ReadMirrorStatesRequest`, at path `mirror_name` in `ReadMirrorStatesRequest`.
     pub const MIRROR_NAME: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `ReadMirrorStatesRequest`, at path `topics` in `ReadMirrorStatesRequest`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ReadMirrorStatesRequest` (its unknown tagged fields), at path `_tagged_fields` in `ReadMirrorStatesRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicData`, at path `topics[].name` in `ReadMirrorStatesRequest`.
     pub const TOPICS_NAME: crate::FieldId = 3;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicData`, at path `topics[].partitions` in `ReadMirrorStatesRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 4;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicData` (its unknown tagged fields), at path `topics[]._tagged_fields` in `ReadMirrorStatesRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionData`, at path `topics[].partitions[].partition_index` in `ReadMirrorStatesRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 6;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `ReadMirrorStatesRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 7;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

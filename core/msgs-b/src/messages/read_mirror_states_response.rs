@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kip-1279/ReadMirrorStatesResponse.json` |
 //!
 //! A draft that Kafka has not released: KIP-1279 is still under discussion, and its API key
 //! here is provisional (see `schemas/kip-1279/provisional-api-keys.json`). Draft forks of
@@ -453,31 +454,31 @@ impl<'a> rt::Message<'a> for ReadMirrorStatesResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `ReadMirrorStatesResponse`, at path `throttle_time_ms` in `ReadMirrorStatesResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `ReadMirrorStatesResponse`, at path `error_code` in `ReadMirrorStatesResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `ReadMirrorStatesResponse`, at path `error_message` in `ReadMirrorStatesResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 2;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `ReadMirrorStatesResponse`, at path `topics` in `ReadMirrorStatesResponse`.
     pub const TOPICS: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ReadMirrorStatesResponse` (its unknown tagged fields), at path `_tagged_fields` in `ReadMirrorStatesResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicResult`, at path `topics[].name` in `ReadMirrorStatesResponse`.
     pub const TOPICS_NAME: crate::FieldId = 5;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicResult`, at path `topics[].partitions` in `ReadMirrorStatesResponse`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 6;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicResult` (its unknown tagged fields), at path `topics[]._tagged_fields` in `ReadMirrorStatesResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionResult`, at path `topics[].partitions[].partition_index` in `ReadMirrorStatesResponse`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 8;
-    /// `topics[].partitions[].last_mirror_epoch`.
+    /// The id of the `last_mirror_epoch` field (schema name `LastMirrorEpoch`) of `PartitionResult`, at path `topics[].partitions[].last_mirror_epoch` in `ReadMirrorStatesResponse`.
     pub const TOPICS_PARTITIONS_LAST_MIRROR_EPOCH: crate::FieldId = 9;
-    /// `topics[].partitions[].state`.
+    /// The id of the `state` field (schema name `State`) of `PartitionResult`, at path `topics[].partitions[].state` in `ReadMirrorStatesResponse`.
     pub const TOPICS_PARTITIONS_STATE: crate::FieldId = 10;
-    /// `topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `PartitionResult`, at path `topics[].partitions[].error_code` in `ReadMirrorStatesResponse`.
     pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 11;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionResult` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `ReadMirrorStatesResponse`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 12;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/ReadShareGroupStateRequest.json` |
 
 use crate::rt;
 
@@ -417,23 +418,23 @@ impl<'a> rt::Message<'a> for ReadShareGroupStateRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `ReadShareGroupStateRequest`, at path `group_id` in `ReadShareGroupStateRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `ReadShareGroupStateRequest`, at path `topics` in `ReadShareGroupStateRequest`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ReadShareGroupStateRequest` (its unknown tagged fields), at path `_tagged_fields` in `ReadShareGroupStateRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `ReadStateData`, at path `topics[].topic_id` in `ReadShareGroupStateRequest`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 3;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `ReadStateData`, at path `topics[].partitions` in `ReadShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 4;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `ReadStateData` (its unknown tagged fields), at path `topics[]._tagged_fields` in `ReadShareGroupStateRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
-    /// `topics[].partitions[].partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `PartitionData`, at path `topics[].partitions[].partition` in `ReadShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_PARTITION: crate::FieldId = 6;
-    /// `topics[].partitions[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `PartitionData`, at path `topics[].partitions[].leader_epoch` in `ReadShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 7;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `ReadShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 8;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

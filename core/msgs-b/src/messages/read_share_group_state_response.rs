@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/ReadShareGroupStateResponse.json` |
 
 use crate::rt;
 
@@ -635,39 +636,39 @@ impl<'a> rt::Message<'a> for ReadShareGroupStateResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `results`.
+    /// The id of the `results` field (schema name `Results`) of `ReadShareGroupStateResponse`, at path `results` in `ReadShareGroupStateResponse`.
     pub const RESULTS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ReadShareGroupStateResponse` (its unknown tagged fields), at path `_tagged_fields` in `ReadShareGroupStateResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
-    /// `results[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `ReadStateResult`, at path `results[].topic_id` in `ReadShareGroupStateResponse`.
     pub const RESULTS_TOPIC_ID: crate::FieldId = 2;
-    /// `results[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `ReadStateResult`, at path `results[].partitions` in `ReadShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS: crate::FieldId = 3;
-    /// `results[]._tagged_fields`.
+    /// The id of the tagged-field section of `ReadStateResult` (its unknown tagged fields), at path `results[]._tagged_fields` in `ReadShareGroupStateResponse`.
     pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 4;
-    /// `results[].partitions[].partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `PartitionResult`, at path `results[].partitions[].partition` in `ReadShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS_PARTITION: crate::FieldId = 5;
-    /// `results[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `PartitionResult`, at path `results[].partitions[].error_code` in `ReadShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS_ERROR_CODE: crate::FieldId = 6;
-    /// `results[].partitions[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `PartitionResult`, at path `results[].partitions[].error_message` in `ReadShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 7;
-    /// `results[].partitions[].state_epoch`.
+    /// The id of the `state_epoch` field (schema name `StateEpoch`) of `PartitionResult`, at path `results[].partitions[].state_epoch` in `ReadShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS_STATE_EPOCH: crate::FieldId = 8;
-    /// `results[].partitions[].start_offset`.
+    /// The id of the `start_offset` field (schema name `StartOffset`) of `PartitionResult`, at path `results[].partitions[].start_offset` in `ReadShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS_START_OFFSET: crate::FieldId = 9;
-    /// `results[].partitions[].state_batches`.
+    /// The id of the `state_batches` field (schema name `StateBatches`) of `PartitionResult`, at path `results[].partitions[].state_batches` in `ReadShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS_STATE_BATCHES: crate::FieldId = 10;
-    /// `results[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionResult` (its unknown tagged fields), at path `results[].partitions[]._tagged_fields` in `ReadShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 11;
-    /// `results[].partitions[].state_batches[].first_offset`.
+    /// The id of the `first_offset` field (schema name `FirstOffset`) of `StateBatch`, at path `results[].partitions[].state_batches[].first_offset` in `ReadShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS_STATE_BATCHES_FIRST_OFFSET: crate::FieldId = 12;
-    /// `results[].partitions[].state_batches[].last_offset`.
+    /// The id of the `last_offset` field (schema name `LastOffset`) of `StateBatch`, at path `results[].partitions[].state_batches[].last_offset` in `ReadShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS_STATE_BATCHES_LAST_OFFSET: crate::FieldId = 13;
-    /// `results[].partitions[].state_batches[].delivery_state`.
+    /// The id of the `delivery_state` field (schema name `DeliveryState`) of `StateBatch`, at path `results[].partitions[].state_batches[].delivery_state` in `ReadShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS_STATE_BATCHES_DELIVERY_STATE: crate::FieldId = 14;
-    /// `results[].partitions[].state_batches[].delivery_count`.
+    /// The id of the `delivery_count` field (schema name `DeliveryCount`) of `StateBatch`, at path `results[].partitions[].state_batches[].delivery_count` in `ReadShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS_STATE_BATCHES_DELIVERY_COUNT: crate::FieldId = 15;
-    /// `results[].partitions[].state_batches[]._tagged_fields`.
+    /// The id of the tagged-field section of `StateBatch` (its unknown tagged fields), at path `results[].partitions[].state_batches[]._tagged_fields` in `ReadShareGroupStateResponse`.
     pub const RESULTS_PARTITIONS_STATE_BATCHES_TAGGED_FIELDS: crate::FieldId = 16;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/ReadShareGroupStateSummaryRequest.json` |
 
 use crate::rt;
 
@@ -422,23 +423,23 @@ impl<'a> rt::Message<'a> for ReadShareGroupStateSummaryRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `ReadShareGroupStateSummaryRequest`, at path `group_id` in `ReadShareGroupStateSummaryRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `ReadShareGroupStateSummaryRequest`, at path `topics` in `ReadShareGroupStateSummaryRequest`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ReadShareGroupStateSummaryRequest` (its unknown tagged fields), at path `_tagged_fields` in `ReadShareGroupStateSummaryRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `ReadStateSummaryData`, at path `topics[].topic_id` in `ReadShareGroupStateSummaryRequest`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 3;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `ReadStateSummaryData`, at path `topics[].partitions` in `ReadShareGroupStateSummaryRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 4;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `ReadStateSummaryData` (its unknown tagged fields), at path `topics[]._tagged_fields` in `ReadShareGroupStateSummaryRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
-    /// `topics[].partitions[].partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `PartitionData`, at path `topics[].partitions[].partition` in `ReadShareGroupStateSummaryRequest`.
     pub const TOPICS_PARTITIONS_PARTITION: crate::FieldId = 6;
-    /// `topics[].partitions[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `PartitionData`, at path `topics[].partitions[].leader_epoch` in `ReadShareGroupStateSummaryRequest`.
     pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 7;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `ReadShareGroupStateSummaryRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 8;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
+//! | schema | `schemas/kafka/4.4.0/clients/ReadShareGroupStateSummaryResponse.json` |
 
 use crate::rt;
 
@@ -498,31 +499,31 @@ impl<'a> rt::Message<'a> for ReadShareGroupStateSummaryResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `results`.
+    /// The id of the `results` field (schema name `Results`) of `ReadShareGroupStateSummaryResponse`, at path `results` in `ReadShareGroupStateSummaryResponse`.
     pub const RESULTS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ReadShareGroupStateSummaryResponse` (its unknown tagged fields), at path `_tagged_fields` in `ReadShareGroupStateSummaryResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
-    /// `results[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `ReadStateSummaryResult`, at path `results[].topic_id` in `ReadShareGroupStateSummaryResponse`.
     pub const RESULTS_TOPIC_ID: crate::FieldId = 2;
-    /// `results[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `ReadStateSummaryResult`, at path `results[].partitions` in `ReadShareGroupStateSummaryResponse`.
     pub const RESULTS_PARTITIONS: crate::FieldId = 3;
-    /// `results[]._tagged_fields`.
+    /// The id of the tagged-field section of `ReadStateSummaryResult` (its unknown tagged fields), at path `results[]._tagged_fields` in `ReadShareGroupStateSummaryResponse`.
     pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 4;
-    /// `results[].partitions[].partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `PartitionResult`, at path `results[].partitions[].partition` in `ReadShareGroupStateSummaryResponse`.
     pub const RESULTS_PARTITIONS_PARTITION: crate::FieldId = 5;
-    /// `results[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `PartitionResult`, at path `results[].partitions[].error_code` in `ReadShareGroupStateSummaryResponse`.
     pub const RESULTS_PARTITIONS_ERROR_CODE: crate::FieldId = 6;
-    /// `results[].partitions[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `PartitionResult`, at path `results[].partitions[].error_message` in `ReadShareGroupStateSummaryResponse`.
     pub const RESULTS_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 7;
-    /// `results[].partitions[].state_epoch`.
+    /// The id of the `state_epoch` field (schema name `StateEpoch`) of `PartitionResult`, at path `results[].partitions[].state_epoch` in `ReadShareGroupStateSummaryResponse`.
     pub const RESULTS_PARTITIONS_STATE_EPOCH: crate::FieldId = 8;
-    /// `results[].partitions[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `PartitionResult`, at path `results[].partitions[].leader_epoch` in `ReadShareGroupStateSummaryResponse`.
     pub const RESULTS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 9;
-    /// `results[].partitions[].start_offset`.
+    /// The id of the `start_offset` field (schema name `StartOffset`) of `PartitionResult`, at path `results[].partitions[].start_offset` in `ReadShareGroupStateSummaryResponse`.
     pub const RESULTS_PARTITIONS_START_OFFSET: crate::FieldId = 10;
-    /// `results[].partitions[].delivery_complete_count`.
+    /// The id of the `delivery_complete_count` field (schema name `DeliveryCompleteCount`) of `PartitionResult`, at path `results[].partitions[].delivery_complete_count` in `ReadShareGroupStateSummaryResponse`.
     pub const RESULTS_PARTITIONS_DELIVERY_COMPLETE_COUNT: crate::FieldId = 11;
-    /// `results[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionResult` (its unknown tagged fields), at path `results[].partitions[]._tagged_fields` in `ReadShareGroupStateSummaryResponse`.
     pub const RESULTS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 12;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | controller, broker |
+//! | schema | `schemas/kafka/4.4.0/clients/RemoveRaftVoterRequest.json` |
 
 use crate::rt;
 
@@ -141,13 +142,13 @@ impl<'a> rt::Message<'a> for RemoveRaftVoterRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `cluster_id`.
+    /// The id of the `cluster_id` field (schema name `ClusterId`) of `RemoveRaftVoterRequest`, at path `cluster_id` in `RemoveRaftVoterRequest`.
     pub const CLUSTER_ID: crate::FieldId = 0;
-    /// `voter_id`.
+    /// The id of the `voter_id` field (schema name `VoterId`) of `RemoveRaftVoterRequest`, at path `voter_id` in `RemoveRaftVoterRequest`.
     pub const VOTER_ID: crate::FieldId = 1;
-    /// `voter_directory_id`.
+    /// The id of the `voter_directory_id` field (schema name `VoterDirectoryId`) of `RemoveRaftVoterRequest`, at path `voter_directory_id` in `RemoveRaftVoterRequest`.
     pub const VOTER_DIRECTORY_ID: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `RemoveRaftVoterRequest` (its unknown tagged fields), at path `_tagged_fields` in `RemoveRaftVoterRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["cluster_id", "voter_id", "voter_directory_id", "_tagged_fields"];

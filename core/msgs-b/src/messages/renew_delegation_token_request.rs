@@ -9,6 +9,7 @@
 //! | flexible versions | 2 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/RenewDelegationTokenRequest.json`, `schemas/kafka/3.9.1/clients/RenewDelegationTokenRequest.json` |
 
 use crate::rt;
 
@@ -153,11 +154,11 @@ impl<'a> rt::Message<'a> for RenewDelegationTokenRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `hmac`.
+    /// The id of the `hmac` field (schema name `Hmac`) of `RenewDelegationTokenRequest`, at path `hmac` in `RenewDelegationTokenRequest`.
     pub const HMAC: crate::FieldId = 0;
-    /// `renew_period_ms`.
+    /// The id of the `renew_period_ms` field (schema name `RenewPeriodMs`) of `RenewDelegationTokenRequest`, at path `renew_period_ms` in `RenewDelegationTokenRequest`.
     pub const RENEW_PERIOD_MS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `RenewDelegationTokenRequest` (its unknown tagged fields), at path `_tagged_fields` in `RenewDelegationTokenRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["hmac", "renew_period_ms", "_tagged_fields"];

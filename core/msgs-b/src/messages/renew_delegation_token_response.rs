@@ -8,6 +8,7 @@
 //! | valid versions | 0-2 |
 //! | flexible versions | 2 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/RenewDelegationTokenResponse.json`, `schemas/kafka/3.9.1/clients/RenewDelegationTokenResponse.json` |
 
 use crate::rt;
 
@@ -158,13 +159,13 @@ impl<'a> rt::Message<'a> for RenewDelegationTokenResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `RenewDelegationTokenResponse`, at path `error_code` in `RenewDelegationTokenResponse`.
     pub const ERROR_CODE: crate::FieldId = 0;
-    /// `expiry_timestamp_ms`.
+    /// The id of the `expiry_timestamp_ms` field (schema name `ExpiryTimestampMs`) of `RenewDelegationTokenResponse`, at path `expiry_timestamp_ms` in `RenewDelegationTokenResponse`.
     pub const EXPIRY_TIMESTAMP_MS: crate::FieldId = 1;
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `RenewDelegationTokenResponse`, at path `throttle_time_ms` in `RenewDelegationTokenResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `RenewDelegationTokenResponse` (its unknown tagged fields), at path `_tagged_fields` in `RenewDelegationTokenResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-2 |
 //! | flexible versions | 2 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/RequestHeader.json`, `schemas/kafka/3.9.1/clients/RequestHeader.json` |
 
 use crate::rt;
 
@@ -182,15 +183,15 @@ impl<'a> rt::Message<'a> for RequestHeader<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `request_api_key`.
+    /// The id of the `request_api_key` field (schema name `RequestApiKey`) of `RequestHeader`, at path `request_api_key` in `RequestHeader`.
     pub const REQUEST_API_KEY: crate::FieldId = 0;
-    /// `request_api_version`.
+    /// The id of the `request_api_version` field (schema name `RequestApiVersion`) of `RequestHeader`, at path `request_api_version` in `RequestHeader`.
     pub const REQUEST_API_VERSION: crate::FieldId = 1;
-    /// `correlation_id`.
+    /// The id of the `correlation_id` field (schema name `CorrelationId`) of `RequestHeader`, at path `correlation_id` in `RequestHeader`.
     pub const CORRELATION_ID: crate::FieldId = 2;
-    /// `client_id`.
+    /// The id of the `client_id` field (schema name `ClientId`) of `RequestHeader`, at path `client_id` in `RequestHeader`.
     pub const CLIENT_ID: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `RequestHeader` (its unknown tagged fields), at path `_tagged_fields` in `RequestHeader`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

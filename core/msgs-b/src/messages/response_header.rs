@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | 1 |
+//! | schema | `schemas/kafka/4.4.0/clients/ResponseHeader.json` |
 
 use crate::rt;
 
@@ -142,9 +143,9 @@ impl<'a> rt::Message<'a> for ResponseHeader<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `correlation_id`.
+    /// The id of the `correlation_id` field (schema name `CorrelationId`) of `ResponseHeader`, at path `correlation_id` in `ResponseHeader`.
     pub const CORRELATION_ID: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ResponseHeader` (its unknown tagged fields), at path `_tagged_fields` in `ResponseHeader`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["correlation_id", "_tagged_fields"];

@@ -8,6 +8,7 @@
 //! | valid versions | 0-2 |
 //! | flexible versions | 2 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/SaslAuthenticateRequest.json` |
 
 use crate::rt;
 
@@ -144,9 +145,9 @@ impl<'a> rt::Message<'a> for SaslAuthenticateRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `auth_bytes`.
+    /// The id of the `auth_bytes` field (schema name `AuthBytes`) of `SaslAuthenticateRequest`, at path `auth_bytes` in `SaslAuthenticateRequest`.
     pub const AUTH_BYTES: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `SaslAuthenticateRequest` (its unknown tagged fields), at path `_tagged_fields` in `SaslAuthenticateRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["auth_bytes", "_tagged_fields"];

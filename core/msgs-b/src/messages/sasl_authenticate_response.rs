@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-2 |
 //! | flexible versions | 2 |
+//! | schema | `schemas/kafka/4.4.0/clients/SaslAuthenticateResponse.json` |
 
 use crate::rt;
 
@@ -174,15 +175,15 @@ impl<'a> rt::Message<'a> for SaslAuthenticateResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `SaslAuthenticateResponse`, at path `error_code` in `SaslAuthenticateResponse`.
     pub const ERROR_CODE: crate::FieldId = 0;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `SaslAuthenticateResponse`, at path `error_message` in `SaslAuthenticateResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 1;
-    /// `auth_bytes`.
+    /// The id of the `auth_bytes` field (schema name `AuthBytes`) of `SaslAuthenticateResponse`, at path `auth_bytes` in `SaslAuthenticateResponse`.
     pub const AUTH_BYTES: crate::FieldId = 2;
-    /// `session_lifetime_ms`.
+    /// The id of the `session_lifetime_ms` field (schema name `SessionLifetimeMs`) of `SaslAuthenticateResponse`, at path `session_lifetime_ms` in `SaslAuthenticateResponse`.
     pub const SESSION_LIFETIME_MS: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `SaslAuthenticateResponse` (its unknown tagged fields), at path `_tagged_fields` in `SaslAuthenticateResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | none |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/SaslHandshakeRequest.json` |
 
 use crate::rt;
 
@@ -122,9 +123,9 @@ impl<'a> rt::Message<'a> for SaslHandshakeRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `mechanism`.
+    /// The id of the `mechanism` field (schema name `Mechanism`) of `SaslHandshakeRequest`, at path `mechanism` in `SaslHandshakeRequest`.
     pub const MECHANISM: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `SaslHandshakeRequest` (its unknown tagged fields), at path `_tagged_fields` in `SaslHandshakeRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["mechanism", "_tagged_fields"];

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/clients/SaslHandshakeResponse.json` |
 
 use crate::rt;
 
@@ -133,11 +134,11 @@ impl<'a> rt::Message<'a> for SaslHandshakeResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `SaslHandshakeResponse`, at path `error_code` in `SaslHandshakeResponse`.
     pub const ERROR_CODE: crate::FieldId = 0;
-    /// `mechanisms`.
+    /// The id of the `mechanisms` field (schema name `Mechanisms`) of `SaslHandshakeResponse`, at path `mechanisms` in `SaslHandshakeResponse`.
     pub const MECHANISMS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `SaslHandshakeResponse` (its unknown tagged fields), at path `_tagged_fields` in `SaslHandshakeResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["error_code", "mechanisms", "_tagged_fields"];

@@ -9,6 +9,7 @@
 //! | flexible versions | 0-2 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/ShareAcknowledgeRequest.json`, `schemas/kafka/3.9.1/clients/ShareAcknowledgeRequest.json` |
 
 use crate::rt;
 
@@ -652,37 +653,37 @@ impl<'a> rt::Message<'a> for ShareAcknowledgeRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `ShareAcknowledgeRequest`, at path `group_id` in `ShareAcknowledgeRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `ShareAcknowledgeRequest`, at path `member_id` in `ShareAcknowledgeRequest`.
     pub const MEMBER_ID: crate::FieldId = 1;
-    /// `share_session_epoch`.
+    /// The id of the `share_session_epoch` field (schema name `ShareSessionEpoch`) of `ShareAcknowledgeRequest`, at path `share_session_epoch` in `ShareAcknowledgeRequest`.
     pub const SHARE_SESSION_EPOCH: crate::FieldId = 2;
-    /// `is_renew_ack`.
+    /// The id of the `is_renew_ack` field (schema name `IsRenewAck`) of `ShareAcknowledgeRequest`, at path `is_renew_ack` in `ShareAcknowledgeRequest`.
     pub const IS_RENEW_ACK: crate::FieldId = 3;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `ShareAcknowledgeRequest`, at path `topics` in `ShareAcknowledgeRequest`.
     pub const TOPICS: crate::FieldId = 4;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareAcknowledgeRequest` (its unknown tagged fields), at path `_tagged_fields` in `ShareAcknowledgeRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 5;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `AcknowledgeTopic`, at path `topics[].topic_id` in `ShareAcknowledgeRequest`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 6;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `AcknowledgeTopic`, at path `topics[].partitions` in `ShareAcknowledgeRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 7;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `AcknowledgeTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `ShareAcknowledgeRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 8;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `AcknowledgePartition`, at path `topics[].partitions[].partition_index` in `ShareAcknowledgeRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 9;
-    /// `topics[].partitions[].acknowledgement_batches`.
+    /// The id of the `acknowledgement_batches` field (schema name `AcknowledgementBatches`) of `AcknowledgePartition`, at path `topics[].partitions[].acknowledgement_batches` in `ShareAcknowledgeRequest`.
     pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES: crate::FieldId = 10;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `AcknowledgePartition` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `ShareAcknowledgeRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 11;
-    /// `topics[].partitions[].acknowledgement_batches[].first_offset`.
+    /// The id of the `first_offset` field (schema name `FirstOffset`) of `AcknowledgementBatch`, at path `topics[].partitions[].acknowledgement_batches[].first_offset` in `ShareAcknowledgeRequest`.
     pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_FIRST_OFFSET: crate::FieldId = 12;
-    /// `topics[].partitions[].acknowledgement_batches[].last_offset`.
+    /// The id of the `last_offset` field (schema name `LastOffset`) of `AcknowledgementBatch`, at path `topics[].partitions[].acknowledgement_batches[].last_offset` in `ShareAcknowledgeRequest`.
     pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_LAST_OFFSET: crate::FieldId = 13;
-    /// `topics[].partitions[].acknowledgement_batches[].acknowledge_types`.
+    /// The id of the `acknowledge_types` field (schema name `AcknowledgeTypes`) of `AcknowledgementBatch`, at path `topics[].partitions[].acknowledgement_batches[].acknowledge_types` in `ShareAcknowledgeRequest`.
     pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_ACKNOWLEDGE_TYPES: crate::FieldId = 14;
-    /// `topics[].partitions[].acknowledgement_batches[]._tagged_fields`.
+    /// The id of the tagged-field section of `AcknowledgementBatch` (its unknown tagged fields), at path `topics[].partitions[].acknowledgement_batches[]._tagged_fields` in `ShareAcknowledgeRequest`.
     pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_TAGGED_FIELDS: crate::FieldId = 15;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

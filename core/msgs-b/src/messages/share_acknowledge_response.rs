@@ -8,6 +8,7 @@
 //! | valid versions | 0-2 |
 //! | flexible versions | 0-2 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/ShareAcknowledgeResponse.json`, `schemas/kafka/3.9.1/clients/ShareAcknowledgeResponse.json` |
 
 use crate::rt;
 
@@ -798,51 +799,51 @@ impl<'a> rt::Message<'a> for ShareAcknowledgeResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `ShareAcknowledgeResponse`, at path `throttle_time_ms` in `ShareAcknowledgeResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `ShareAcknowledgeResponse`, at path `error_code` in `ShareAcknowledgeResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `ShareAcknowledgeResponse`, at path `error_message` in `ShareAcknowledgeResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 2;
-    /// `acquisition_lock_timeout_ms`.
+    /// The id of the `acquisition_lock_timeout_ms` field (schema name `AcquisitionLockTimeoutMs`) of `ShareAcknowledgeResponse`, at path `acquisition_lock_timeout_ms` in `ShareAcknowledgeResponse`.
     pub const ACQUISITION_LOCK_TIMEOUT_MS: crate::FieldId = 3;
-    /// `responses`.
+    /// The id of the `responses` field (schema name `Responses`) of `ShareAcknowledgeResponse`, at path `responses` in `ShareAcknowledgeResponse`.
     pub const RESPONSES: crate::FieldId = 4;
-    /// `node_endpoints`.
+    /// The id of the `node_endpoints` field (schema name `NodeEndpoints`) of `ShareAcknowledgeResponse`, at path `node_endpoints` in `ShareAcknowledgeResponse`.
     pub const NODE_ENDPOINTS: crate::FieldId = 5;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareAcknowledgeResponse` (its unknown tagged fields), at path `_tagged_fields` in `ShareAcknowledgeResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 6;
-    /// `responses[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `ShareAcknowledgeTopicResponse`, at path `responses[].topic_id` in `ShareAcknowledgeResponse`.
     pub const RESPONSES_TOPIC_ID: crate::FieldId = 7;
-    /// `responses[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `ShareAcknowledgeTopicResponse`, at path `responses[].partitions` in `ShareAcknowledgeResponse`.
     pub const RESPONSES_PARTITIONS: crate::FieldId = 8;
-    /// `responses[]._tagged_fields`.
+    /// The id of the tagged-field section of `ShareAcknowledgeTopicResponse` (its unknown tagged fields), at path `responses[]._tagged_fields` in `ShareAcknowledgeResponse`.
     pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 9;
-    /// `node_endpoints[].node_id`.
+    /// The id of the `node_id` field (schema name `NodeId`) of `NodeEndpoint`, at path `node_endpoints[].node_id` in `ShareAcknowledgeResponse`.
     pub const NODE_ENDPOINTS_NODE_ID: crate::FieldId = 10;
-    /// `node_endpoints[].host`.
+    /// The id of the `host` field (schema name `Host`) of `NodeEndpoint`, at path `node_endpoints[].host` in `ShareAcknowledgeResponse`.
     pub const NODE_ENDPOINTS_HOST: crate::FieldId = 11;
-    /// `node_endpoints[].port`.
+    /// The id of the `port` field (schema name `Port`) of `NodeEndpoint`, at path `node_endpoints[].port` in `ShareAcknowledgeResponse`.
     pub const NODE_ENDPOINTS_PORT: crate::FieldId = 12;
-    /// `node_endpoints[].rack`.
+    /// The id of the `rack` field (schema name `Rack`) of `NodeEndpoint`, at path `node_endpoints[].rack` in `ShareAcknowledgeResponse`.
     pub const NODE_ENDPOINTS_RACK: crate::FieldId = 13;
-    /// `node_endpoints[]._tagged_fields`.
+    /// The id of the tagged-field section of `NodeEndpoint` (its unknown tagged fields), at path `node_endpoints[]._tagged_fields` in `ShareAcknowledgeResponse`.
     pub const NODE_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 14;
-    /// `responses[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionData`, at path `responses[].partitions[].partition_index` in `ShareAcknowledgeResponse`.
     pub const RESPONSES_PARTITIONS_PARTITION_INDEX: crate::FieldId = 15;
-    /// `responses[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `PartitionData`, at path `responses[].partitions[].error_code` in `ShareAcknowledgeResponse`.
     pub const RESPONSES_PARTITIONS_ERROR_CODE: crate::FieldId = 16;
-    /// `responses[].partitions[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `PartitionData`, at path `responses[].partitions[].error_message` in `ShareAcknowledgeResponse`.
     pub const RESPONSES_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 17;
-    /// `responses[].partitions[].current_leader`.
+    /// The id of the `current_leader` field (schema name `CurrentLeader`) of `PartitionData`, at path `responses[].partitions[].current_leader` in `ShareAcknowledgeResponse`.
     pub const RESPONSES_PARTITIONS_CURRENT_LEADER: crate::FieldId = 18;
-    /// `responses[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `responses[].partitions[]._tagged_fields` in `ShareAcknowledgeResponse`.
     pub const RESPONSES_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 19;
-    /// `responses[].partitions[].current_leader.leader_id`.
+    /// The id of the `leader_id` field (schema name `LeaderId`) of `LeaderIdAndEpoch`, at path `responses[].partitions[].current_leader.leader_id` in `ShareAcknowledgeResponse`.
     pub const RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_ID: crate::FieldId = 20;
-    /// `responses[].partitions[].current_leader.leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `LeaderIdAndEpoch`, at path `responses[].partitions[].current_leader.leader_epoch` in `ShareAcknowledgeResponse`.
     pub const RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH: crate::FieldId = 21;
-    /// `responses[].partitions[].current_leader._tagged_fields`.
+    /// The id of the tagged-field section of `LeaderIdAndEpoch` (its unknown tagged fields), at path `responses[].partitions[].current_leader._tagged_fields` in `ShareAcknowledgeResponse`.
     pub const RESPONSES_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS: crate::FieldId = 22;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -9,6 +9,7 @@
 //! | flexible versions | 0-2 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/ShareFetchRequest.json`, `schemas/kafka/3.9.1/clients/ShareFetchRequest.json` |
 
 use crate::rt;
 
@@ -949,59 +950,59 @@ impl<'a> rt::Message<'a> for ShareFetchRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `ShareFetchRequest`, at path `group_id` in `ShareFetchRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `ShareFetchRequest`, at path `member_id` in `ShareFetchRequest`.
     pub const MEMBER_ID: crate::FieldId = 1;
-    /// `share_session_epoch`.
+    /// The id of the `share_session_epoch` field (schema name `ShareSessionEpoch`) of `ShareFetchRequest`, at path `share_session_epoch` in `ShareFetchRequest`.
     pub const SHARE_SESSION_EPOCH: crate::FieldId = 2;
-    /// `max_wait_ms`.
+    /// The id of the `max_wait_ms` field (schema name `MaxWaitMs`) of `ShareFetchRequest`, at path `max_wait_ms` in `ShareFetchRequest`.
     pub const MAX_WAIT_MS: crate::FieldId = 3;
-    /// `min_bytes`.
+    /// The id of the `min_bytes` field (schema name `MinBytes`) of `ShareFetchRequest`, at path `min_bytes` in `ShareFetchRequest`.
     pub const MIN_BYTES: crate::FieldId = 4;
-    /// `max_bytes`.
+    /// The id of the `max_bytes` field (schema name `MaxBytes`) of `ShareFetchRequest`, at path `max_bytes` in `ShareFetchRequest`.
     pub const MAX_BYTES: crate::FieldId = 5;
-    /// `max_records`.
+    /// The id of the `max_records` field (schema name `MaxRecords`) of `ShareFetchRequest`, at path `max_records` in `ShareFetchRequest`.
     pub const MAX_RECORDS: crate::FieldId = 6;
-    /// `batch_size`.
+    /// The id of the `batch_size` field (schema name `BatchSize`) of `ShareFetchRequest`, at path `batch_size` in `ShareFetchRequest`.
     pub const BATCH_SIZE: crate::FieldId = 7;
-    /// `share_acquire_mode`.
+    /// The id of the `share_acquire_mode` field (schema name `ShareAcquireMode`) of `ShareFetchRequest`, at path `share_acquire_mode` in `ShareFetchRequest`.
     pub const SHARE_ACQUIRE_MODE: crate::FieldId = 8;
-    /// `is_renew_ack`.
+    /// The id of the `is_renew_ack` field (schema name `IsRenewAck`) of `ShareFetchRequest`, at path `is_renew_ack` in `ShareFetchRequest`.
     pub const IS_RENEW_ACK: crate::FieldId = 9;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `ShareFetchRequest`, at path `topics` in `ShareFetchRequest`.
     pub const TOPICS: crate::FieldId = 10;
-    /// `forgotten_topics_data`.
+    /// The id of the `forgotten_topics_data` field (schema name `ForgottenTopicsData`) of `ShareFetchRequest`, at path `forgotten_topics_data` in `ShareFetchRequest`.
     pub const FORGOTTEN_TOPICS_DATA: crate::FieldId = 11;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareFetchRequest` (its unknown tagged fields), at path `_tagged_fields` in `ShareFetchRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 12;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `FetchTopic`, at path `topics[].topic_id` in `ShareFetchRequest`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 13;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `FetchTopic`, at path `topics[].partitions` in `ShareFetchRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 14;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `FetchTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `ShareFetchRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 15;
-    /// `forgotten_topics_data[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `ForgottenTopic`, at path `forgotten_topics_data[].topic_id` in `ShareFetchRequest`.
     pub const FORGOTTEN_TOPICS_DATA_TOPIC_ID: crate::FieldId = 16;
-    /// `forgotten_topics_data[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `ForgottenTopic`, at path `forgotten_topics_data[].partitions` in `ShareFetchRequest`.
     pub const FORGOTTEN_TOPICS_DATA_PARTITIONS: crate::FieldId = 17;
-    /// `forgotten_topics_data[]._tagged_fields`.
+    /// The id of the tagged-field section of `ForgottenTopic` (its unknown tagged fields), at path `forgotten_topics_data[]._tagged_fields` in `ShareFetchRequest`.
     pub const FORGOTTEN_TOPICS_DATA_TAGGED_FIELDS: crate::FieldId = 18;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `FetchPartition`, at path `topics[].partitions[].partition_index` in `ShareFetchRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 19;
-    /// `topics[].partitions[].partition_max_bytes`.
+    /// The id of the `partition_max_bytes` field (schema name `PartitionMaxBytes`) of `FetchPartition`, at path `topics[].partitions[].partition_max_bytes` in `ShareFetchRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_MAX_BYTES: crate::FieldId = 20;
-    /// `topics[].partitions[].acknowledgement_batches`.
+    /// The id of the `acknowledgement_batches` field (schema name `AcknowledgementBatches`) of `FetchPartition`, at path `topics[].partitions[].acknowledgement_batches` in `ShareFetchRequest`.
     pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES: crate::FieldId = 21;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `FetchPartition` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `ShareFetchRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 22;
-    /// `topics[].partitions[].acknowledgement_batches[].first_offset`.
+    /// The id of the `first_offset` field (schema name `FirstOffset`) of `AcknowledgementBatch`, at path `topics[].partitions[].acknowledgement_batches[].first_offset` in `ShareFetchRequest`.
     pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_FIRST_OFFSET: crate::FieldId = 23;
-    /// `topics[].partitions[].acknowledgement_batches[].last_offset`.
+    /// The id of the `last_offset` field (schema name `LastOffset`) of `AcknowledgementBatch`, at path `topics[].partitions[].acknowledgement_batches[].last_offset` in `ShareFetchRequest`.
     pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_LAST_OFFSET: crate::FieldId = 24;
-    /// `topics[].partitions[].acknowledgement_batches[].acknowledge_types`.
+    /// The id of the `acknowledge_types` field (schema name `AcknowledgeTypes`) of `AcknowledgementBatch`, at path `topics[].partitions[].acknowledgement_batches[].acknowledge_types` in `ShareFetchRequest`.
     pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_ACKNOWLEDGE_TYPES: crate::FieldId = 25;
-    /// `topics[].partitions[].acknowledgement_batches[]._tagged_fields`.
+    /// The id of the tagged-field section of `AcknowledgementBatch` (its unknown tagged fields), at path `topics[].partitions[].acknowledgement_batches[]._tagged_fields` in `ShareFetchRequest`.
     pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_TAGGED_FIELDS: crate::FieldId = 26;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-2 |
 //! | flexible versions | 0-2 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/ShareFetchResponse.json`, `schemas/kafka/3.9.1/clients/ShareFetchResponse.json` |
 
 use crate::rt;
 
@@ -1041,67 +1042,67 @@ impl<'a> rt::Message<'a> for ShareFetchResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `ShareFetchResponse`, at path `throttle_time_ms` in `ShareFetchResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `ShareFetchResponse`, at path `error_code` in `ShareFetchResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `ShareFetchResponse`, at path `error_message` in `ShareFetchResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 2;
-    /// `acquisition_lock_timeout_ms`.
+    /// The id of the `acquisition_lock_timeout_ms` field (schema name `AcquisitionLockTimeoutMs`) of `ShareFetchResponse`, at path `acquisition_lock_timeout_ms` in `ShareFetchResponse`.
     pub const ACQUISITION_LOCK_TIMEOUT_MS: crate::FieldId = 3;
-    /// `responses`.
+    /// The id of the `responses` field (schema name `Responses`) of `ShareFetchResponse`, at path `responses` in `ShareFetchResponse`.
     pub const RESPONSES: crate::FieldId = 4;
-    /// `node_endpoints`.
+    /// The id of the `node_endpoints` field (schema name `NodeEndpoints`) of `ShareFetchResponse`, at path `node_endpoints` in `ShareFetchResponse`.
     pub const NODE_ENDPOINTS: crate::FieldId = 5;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareFetchResponse` (its unknown tagged fields), at path `_tagged_fields` in `ShareFetchResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 6;
-    /// `responses[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `ShareFetchableTopicResponse`, at path `responses[].topic_id` in `ShareFetchResponse`.
     pub const RESPONSES_TOPIC_ID: crate::FieldId = 7;
-    /// `responses[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `ShareFetchableTopicResponse`, at path `responses[].partitions` in `ShareFetchResponse`.
     pub const RESPONSES_PARTITIONS: crate::FieldId = 8;
-    /// `responses[]._tagged_fields`.
+    /// The id of the tagged-field section of `ShareFetchableTopicResponse` (its unknown tagged fields), at path `responses[]._tagged_fields` in `ShareFetchResponse`.
     pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 9;
-    /// `node_endpoints[].node_id`.
+    /// The id of the `node_id` field (schema name `NodeId`) of `NodeEndpoint`, at path `node_endpoints[].node_id` in `ShareFetchResponse`.
     pub const NODE_ENDPOINTS_NODE_ID: crate::FieldId = 10;
-    /// `node_endpoints[].host`.
+    /// The id of the `host` field (schema name `Host`) of `NodeEndpoint`, at path `node_endpoints[].host` in `ShareFetchResponse`.
     pub const NODE_ENDPOINTS_HOST: crate::FieldId = 11;
-    /// `node_endpoints[].port`.
+    /// The id of the `port` field (schema name `Port`) of `NodeEndpoint`, at path `node_endpoints[].port` in `ShareFetchResponse`.
     pub const NODE_ENDPOINTS_PORT: crate::FieldId = 12;
-    /// `node_endpoints[].rack`.
+    /// The id of the `rack` field (schema name `Rack`) of `NodeEndpoint`, at path `node_endpoints[].rack` in `ShareFetchResponse`.
     pub const NODE_ENDPOINTS_RACK: crate::FieldId = 13;
-    /// `node_endpoints[]._tagged_fields`.
+    /// The id of the tagged-field section of `NodeEndpoint` (its unknown tagged fields), at path `node_endpoints[]._tagged_fields` in `ShareFetchResponse`.
     pub const NODE_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 14;
-    /// `responses[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionData`, at path `responses[].partitions[].partition_index` in `ShareFetchResponse`.
     pub const RESPONSES_PARTITIONS_PARTITION_INDEX: crate::FieldId = 15;
-    /// `responses[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `PartitionData`, at path `responses[].partitions[].error_code` in `ShareFetchResponse`.
     pub const RESPONSES_PARTITIONS_ERROR_CODE: crate::FieldId = 16;
-    /// `responses[].partitions[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `PartitionData`, at path `responses[].partitions[].error_message` in `ShareFetchResponse`.
     pub const RESPONSES_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 17;
-    /// `responses[].partitions[].acknowledge_error_code`.
+    /// The id of the `acknowledge_error_code` field (schema name `AcknowledgeErrorCode`) of `PartitionData`, at path `responses[].partitions[].acknowledge_error_code` in `ShareFetchResponse`.
     pub const RESPONSES_PARTITIONS_ACKNOWLEDGE_ERROR_CODE: crate::FieldId = 18;
-    /// `responses[].partitions[].acknowledge_error_message`.
+    /// The id of the `acknowledge_error_message` field (schema name `AcknowledgeErrorMessage`) of `PartitionData`, at path `responses[].partitions[].acknowledge_error_message` in `ShareFetchResponse`.
     pub const RESPONSES_PARTITIONS_ACKNOWLEDGE_ERROR_MESSAGE: crate::FieldId = 19;
-    /// `responses[].partitions[].current_leader`.
+    /// The id of the `current_leader` field (schema name `CurrentLeader`) of `PartitionData`, at path `responses[].partitions[].current_leader` in `ShareFetchResponse`.
     pub const RESPONSES_PARTITIONS_CURRENT_LEADER: crate::FieldId = 20;
-    /// `responses[].partitions[].records`.
+    /// The id of the `records` field (schema name `Records`) of `PartitionData`, at path `responses[].partitions[].records` in `ShareFetchResponse`.
     pub const RESPONSES_PARTITIONS_RECORDS: crate::FieldId = 21;
-    /// `responses[].partitions[].acquired_records`.
+    /// The id of the `acquired_records` field (schema name `AcquiredRecords`) of `PartitionData`, at path `responses[].partitions[].acquired_records` in `ShareFetchResponse`.
     pub const RESPONSES_PARTITIONS_ACQUIRED_RECORDS: crate::FieldId = 22;
-    /// `responses[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `responses[].partitions[]._tagged_fields` in `ShareFetchResponse`.
     pub const RESPONSES_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 23;
-    /// `responses[].partitions[].current_leader.leader_id`.
+    /// The id of the `leader_id` field (schema name `LeaderId`) of `LeaderIdAndEpoch`, at path `responses[].partitions[].current_leader.leader_id` in `ShareFetchResponse`.
     pub const RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_ID: crate::FieldId = 24;
-    /// `responses[].partitions[].current_leader.leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `LeaderIdAndEpoch`, at path `responses[].partitions[].current_leader.leader_epoch` in `ShareFetchResponse`.
     pub const RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH: crate::FieldId = 25;
-    /// `responses[].partitions[].current_leader._tagged_fields`.
+    /// The id of the tagged-field section of `LeaderIdAndEpoch` (its unknown tagged fields), at path `responses[].partitions[].current_leader._tagged_fields` in `ShareFetchResponse`.
     pub const RESPONSES_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS: crate::FieldId = 26;
-    /// `responses[].partitions[].acquired_records[].first_offset`.
+    /// The id of the `first_offset` field (schema name `FirstOffset`) of `AcquiredRecords`, at path `responses[].partitions[].acquired_records[].first_offset` in `ShareFetchResponse`.
     pub const RESPONSES_PARTITIONS_ACQUIRED_RECORDS_FIRST_OFFSET: crate::FieldId = 27;
-    /// `responses[].partitions[].acquired_records[].last_offset`.
+    /// The id of the `last_offset` field (schema name `LastOffset`) of `AcquiredRecords`, at path `responses[].partitions[].acquired_records[].last_offset` in `ShareFetchResponse`.
     pub const RESPONSES_PARTITIONS_ACQUIRED_RECORDS_LAST_OFFSET: crate::FieldId = 28;
-    /// `responses[].partitions[].acquired_records[].delivery_count`.
+    /// The id of the `delivery_count` field (schema name `DeliveryCount`) of `AcquiredRecords`, at path `responses[].partitions[].acquired_records[].delivery_count` in `ShareFetchResponse`.
     pub const RESPONSES_PARTITIONS_ACQUIRED_RECORDS_DELIVERY_COUNT: crate::FieldId = 29;
-    /// `responses[].partitions[].acquired_records[]._tagged_fields`.
+    /// The id of the tagged-field section of `AcquiredRecords` (its unknown tagged fields), at path `responses[].partitions[].acquired_records[]._tagged_fields` in `ShareFetchResponse`.
     pub const RESPONSES_PARTITIONS_ACQUIRED_RECORDS_TAGGED_FIELDS: crate::FieldId = 30;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -9,6 +9,7 @@
 //! | flexible versions | 0-1 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/ShareGroupDescribeRequest.json`, `schemas/kafka/3.9.1/clients/ShareGroupDescribeRequest.json` |
 
 use crate::rt;
 
@@ -136,11 +137,11 @@ impl<'a> rt::Message<'a> for ShareGroupDescribeRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_ids`.
+    /// The id of the `group_ids` field (schema name `GroupIds`) of `ShareGroupDescribeRequest`, at path `group_ids` in `ShareGroupDescribeRequest`.
     pub const GROUP_IDS: crate::FieldId = 0;
-    /// `include_authorized_operations`.
+    /// The id of the `include_authorized_operations` field (schema name `IncludeAuthorizedOperations`) of `ShareGroupDescribeRequest`, at path `include_authorized_operations` in `ShareGroupDescribeRequest`.
     pub const INCLUDE_AUTHORIZED_OPERATIONS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareGroupDescribeRequest` (its unknown tagged fields), at path `_tagged_fields` in `ShareGroupDescribeRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["group_ids", "include_authorized_operations", "_tagged_fields"];

@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/ShareGroupDescribeResponse.json`, `schemas/kafka/3.9.1/clients/ShareGroupDescribeResponse.json` |
 
 use crate::rt;
 
@@ -914,59 +915,59 @@ impl<'a> rt::Message<'a> for ShareGroupDescribeResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `ShareGroupDescribeResponse`, at path `throttle_time_ms` in `ShareGroupDescribeResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `groups`.
+    /// The id of the `groups` field (schema name `Groups`) of `ShareGroupDescribeResponse`, at path `groups` in `ShareGroupDescribeResponse`.
     pub const GROUPS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareGroupDescribeResponse` (its unknown tagged fields), at path `_tagged_fields` in `ShareGroupDescribeResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `groups[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribedGroup`, at path `groups[].error_code` in `ShareGroupDescribeResponse`.
     pub const GROUPS_ERROR_CODE: crate::FieldId = 3;
-    /// `groups[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DescribedGroup`, at path `groups[].error_message` in `ShareGroupDescribeResponse`.
     pub const GROUPS_ERROR_MESSAGE: crate::FieldId = 4;
-    /// `groups[].group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `DescribedGroup`, at path `groups[].group_id` in `ShareGroupDescribeResponse`.
     pub const GROUPS_GROUP_ID: crate::FieldId = 5;
-    /// `groups[].group_state`.
+    /// The id of the `group_state` field (schema name `GroupState`) of `DescribedGroup`, at path `groups[].group_state` in `ShareGroupDescribeResponse`.
     pub const GROUPS_GROUP_STATE: crate::FieldId = 6;
-    /// `groups[].group_epoch`.
+    /// The id of the `group_epoch` field (schema name `GroupEpoch`) of `DescribedGroup`, at path `groups[].group_epoch` in `ShareGroupDescribeResponse`.
     pub const GROUPS_GROUP_EPOCH: crate::FieldId = 7;
-    /// `groups[].assignment_epoch`.
+    /// The id of the `assignment_epoch` field (schema name `AssignmentEpoch`) of `DescribedGroup`, at path `groups[].assignment_epoch` in `ShareGroupDescribeResponse`.
     pub const GROUPS_ASSIGNMENT_EPOCH: crate::FieldId = 8;
-    /// `groups[].assignor_name`.
+    /// The id of the `assignor_name` field (schema name `AssignorName`) of `DescribedGroup`, at path `groups[].assignor_name` in `ShareGroupDescribeResponse`.
     pub const GROUPS_ASSIGNOR_NAME: crate::FieldId = 9;
-    /// `groups[].members`.
+    /// The id of the `members` field (schema name `Members`) of `DescribedGroup`, at path `groups[].members` in `ShareGroupDescribeResponse`.
     pub const GROUPS_MEMBERS: crate::FieldId = 10;
-    /// `groups[].authorized_operations`.
+    /// The id of the `authorized_operations` field (schema name `AuthorizedOperations`) of `DescribedGroup`, at path `groups[].authorized_operations` in `ShareGroupDescribeResponse`.
     pub const GROUPS_AUTHORIZED_OPERATIONS: crate::FieldId = 11;
-    /// `groups[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribedGroup` (its unknown tagged fields), at path `groups[]._tagged_fields` in `ShareGroupDescribeResponse`.
     pub const GROUPS_TAGGED_FIELDS: crate::FieldId = 12;
-    /// `groups[].members[].member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `Member`, at path `groups[].members[].member_id` in `ShareGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_MEMBER_ID: crate::FieldId = 13;
-    /// `groups[].members[].rack_id`.
+    /// The id of the `rack_id` field (schema name `RackId`) of `Member`, at path `groups[].members[].rack_id` in `ShareGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_RACK_ID: crate::FieldId = 14;
-    /// `groups[].members[].member_epoch`.
+    /// The id of the `member_epoch` field (schema name `MemberEpoch`) of `Member`, at path `groups[].members[].member_epoch` in `ShareGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_MEMBER_EPOCH: crate::FieldId = 15;
-    /// `groups[].members[].client_id`.
+    /// The id of the `client_id` field (schema name `ClientId`) of `Member`, at path `groups[].members[].client_id` in `ShareGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_CLIENT_ID: crate::FieldId = 16;
-    /// `groups[].members[].client_host`.
+    /// The id of the `client_host` field (schema name `ClientHost`) of `Member`, at path `groups[].members[].client_host` in `ShareGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_CLIENT_HOST: crate::FieldId = 17;
-    /// `groups[].members[].subscribed_topic_names`.
+    /// The id of the `subscribed_topic_names` field (schema name `SubscribedTopicNames`) of `Member`, at path `groups[].members[].subscribed_topic_names` in `ShareGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_SUBSCRIBED_TOPIC_NAMES: crate::FieldId = 18;
-    /// `groups[].members[].assignment`.
+    /// The id of the `assignment` field (schema name `Assignment`) of `Member`, at path `groups[].members[].assignment` in `ShareGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT: crate::FieldId = 19;
-    /// `groups[].members[]._tagged_fields`.
+    /// The id of the tagged-field section of `Member` (its unknown tagged fields), at path `groups[].members[]._tagged_fields` in `ShareGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TAGGED_FIELDS: crate::FieldId = 20;
-    /// `groups[].members[].assignment.topic_partitions`.
+    /// The id of the `topic_partitions` field (schema name `TopicPartitions`) of `Assignment`, at path `groups[].members[].assignment.topic_partitions` in `ShareGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS: crate::FieldId = 21;
-    /// `groups[].members[].assignment._tagged_fields`.
+    /// The id of the tagged-field section of `Assignment` (its unknown tagged fields), at path `groups[].members[].assignment._tagged_fields` in `ShareGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS: crate::FieldId = 22;
-    /// `groups[].members[].assignment.topic_partitions[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicPartitions`, at path `groups[].members[].assignment.topic_partitions[].topic_id` in `ShareGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_ID: crate::FieldId = 23;
-    /// `groups[].members[].assignment.topic_partitions[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `TopicPartitions`, at path `groups[].members[].assignment.topic_partitions[].topic_name` in `ShareGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_NAME: crate::FieldId = 24;
-    /// `groups[].members[].assignment.topic_partitions[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicPartitions`, at path `groups[].members[].assignment.topic_partitions[].partitions` in `ShareGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_PARTITIONS: crate::FieldId = 25;
-    /// `groups[].members[].assignment.topic_partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicPartitions` (its unknown tagged fields), at path `groups[].members[].assignment.topic_partitions[]._tagged_fields` in `ShareGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 26;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

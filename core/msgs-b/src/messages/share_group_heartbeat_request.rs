@@ -9,6 +9,7 @@
 //! | flexible versions | 0-1 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/ShareGroupHeartbeatRequest.json`, `schemas/kafka/3.9.1/clients/ShareGroupHeartbeatRequest.json` |
 
 use crate::rt;
 
@@ -165,17 +166,17 @@ impl<'a> rt::Message<'a> for ShareGroupHeartbeatRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `ShareGroupHeartbeatRequest`, at path `group_id` in `ShareGroupHeartbeatRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `ShareGroupHeartbeatRequest`, at path `member_id` in `ShareGroupHeartbeatRequest`.
     pub const MEMBER_ID: crate::FieldId = 1;
-    /// `member_epoch`.
+    /// The id of the `member_epoch` field (schema name `MemberEpoch`) of `ShareGroupHeartbeatRequest`, at path `member_epoch` in `ShareGroupHeartbeatRequest`.
     pub const MEMBER_EPOCH: crate::FieldId = 2;
-    /// `rack_id`.
+    /// The id of the `rack_id` field (schema name `RackId`) of `ShareGroupHeartbeatRequest`, at path `rack_id` in `ShareGroupHeartbeatRequest`.
     pub const RACK_ID: crate::FieldId = 3;
-    /// `subscribed_topic_names`.
+    /// The id of the `subscribed_topic_names` field (schema name `SubscribedTopicNames`) of `ShareGroupHeartbeatRequest`, at path `subscribed_topic_names` in `ShareGroupHeartbeatRequest`.
     pub const SUBSCRIBED_TOPIC_NAMES: crate::FieldId = 4;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareGroupHeartbeatRequest` (its unknown tagged fields), at path `_tagged_fields` in `ShareGroupHeartbeatRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 5;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/ShareGroupHeartbeatResponse.json`, `schemas/kafka/3.9.1/clients/ShareGroupHeartbeatResponse.json` |
 
 use crate::rt;
 
@@ -459,31 +460,31 @@ impl<'a> rt::Message<'a> for ShareGroupHeartbeatResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `ShareGroupHeartbeatResponse`, at path `throttle_time_ms` in `ShareGroupHeartbeatResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `ShareGroupHeartbeatResponse`, at path `error_code` in `ShareGroupHeartbeatResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `ShareGroupHeartbeatResponse`, at path `error_message` in `ShareGroupHeartbeatResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 2;
-    /// `member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `ShareGroupHeartbeatResponse`, at path `member_id` in `ShareGroupHeartbeatResponse`.
     pub const MEMBER_ID: crate::FieldId = 3;
-    /// `member_epoch`.
+    /// The id of the `member_epoch` field (schema name `MemberEpoch`) of `ShareGroupHeartbeatResponse`, at path `member_epoch` in `ShareGroupHeartbeatResponse`.
     pub const MEMBER_EPOCH: crate::FieldId = 4;
-    /// `heartbeat_interval_ms`.
+    /// The id of the `heartbeat_interval_ms` field (schema name `HeartbeatIntervalMs`) of `ShareGroupHeartbeatResponse`, at path `heartbeat_interval_ms` in `ShareGroupHeartbeatResponse`.
     pub const HEARTBEAT_INTERVAL_MS: crate::FieldId = 5;
-    /// `assignment`.
+    /// The id of the `assignment` field (schema name `Assignment`) of `ShareGroupHeartbeatResponse`, at path `assignment` in `ShareGroupHeartbeatResponse`.
     pub const ASSIGNMENT: crate::FieldId = 6;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ShareGroupHeartbeatResponse` (its unknown tagged fields), at path `_tagged_fields` in `ShareGroupHeartbeatResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 7;
-    /// `assignment.topic_partitions`.
+    /// The id of the `topic_partitions` field (schema name `TopicPartitions`) of `Assignment`, at path `assignment.topic_partitions` in `ShareGroupHeartbeatResponse`.
     pub const ASSIGNMENT_TOPIC_PARTITIONS: crate::FieldId = 8;
-    /// `assignment._tagged_fields`.
+    /// The id of the tagged-field section of `Assignment` (its unknown tagged fields), at path `assignment._tagged_fields` in `ShareGroupHeartbeatResponse`.
     pub const ASSIGNMENT_TAGGED_FIELDS: crate::FieldId = 9;
-    /// `assignment.topic_partitions[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicPartitions`, at path `assignment.topic_partitions[].topic_id` in `ShareGroupHeartbeatResponse`.
     pub const ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_ID: crate::FieldId = 10;
-    /// `assignment.topic_partitions[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicPartitions`, at path `assignment.topic_partitions[].partitions` in `ShareGroupHeartbeatResponse`.
     pub const ASSIGNMENT_TOPIC_PARTITIONS_PARTITIONS: crate::FieldId = 11;
-    /// `assignment.topic_partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicPartitions` (its unknown tagged fields), at path `assignment.topic_partitions[]._tagged_fields` in `ShareGroupHeartbeatResponse`.
     pub const ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 12;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/SnapshotFooterRecord.json` |
 
 use crate::rt;
 
@@ -124,9 +125,9 @@ impl<'a> rt::Message<'a> for SnapshotFooterRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `version`.
+    /// The id of the `version` field (schema name `Version`) of `SnapshotFooterRecord`, at path `version` in `SnapshotFooterRecord`.
     pub const VERSION: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `SnapshotFooterRecord` (its unknown tagged fields), at path `_tagged_fields` in `SnapshotFooterRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["version", "_tagged_fields"];

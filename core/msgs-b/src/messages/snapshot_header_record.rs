@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/SnapshotHeaderRecord.json` |
 
 use crate::rt;
 
@@ -135,11 +136,11 @@ impl<'a> rt::Message<'a> for SnapshotHeaderRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `version`.
+    /// The id of the `version` field (schema name `Version`) of `SnapshotHeaderRecord`, at path `version` in `SnapshotHeaderRecord`.
     pub const VERSION: crate::FieldId = 0;
-    /// `last_contained_log_timestamp`.
+    /// The id of the `last_contained_log_timestamp` field (schema name `LastContainedLogTimestamp`) of `SnapshotHeaderRecord`, at path `last_contained_log_timestamp` in `SnapshotHeaderRecord`.
     pub const LAST_CONTAINED_LOG_TIMESTAMP: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `SnapshotHeaderRecord` (its unknown tagged fields), at path `_tagged_fields` in `SnapshotHeaderRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["version", "last_contained_log_timestamp", "_tagged_fields"];

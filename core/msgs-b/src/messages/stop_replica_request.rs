@@ -9,6 +9,7 @@
 //! | flexible versions | 2-4 |
 //! | versions defined by Kafka 3.9.1 only | 0-4 |
 //! | listeners | zkBroker |
+//! | schema | `schemas/kafka/3.9.1/clients/StopReplicaRequest.json` |
 
 use crate::rt;
 
@@ -1138,49 +1139,49 @@ impl<'a> rt::Message<'a> for StopReplicaRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `controller_id`.
+    /// The id of the `controller_id` field (schema name `ControllerId`) of `StopReplicaRequest`, at path `controller_id` in `StopReplicaRequest`.
     pub const CONTROLLER_ID: crate::FieldId = 0;
-    /// `is_k_raft_controller`.
+    /// The id of the `is_k_raft_controller` field (schema name `isKRaftController`) of `StopReplicaRequest`, at path `is_k_raft_controller` in `StopReplicaRequest`.
     pub const IS_K_RAFT_CONTROLLER: crate::FieldId = 1;
-    /// `controller_epoch`.
+    /// The id of the `controller_epoch` field (schema name `ControllerEpoch`) of `StopReplicaRequest`, at path `controller_epoch` in `StopReplicaRequest`.
     pub const CONTROLLER_EPOCH: crate::FieldId = 2;
-    /// `broker_epoch`.
+    /// The id of the `broker_epoch` field (schema name `BrokerEpoch`) of `StopReplicaRequest`, at path `broker_epoch` in `StopReplicaRequest`.
     pub const BROKER_EPOCH: crate::FieldId = 3;
-    /// `delete_partitions`.
+    /// The id of the `delete_partitions` field (schema name `DeletePartitions`) of `StopReplicaRequest`, at path `delete_partitions` in `StopReplicaRequest`.
     pub const DELETE_PARTITIONS: crate::FieldId = 4;
-    /// `ungrouped_partitions`.
+    /// The id of the `ungrouped_partitions` field (schema name `UngroupedPartitions`) of `StopReplicaRequest`, at path `ungrouped_partitions` in `StopReplicaRequest`.
     pub const UNGROUPED_PARTITIONS: crate::FieldId = 5;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `StopReplicaRequest`, at path `topics` in `StopReplicaRequest`.
     pub const TOPICS: crate::FieldId = 6;
-    /// `topic_states`.
+    /// The id of the `topic_states` field (schema name `TopicStates`) of `StopReplicaRequest`, at path `topic_states` in `StopReplicaRequest`.
     pub const TOPIC_STATES: crate::FieldId = 7;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `StopReplicaRequest` (its unknown tagged fields), at path `_tagged_fields` in `StopReplicaRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 8;
-    /// `ungrouped_partitions[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `StopReplicaPartitionV0`, at path `ungrouped_partitions[].topic_name` in `StopReplicaRequest`.
     pub const UNGROUPED_PARTITIONS_TOPIC_NAME: crate::FieldId = 9;
-    /// `ungrouped_partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `StopReplicaPartitionV0`, at path `ungrouped_partitions[].partition_index` in `StopReplicaRequest`.
     pub const UNGROUPED_PARTITIONS_PARTITION_INDEX: crate::FieldId = 10;
-    /// `ungrouped_partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `StopReplicaPartitionV0` (its unknown tagged fields), at path `ungrouped_partitions[]._tagged_fields` in `StopReplicaRequest`.
     pub const UNGROUPED_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 11;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `StopReplicaTopicV1`, at path `topics[].name` in `StopReplicaRequest`.
     pub const TOPICS_NAME: crate::FieldId = 12;
-    /// `topics[].partition_indexes`.
+    /// The id of the `partition_indexes` field (schema name `PartitionIndexes`) of `StopReplicaTopicV1`, at path `topics[].partition_indexes` in `StopReplicaRequest`.
     pub const TOPICS_PARTITION_INDEXES: crate::FieldId = 13;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `StopReplicaTopicV1` (its unknown tagged fields), at path `topics[]._tagged_fields` in `StopReplicaRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 14;
-    /// `topic_states[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `StopReplicaTopicState`, at path `topic_states[].topic_name` in `StopReplicaRequest`.
     pub const TOPIC_STATES_TOPIC_NAME: crate::FieldId = 15;
-    /// `topic_states[].partition_states`.
+    /// The id of the `partition_states` field (schema name `PartitionStates`) of `StopReplicaTopicState`, at path `topic_states[].partition_states` in `StopReplicaRequest`.
     pub const TOPIC_STATES_PARTITION_STATES: crate::FieldId = 16;
-    /// `topic_states[]._tagged_fields`.
+    /// The id of the tagged-field section of `StopReplicaTopicState` (its unknown tagged fields), at path `topic_states[]._tagged_fields` in `StopReplicaRequest`.
     pub const TOPIC_STATES_TAGGED_FIELDS: crate::FieldId = 17;
-    /// `topic_states[].partition_states[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `StopReplicaPartitionState`, at path `topic_states[].partition_states[].partition_index` in `StopReplicaRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_PARTITION_INDEX: crate::FieldId = 18;
-    /// `topic_states[].partition_states[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `StopReplicaPartitionState`, at path `topic_states[].partition_states[].leader_epoch` in `StopReplicaRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_LEADER_EPOCH: crate::FieldId = 19;
-    /// `topic_states[].partition_states[].delete_partition`.
+    /// The id of the `delete_partition` field (schema name `DeletePartition`) of `StopReplicaPartitionState`, at path `topic_states[].partition_states[].delete_partition` in `StopReplicaRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_DELETE_PARTITION: crate::FieldId = 20;
-    /// `topic_states[].partition_states[]._tagged_fields`.
+    /// The id of the tagged-field section of `StopReplicaPartitionState` (its unknown tagged fields), at path `topic_states[].partition_states[]._tagged_fields` in `StopReplicaRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_TAGGED_FIELDS: crate::FieldId = 21;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

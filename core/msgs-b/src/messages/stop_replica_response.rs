@@ -8,6 +8,7 @@
 //! | valid versions | 0-4 |
 //! | flexible versions | 2-4 |
 //! | versions defined by Kafka 3.9.1 only | 0-4 |
+//! | schema | `schemas/kafka/3.9.1/clients/StopReplicaResponse.json` |
 
 use crate::rt;
 
@@ -331,19 +332,19 @@ impl<'a> rt::Message<'a> for StopReplicaResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `StopReplicaResponse`, at path `error_code` in `StopReplicaResponse`.
     pub const ERROR_CODE: crate::FieldId = 0;
-    /// `partition_errors`.
+    /// The id of the `partition_errors` field (schema name `PartitionErrors`) of `StopReplicaResponse`, at path `partition_errors` in `StopReplicaResponse`.
     pub const PARTITION_ERRORS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `StopReplicaResponse` (its unknown tagged fields), at path `_tagged_fields` in `StopReplicaResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `partition_errors[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `StopReplicaPartitionError`, at path `partition_errors[].topic_name` in `StopReplicaResponse`.
     pub const PARTITION_ERRORS_TOPIC_NAME: crate::FieldId = 3;
-    /// `partition_errors[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `StopReplicaPartitionError`, at path `partition_errors[].partition_index` in `StopReplicaResponse`.
     pub const PARTITION_ERRORS_PARTITION_INDEX: crate::FieldId = 4;
-    /// `partition_errors[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `StopReplicaPartitionError`, at path `partition_errors[].error_code` in `StopReplicaResponse`.
     pub const PARTITION_ERRORS_ERROR_CODE: crate::FieldId = 5;
-    /// `partition_errors[]._tagged_fields`.
+    /// The id of the tagged-field section of `StopReplicaPartitionError` (its unknown tagged fields), at path `partition_errors[]._tagged_fields` in `StopReplicaResponse`.
     pub const PARTITION_ERRORS_TAGGED_FIELDS: crate::FieldId = 6;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

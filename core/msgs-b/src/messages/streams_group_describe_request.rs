@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/StreamsGroupDescribeRequest.json` |
 
 use crate::rt;
 
@@ -162,13 +163,13 @@ impl<'a> rt::Message<'a> for StreamsGroupDescribeRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_ids`.
+    /// The id of the `group_ids` field (schema name `GroupIds`) of `StreamsGroupDescribeRequest`, at path `group_ids` in `StreamsGroupDescribeRequest`.
     pub const GROUP_IDS: crate::FieldId = 0;
-    /// `include_authorized_operations`.
+    /// The id of the `include_authorized_operations` field (schema name `IncludeAuthorizedOperations`) of `StreamsGroupDescribeRequest`, at path `include_authorized_operations` in `StreamsGroupDescribeRequest`.
     pub const INCLUDE_AUTHORIZED_OPERATIONS: crate::FieldId = 1;
-    /// `include_topology_description`.
+    /// The id of the `include_topology_description` field (schema name `IncludeTopologyDescription`) of `StreamsGroupDescribeRequest`, at path `include_topology_description` in `StreamsGroupDescribeRequest`.
     pub const INCLUDE_TOPOLOGY_DESCRIPTION: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `StreamsGroupDescribeRequest` (its unknown tagged fields), at path `_tagged_fields` in `StreamsGroupDescribeRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

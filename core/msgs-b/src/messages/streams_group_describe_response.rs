@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
+//! | schema | `schemas/kafka/4.4.0/clients/StreamsGroupDescribeResponse.json` |
 
 use crate::rt;
 
@@ -3425,259 +3426,259 @@ impl<'a> rt::Message<'a> for StreamsGroupDescribeResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `StreamsGroupDescribeResponse`, at path `throttle_time_ms` in `StreamsGroupDescribeResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `groups`.
+    /// The id of the `groups` field (schema name `Groups`) of `StreamsGroupDescribeResponse`, at path `groups` in `StreamsGroupDescribeResponse`.
     pub const GROUPS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `StreamsGroupDescribeResponse` (its unknown tagged fields), at path `_tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `groups[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `DescribedGroup`, at path `groups[].error_code` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_ERROR_CODE: crate::FieldId = 3;
-    /// `groups[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `DescribedGroup`, at path `groups[].error_message` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_ERROR_MESSAGE: crate::FieldId = 4;
-    /// `groups[].group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `DescribedGroup`, at path `groups[].group_id` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_GROUP_ID: crate::FieldId = 5;
-    /// `groups[].group_state`.
+    /// The id of the `group_state` field (schema name `GroupState`) of `DescribedGroup`, at path `groups[].group_state` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_GROUP_STATE: crate::FieldId = 6;
-    /// `groups[].group_epoch`.
+    /// The id of the `group_epoch` field (schema name `GroupEpoch`) of `DescribedGroup`, at path `groups[].group_epoch` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_GROUP_EPOCH: crate::FieldId = 7;
-    /// `groups[].assignment_epoch`.
+    /// The id of the `assignment_epoch` field (schema name `AssignmentEpoch`) of `DescribedGroup`, at path `groups[].assignment_epoch` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_ASSIGNMENT_EPOCH: crate::FieldId = 8;
-    /// `groups[].topology`.
+    /// The id of the `topology` field (schema name `Topology`) of `DescribedGroup`, at path `groups[].topology` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY: crate::FieldId = 9;
-    /// `groups[].members`.
+    /// The id of the `members` field (schema name `Members`) of `DescribedGroup`, at path `groups[].members` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS: crate::FieldId = 10;
-    /// `groups[].authorized_operations`.
+    /// The id of the `authorized_operations` field (schema name `AuthorizedOperations`) of `DescribedGroup`, at path `groups[].authorized_operations` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_AUTHORIZED_OPERATIONS: crate::FieldId = 11;
-    /// `groups[].topology_description`.
+    /// The id of the `topology_description` field (schema name `TopologyDescription`) of `DescribedGroup`, at path `groups[].topology_description` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION: crate::FieldId = 12;
-    /// `groups[].topology_description_status`.
+    /// The id of the `topology_description_status` field (schema name `TopologyDescriptionStatus`) of `DescribedGroup`, at path `groups[].topology_description_status` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_STATUS: crate::FieldId = 13;
-    /// `groups[].assignor_name`.
+    /// The id of the `assignor_name` field (schema name `AssignorName`) of `DescribedGroup`, at path `groups[].assignor_name` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_ASSIGNOR_NAME: crate::FieldId = 14;
-    /// `groups[]._tagged_fields`.
+    /// The id of the tagged-field section of `DescribedGroup` (its unknown tagged fields), at path `groups[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TAGGED_FIELDS: crate::FieldId = 15;
-    /// `groups[].topology.epoch`.
+    /// The id of the `epoch` field (schema name `Epoch`) of `Topology`, at path `groups[].topology.epoch` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_EPOCH: crate::FieldId = 16;
-    /// `groups[].topology.subtopologies`.
+    /// The id of the `subtopologies` field (schema name `Subtopologies`) of `Topology`, at path `groups[].topology.subtopologies` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES: crate::FieldId = 17;
-    /// `groups[].topology._tagged_fields`.
+    /// The id of the tagged-field section of `Topology` (its unknown tagged fields), at path `groups[].topology._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_TAGGED_FIELDS: crate::FieldId = 18;
-    /// `groups[].members[].member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `Member`, at path `groups[].members[].member_id` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_MEMBER_ID: crate::FieldId = 19;
-    /// `groups[].members[].member_epoch`.
+    /// The id of the `member_epoch` field (schema name `MemberEpoch`) of `Member`, at path `groups[].members[].member_epoch` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_MEMBER_EPOCH: crate::FieldId = 20;
-    /// `groups[].members[].instance_id`.
+    /// The id of the `instance_id` field (schema name `InstanceId`) of `Member`, at path `groups[].members[].instance_id` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_INSTANCE_ID: crate::FieldId = 21;
-    /// `groups[].members[].rack_id`.
+    /// The id of the `rack_id` field (schema name `RackId`) of `Member`, at path `groups[].members[].rack_id` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_RACK_ID: crate::FieldId = 22;
-    /// `groups[].members[].client_id`.
+    /// The id of the `client_id` field (schema name `ClientId`) of `Member`, at path `groups[].members[].client_id` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_CLIENT_ID: crate::FieldId = 23;
-    /// `groups[].members[].client_host`.
+    /// The id of the `client_host` field (schema name `ClientHost`) of `Member`, at path `groups[].members[].client_host` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_CLIENT_HOST: crate::FieldId = 24;
-    /// `groups[].members[].topology_epoch`.
+    /// The id of the `topology_epoch` field (schema name `TopologyEpoch`) of `Member`, at path `groups[].members[].topology_epoch` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TOPOLOGY_EPOCH: crate::FieldId = 25;
-    /// `groups[].members[].process_id`.
+    /// The id of the `process_id` field (schema name `ProcessId`) of `Member`, at path `groups[].members[].process_id` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_PROCESS_ID: crate::FieldId = 26;
-    /// `groups[].members[].user_endpoint`.
+    /// The id of the `user_endpoint` field (schema name `UserEndpoint`) of `Member`, at path `groups[].members[].user_endpoint` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_USER_ENDPOINT: crate::FieldId = 27;
-    /// `groups[].members[].client_tags`.
+    /// The id of the `client_tags` field (schema name `ClientTags`) of `Member`, at path `groups[].members[].client_tags` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_CLIENT_TAGS: crate::FieldId = 28;
-    /// `groups[].members[].task_offsets`.
+    /// The id of the `task_offsets` field (schema name `TaskOffsets`) of `Member`, at path `groups[].members[].task_offsets` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TASK_OFFSETS: crate::FieldId = 29;
-    /// `groups[].members[].task_end_offsets`.
+    /// The id of the `task_end_offsets` field (schema name `TaskEndOffsets`) of `Member`, at path `groups[].members[].task_end_offsets` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TASK_END_OFFSETS: crate::FieldId = 30;
-    /// `groups[].members[].assignment`.
+    /// The id of the `assignment` field (schema name `Assignment`) of `Member`, at path `groups[].members[].assignment` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT: crate::FieldId = 31;
-    /// `groups[].members[].target_assignment`.
+    /// The id of the `target_assignment` field (schema name `TargetAssignment`) of `Member`, at path `groups[].members[].target_assignment` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT: crate::FieldId = 32;
-    /// `groups[].members[].is_classic`.
+    /// The id of the `is_classic` field (schema name `IsClassic`) of `Member`, at path `groups[].members[].is_classic` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_IS_CLASSIC: crate::FieldId = 33;
-    /// `groups[].members[]._tagged_fields`.
+    /// The id of the tagged-field section of `Member` (its unknown tagged fields), at path `groups[].members[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TAGGED_FIELDS: crate::FieldId = 34;
-    /// `groups[].topology_description.subtopologies`.
+    /// The id of the `subtopologies` field (schema name `Subtopologies`) of `TopologyDescription`, at path `groups[].topology_description.subtopologies` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES: crate::FieldId = 35;
-    /// `groups[].topology_description.global_stores`.
+    /// The id of the `global_stores` field (schema name `GlobalStores`) of `TopologyDescription`, at path `groups[].topology_description.global_stores` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES: crate::FieldId = 36;
-    /// `groups[].topology_description._tagged_fields`.
+    /// The id of the tagged-field section of `TopologyDescription` (its unknown tagged fields), at path `groups[].topology_description._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_TAGGED_FIELDS: crate::FieldId = 37;
-    /// `groups[].topology.subtopologies[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `Subtopology`, at path `groups[].topology.subtopologies[].subtopology_id` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_SUBTOPOLOGY_ID: crate::FieldId = 38;
-    /// `groups[].topology.subtopologies[].source_topics`.
+    /// The id of the `source_topics` field (schema name `SourceTopics`) of `Subtopology`, at path `groups[].topology.subtopologies[].source_topics` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_SOURCE_TOPICS: crate::FieldId = 39;
-    /// `groups[].topology.subtopologies[].repartition_sink_topics`.
+    /// The id of the `repartition_sink_topics` field (schema name `RepartitionSinkTopics`) of `Subtopology`, at path `groups[].topology.subtopologies[].repartition_sink_topics` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SINK_TOPICS: crate::FieldId = 40;
-    /// `groups[].topology.subtopologies[].state_changelog_topics`.
+    /// The id of the `state_changelog_topics` field (schema name `StateChangelogTopics`) of `Subtopology`, at path `groups[].topology.subtopologies[].state_changelog_topics` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS: crate::FieldId = 41;
-    /// `groups[].topology.subtopologies[].repartition_source_topics`.
+    /// The id of the `repartition_source_topics` field (schema name `RepartitionSourceTopics`) of `Subtopology`, at path `groups[].topology.subtopologies[].repartition_source_topics` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS: crate::FieldId = 42;
-    /// `groups[].topology.subtopologies[]._tagged_fields`.
+    /// The id of the tagged-field section of `Subtopology` (its unknown tagged fields), at path `groups[].topology.subtopologies[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_TAGGED_FIELDS: crate::FieldId = 43;
-    /// `groups[].members[].user_endpoint.host`.
+    /// The id of the `host` field (schema name `Host`) of `Endpoint`, at path `groups[].members[].user_endpoint.host` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_USER_ENDPOINT_HOST: crate::FieldId = 44;
-    /// `groups[].members[].user_endpoint.port`.
+    /// The id of the `port` field (schema name `Port`) of `Endpoint`, at path `groups[].members[].user_endpoint.port` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_USER_ENDPOINT_PORT: crate::FieldId = 45;
-    /// `groups[].members[].user_endpoint._tagged_fields`.
+    /// The id of the tagged-field section of `Endpoint` (its unknown tagged fields), at path `groups[].members[].user_endpoint._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_USER_ENDPOINT_TAGGED_FIELDS: crate::FieldId = 46;
-    /// `groups[].members[].client_tags[].key`.
+    /// The id of the `key` field (schema name `Key`) of `KeyValue`, at path `groups[].members[].client_tags[].key` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_CLIENT_TAGS_KEY: crate::FieldId = 47;
-    /// `groups[].members[].client_tags[].value`.
+    /// The id of the `value` field (schema name `Value`) of `KeyValue`, at path `groups[].members[].client_tags[].value` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_CLIENT_TAGS_VALUE: crate::FieldId = 48;
-    /// `groups[].members[].client_tags[]._tagged_fields`.
+    /// The id of the tagged-field section of `KeyValue` (its unknown tagged fields), at path `groups[].members[].client_tags[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_CLIENT_TAGS_TAGGED_FIELDS: crate::FieldId = 49;
-    /// `groups[].members[].task_offsets[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskOffset`, at path `groups[].members[].task_offsets[].subtopology_id` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TASK_OFFSETS_SUBTOPOLOGY_ID: crate::FieldId = 50;
-    /// `groups[].members[].task_offsets[].partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `TaskOffset`, at path `groups[].members[].task_offsets[].partition` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TASK_OFFSETS_PARTITION: crate::FieldId = 51;
-    /// `groups[].members[].task_offsets[].offset`.
+    /// The id of the `offset` field (schema name `Offset`) of `TaskOffset`, at path `groups[].members[].task_offsets[].offset` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TASK_OFFSETS_OFFSET: crate::FieldId = 52;
-    /// `groups[].members[].task_offsets[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskOffset` (its unknown tagged fields), at path `groups[].members[].task_offsets[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TASK_OFFSETS_TAGGED_FIELDS: crate::FieldId = 53;
-    /// `groups[].members[].assignment.active_tasks`.
+    /// The id of the `active_tasks` field (schema name `ActiveTasks`) of `Assignment`, at path `groups[].members[].assignment.active_tasks` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS: crate::FieldId = 54;
-    /// `groups[].members[].assignment.standby_tasks`.
+    /// The id of the `standby_tasks` field (schema name `StandbyTasks`) of `Assignment`, at path `groups[].members[].assignment.standby_tasks` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS: crate::FieldId = 55;
-    /// `groups[].members[].assignment.warmup_tasks`.
+    /// The id of the `warmup_tasks` field (schema name `WarmupTasks`) of `Assignment`, at path `groups[].members[].assignment.warmup_tasks` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS: crate::FieldId = 56;
-    /// `groups[].members[].assignment._tagged_fields`.
+    /// The id of the tagged-field section of `Assignment` (its unknown tagged fields), at path `groups[].members[].assignment._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS: crate::FieldId = 57;
-    /// `groups[].topology_description.subtopologies[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TopologyDescriptionSubtopology`, at path `groups[].topology_description.subtopologies[].subtopology_id` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_SUBTOPOLOGY_ID: crate::FieldId = 58;
-    /// `groups[].topology_description.subtopologies[].nodes`.
+    /// The id of the `nodes` field (schema name `Nodes`) of `TopologyDescriptionSubtopology`, at path `groups[].topology_description.subtopologies[].nodes` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES: crate::FieldId = 59;
-    /// `groups[].topology_description.subtopologies[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopologyDescriptionSubtopology` (its unknown tagged fields), at path `groups[].topology_description.subtopologies[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_TAGGED_FIELDS: crate::FieldId = 60;
-    /// `groups[].topology_description.global_stores[].source`.
+    /// The id of the `source` field (schema name `Source`) of `TopologyDescriptionGlobalStore`, at path `groups[].topology_description.global_stores[].source` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE: crate::FieldId = 61;
-    /// `groups[].topology_description.global_stores[].processor`.
+    /// The id of the `processor` field (schema name `Processor`) of `TopologyDescriptionGlobalStore`, at path `groups[].topology_description.global_stores[].processor` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR: crate::FieldId = 62;
-    /// `groups[].topology_description.global_stores[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopologyDescriptionGlobalStore` (its unknown tagged fields), at path `groups[].topology_description.global_stores[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_TAGGED_FIELDS: crate::FieldId = 63;
-    /// `groups[].topology.subtopologies[].state_changelog_topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicInfo`, at path `groups[].topology.subtopologies[].state_changelog_topics[].name` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME: crate::FieldId = 64;
-    /// `groups[].topology.subtopologies[].state_changelog_topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicInfo`, at path `groups[].topology.subtopologies[].state_changelog_topics[].partitions` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_PARTITIONS: crate::FieldId = 65;
-    /// `groups[].topology.subtopologies[].state_changelog_topics[].replication_factor`.
+    /// The id of the `replication_factor` field (schema name `ReplicationFactor`) of `TopicInfo`, at path `groups[].topology.subtopologies[].state_changelog_topics[].replication_factor` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_REPLICATION_FACTOR: crate::FieldId = 66;
-    /// `groups[].topology.subtopologies[].state_changelog_topics[].topic_configs`.
+    /// The id of the `topic_configs` field (schema name `TopicConfigs`) of `TopicInfo`, at path `groups[].topology.subtopologies[].state_changelog_topics[].topic_configs` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS: crate::FieldId = 67;
-    /// `groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicInfo` (its unknown tagged fields), at path `groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS: crate::FieldId = 68;
-    /// `groups[].members[].assignment.active_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `groups[].members[].assignment.active_tasks[].subtopology_id` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 69;
-    /// `groups[].members[].assignment.active_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `groups[].members[].assignment.active_tasks[].partitions` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_PARTITIONS: crate::FieldId = 70;
-    /// `groups[].members[].assignment.active_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `groups[].members[].assignment.active_tasks[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_TAGGED_FIELDS: crate::FieldId = 71;
-    /// `groups[].topology_description.subtopologies[].nodes[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TopologyDescriptionNode`, at path `groups[].topology_description.subtopologies[].nodes[].name` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_NAME: crate::FieldId = 72;
-    /// `groups[].topology_description.subtopologies[].nodes[].node_type`.
+    /// The id of the `node_type` field (schema name `NodeType`) of `TopologyDescriptionNode`, at path `groups[].topology_description.subtopologies[].nodes[].node_type` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_NODE_TYPE: crate::FieldId = 73;
-    /// `groups[].topology_description.subtopologies[].nodes[].source_topics`.
+    /// The id of the `source_topics` field (schema name `SourceTopics`) of `TopologyDescriptionNode`, at path `groups[].topology_description.subtopologies[].nodes[].source_topics` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SOURCE_TOPICS: crate::FieldId = 74;
-    /// `groups[].topology_description.subtopologies[].nodes[].sink_topic`.
+    /// The id of the `sink_topic` field (schema name `SinkTopic`) of `TopologyDescriptionNode`, at path `groups[].topology_description.subtopologies[].nodes[].sink_topic` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SINK_TOPIC: crate::FieldId = 75;
-    /// `groups[].topology_description.subtopologies[].nodes[].stores`.
+    /// The id of the `stores` field (schema name `Stores`) of `TopologyDescriptionNode`, at path `groups[].topology_description.subtopologies[].nodes[].stores` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_STORES: crate::FieldId = 76;
-    /// `groups[].topology_description.subtopologies[].nodes[].successors`.
+    /// The id of the `successors` field (schema name `Successors`) of `TopologyDescriptionNode`, at path `groups[].topology_description.subtopologies[].nodes[].successors` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SUCCESSORS: crate::FieldId = 77;
-    /// `groups[].topology_description.subtopologies[].nodes[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopologyDescriptionNode` (its unknown tagged fields), at path `groups[].topology_description.subtopologies[].nodes[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_TAGGED_FIELDS: crate::FieldId = 78;
-    /// `groups[].members[].task_end_offsets[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskOffset`, at path `groups[].members[].task_end_offsets[].subtopology_id` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TASK_END_OFFSETS_SUBTOPOLOGY_ID: crate::FieldId = 79;
-    /// `groups[].members[].task_end_offsets[].partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `TaskOffset`, at path `groups[].members[].task_end_offsets[].partition` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TASK_END_OFFSETS_PARTITION: crate::FieldId = 80;
-    /// `groups[].members[].task_end_offsets[].offset`.
+    /// The id of the `offset` field (schema name `Offset`) of `TaskOffset`, at path `groups[].members[].task_end_offsets[].offset` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TASK_END_OFFSETS_OFFSET: crate::FieldId = 81;
-    /// `groups[].members[].task_end_offsets[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskOffset` (its unknown tagged fields), at path `groups[].members[].task_end_offsets[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TASK_END_OFFSETS_TAGGED_FIELDS: crate::FieldId = 82;
-    /// `groups[].members[].target_assignment.active_tasks`.
+    /// The id of the `active_tasks` field (schema name `ActiveTasks`) of `Assignment`, at path `groups[].members[].target_assignment.active_tasks` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_ACTIVE_TASKS: crate::FieldId = 83;
-    /// `groups[].members[].target_assignment.standby_tasks`.
+    /// The id of the `standby_tasks` field (schema name `StandbyTasks`) of `Assignment`, at path `groups[].members[].target_assignment.standby_tasks` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_STANDBY_TASKS: crate::FieldId = 84;
-    /// `groups[].members[].target_assignment.warmup_tasks`.
+    /// The id of the `warmup_tasks` field (schema name `WarmupTasks`) of `Assignment`, at path `groups[].members[].target_assignment.warmup_tasks` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_WARMUP_TASKS: crate::FieldId = 85;
-    /// `groups[].members[].target_assignment._tagged_fields`.
+    /// The id of the tagged-field section of `Assignment` (its unknown tagged fields), at path `groups[].members[].target_assignment._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_TAGGED_FIELDS: crate::FieldId = 86;
-    /// `groups[].topology.subtopologies[].repartition_source_topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicInfo`, at path `groups[].topology.subtopologies[].repartition_source_topics[].name` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_NAME: crate::FieldId = 87;
-    /// `groups[].topology.subtopologies[].repartition_source_topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicInfo`, at path `groups[].topology.subtopologies[].repartition_source_topics[].partitions` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_PARTITIONS: crate::FieldId = 88;
-    /// `groups[].topology.subtopologies[].repartition_source_topics[].replication_factor`.
+    /// The id of the `replication_factor` field (schema name `ReplicationFactor`) of `TopicInfo`, at path `groups[].topology.subtopologies[].repartition_source_topics[].replication_factor` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_REPLICATION_FACTOR: crate::FieldId = 89;
-    /// `groups[].topology.subtopologies[].repartition_source_topics[].topic_configs`.
+    /// The id of the `topic_configs` field (schema name `TopicConfigs`) of `TopicInfo`, at path `groups[].topology.subtopologies[].repartition_source_topics[].topic_configs` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS: crate::FieldId = 90;
-    /// `groups[].topology.subtopologies[].repartition_source_topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicInfo` (its unknown tagged fields), at path `groups[].topology.subtopologies[].repartition_source_topics[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TAGGED_FIELDS: crate::FieldId = 91;
-    /// `groups[].members[].assignment.standby_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `groups[].members[].assignment.standby_tasks[].subtopology_id` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 92;
-    /// `groups[].members[].assignment.standby_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `groups[].members[].assignment.standby_tasks[].partitions` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS_PARTITIONS: crate::FieldId = 93;
-    /// `groups[].members[].assignment.standby_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `groups[].members[].assignment.standby_tasks[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS_TAGGED_FIELDS: crate::FieldId = 94;
-    /// `groups[].members[].assignment.warmup_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `groups[].members[].assignment.warmup_tasks[].subtopology_id` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 95;
-    /// `groups[].members[].assignment.warmup_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `groups[].members[].assignment.warmup_tasks[].partitions` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS_PARTITIONS: crate::FieldId = 96;
-    /// `groups[].members[].assignment.warmup_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `groups[].members[].assignment.warmup_tasks[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS_TAGGED_FIELDS: crate::FieldId = 97;
-    /// `groups[].members[].target_assignment.active_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `groups[].members[].target_assignment.active_tasks[].subtopology_id` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_ACTIVE_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 98;
-    /// `groups[].members[].target_assignment.active_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `groups[].members[].target_assignment.active_tasks[].partitions` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_ACTIVE_TASKS_PARTITIONS: crate::FieldId = 99;
-    /// `groups[].members[].target_assignment.active_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `groups[].members[].target_assignment.active_tasks[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_ACTIVE_TASKS_TAGGED_FIELDS: crate::FieldId = 100;
-    /// `groups[].members[].target_assignment.standby_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `groups[].members[].target_assignment.standby_tasks[].subtopology_id` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_STANDBY_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 101;
-    /// `groups[].members[].target_assignment.standby_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `groups[].members[].target_assignment.standby_tasks[].partitions` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_STANDBY_TASKS_PARTITIONS: crate::FieldId = 102;
-    /// `groups[].members[].target_assignment.standby_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `groups[].members[].target_assignment.standby_tasks[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_STANDBY_TASKS_TAGGED_FIELDS: crate::FieldId = 103;
-    /// `groups[].members[].target_assignment.warmup_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `groups[].members[].target_assignment.warmup_tasks[].subtopology_id` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_WARMUP_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 104;
-    /// `groups[].members[].target_assignment.warmup_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `groups[].members[].target_assignment.warmup_tasks[].partitions` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_WARMUP_TASKS_PARTITIONS: crate::FieldId = 105;
-    /// `groups[].members[].target_assignment.warmup_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `groups[].members[].target_assignment.warmup_tasks[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_WARMUP_TASKS_TAGGED_FIELDS: crate::FieldId = 106;
-    /// `groups[].topology_description.global_stores[].source.name`.
+    /// The id of the `name` field (schema name `Name`) of `TopologyDescriptionNode`, at path `groups[].topology_description.global_stores[].source.name` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_NAME: crate::FieldId = 107;
-    /// `groups[].topology_description.global_stores[].source.node_type`.
+    /// The id of the `node_type` field (schema name `NodeType`) of `TopologyDescriptionNode`, at path `groups[].topology_description.global_stores[].source.node_type` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_NODE_TYPE: crate::FieldId = 108;
-    /// `groups[].topology_description.global_stores[].source.source_topics`.
+    /// The id of the `source_topics` field (schema name `SourceTopics`) of `TopologyDescriptionNode`, at path `groups[].topology_description.global_stores[].source.source_topics` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_SOURCE_TOPICS: crate::FieldId = 109;
-    /// `groups[].topology_description.global_stores[].source.sink_topic`.
+    /// The id of the `sink_topic` field (schema name `SinkTopic`) of `TopologyDescriptionNode`, at path `groups[].topology_description.global_stores[].source.sink_topic` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_SINK_TOPIC: crate::FieldId = 110;
-    /// `groups[].topology_description.global_stores[].source.stores`.
+    /// The id of the `stores` field (schema name `Stores`) of `TopologyDescriptionNode`, at path `groups[].topology_description.global_stores[].source.stores` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_STORES: crate::FieldId = 111;
-    /// `groups[].topology_description.global_stores[].source.successors`.
+    /// The id of the `successors` field (schema name `Successors`) of `TopologyDescriptionNode`, at path `groups[].topology_description.global_stores[].source.successors` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_SUCCESSORS: crate::FieldId = 112;
-    /// `groups[].topology_description.global_stores[].source._tagged_fields`.
+    /// The id of the tagged-field section of `TopologyDescriptionNode` (its unknown tagged fields), at path `groups[].topology_description.global_stores[].source._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_TAGGED_FIELDS: crate::FieldId = 113;
-    /// `groups[].topology_description.global_stores[].processor.name`.
+    /// The id of the `name` field (schema name `Name`) of `TopologyDescriptionNode`, at path `groups[].topology_description.global_stores[].processor.name` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_NAME: crate::FieldId = 114;
-    /// `groups[].topology_description.global_stores[].processor.node_type`.
+    /// The id of the `node_type` field (schema name `NodeType`) of `TopologyDescriptionNode`, at path `groups[].topology_description.global_stores[].processor.node_type` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_NODE_TYPE: crate::FieldId = 115;
-    /// `groups[].topology_description.global_stores[].processor.source_topics`.
+    /// The id of the `source_topics` field (schema name `SourceTopics`) of `TopologyDescriptionNode`, at path `groups[].topology_description.global_stores[].processor.source_topics` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_SOURCE_TOPICS: crate::FieldId = 116;
-    /// `groups[].topology_description.global_stores[].processor.sink_topic`.
+    /// The id of the `sink_topic` field (schema name `SinkTopic`) of `TopologyDescriptionNode`, at path `groups[].topology_description.global_stores[].processor.sink_topic` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_SINK_TOPIC: crate::FieldId = 117;
-    /// `groups[].topology_description.global_stores[].processor.stores`.
+    /// The id of the `stores` field (schema name `Stores`) of `TopologyDescriptionNode`, at path `groups[].topology_description.global_stores[].processor.stores` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_STORES: crate::FieldId = 118;
-    /// `groups[].topology_description.global_stores[].processor.successors`.
+    /// The id of the `successors` field (schema name `Successors`) of `TopologyDescriptionNode`, at path `groups[].topology_description.global_stores[].processor.successors` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_SUCCESSORS: crate::FieldId = 119;
-    /// `groups[].topology_description.global_stores[].processor._tagged_fields`.
+    /// The id of the tagged-field section of `TopologyDescriptionNode` (its unknown tagged fields), at path `groups[].topology_description.global_stores[].processor._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_TAGGED_FIELDS: crate::FieldId = 120;
-    /// `groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[].key`.
+    /// The id of the `key` field (schema name `Key`) of `KeyValue`, at path `groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[].key` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_KEY: crate::FieldId = 121;
-    /// `groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[].value`.
+    /// The id of the `value` field (schema name `Value`) of `KeyValue`, at path `groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[].value` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_VALUE: crate::FieldId = 122;
-    /// `groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields`.
+    /// The id of the tagged-field section of `KeyValue` (its unknown tagged fields), at path `groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS: crate::FieldId = 123;
-    /// `groups[].topology.subtopologies[].repartition_source_topics[].topic_configs[].key`.
+    /// The id of the `key` field (schema name `Key`) of `KeyValue`, at path `groups[].topology.subtopologies[].repartition_source_topics[].topic_configs[].key` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_KEY: crate::FieldId = 124;
-    /// `groups[].topology.subtopologies[].repartition_source_topics[].topic_configs[].value`.
+    /// The id of the `value` field (schema name `Value`) of `KeyValue`, at path `groups[].topology.subtopologies[].repartition_source_topics[].topic_configs[].value` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_VALUE: crate::FieldId = 125;
-    /// `groups[].topology.subtopologies[].repartition_source_topics[].topic_configs[]._tagged_fields`.
+    /// The id of the tagged-field section of `KeyValue` (its unknown tagged fields), at path `groups[].topology.subtopologies[].repartition_source_topics[].topic_configs[]._tagged_fields` in `StreamsGroupDescribeResponse`.
     pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS: crate::FieldId = 126;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

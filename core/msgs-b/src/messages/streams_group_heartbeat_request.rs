@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/StreamsGroupHeartbeatRequest.json` |
 
 use crate::rt;
 
@@ -1771,149 +1772,149 @@ impl<'a> rt::Message<'a> for StreamsGroupHeartbeatRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `StreamsGroupHeartbeatRequest`, at path `group_id` in `StreamsGroupHeartbeatRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `StreamsGroupHeartbeatRequest`, at path `member_id` in `StreamsGroupHeartbeatRequest`.
     pub const MEMBER_ID: crate::FieldId = 1;
-    /// `member_epoch`.
+    /// The id of the `member_epoch` field (schema name `MemberEpoch`) of `StreamsGroupHeartbeatRequest`, at path `member_epoch` in `StreamsGroupHeartbeatRequest`.
     pub const MEMBER_EPOCH: crate::FieldId = 2;
-    /// `endpoint_information_epoch`.
+    /// The id of the `endpoint_information_epoch` field (schema name `EndpointInformationEpoch`) of `StreamsGroupHeartbeatRequest`, at path `endpoint_information_epoch` in `StreamsGroupHeartbeatRequest`.
     pub const ENDPOINT_INFORMATION_EPOCH: crate::FieldId = 3;
-    /// `instance_id`.
+    /// The id of the `instance_id` field (schema name `InstanceId`) of `StreamsGroupHeartbeatRequest`, at path `instance_id` in `StreamsGroupHeartbeatRequest`.
     pub const INSTANCE_ID: crate::FieldId = 4;
-    /// `rack_id`.
+    /// The id of the `rack_id` field (schema name `RackId`) of `StreamsGroupHeartbeatRequest`, at path `rack_id` in `StreamsGroupHeartbeatRequest`.
     pub const RACK_ID: crate::FieldId = 5;
-    /// `rebalance_timeout_ms`.
+    /// The id of the `rebalance_timeout_ms` field (schema name `RebalanceTimeoutMs`) of `StreamsGroupHeartbeatRequest`, at path `rebalance_timeout_ms` in `StreamsGroupHeartbeatRequest`.
     pub const REBALANCE_TIMEOUT_MS: crate::FieldId = 6;
-    /// `topology`.
+    /// The id of the `topology` field (schema name `Topology`) of `StreamsGroupHeartbeatRequest`, at path `topology` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY: crate::FieldId = 7;
-    /// `active_tasks`.
+    /// The id of the `active_tasks` field (schema name `ActiveTasks`) of `StreamsGroupHeartbeatRequest`, at path `active_tasks` in `StreamsGroupHeartbeatRequest`.
     pub const ACTIVE_TASKS: crate::FieldId = 8;
-    /// `standby_tasks`.
+    /// The id of the `standby_tasks` field (schema name `StandbyTasks`) of `StreamsGroupHeartbeatRequest`, at path `standby_tasks` in `StreamsGroupHeartbeatRequest`.
     pub const STANDBY_TASKS: crate::FieldId = 9;
-    /// `warmup_tasks`.
+    /// The id of the `warmup_tasks` field (schema name `WarmupTasks`) of `StreamsGroupHeartbeatRequest`, at path `warmup_tasks` in `StreamsGroupHeartbeatRequest`.
     pub const WARMUP_TASKS: crate::FieldId = 10;
-    /// `process_id`.
+    /// The id of the `process_id` field (schema name `ProcessId`) of `StreamsGroupHeartbeatRequest`, at path `process_id` in `StreamsGroupHeartbeatRequest`.
     pub const PROCESS_ID: crate::FieldId = 11;
-    /// `user_endpoint`.
+    /// The id of the `user_endpoint` field (schema name `UserEndpoint`) of `StreamsGroupHeartbeatRequest`, at path `user_endpoint` in `StreamsGroupHeartbeatRequest`.
     pub const USER_ENDPOINT: crate::FieldId = 12;
-    /// `client_tags`.
+    /// The id of the `client_tags` field (schema name `ClientTags`) of `StreamsGroupHeartbeatRequest`, at path `client_tags` in `StreamsGroupHeartbeatRequest`.
     pub const CLIENT_TAGS: crate::FieldId = 13;
-    /// `task_offsets`.
+    /// The id of the `task_offsets` field (schema name `TaskOffsets`) of `StreamsGroupHeartbeatRequest`, at path `task_offsets` in `StreamsGroupHeartbeatRequest`.
     pub const TASK_OFFSETS: crate::FieldId = 14;
-    /// `task_end_offsets`.
+    /// The id of the `task_end_offsets` field (schema name `TaskEndOffsets`) of `StreamsGroupHeartbeatRequest`, at path `task_end_offsets` in `StreamsGroupHeartbeatRequest`.
     pub const TASK_END_OFFSETS: crate::FieldId = 15;
-    /// `shutdown_application`.
+    /// The id of the `shutdown_application` field (schema name `ShutdownApplication`) of `StreamsGroupHeartbeatRequest`, at path `shutdown_application` in `StreamsGroupHeartbeatRequest`.
     pub const SHUTDOWN_APPLICATION: crate::FieldId = 16;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `StreamsGroupHeartbeatRequest` (its unknown tagged fields), at path `_tagged_fields` in `StreamsGroupHeartbeatRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 17;
-    /// `topology.epoch`.
+    /// The id of the `epoch` field (schema name `Epoch`) of `Topology`, at path `topology.epoch` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_EPOCH: crate::FieldId = 18;
-    /// `topology.subtopologies`.
+    /// The id of the `subtopologies` field (schema name `Subtopologies`) of `Topology`, at path `topology.subtopologies` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES: crate::FieldId = 19;
-    /// `topology._tagged_fields`.
+    /// The id of the tagged-field section of `Topology` (its unknown tagged fields), at path `topology._tagged_fields` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_TAGGED_FIELDS: crate::FieldId = 20;
-    /// `active_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `active_tasks[].subtopology_id` in `StreamsGroupHeartbeatRequest`.
     pub const ACTIVE_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 21;
-    /// `active_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `active_tasks[].partitions` in `StreamsGroupHeartbeatRequest`.
     pub const ACTIVE_TASKS_PARTITIONS: crate::FieldId = 22;
-    /// `active_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `active_tasks[]._tagged_fields` in `StreamsGroupHeartbeatRequest`.
     pub const ACTIVE_TASKS_TAGGED_FIELDS: crate::FieldId = 23;
-    /// `user_endpoint.host`.
+    /// The id of the `host` field (schema name `Host`) of `Endpoint`, at path `user_endpoint.host` in `StreamsGroupHeartbeatRequest`.
     pub const USER_ENDPOINT_HOST: crate::FieldId = 24;
-    /// `user_endpoint.port`.
+    /// The id of the `port` field (schema name `Port`) of `Endpoint`, at path `user_endpoint.port` in `StreamsGroupHeartbeatRequest`.
     pub const USER_ENDPOINT_PORT: crate::FieldId = 25;
-    /// `user_endpoint._tagged_fields`.
+    /// The id of the tagged-field section of `Endpoint` (its unknown tagged fields), at path `user_endpoint._tagged_fields` in `StreamsGroupHeartbeatRequest`.
     pub const USER_ENDPOINT_TAGGED_FIELDS: crate::FieldId = 26;
-    /// `client_tags[].key`.
+    /// The id of the `key` field (schema name `Key`) of `KeyValue`, at path `client_tags[].key` in `StreamsGroupHeartbeatRequest`.
     pub const CLIENT_TAGS_KEY: crate::FieldId = 27;
-    /// `client_tags[].value`.
+    /// The id of the `value` field (schema name `Value`) of `KeyValue`, at path `client_tags[].value` in `StreamsGroupHeartbeatRequest`.
     pub const CLIENT_TAGS_VALUE: crate::FieldId = 28;
-    /// `client_tags[]._tagged_fields`.
+    /// The id of the tagged-field section of `KeyValue` (its unknown tagged fields), at path `client_tags[]._tagged_fields` in `StreamsGroupHeartbeatRequest`.
     pub const CLIENT_TAGS_TAGGED_FIELDS: crate::FieldId = 29;
-    /// `task_offsets[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskOffset`, at path `task_offsets[].subtopology_id` in `StreamsGroupHeartbeatRequest`.
     pub const TASK_OFFSETS_SUBTOPOLOGY_ID: crate::FieldId = 30;
-    /// `task_offsets[].partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `TaskOffset`, at path `task_offsets[].partition` in `StreamsGroupHeartbeatRequest`.
     pub const TASK_OFFSETS_PARTITION: crate::FieldId = 31;
-    /// `task_offsets[].offset`.
+    /// The id of the `offset` field (schema name `Offset`) of `TaskOffset`, at path `task_offsets[].offset` in `StreamsGroupHeartbeatRequest`.
     pub const TASK_OFFSETS_OFFSET: crate::FieldId = 32;
-    /// `task_offsets[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskOffset` (its unknown tagged fields), at path `task_offsets[]._tagged_fields` in `StreamsGroupHeartbeatRequest`.
     pub const TASK_OFFSETS_TAGGED_FIELDS: crate::FieldId = 33;
-    /// `topology.subtopologies[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `Subtopology`, at path `topology.subtopologies[].subtopology_id` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_SUBTOPOLOGY_ID: crate::FieldId = 34;
-    /// `topology.subtopologies[].source_topics`.
+    /// The id of the `source_topics` field (schema name `SourceTopics`) of `Subtopology`, at path `topology.subtopologies[].source_topics` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_SOURCE_TOPICS: crate::FieldId = 35;
-    /// `topology.subtopologies[].source_topic_regex`.
+    /// The id of the `source_topic_regex` field (schema name `SourceTopicRegex`) of `Subtopology`, at path `topology.subtopologies[].source_topic_regex` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_SOURCE_TOPIC_REGEX: crate::FieldId = 36;
-    /// `topology.subtopologies[].state_changelog_topics`.
+    /// The id of the `state_changelog_topics` field (schema name `StateChangelogTopics`) of `Subtopology`, at path `topology.subtopologies[].state_changelog_topics` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS: crate::FieldId = 37;
-    /// `topology.subtopologies[].repartition_sink_topics`.
+    /// The id of the `repartition_sink_topics` field (schema name `RepartitionSinkTopics`) of `Subtopology`, at path `topology.subtopologies[].repartition_sink_topics` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SINK_TOPICS: crate::FieldId = 38;
-    /// `topology.subtopologies[].repartition_source_topics`.
+    /// The id of the `repartition_source_topics` field (schema name `RepartitionSourceTopics`) of `Subtopology`, at path `topology.subtopologies[].repartition_source_topics` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS: crate::FieldId = 39;
-    /// `topology.subtopologies[].copartition_groups`.
+    /// The id of the `copartition_groups` field (schema name `CopartitionGroups`) of `Subtopology`, at path `topology.subtopologies[].copartition_groups` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS: crate::FieldId = 40;
-    /// `topology.subtopologies[]._tagged_fields`.
+    /// The id of the tagged-field section of `Subtopology` (its unknown tagged fields), at path `topology.subtopologies[]._tagged_fields` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_TAGGED_FIELDS: crate::FieldId = 41;
-    /// `topology.subtopologies[].state_changelog_topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicInfo`, at path `topology.subtopologies[].state_changelog_topics[].name` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME: crate::FieldId = 42;
-    /// `topology.subtopologies[].state_changelog_topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicInfo`, at path `topology.subtopologies[].state_changelog_topics[].partitions` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_PARTITIONS: crate::FieldId = 43;
-    /// `topology.subtopologies[].state_changelog_topics[].replication_factor`.
+    /// The id of the `replication_factor` field (schema name `ReplicationFactor`) of `TopicInfo`, at path `topology.subtopologies[].state_changelog_topics[].replication_factor` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_REPLICATION_FACTOR: crate::FieldId = 44;
-    /// `topology.subtopologies[].state_changelog_topics[].topic_configs`.
+    /// The id of the `topic_configs` field (schema name `TopicConfigs`) of `TopicInfo`, at path `topology.subtopologies[].state_changelog_topics[].topic_configs` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS: crate::FieldId = 45;
-    /// `topology.subtopologies[].state_changelog_topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicInfo` (its unknown tagged fields), at path `topology.subtopologies[].state_changelog_topics[]._tagged_fields` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS: crate::FieldId = 46;
-    /// `topology.subtopologies[].copartition_groups[].source_topics`.
+    /// The id of the `source_topics` field (schema name `SourceTopics`) of `CopartitionGroup`, at path `topology.subtopologies[].copartition_groups[].source_topics` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPICS: crate::FieldId = 47;
-    /// `topology.subtopologies[].copartition_groups[].source_topic_regex`.
+    /// The id of the `source_topic_regex` field (schema name `SourceTopicRegex`) of `CopartitionGroup`, at path `topology.subtopologies[].copartition_groups[].source_topic_regex` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPIC_REGEX: crate::FieldId = 48;
-    /// `topology.subtopologies[].copartition_groups[].repartition_source_topics`.
+    /// The id of the `repartition_source_topics` field (schema name `RepartitionSourceTopics`) of `CopartitionGroup`, at path `topology.subtopologies[].copartition_groups[].repartition_source_topics` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_REPARTITION_SOURCE_TOPICS: crate::FieldId = 49;
-    /// `topology.subtopologies[].copartition_groups[]._tagged_fields`.
+    /// The id of the tagged-field section of `CopartitionGroup` (its unknown tagged fields), at path `topology.subtopologies[].copartition_groups[]._tagged_fields` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_TAGGED_FIELDS: crate::FieldId = 50;
-    /// `standby_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `standby_tasks[].subtopology_id` in `StreamsGroupHeartbeatRequest`.
     pub const STANDBY_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 51;
-    /// `standby_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `standby_tasks[].partitions` in `StreamsGroupHeartbeatRequest`.
     pub const STANDBY_TASKS_PARTITIONS: crate::FieldId = 52;
-    /// `standby_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `standby_tasks[]._tagged_fields` in `StreamsGroupHeartbeatRequest`.
     pub const STANDBY_TASKS_TAGGED_FIELDS: crate::FieldId = 53;
-    /// `warmup_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `warmup_tasks[].subtopology_id` in `StreamsGroupHeartbeatRequest`.
     pub const WARMUP_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 54;
-    /// `warmup_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `warmup_tasks[].partitions` in `StreamsGroupHeartbeatRequest`.
     pub const WARMUP_TASKS_PARTITIONS: crate::FieldId = 55;
-    /// `warmup_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `warmup_tasks[]._tagged_fields` in `StreamsGroupHeartbeatRequest`.
     pub const WARMUP_TASKS_TAGGED_FIELDS: crate::FieldId = 56;
-    /// `task_end_offsets[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskOffset`, at path `task_end_offsets[].subtopology_id` in `StreamsGroupHeartbeatRequest`.
     pub const TASK_END_OFFSETS_SUBTOPOLOGY_ID: crate::FieldId = 57;
-    /// `task_end_offsets[].partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `TaskOffset`, at path `task_end_offsets[].partition` in `StreamsGroupHeartbeatRequest`.
     pub const TASK_END_OFFSETS_PARTITION: crate::FieldId = 58;
-    /// `task_end_offsets[].offset`.
+    /// The id of the `offset` field (schema name `Offset`) of `TaskOffset`, at path `task_end_offsets[].offset` in `StreamsGroupHeartbeatRequest`.
     pub const TASK_END_OFFSETS_OFFSET: crate::FieldId = 59;
-    /// `task_end_offsets[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskOffset` (its unknown tagged fields), at path `task_end_offsets[]._tagged_fields` in `StreamsGroupHeartbeatRequest`.
     pub const TASK_END_OFFSETS_TAGGED_FIELDS: crate::FieldId = 60;
-    /// `topology.subtopologies[].repartition_source_topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicInfo`, at path `topology.subtopologies[].repartition_source_topics[].name` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_NAME: crate::FieldId = 61;
-    /// `topology.subtopologies[].repartition_source_topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicInfo`, at path `topology.subtopologies[].repartition_source_topics[].partitions` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_PARTITIONS: crate::FieldId = 62;
-    /// `topology.subtopologies[].repartition_source_topics[].replication_factor`.
+    /// The id of the `replication_factor` field (schema name `ReplicationFactor`) of `TopicInfo`, at path `topology.subtopologies[].repartition_source_topics[].replication_factor` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_REPLICATION_FACTOR: crate::FieldId = 63;
-    /// `topology.subtopologies[].repartition_source_topics[].topic_configs`.
+    /// The id of the `topic_configs` field (schema name `TopicConfigs`) of `TopicInfo`, at path `topology.subtopologies[].repartition_source_topics[].topic_configs` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS: crate::FieldId = 64;
-    /// `topology.subtopologies[].repartition_source_topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicInfo` (its unknown tagged fields), at path `topology.subtopologies[].repartition_source_topics[]._tagged_fields` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TAGGED_FIELDS: crate::FieldId = 65;
-    /// `topology.subtopologies[].state_changelog_topics[].topic_configs[].key`.
+    /// The id of the `key` field (schema name `Key`) of `KeyValue`, at path `topology.subtopologies[].state_changelog_topics[].topic_configs[].key` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_KEY: crate::FieldId = 66;
-    /// `topology.subtopologies[].state_changelog_topics[].topic_configs[].value`.
+    /// The id of the `value` field (schema name `Value`) of `KeyValue`, at path `topology.subtopologies[].state_changelog_topics[].topic_configs[].value` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_VALUE: crate::FieldId = 67;
-    /// `topology.subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields`.
+    /// The id of the tagged-field section of `KeyValue` (its unknown tagged fields), at path `topology.subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS: crate::FieldId = 68;
-    /// `topology.subtopologies[].repartition_source_topics[].topic_configs[].key`.
+    /// The id of the `key` field (schema name `Key`) of `KeyValue`, at path `topology.subtopologies[].repartition_source_topics[].topic_configs[].key` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_KEY: crate::FieldId = 69;
-    /// `topology.subtopologies[].repartition_source_topics[].topic_configs[].value`.
+    /// The id of the `value` field (schema name `Value`) of `KeyValue`, at path `topology.subtopologies[].repartition_source_topics[].topic_configs[].value` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_VALUE: crate::FieldId = 70;
-    /// `topology.subtopologies[].repartition_source_topics[].topic_configs[]._tagged_fields`.
+    /// The id of the tagged-field section of `KeyValue` (its unknown tagged fields), at path `topology.subtopologies[].repartition_source_topics[].topic_configs[]._tagged_fields` in `StreamsGroupHeartbeatRequest`.
     pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS: crate::FieldId = 71;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

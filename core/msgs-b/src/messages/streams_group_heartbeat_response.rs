@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
+//! | schema | `schemas/kafka/4.4.0/clients/StreamsGroupHeartbeatResponse.json` |
 
 use crate::rt;
 
@@ -1155,89 +1156,89 @@ impl<'a> rt::Message<'a> for StreamsGroupHeartbeatResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `StreamsGroupHeartbeatResponse`, at path `throttle_time_ms` in `StreamsGroupHeartbeatResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `StreamsGroupHeartbeatResponse`, at path `error_code` in `StreamsGroupHeartbeatResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `StreamsGroupHeartbeatResponse`, at path `error_message` in `StreamsGroupHeartbeatResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 2;
-    /// `member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `StreamsGroupHeartbeatResponse`, at path `member_id` in `StreamsGroupHeartbeatResponse`.
     pub const MEMBER_ID: crate::FieldId = 3;
-    /// `member_epoch`.
+    /// The id of the `member_epoch` field (schema name `MemberEpoch`) of `StreamsGroupHeartbeatResponse`, at path `member_epoch` in `StreamsGroupHeartbeatResponse`.
     pub const MEMBER_EPOCH: crate::FieldId = 4;
-    /// `heartbeat_interval_ms`.
+    /// The id of the `heartbeat_interval_ms` field (schema name `HeartbeatIntervalMs`) of `StreamsGroupHeartbeatResponse`, at path `heartbeat_interval_ms` in `StreamsGroupHeartbeatResponse`.
     pub const HEARTBEAT_INTERVAL_MS: crate::FieldId = 5;
-    /// `acceptable_recovery_lag_legacy`.
+    /// The id of the `acceptable_recovery_lag_legacy` field (schema name `AcceptableRecoveryLagLegacy`) of `StreamsGroupHeartbeatResponse`, at path `acceptable_recovery_lag_legacy` in `StreamsGroupHeartbeatResponse`.
     pub const ACCEPTABLE_RECOVERY_LAG_LEGACY: crate::FieldId = 6;
-    /// `task_offset_interval_ms`.
+    /// The id of the `task_offset_interval_ms` field (schema name `TaskOffsetIntervalMs`) of `StreamsGroupHeartbeatResponse`, at path `task_offset_interval_ms` in `StreamsGroupHeartbeatResponse`.
     pub const TASK_OFFSET_INTERVAL_MS: crate::FieldId = 7;
-    /// `acceptable_recovery_lag`.
+    /// The id of the `acceptable_recovery_lag` field (schema name `AcceptableRecoveryLag`) of `StreamsGroupHeartbeatResponse`, at path `acceptable_recovery_lag` in `StreamsGroupHeartbeatResponse`.
     pub const ACCEPTABLE_RECOVERY_LAG: crate::FieldId = 8;
-    /// `status`.
+    /// The id of the `status` field (schema name `Status`) of `StreamsGroupHeartbeatResponse`, at path `status` in `StreamsGroupHeartbeatResponse`.
     pub const STATUS: crate::FieldId = 9;
-    /// `active_tasks`.
+    /// The id of the `active_tasks` field (schema name `ActiveTasks`) of `StreamsGroupHeartbeatResponse`, at path `active_tasks` in `StreamsGroupHeartbeatResponse`.
     pub const ACTIVE_TASKS: crate::FieldId = 10;
-    /// `standby_tasks`.
+    /// The id of the `standby_tasks` field (schema name `StandbyTasks`) of `StreamsGroupHeartbeatResponse`, at path `standby_tasks` in `StreamsGroupHeartbeatResponse`.
     pub const STANDBY_TASKS: crate::FieldId = 11;
-    /// `warmup_tasks`.
+    /// The id of the `warmup_tasks` field (schema name `WarmupTasks`) of `StreamsGroupHeartbeatResponse`, at path `warmup_tasks` in `StreamsGroupHeartbeatResponse`.
     pub const WARMUP_TASKS: crate::FieldId = 12;
-    /// `topology_description_required`.
+    /// The id of the `topology_description_required` field (schema name `TopologyDescriptionRequired`) of `StreamsGroupHeartbeatResponse`, at path `topology_description_required` in `StreamsGroupHeartbeatResponse`.
     pub const TOPOLOGY_DESCRIPTION_REQUIRED: crate::FieldId = 13;
-    /// `endpoint_information_epoch`.
+    /// The id of the `endpoint_information_epoch` field (schema name `EndpointInformationEpoch`) of `StreamsGroupHeartbeatResponse`, at path `endpoint_information_epoch` in `StreamsGroupHeartbeatResponse`.
     pub const ENDPOINT_INFORMATION_EPOCH: crate::FieldId = 14;
-    /// `partitions_by_user_endpoint`.
+    /// The id of the `partitions_by_user_endpoint` field (schema name `PartitionsByUserEndpoint`) of `StreamsGroupHeartbeatResponse`, at path `partitions_by_user_endpoint` in `StreamsGroupHeartbeatResponse`.
     pub const PARTITIONS_BY_USER_ENDPOINT: crate::FieldId = 15;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `StreamsGroupHeartbeatResponse` (its unknown tagged fields), at path `_tagged_fields` in `StreamsGroupHeartbeatResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 16;
-    /// `status[].status_code`.
+    /// The id of the `status_code` field (schema name `StatusCode`) of `Status`, at path `status[].status_code` in `StreamsGroupHeartbeatResponse`.
     pub const STATUS_STATUS_CODE: crate::FieldId = 17;
-    /// `status[].status_detail`.
+    /// The id of the `status_detail` field (schema name `StatusDetail`) of `Status`, at path `status[].status_detail` in `StreamsGroupHeartbeatResponse`.
     pub const STATUS_STATUS_DETAIL: crate::FieldId = 18;
-    /// `status[]._tagged_fields`.
+    /// The id of the tagged-field section of `Status` (its unknown tagged fields), at path `status[]._tagged_fields` in `StreamsGroupHeartbeatResponse`.
     pub const STATUS_TAGGED_FIELDS: crate::FieldId = 19;
-    /// `active_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `active_tasks[].subtopology_id` in `StreamsGroupHeartbeatResponse`.
     pub const ACTIVE_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 20;
-    /// `active_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `active_tasks[].partitions` in `StreamsGroupHeartbeatResponse`.
     pub const ACTIVE_TASKS_PARTITIONS: crate::FieldId = 21;
-    /// `active_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `active_tasks[]._tagged_fields` in `StreamsGroupHeartbeatResponse`.
     pub const ACTIVE_TASKS_TAGGED_FIELDS: crate::FieldId = 22;
-    /// `partitions_by_user_endpoint[].user_endpoint`.
+    /// The id of the `user_endpoint` field (schema name `UserEndpoint`) of `EndpointToPartitions`, at path `partitions_by_user_endpoint[].user_endpoint` in `StreamsGroupHeartbeatResponse`.
     pub const PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT: crate::FieldId = 23;
-    /// `partitions_by_user_endpoint[].active_partitions`.
+    /// The id of the `active_partitions` field (schema name `ActivePartitions`) of `EndpointToPartitions`, at path `partitions_by_user_endpoint[].active_partitions` in `StreamsGroupHeartbeatResponse`.
     pub const PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS: crate::FieldId = 24;
-    /// `partitions_by_user_endpoint[].standby_partitions`.
+    /// The id of the `standby_partitions` field (schema name `StandbyPartitions`) of `EndpointToPartitions`, at path `partitions_by_user_endpoint[].standby_partitions` in `StreamsGroupHeartbeatResponse`.
     pub const PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS: crate::FieldId = 25;
-    /// `partitions_by_user_endpoint[]._tagged_fields`.
+    /// The id of the tagged-field section of `EndpointToPartitions` (its unknown tagged fields), at path `partitions_by_user_endpoint[]._tagged_fields` in `StreamsGroupHeartbeatResponse`.
     pub const PARTITIONS_BY_USER_ENDPOINT_TAGGED_FIELDS: crate::FieldId = 26;
-    /// `partitions_by_user_endpoint[].user_endpoint.host`.
+    /// The id of the `host` field (schema name `Host`) of `Endpoint`, at path `partitions_by_user_endpoint[].user_endpoint.host` in `StreamsGroupHeartbeatResponse`.
     pub const PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_HOST: crate::FieldId = 27;
-    /// `partitions_by_user_endpoint[].user_endpoint.port`.
+    /// The id of the `port` field (schema name `Port`) of `Endpoint`, at path `partitions_by_user_endpoint[].user_endpoint.port` in `StreamsGroupHeartbeatResponse`.
     pub const PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_PORT: crate::FieldId = 28;
-    /// `partitions_by_user_endpoint[].user_endpoint._tagged_fields`.
+    /// The id of the tagged-field section of `Endpoint` (its unknown tagged fields), at path `partitions_by_user_endpoint[].user_endpoint._tagged_fields` in `StreamsGroupHeartbeatResponse`.
     pub const PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_TAGGED_FIELDS: crate::FieldId = 29;
-    /// `partitions_by_user_endpoint[].active_partitions[].topic`.
+    /// The id of the `topic` field (schema name `Topic`) of `TopicPartition`, at path `partitions_by_user_endpoint[].active_partitions[].topic` in `StreamsGroupHeartbeatResponse`.
     pub const PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_TOPIC: crate::FieldId = 30;
-    /// `partitions_by_user_endpoint[].active_partitions[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicPartition`, at path `partitions_by_user_endpoint[].active_partitions[].partitions` in `StreamsGroupHeartbeatResponse`.
     pub const PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_PARTITIONS: crate::FieldId = 31;
-    /// `partitions_by_user_endpoint[].active_partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicPartition` (its unknown tagged fields), at path `partitions_by_user_endpoint[].active_partitions[]._tagged_fields` in `StreamsGroupHeartbeatResponse`.
     pub const PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 32;
-    /// `standby_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `standby_tasks[].subtopology_id` in `StreamsGroupHeartbeatResponse`.
     pub const STANDBY_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 33;
-    /// `standby_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `standby_tasks[].partitions` in `StreamsGroupHeartbeatResponse`.
     pub const STANDBY_TASKS_PARTITIONS: crate::FieldId = 34;
-    /// `standby_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `standby_tasks[]._tagged_fields` in `StreamsGroupHeartbeatResponse`.
     pub const STANDBY_TASKS_TAGGED_FIELDS: crate::FieldId = 35;
-    /// `warmup_tasks[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TaskIds`, at path `warmup_tasks[].subtopology_id` in `StreamsGroupHeartbeatResponse`.
     pub const WARMUP_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 36;
-    /// `warmup_tasks[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TaskIds`, at path `warmup_tasks[].partitions` in `StreamsGroupHeartbeatResponse`.
     pub const WARMUP_TASKS_PARTITIONS: crate::FieldId = 37;
-    /// `warmup_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskIds` (its unknown tagged fields), at path `warmup_tasks[]._tagged_fields` in `StreamsGroupHeartbeatResponse`.
     pub const WARMUP_TASKS_TAGGED_FIELDS: crate::FieldId = 38;
-    /// `partitions_by_user_endpoint[].standby_partitions[].topic`.
+    /// The id of the `topic` field (schema name `Topic`) of `TopicPartition`, at path `partitions_by_user_endpoint[].standby_partitions[].topic` in `StreamsGroupHeartbeatResponse`.
     pub const PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS_TOPIC: crate::FieldId = 39;
-    /// `partitions_by_user_endpoint[].standby_partitions[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicPartition`, at path `partitions_by_user_endpoint[].standby_partitions[].partitions` in `StreamsGroupHeartbeatResponse`.
     pub const PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS_PARTITIONS: crate::FieldId = 40;
-    /// `partitions_by_user_endpoint[].standby_partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicPartition` (its unknown tagged fields), at path `partitions_by_user_endpoint[].standby_partitions[]._tagged_fields` in `StreamsGroupHeartbeatResponse`.
     pub const PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 41;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/StreamsGroupTopologyDescriptionUpdateRequest.json` |
 
 use crate::rt;
 
@@ -920,75 +921,75 @@ impl<'a> rt::Message<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `StreamsGroupTopologyDescriptionUpdateRequest`, at path `group_id` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `StreamsGroupTopologyDescriptionUpdateRequest`, at path `member_id` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const MEMBER_ID: crate::FieldId = 1;
-    /// `topology_epoch`.
+    /// The id of the `topology_epoch` field (schema name `TopologyEpoch`) of `StreamsGroupTopologyDescriptionUpdateRequest`, at path `topology_epoch` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_EPOCH: crate::FieldId = 2;
-    /// `topology_description`.
+    /// The id of the `topology_description` field (schema name `TopologyDescription`) of `StreamsGroupTopologyDescriptionUpdateRequest`, at path `topology_description` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `StreamsGroupTopologyDescriptionUpdateRequest` (its unknown tagged fields), at path `_tagged_fields` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `topology_description.subtopologies`.
+    /// The id of the `subtopologies` field (schema name `Subtopologies`) of `TopologyDescription`, at path `topology_description.subtopologies` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES: crate::FieldId = 5;
-    /// `topology_description.global_stores`.
+    /// The id of the `global_stores` field (schema name `GlobalStores`) of `TopologyDescription`, at path `topology_description.global_stores` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES: crate::FieldId = 6;
-    /// `topology_description._tagged_fields`.
+    /// The id of the tagged-field section of `TopologyDescription` (its unknown tagged fields), at path `topology_description._tagged_fields` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `topology_description.subtopologies[].subtopology_id`.
+    /// The id of the `subtopology_id` field (schema name `SubtopologyId`) of `TopologyDescriptionSubtopology`, at path `topology_description.subtopologies[].subtopology_id` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_SUBTOPOLOGY_ID: crate::FieldId = 8;
-    /// `topology_description.subtopologies[].nodes`.
+    /// The id of the `nodes` field (schema name `Nodes`) of `TopologyDescriptionSubtopology`, at path `topology_description.subtopologies[].nodes` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES: crate::FieldId = 9;
-    /// `topology_description.subtopologies[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopologyDescriptionSubtopology` (its unknown tagged fields), at path `topology_description.subtopologies[]._tagged_fields` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_TAGGED_FIELDS: crate::FieldId = 10;
-    /// `topology_description.global_stores[].source`.
+    /// The id of the `source` field (schema name `Source`) of `TopologyDescriptionGlobalStore`, at path `topology_description.global_stores[].source` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE: crate::FieldId = 11;
-    /// `topology_description.global_stores[].processor`.
+    /// The id of the `processor` field (schema name `Processor`) of `TopologyDescriptionGlobalStore`, at path `topology_description.global_stores[].processor` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR: crate::FieldId = 12;
-    /// `topology_description.global_stores[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopologyDescriptionGlobalStore` (its unknown tagged fields), at path `topology_description.global_stores[]._tagged_fields` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_TAGGED_FIELDS: crate::FieldId = 13;
-    /// `topology_description.subtopologies[].nodes[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TopologyDescriptionNode`, at path `topology_description.subtopologies[].nodes[].name` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_NAME: crate::FieldId = 14;
-    /// `topology_description.subtopologies[].nodes[].node_type`.
+    /// The id of the `node_type` field (schema name `NodeType`) of `TopologyDescriptionNode`, at path `topology_description.subtopologies[].nodes[].node_type` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_NODE_TYPE: crate::FieldId = 15;
-    /// `topology_description.subtopologies[].nodes[].source_topics`.
+    /// The id of the `source_topics` field (schema name `SourceTopics`) of `TopologyDescriptionNode`, at path `topology_description.subtopologies[].nodes[].source_topics` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SOURCE_TOPICS: crate::FieldId = 16;
-    /// `topology_description.subtopologies[].nodes[].sink_topic`.
+    /// The id of the `sink_topic` field (schema name `SinkTopic`) of `TopologyDescriptionNode`, at path `topology_description.subtopologies[].nodes[].sink_topic` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SINK_TOPIC: crate::FieldId = 17;
-    /// `topology_description.subtopologies[].nodes[].stores`.
+    /// The id of the `stores` field (schema name `Stores`) of `TopologyDescriptionNode`, at path `topology_description.subtopologies[].nodes[].stores` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_STORES: crate::FieldId = 18;
-    /// `topology_description.subtopologies[].nodes[].successors`.
+    /// The id of the `successors` field (schema name `Successors`) of `TopologyDescriptionNode`, at path `topology_description.subtopologies[].nodes[].successors` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SUCCESSORS: crate::FieldId = 19;
-    /// `topology_description.subtopologies[].nodes[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopologyDescriptionNode` (its unknown tagged fields), at path `topology_description.subtopologies[].nodes[]._tagged_fields` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_TAGGED_FIELDS: crate::FieldId = 20;
-    /// `topology_description.global_stores[].source.name`.
+    /// The id of the `name` field (schema name `Name`) of `TopologyDescriptionNode`, at path `topology_description.global_stores[].source.name` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_NAME: crate::FieldId = 21;
-    /// `topology_description.global_stores[].source.node_type`.
+    /// The id of the `node_type` field (schema name `NodeType`) of `TopologyDescriptionNode`, at path `topology_description.global_stores[].source.node_type` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_NODE_TYPE: crate::FieldId = 22;
-    /// `topology_description.global_stores[].source.source_topics`.
+    /// The id of the `source_topics` field (schema name `SourceTopics`) of `TopologyDescriptionNode`, at path `topology_description.global_stores[].source.source_topics` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_SOURCE_TOPICS: crate::FieldId = 23;
-    /// `topology_description.global_stores[].source.sink_topic`.
+    /// The id of the `sink_topic` field (schema name `SinkTopic`) of `TopologyDescriptionNode`, at path `topology_description.global_stores[].source.sink_topic` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_SINK_TOPIC: crate::FieldId = 24;
-    /// `topology_description.global_stores[].source.stores`.
+    /// The id of the `stores` field (schema name `Stores`) of `TopologyDescriptionNode`, at path `topology_description.global_stores[].source.stores` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_STORES: crate::FieldId = 25;
-    /// `topology_description.global_stores[].source.successors`.
+    /// The id of the `successors` field (schema name `Successors`) of `TopologyDescriptionNode`, at path `topology_description.global_stores[].source.successors` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_SUCCESSORS: crate::FieldId = 26;
-    /// `topology_description.global_stores[].source._tagged_fields`.
+    /// The id of the tagged-field section of `TopologyDescriptionNode` (its unknown tagged fields), at path `topology_description.global_stores[].source._tagged_fields` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_TAGGED_FIELDS: crate::FieldId = 27;
-    /// `topology_description.global_stores[].processor.name`.
+    /// The id of the `name` field (schema name `Name`) of `TopologyDescriptionNode`, at path `topology_description.global_stores[].processor.name` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_NAME: crate::FieldId = 28;
-    /// `topology_description.global_stores[].processor.node_type`.
+    /// The id of the `node_type` field (schema name `NodeType`) of `TopologyDescriptionNode`, at path `topology_description.global_stores[].processor.node_type` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_NODE_TYPE: crate::FieldId = 29;
-    /// `topology_description.global_stores[].processor.source_topics`.
+    /// The id of the `source_topics` field (schema name `SourceTopics`) of `TopologyDescriptionNode`, at path `topology_description.global_stores[].processor.source_topics` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_SOURCE_TOPICS: crate::FieldId = 30;
-    /// `topology_description.global_stores[].processor.sink_topic`.
+    /// The id of the `sink_topic` field (schema name `SinkTopic`) of `TopologyDescriptionNode`, at path `topology_description.global_stores[].processor.sink_topic` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_SINK_TOPIC: crate::FieldId = 31;
-    /// `topology_description.global_stores[].processor.stores`.
+    /// The id of the `stores` field (schema name `Stores`) of `TopologyDescriptionNode`, at path `topology_description.global_stores[].processor.stores` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_STORES: crate::FieldId = 32;
-    /// `topology_description.global_stores[].processor.successors`.
+    /// The id of the `successors` field (schema name `Successors`) of `TopologyDescriptionNode`, at path `topology_description.global_stores[].processor.successors` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_SUCCESSORS: crate::FieldId = 33;
-    /// `topology_description.global_stores[].processor._tagged_fields`.
+    /// The id of the tagged-field section of `TopologyDescriptionNode` (its unknown tagged fields), at path `topology_description.global_stores[].processor._tagged_fields` in `StreamsGroupTopologyDescriptionUpdateRequest`.
     pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_TAGGED_FIELDS: crate::FieldId = 34;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-5 |
 //! | flexible versions | 4-5 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/SyncGroupRequest.json` |
 
 use crate::rt;
 
@@ -392,27 +393,27 @@ impl<'a> rt::Message<'a> for SyncGroupRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `SyncGroupRequest`, at path `group_id` in `SyncGroupRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `generation_id`.
+    /// The id of the `generation_id` field (schema name `GenerationId`) of `SyncGroupRequest`, at path `generation_id` in `SyncGroupRequest`.
     pub const GENERATION_ID: crate::FieldId = 1;
-    /// `member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `SyncGroupRequest`, at path `member_id` in `SyncGroupRequest`.
     pub const MEMBER_ID: crate::FieldId = 2;
-    /// `group_instance_id`.
+    /// The id of the `group_instance_id` field (schema name `GroupInstanceId`) of `SyncGroupRequest`, at path `group_instance_id` in `SyncGroupRequest`.
     pub const GROUP_INSTANCE_ID: crate::FieldId = 3;
-    /// `protocol_type`.
+    /// The id of the `protocol_type` field (schema name `ProtocolType`) of `SyncGroupRequest`, at path `protocol_type` in `SyncGroupRequest`.
     pub const PROTOCOL_TYPE: crate::FieldId = 4;
-    /// `protocol_name`.
+    /// The id of the `protocol_name` field (schema name `ProtocolName`) of `SyncGroupRequest`, at path `protocol_name` in `SyncGroupRequest`.
     pub const PROTOCOL_NAME: crate::FieldId = 5;
-    /// `assignments`.
+    /// The id of the `assignments` field (schema name `Assignments`) of `SyncGroupRequest`, at path `assignments` in `SyncGroupRequest`.
     pub const ASSIGNMENTS: crate::FieldId = 6;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `SyncGroupRequest` (its unknown tagged fields), at path `_tagged_fields` in `SyncGroupRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 7;
-    /// `assignments[].member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `SyncGroupRequestAssignment`, at path `assignments[].member_id` in `SyncGroupRequest`.
     pub const ASSIGNMENTS_MEMBER_ID: crate::FieldId = 8;
-    /// `assignments[].assignment`.
+    /// The id of the `assignment` field (schema name `Assignment`) of `SyncGroupRequestAssignment`, at path `assignments[].assignment` in `SyncGroupRequest`.
     pub const ASSIGNMENTS_ASSIGNMENT: crate::FieldId = 9;
-    /// `assignments[]._tagged_fields`.
+    /// The id of the tagged-field section of `SyncGroupRequestAssignment` (its unknown tagged fields), at path `assignments[]._tagged_fields` in `SyncGroupRequest`.
     pub const ASSIGNMENTS_TAGGED_FIELDS: crate::FieldId = 10;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

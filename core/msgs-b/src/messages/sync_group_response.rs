@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-5 |
 //! | flexible versions | 4-5 |
+//! | schema | `schemas/kafka/4.4.0/clients/SyncGroupResponse.json` |
 
 use crate::rt;
 
@@ -205,17 +206,17 @@ impl<'a> rt::Message<'a> for SyncGroupResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `SyncGroupResponse`, at path `throttle_time_ms` in `SyncGroupResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `SyncGroupResponse`, at path `error_code` in `SyncGroupResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `protocol_type`.
+    /// The id of the `protocol_type` field (schema name `ProtocolType`) of `SyncGroupResponse`, at path `protocol_type` in `SyncGroupResponse`.
     pub const PROTOCOL_TYPE: crate::FieldId = 2;
-    /// `protocol_name`.
+    /// The id of the `protocol_name` field (schema name `ProtocolName`) of `SyncGroupResponse`, at path `protocol_name` in `SyncGroupResponse`.
     pub const PROTOCOL_NAME: crate::FieldId = 3;
-    /// `assignment`.
+    /// The id of the `assignment` field (schema name `Assignment`) of `SyncGroupResponse`, at path `assignment` in `SyncGroupResponse`.
     pub const ASSIGNMENT: crate::FieldId = 4;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `SyncGroupResponse` (its unknown tagged fields), at path `_tagged_fields` in `SyncGroupResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 5;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

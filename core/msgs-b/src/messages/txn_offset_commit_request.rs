@@ -8,6 +8,7 @@
 //! | valid versions | 0-6 |
 //! | flexible versions | 3-6 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/TxnOffsetCommitRequest.json` |
 
 use crate::rt;
 
@@ -655,41 +656,41 @@ impl<'a> rt::Message<'a> for TxnOffsetCommitRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `transactional_id`.
+    /// The id of the `transactional_id` field (schema name `TransactionalId`) of `TxnOffsetCommitRequest`, at path `transactional_id` in `TxnOffsetCommitRequest`.
     pub const TRANSACTIONAL_ID: crate::FieldId = 0;
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `TxnOffsetCommitRequest`, at path `group_id` in `TxnOffsetCommitRequest`.
     pub const GROUP_ID: crate::FieldId = 1;
-    /// `producer_id`.
+    /// The id of the `producer_id` field (schema name `ProducerId`) of `TxnOffsetCommitRequest`, at path `producer_id` in `TxnOffsetCommitRequest`.
     pub const PRODUCER_ID: crate::FieldId = 2;
-    /// `producer_epoch`.
+    /// The id of the `producer_epoch` field (schema name `ProducerEpoch`) of `TxnOffsetCommitRequest`, at path `producer_epoch` in `TxnOffsetCommitRequest`.
     pub const PRODUCER_EPOCH: crate::FieldId = 3;
-    /// `generation_id_or_member_epoch`.
+    /// The id of the `generation_id_or_member_epoch` field (schema name `GenerationIdOrMemberEpoch`) of `TxnOffsetCommitRequest`, at path `generation_id_or_member_epoch` in `TxnOffsetCommitRequest`.
     pub const GENERATION_ID_OR_MEMBER_EPOCH: crate::FieldId = 4;
-    /// `member_id`.
+    /// The id of the `member_id` field (schema name `MemberId`) of `TxnOffsetCommitRequest`, at path `member_id` in `TxnOffsetCommitRequest`.
     pub const MEMBER_ID: crate::FieldId = 5;
-    /// `group_instance_id`.
+    /// The id of the `group_instance_id` field (schema name `GroupInstanceId`) of `TxnOffsetCommitRequest`, at path `group_instance_id` in `TxnOffsetCommitRequest`.
     pub const GROUP_INSTANCE_ID: crate::FieldId = 6;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `TxnOffsetCommitRequest`, at path `topics` in `TxnOffsetCommitRequest`.
     pub const TOPICS: crate::FieldId = 7;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `TxnOffsetCommitRequest` (its unknown tagged fields), at path `_tagged_fields` in `TxnOffsetCommitRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 8;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TxnOffsetCommitRequestTopic`, at path `topics[].name` in `TxnOffsetCommitRequest`.
     pub const TOPICS_NAME: crate::FieldId = 9;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TxnOffsetCommitRequestTopic`, at path `topics[].topic_id` in `TxnOffsetCommitRequest`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 10;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TxnOffsetCommitRequestTopic`, at path `topics[].partitions` in `TxnOffsetCommitRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 11;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TxnOffsetCommitRequestTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `TxnOffsetCommitRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 12;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `TxnOffsetCommitRequestPartition`, at path `topics[].partitions[].partition_index` in `TxnOffsetCommitRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 13;
-    /// `topics[].partitions[].committed_offset`.
+    /// The id of the `committed_offset` field (schema name `CommittedOffset`) of `TxnOffsetCommitRequestPartition`, at path `topics[].partitions[].committed_offset` in `TxnOffsetCommitRequest`.
     pub const TOPICS_PARTITIONS_COMMITTED_OFFSET: crate::FieldId = 14;
-    /// `topics[].partitions[].committed_leader_epoch`.
+    /// The id of the `committed_leader_epoch` field (schema name `CommittedLeaderEpoch`) of `TxnOffsetCommitRequestPartition`, at path `topics[].partitions[].committed_leader_epoch` in `TxnOffsetCommitRequest`.
     pub const TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH: crate::FieldId = 15;
-    /// `topics[].partitions[].committed_metadata`.
+    /// The id of the `committed_metadata` field (schema name `CommittedMetadata`) of `TxnOffsetCommitRequestPartition`, at path `topics[].partitions[].committed_metadata` in `TxnOffsetCommitRequest`.
     pub const TOPICS_PARTITIONS_COMMITTED_METADATA: crate::FieldId = 16;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `TxnOffsetCommitRequestPartition` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `TxnOffsetCommitRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 17;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-6 |
 //! | flexible versions | 3-6 |
+//! | schema | `schemas/kafka/4.4.0/clients/TxnOffsetCommitResponse.json` |
 
 use crate::rt;
 
@@ -505,25 +506,25 @@ impl<'a> rt::Message<'a> for TxnOffsetCommitResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `TxnOffsetCommitResponse`, at path `throttle_time_ms` in `TxnOffsetCommitResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `TxnOffsetCommitResponse`, at path `topics` in `TxnOffsetCommitResponse`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `TxnOffsetCommitResponse` (its unknown tagged fields), at path `_tagged_fields` in `TxnOffsetCommitResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `TxnOffsetCommitResponseTopic`, at path `topics[].name` in `TxnOffsetCommitResponse`.
     pub const TOPICS_NAME: crate::FieldId = 3;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TxnOffsetCommitResponseTopic`, at path `topics[].topic_id` in `TxnOffsetCommitResponse`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 4;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TxnOffsetCommitResponseTopic`, at path `topics[].partitions` in `TxnOffsetCommitResponse`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 5;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TxnOffsetCommitResponseTopic` (its unknown tagged fields), at path `topics[]._tagged_fields` in `TxnOffsetCommitResponse`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `TxnOffsetCommitResponsePartition`, at path `topics[].partitions[].partition_index` in `TxnOffsetCommitResponse`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 7;
-    /// `topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `TxnOffsetCommitResponsePartition`, at path `topics[].partitions[].error_code` in `TxnOffsetCommitResponse`.
     pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 8;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `TxnOffsetCommitResponsePartition` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `TxnOffsetCommitResponse`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/UnregisterBrokerRequest.json` |
 
 use crate::rt;
 
@@ -125,9 +126,9 @@ impl<'a> rt::Message<'a> for UnregisterBrokerRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `UnregisterBrokerRequest`, at path `broker_id` in `UnregisterBrokerRequest`.
     pub const BROKER_ID: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `UnregisterBrokerRequest` (its unknown tagged fields), at path `_tagged_fields` in `UnregisterBrokerRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["broker_id", "_tagged_fields"];

@@ -8,6 +8,7 @@
 //! | valid versions | 0-2 |
 //! | flexible versions | 0-2 |
 //! | listeners | broker, controller |
+//! | schema | `schemas/kafka/4.4.0/clients/UpdateFeaturesRequest.json` |
 
 use crate::rt;
 
@@ -364,23 +365,23 @@ impl<'a> rt::Message<'a> for UpdateFeaturesRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `timeout_ms`.
+    /// The id of the `timeout_ms` field (schema name `timeoutMs`) of `UpdateFeaturesRequest`, at path `timeout_ms` in `UpdateFeaturesRequest`.
     pub const TIMEOUT_MS: crate::FieldId = 0;
-    /// `feature_updates`.
+    /// The id of the `feature_updates` field (schema name `FeatureUpdates`) of `UpdateFeaturesRequest`, at path `feature_updates` in `UpdateFeaturesRequest`.
     pub const FEATURE_UPDATES: crate::FieldId = 1;
-    /// `validate_only`.
+    /// The id of the `validate_only` field (schema name `ValidateOnly`) of `UpdateFeaturesRequest`, at path `validate_only` in `UpdateFeaturesRequest`.
     pub const VALIDATE_ONLY: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `UpdateFeaturesRequest` (its unknown tagged fields), at path `_tagged_fields` in `UpdateFeaturesRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `feature_updates[].feature`.
+    /// The id of the `feature` field (schema name `Feature`) of `FeatureUpdateKey`, at path `feature_updates[].feature` in `UpdateFeaturesRequest`.
     pub const FEATURE_UPDATES_FEATURE: crate::FieldId = 4;
-    /// `feature_updates[].max_version_level`.
+    /// The id of the `max_version_level` field (schema name `MaxVersionLevel`) of `FeatureUpdateKey`, at path `feature_updates[].max_version_level` in `UpdateFeaturesRequest`.
     pub const FEATURE_UPDATES_MAX_VERSION_LEVEL: crate::FieldId = 5;
-    /// `feature_updates[].allow_downgrade`.
+    /// The id of the `allow_downgrade` field (schema name `AllowDowngrade`) of `FeatureUpdateKey`, at path `feature_updates[].allow_downgrade` in `UpdateFeaturesRequest`.
     pub const FEATURE_UPDATES_ALLOW_DOWNGRADE: crate::FieldId = 6;
-    /// `feature_updates[].upgrade_type`.
+    /// The id of the `upgrade_type` field (schema name `UpgradeType`) of `FeatureUpdateKey`, at path `feature_updates[].upgrade_type` in `UpdateFeaturesRequest`.
     pub const FEATURE_UPDATES_UPGRADE_TYPE: crate::FieldId = 7;
-    /// `feature_updates[]._tagged_fields`.
+    /// The id of the tagged-field section of `FeatureUpdateKey` (its unknown tagged fields), at path `feature_updates[]._tagged_fields` in `UpdateFeaturesRequest`.
     pub const FEATURE_UPDATES_TAGGED_FIELDS: crate::FieldId = 8;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

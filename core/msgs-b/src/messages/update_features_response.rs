@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-2 |
 //! | flexible versions | 0-2 |
+//! | schema | `schemas/kafka/4.4.0/clients/UpdateFeaturesResponse.json` |
 
 use crate::rt;
 
@@ -298,23 +299,23 @@ impl<'a> rt::Message<'a> for UpdateFeaturesResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `UpdateFeaturesResponse`, at path `throttle_time_ms` in `UpdateFeaturesResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `UpdateFeaturesResponse`, at path `error_code` in `UpdateFeaturesResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `UpdateFeaturesResponse`, at path `error_message` in `UpdateFeaturesResponse`.
     pub const ERROR_MESSAGE: crate::FieldId = 2;
-    /// `results`.
+    /// The id of the `results` field (schema name `Results`) of `UpdateFeaturesResponse`, at path `results` in `UpdateFeaturesResponse`.
     pub const RESULTS: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `UpdateFeaturesResponse` (its unknown tagged fields), at path `_tagged_fields` in `UpdateFeaturesResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `results[].feature`.
+    /// The id of the `feature` field (schema name `Feature`) of `UpdatableFeatureResult`, at path `results[].feature` in `UpdateFeaturesResponse`.
     pub const RESULTS_FEATURE: crate::FieldId = 5;
-    /// `results[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `UpdatableFeatureResult`, at path `results[].error_code` in `UpdateFeaturesResponse`.
     pub const RESULTS_ERROR_CODE: crate::FieldId = 6;
-    /// `results[].error_message`.
+    /// The id of the `error_message` field (schema name `ErrorMessage`) of `UpdatableFeatureResult`, at path `results[].error_message` in `UpdateFeaturesResponse`.
     pub const RESULTS_ERROR_MESSAGE: crate::FieldId = 7;
-    /// `results[]._tagged_fields`.
+    /// The id of the tagged-field section of `UpdatableFeatureResult` (its unknown tagged fields), at path `results[]._tagged_fields` in `UpdateFeaturesResponse`.
     pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 8;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -9,6 +9,7 @@
 //! | flexible versions | 6-8 |
 //! | versions defined by Kafka 3.9.1 only | 0-8 |
 //! | listeners | zkBroker |
+//! | schema | `schemas/kafka/3.9.1/clients/UpdateMetadataRequest.json` |
 
 use crate::rt;
 
@@ -1381,93 +1382,93 @@ impl<'a> rt::Message<'a> for UpdateMetadataRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `controller_id`.
+    /// The id of the `controller_id` field (schema name `ControllerId`) of `UpdateMetadataRequest`, at path `controller_id` in `UpdateMetadataRequest`.
     pub const CONTROLLER_ID: crate::FieldId = 0;
-    /// `is_k_raft_controller`.
+    /// The id of the `is_k_raft_controller` field (schema name `isKRaftController`) of `UpdateMetadataRequest`, at path `is_k_raft_controller` in `UpdateMetadataRequest`.
     pub const IS_K_RAFT_CONTROLLER: crate::FieldId = 1;
-    /// `type`.
+    /// The id of the `type` field (schema name `Type`) of `UpdateMetadataRequest`, at path `type` in `UpdateMetadataRequest`.
     pub const TYPE: crate::FieldId = 2;
-    /// `controller_epoch`.
+    /// The id of the `controller_epoch` field (schema name `ControllerEpoch`) of `UpdateMetadataRequest`, at path `controller_epoch` in `UpdateMetadataRequest`.
     pub const CONTROLLER_EPOCH: crate::FieldId = 3;
-    /// `broker_epoch`.
+    /// The id of the `broker_epoch` field (schema name `BrokerEpoch`) of `UpdateMetadataRequest`, at path `broker_epoch` in `UpdateMetadataRequest`.
     pub const BROKER_EPOCH: crate::FieldId = 4;
-    /// `ungrouped_partition_states`.
+    /// The id of the `ungrouped_partition_states` field (schema name `UngroupedPartitionStates`) of `UpdateMetadataRequest`, at path `ungrouped_partition_states` in `UpdateMetadataRequest`.
     pub const UNGROUPED_PARTITION_STATES: crate::FieldId = 5;
-    /// `topic_states`.
+    /// The id of the `topic_states` field (schema name `TopicStates`) of `UpdateMetadataRequest`, at path `topic_states` in `UpdateMetadataRequest`.
     pub const TOPIC_STATES: crate::FieldId = 6;
-    /// `live_brokers`.
+    /// The id of the `live_brokers` field (schema name `LiveBrokers`) of `UpdateMetadataRequest`, at path `live_brokers` in `UpdateMetadataRequest`.
     pub const LIVE_BROKERS: crate::FieldId = 7;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `UpdateMetadataRequest` (its unknown tagged fields), at path `_tagged_fields` in `UpdateMetadataRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 8;
-    /// `ungrouped_partition_states[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `UpdateMetadataPartitionState`, at path `ungrouped_partition_states[].topic_name` in `UpdateMetadataRequest`.
     pub const UNGROUPED_PARTITION_STATES_TOPIC_NAME: crate::FieldId = 9;
-    /// `ungrouped_partition_states[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `UpdateMetadataPartitionState`, at path `ungrouped_partition_states[].partition_index` in `UpdateMetadataRequest`.
     pub const UNGROUPED_PARTITION_STATES_PARTITION_INDEX: crate::FieldId = 10;
-    /// `ungrouped_partition_states[].controller_epoch`.
+    /// The id of the `controller_epoch` field (schema name `ControllerEpoch`) of `UpdateMetadataPartitionState`, at path `ungrouped_partition_states[].controller_epoch` in `UpdateMetadataRequest`.
     pub const UNGROUPED_PARTITION_STATES_CONTROLLER_EPOCH: crate::FieldId = 11;
-    /// `ungrouped_partition_states[].leader`.
+    /// The id of the `leader` field (schema name `Leader`) of `UpdateMetadataPartitionState`, at path `ungrouped_partition_states[].leader` in `UpdateMetadataRequest`.
     pub const UNGROUPED_PARTITION_STATES_LEADER: crate::FieldId = 12;
-    /// `ungrouped_partition_states[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `UpdateMetadataPartitionState`, at path `ungrouped_partition_states[].leader_epoch` in `UpdateMetadataRequest`.
     pub const UNGROUPED_PARTITION_STATES_LEADER_EPOCH: crate::FieldId = 13;
-    /// `ungrouped_partition_states[].isr`.
+    /// The id of the `isr` field (schema name `Isr`) of `UpdateMetadataPartitionState`, at path `ungrouped_partition_states[].isr` in `UpdateMetadataRequest`.
     pub const UNGROUPED_PARTITION_STATES_ISR: crate::FieldId = 14;
-    /// `ungrouped_partition_states[].zk_version`.
+    /// The id of the `zk_version` field (schema name `ZkVersion`) of `UpdateMetadataPartitionState`, at path `ungrouped_partition_states[].zk_version` in `UpdateMetadataRequest`.
     pub const UNGROUPED_PARTITION_STATES_ZK_VERSION: crate::FieldId = 15;
-    /// `ungrouped_partition_states[].replicas`.
+    /// The id of the `replicas` field (schema name `Replicas`) of `UpdateMetadataPartitionState`, at path `ungrouped_partition_states[].replicas` in `UpdateMetadataRequest`.
     pub const UNGROUPED_PARTITION_STATES_REPLICAS: crate::FieldId = 16;
-    /// `ungrouped_partition_states[].offline_replicas`.
+    /// The id of the `offline_replicas` field (schema name `OfflineReplicas`) of `UpdateMetadataPartitionState`, at path `ungrouped_partition_states[].offline_replicas` in `UpdateMetadataRequest`.
     pub const UNGROUPED_PARTITION_STATES_OFFLINE_REPLICAS: crate::FieldId = 17;
-    /// `ungrouped_partition_states[]._tagged_fields`.
+    /// The id of the tagged-field section of `UpdateMetadataPartitionState` (its unknown tagged fields), at path `ungrouped_partition_states[]._tagged_fields` in `UpdateMetadataRequest`.
     pub const UNGROUPED_PARTITION_STATES_TAGGED_FIELDS: crate::FieldId = 18;
-    /// `topic_states[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `UpdateMetadataTopicState`, at path `topic_states[].topic_name` in `UpdateMetadataRequest`.
     pub const TOPIC_STATES_TOPIC_NAME: crate::FieldId = 19;
-    /// `topic_states[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `UpdateMetadataTopicState`, at path `topic_states[].topic_id` in `UpdateMetadataRequest`.
     pub const TOPIC_STATES_TOPIC_ID: crate::FieldId = 20;
-    /// `topic_states[].partition_states`.
+    /// The id of the `partition_states` field (schema name `PartitionStates`) of `UpdateMetadataTopicState`, at path `topic_states[].partition_states` in `UpdateMetadataRequest`.
     pub const TOPIC_STATES_PARTITION_STATES: crate::FieldId = 21;
-    /// `topic_states[]._tagged_fields`.
+    /// The id of the tagged-field section of `UpdateMetadataTopicState` (its unknown tagged fields), at path `topic_states[]._tagged_fields` in `UpdateMetadataRequest`.
     pub const TOPIC_STATES_TAGGED_FIELDS: crate::FieldId = 22;
-    /// `live_brokers[].id`.
+    /// The id of the `id` field (schema name `Id`) of `UpdateMetadataBroker`, at path `live_brokers[].id` in `UpdateMetadataRequest`.
     pub const LIVE_BROKERS_ID: crate::FieldId = 23;
-    /// `live_brokers[].v0_host`.
+    /// The id of the `v0_host` field (schema name `V0Host`) of `UpdateMetadataBroker`, at path `live_brokers[].v0_host` in `UpdateMetadataRequest`.
     pub const LIVE_BROKERS_V0_HOST: crate::FieldId = 24;
-    /// `live_brokers[].v0_port`.
+    /// The id of the `v0_port` field (schema name `V0Port`) of `UpdateMetadataBroker`, at path `live_brokers[].v0_port` in `UpdateMetadataRequest`.
     pub const LIVE_BROKERS_V0_PORT: crate::FieldId = 25;
-    /// `live_brokers[].endpoints`.
+    /// The id of the `endpoints` field (schema name `Endpoints`) of `UpdateMetadataBroker`, at path `live_brokers[].endpoints` in `UpdateMetadataRequest`.
     pub const LIVE_BROKERS_ENDPOINTS: crate::FieldId = 26;
-    /// `live_brokers[].rack`.
+    /// The id of the `rack` field (schema name `Rack`) of `UpdateMetadataBroker`, at path `live_brokers[].rack` in `UpdateMetadataRequest`.
     pub const LIVE_BROKERS_RACK: crate::FieldId = 27;
-    /// `live_brokers[]._tagged_fields`.
+    /// The id of the tagged-field section of `UpdateMetadataBroker` (its unknown tagged fields), at path `live_brokers[]._tagged_fields` in `UpdateMetadataRequest`.
     pub const LIVE_BROKERS_TAGGED_FIELDS: crate::FieldId = 28;
-    /// `live_brokers[].endpoints[].port`.
+    /// The id of the `port` field (schema name `Port`) of `UpdateMetadataEndpoint`, at path `live_brokers[].endpoints[].port` in `UpdateMetadataRequest`.
     pub const LIVE_BROKERS_ENDPOINTS_PORT: crate::FieldId = 29;
-    /// `live_brokers[].endpoints[].host`.
+    /// The id of the `host` field (schema name `Host`) of `UpdateMetadataEndpoint`, at path `live_brokers[].endpoints[].host` in `UpdateMetadataRequest`.
     pub const LIVE_BROKERS_ENDPOINTS_HOST: crate::FieldId = 30;
-    /// `live_brokers[].endpoints[].listener`.
+    /// The id of the `listener` field (schema name `Listener`) of `UpdateMetadataEndpoint`, at path `live_brokers[].endpoints[].listener` in `UpdateMetadataRequest`.
     pub const LIVE_BROKERS_ENDPOINTS_LISTENER: crate::FieldId = 31;
-    /// `live_brokers[].endpoints[].security_protocol`.
+    /// The id of the `security_protocol` field (schema name `SecurityProtocol`) of `UpdateMetadataEndpoint`, at path `live_brokers[].endpoints[].security_protocol` in `UpdateMetadataRequest`.
     pub const LIVE_BROKERS_ENDPOINTS_SECURITY_PROTOCOL: crate::FieldId = 32;
-    /// `live_brokers[].endpoints[]._tagged_fields`.
+    /// The id of the tagged-field section of `UpdateMetadataEndpoint` (its unknown tagged fields), at path `live_brokers[].endpoints[]._tagged_fields` in `UpdateMetadataRequest`.
     pub const LIVE_BROKERS_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 33;
-    /// `topic_states[].partition_states[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `UpdateMetadataPartitionState`, at path `topic_states[].partition_states[].topic_name` in `UpdateMetadataRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_TOPIC_NAME: crate::FieldId = 34;
-    /// `topic_states[].partition_states[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `UpdateMetadataPartitionState`, at path `topic_states[].partition_states[].partition_index` in `UpdateMetadataRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_PARTITION_INDEX: crate::FieldId = 35;
-    /// `topic_states[].partition_states[].controller_epoch`.
+    /// The id of the `controller_epoch` field (schema name `ControllerEpoch`) of `UpdateMetadataPartitionState`, at path `topic_states[].partition_states[].controller_epoch` in `UpdateMetadataRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_CONTROLLER_EPOCH: crate::FieldId = 36;
-    /// `topic_states[].partition_states[].leader`.
+    /// The id of the `leader` field (schema name `Leader`) of `UpdateMetadataPartitionState`, at path `topic_states[].partition_states[].leader` in `UpdateMetadataRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_LEADER: crate::FieldId = 37;
-    /// `topic_states[].partition_states[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `UpdateMetadataPartitionState`, at path `topic_states[].partition_states[].leader_epoch` in `UpdateMetadataRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_LEADER_EPOCH: crate::FieldId = 38;
-    /// `topic_states[].partition_states[].isr`.
+    /// The id of the `isr` field (schema name `Isr`) of `UpdateMetadataPartitionState`, at path `topic_states[].partition_states[].isr` in `UpdateMetadataRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_ISR: crate::FieldId = 39;
-    /// `topic_states[].partition_states[].zk_version`.
+    /// The id of the `zk_version` field (schema name `ZkVersion`) of `UpdateMetadataPartitionState`, at path `topic_states[].partition_states[].zk_version` in `UpdateMetadataRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_ZK_VERSION: crate::FieldId = 40;
-    /// `topic_states[].partition_states[].replicas`.
+    /// The id of the `replicas` field (schema name `Replicas`) of `UpdateMetadataPartitionState`, at path `topic_states[].partition_states[].replicas` in `UpdateMetadataRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_REPLICAS: crate::FieldId = 41;
-    /// `topic_states[].partition_states[].offline_replicas`.
+    /// The id of the `offline_replicas` field (schema name `OfflineReplicas`) of `UpdateMetadataPartitionState`, at path `topic_states[].partition_states[].offline_replicas` in `UpdateMetadataRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_OFFLINE_REPLICAS: crate::FieldId = 42;
-    /// `topic_states[].partition_states[]._tagged_fields`.
+    /// The id of the tagged-field section of `UpdateMetadataPartitionState` (its unknown tagged fields), at path `topic_states[].partition_states[]._tagged_fields` in `UpdateMetadataRequest`.
     pub const TOPIC_STATES_PARTITION_STATES_TAGGED_FIELDS: crate::FieldId = 43;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-8 |
 //! | flexible versions | 6-8 |
 //! | versions defined by Kafka 3.9.1 only | 0-8 |
+//! | schema | `schemas/kafka/3.9.1/clients/UpdateMetadataResponse.json` |
 
 use crate::rt;
 
@@ -143,9 +144,9 @@ impl<'a> rt::Message<'a> for UpdateMetadataResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `UpdateMetadataResponse`, at path `error_code` in `UpdateMetadataResponse`.
     pub const ERROR_CODE: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `UpdateMetadataResponse` (its unknown tagged fields), at path `_tagged_fields` in `UpdateMetadataResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["error_code", "_tagged_fields"];

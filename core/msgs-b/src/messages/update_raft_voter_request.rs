@@ -8,6 +8,7 @@
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
 //! | listeners | controller |
+//! | schema | `schemas/kafka/4.4.0/clients/UpdateRaftVoterRequest.json` |
 
 use crate::rt;
 
@@ -451,33 +452,33 @@ impl<'a> rt::Message<'a> for UpdateRaftVoterRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `cluster_id`.
+    /// The id of the `cluster_id` field (schema name `ClusterId`) of `UpdateRaftVoterRequest`, at path `cluster_id` in `UpdateRaftVoterRequest`.
     pub const CLUSTER_ID: crate::FieldId = 0;
-    /// `current_leader_epoch`.
+    /// The id of the `current_leader_epoch` field (schema name `CurrentLeaderEpoch`) of `UpdateRaftVoterRequest`, at path `current_leader_epoch` in `UpdateRaftVoterRequest`.
     pub const CURRENT_LEADER_EPOCH: crate::FieldId = 1;
-    /// `voter_id`.
+    /// The id of the `voter_id` field (schema name `VoterId`) of `UpdateRaftVoterRequest`, at path `voter_id` in `UpdateRaftVoterRequest`.
     pub const VOTER_ID: crate::FieldId = 2;
-    /// `voter_directory_id`.
+    /// The id of the `voter_directory_id` field (schema name `VoterDirectoryId`) of `UpdateRaftVoterRequest`, at path `voter_directory_id` in `UpdateRaftVoterRequest`.
     pub const VOTER_DIRECTORY_ID: crate::FieldId = 3;
-    /// `listeners`.
+    /// The id of the `listeners` field (schema name `Listeners`) of `UpdateRaftVoterRequest`, at path `listeners` in `UpdateRaftVoterRequest`.
     pub const LISTENERS: crate::FieldId = 4;
-    /// `k_raft_version_feature`.
+    /// The id of the `k_raft_version_feature` field (schema name `KRaftVersionFeature`) of `UpdateRaftVoterRequest`, at path `k_raft_version_feature` in `UpdateRaftVoterRequest`.
     pub const K_RAFT_VERSION_FEATURE: crate::FieldId = 5;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `UpdateRaftVoterRequest` (its unknown tagged fields), at path `_tagged_fields` in `UpdateRaftVoterRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 6;
-    /// `listeners[].name`.
+    /// The id of the `name` field (schema name `Name`) of `Listener`, at path `listeners[].name` in `UpdateRaftVoterRequest`.
     pub const LISTENERS_NAME: crate::FieldId = 7;
-    /// `listeners[].host`.
+    /// The id of the `host` field (schema name `Host`) of `Listener`, at path `listeners[].host` in `UpdateRaftVoterRequest`.
     pub const LISTENERS_HOST: crate::FieldId = 8;
-    /// `listeners[].port`.
+    /// The id of the `port` field (schema name `Port`) of `Listener`, at path `listeners[].port` in `UpdateRaftVoterRequest`.
     pub const LISTENERS_PORT: crate::FieldId = 9;
-    /// `listeners[]._tagged_fields`.
+    /// The id of the tagged-field section of `Listener` (its unknown tagged fields), at path `listeners[]._tagged_fields` in `UpdateRaftVoterRequest`.
     pub const LISTENERS_TAGGED_FIELDS: crate::FieldId = 10;
-    /// `k_raft_version_feature.min_supported_version`.
+    /// The id of the `min_supported_version` field (schema name `MinSupportedVersion`) of `KRaftVersionFeature`, at path `k_raft_version_feature.min_supported_version` in `UpdateRaftVoterRequest`.
     pub const K_RAFT_VERSION_FEATURE_MIN_SUPPORTED_VERSION: crate::FieldId = 11;
-    /// `k_raft_version_feature.max_supported_version`.
+    /// The id of the `max_supported_version` field (schema name `MaxSupportedVersion`) of `KRaftVersionFeature`, at path `k_raft_version_feature.max_supported_version` in `UpdateRaftVoterRequest`.
     pub const K_RAFT_VERSION_FEATURE_MAX_SUPPORTED_VERSION: crate::FieldId = 12;
-    /// `k_raft_version_feature._tagged_fields`.
+    /// The id of the tagged-field section of `KRaftVersionFeature` (its unknown tagged fields), at path `k_raft_version_feature._tagged_fields` in `UpdateRaftVoterRequest`.
     pub const K_RAFT_VERSION_FEATURE_TAGGED_FIELDS: crate::FieldId = 13;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

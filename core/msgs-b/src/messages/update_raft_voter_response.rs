@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/UpdateRaftVoterResponse.json` |
 
 use crate::rt;
 
@@ -357,23 +358,23 @@ impl<'a> rt::Message<'a> for UpdateRaftVoterResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `throttle_time_ms`.
+    /// The id of the `throttle_time_ms` field (schema name `ThrottleTimeMs`) of `UpdateRaftVoterResponse`, at path `throttle_time_ms` in `UpdateRaftVoterResponse`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `UpdateRaftVoterResponse`, at path `error_code` in `UpdateRaftVoterResponse`.
     pub const ERROR_CODE: crate::FieldId = 1;
-    /// `current_leader`.
+    /// The id of the `current_leader` field (schema name `CurrentLeader`) of `UpdateRaftVoterResponse`, at path `current_leader` in `UpdateRaftVoterResponse`.
     pub const CURRENT_LEADER: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `UpdateRaftVoterResponse` (its unknown tagged fields), at path `_tagged_fields` in `UpdateRaftVoterResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `current_leader.leader_id`.
+    /// The id of the `leader_id` field (schema name `LeaderId`) of `CurrentLeader`, at path `current_leader.leader_id` in `UpdateRaftVoterResponse`.
     pub const CURRENT_LEADER_LEADER_ID: crate::FieldId = 4;
-    /// `current_leader.leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `CurrentLeader`, at path `current_leader.leader_epoch` in `UpdateRaftVoterResponse`.
     pub const CURRENT_LEADER_LEADER_EPOCH: crate::FieldId = 5;
-    /// `current_leader.host`.
+    /// The id of the `host` field (schema name `Host`) of `CurrentLeader`, at path `current_leader.host` in `UpdateRaftVoterResponse`.
     pub const CURRENT_LEADER_HOST: crate::FieldId = 6;
-    /// `current_leader.port`.
+    /// The id of the `port` field (schema name `Port`) of `CurrentLeader`, at path `current_leader.port` in `UpdateRaftVoterResponse`.
     pub const CURRENT_LEADER_PORT: crate::FieldId = 7;
-    /// `current_leader._tagged_fields`.
+    /// The id of the tagged-field section of `CurrentLeader` (its unknown tagged fields), at path `current_leader._tagged_fields` in `UpdateRaftVoterResponse`.
     pub const CURRENT_LEADER_TAGGED_FIELDS: crate::FieldId = 8;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

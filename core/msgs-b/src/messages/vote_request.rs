@@ -8,6 +8,7 @@
 //! | valid versions | 0-2 |
 //! | flexible versions | 0-2 |
 //! | listeners | controller |
+//! | schema | `schemas/kafka/4.4.0/clients/VoteRequest.json` |
 
 use crate::rt;
 
@@ -570,37 +571,37 @@ impl<'a> rt::Message<'a> for VoteRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `cluster_id`.
+    /// The id of the `cluster_id` field (schema name `ClusterId`) of `VoteRequest`, at path `cluster_id` in `VoteRequest`.
     pub const CLUSTER_ID: crate::FieldId = 0;
-    /// `voter_id`.
+    /// The id of the `voter_id` field (schema name `VoterId`) of `VoteRequest`, at path `voter_id` in `VoteRequest`.
     pub const VOTER_ID: crate::FieldId = 1;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `VoteRequest`, at path `topics` in `VoteRequest`.
     pub const TOPICS: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `VoteRequest` (its unknown tagged fields), at path `_tagged_fields` in `VoteRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
-    /// `topics[].topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `TopicData`, at path `topics[].topic_name` in `VoteRequest`.
     pub const TOPICS_TOPIC_NAME: crate::FieldId = 4;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `TopicData`, at path `topics[].partitions` in `VoteRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 5;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `TopicData` (its unknown tagged fields), at path `topics[]._tagged_fields` in `VoteRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
-    /// `topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `PartitionData`, at path `topics[].partitions[].partition_index` in `VoteRequest`.
     pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 7;
-    /// `topics[].partitions[].replica_epoch`.
+    /// The id of the `replica_epoch` field (schema name `ReplicaEpoch`) of `PartitionData`, at path `topics[].partitions[].replica_epoch` in `VoteRequest`.
     pub const TOPICS_PARTITIONS_REPLICA_EPOCH: crate::FieldId = 8;
-    /// `topics[].partitions[].replica_id`.
+    /// The id of the `replica_id` field (schema name `ReplicaId`) of `PartitionData`, at path `topics[].partitions[].replica_id` in `VoteRequest`.
     pub const TOPICS_PARTITIONS_REPLICA_ID: crate::FieldId = 9;
-    /// `topics[].partitions[].replica_directory_id`.
+    /// The id of the `replica_directory_id` field (schema name `ReplicaDirectoryId`) of `PartitionData`, at path `topics[].partitions[].replica_directory_id` in `VoteRequest`.
     pub const TOPICS_PARTITIONS_REPLICA_DIRECTORY_ID: crate::FieldId = 10;
-    /// `topics[].partitions[].voter_directory_id`.
+    /// The id of the `voter_directory_id` field (schema name `VoterDirectoryId`) of `PartitionData`, at path `topics[].partitions[].voter_directory_id` in `VoteRequest`.
     pub const TOPICS_PARTITIONS_VOTER_DIRECTORY_ID: crate::FieldId = 11;
-    /// `topics[].partitions[].last_offset_epoch`.
+    /// The id of the `last_offset_epoch` field (schema name `LastOffsetEpoch`) of `PartitionData`, at path `topics[].partitions[].last_offset_epoch` in `VoteRequest`.
     pub const TOPICS_PARTITIONS_LAST_OFFSET_EPOCH: crate::FieldId = 12;
-    /// `topics[].partitions[].last_offset`.
+    /// The id of the `last_offset` field (schema name `LastOffset`) of `PartitionData`, at path `topics[].partitions[].last_offset` in `VoteRequest`.
     pub const TOPICS_PARTITIONS_LAST_OFFSET: crate::FieldId = 13;
-    /// `topics[].partitions[].pre_vote`.
+    /// The id of the `pre_vote` field (schema name `PreVote`) of `PartitionData`, at path `topics[].partitions[].pre_vote` in `VoteRequest`.
     pub const TOPICS_PARTITIONS_PRE_VOTE: crate::FieldId = 14;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `VoteRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 15;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/VotersRecord.json` |
 
 use crate::rt;
 
@@ -596,35 +597,35 @@ impl<'a> rt::Message<'a> for VotersRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `version`.
+    /// The id of the `version` field (schema name `Version`) of `VotersRecord`, at path `version` in `VotersRecord`.
     pub const VERSION: crate::FieldId = 0;
-    /// `voters`.
+    /// The id of the `voters` field (schema name `Voters`) of `VotersRecord`, at path `voters` in `VotersRecord`.
     pub const VOTERS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `VotersRecord` (its unknown tagged fields), at path `_tagged_fields` in `VotersRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `voters[].voter_id`.
+    /// The id of the `voter_id` field (schema name `VoterId`) of `Voter`, at path `voters[].voter_id` in `VotersRecord`.
     pub const VOTERS_VOTER_ID: crate::FieldId = 3;
-    /// `voters[].voter_directory_id`.
+    /// The id of the `voter_directory_id` field (schema name `VoterDirectoryId`) of `Voter`, at path `voters[].voter_directory_id` in `VotersRecord`.
     pub const VOTERS_VOTER_DIRECTORY_ID: crate::FieldId = 4;
-    /// `voters[].endpoints`.
+    /// The id of the `endpoints` field (schema name `Endpoints`) of `Voter`, at path `voters[].endpoints` in `VotersRecord`.
     pub const VOTERS_ENDPOINTS: crate::FieldId = 5;
-    /// `voters[].k_raft_version_feature`.
+    /// The id of the `k_raft_version_feature` field (schema name `KRaftVersionFeature`) of `Voter`, at path `voters[].k_raft_version_feature` in `VotersRecord`.
     pub const VOTERS_K_RAFT_VERSION_FEATURE: crate::FieldId = 6;
-    /// `voters[]._tagged_fields`.
+    /// The id of the tagged-field section of `Voter` (its unknown tagged fields), at path `voters[]._tagged_fields` in `VotersRecord`.
     pub const VOTERS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `voters[].endpoints[].name`.
+    /// The id of the `name` field (schema name `Name`) of `Endpoint`, at path `voters[].endpoints[].name` in `VotersRecord`.
     pub const VOTERS_ENDPOINTS_NAME: crate::FieldId = 8;
-    /// `voters[].endpoints[].host`.
+    /// The id of the `host` field (schema name `Host`) of `Endpoint`, at path `voters[].endpoints[].host` in `VotersRecord`.
     pub const VOTERS_ENDPOINTS_HOST: crate::FieldId = 9;
-    /// `voters[].endpoints[].port`.
+    /// The id of the `port` field (schema name `Port`) of `Endpoint`, at path `voters[].endpoints[].port` in `VotersRecord`.
     pub const VOTERS_ENDPOINTS_PORT: crate::FieldId = 10;
-    /// `voters[].endpoints[]._tagged_fields`.
+    /// The id of the tagged-field section of `Endpoint` (its unknown tagged fields), at path `voters[].endpoints[]._tagged_fields` in `VotersRecord`.
     pub const VOTERS_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 11;
-    /// `voters[].k_raft_version_feature.min_supported_version`.
+    /// The id of the `min_supported_version` field (schema name `MinSupportedVersion`) of `KRaftVersionFeature`, at path `voters[].k_raft_version_feature.min_supported_version` in `VotersRecord`.
     pub const VOTERS_K_RAFT_VERSION_FEATURE_MIN_SUPPORTED_VERSION: crate::FieldId = 12;
-    /// `voters[].k_raft_version_feature.max_supported_version`.
+    /// The id of the `max_supported_version` field (schema name `MaxSupportedVersion`) of `KRaftVersionFeature`, at path `voters[].k_raft_version_feature.max_supported_version` in `VotersRecord`.
     pub const VOTERS_K_RAFT_VERSION_FEATURE_MAX_SUPPORTED_VERSION: crate::FieldId = 13;
-    /// `voters[].k_raft_version_feature._tagged_fields`.
+    /// The id of the tagged-field section of `KRaftVersionFeature` (its unknown tagged fields), at path `voters[].k_raft_version_feature._tagged_fields` in `VotersRecord`.
     pub const VOTERS_K_RAFT_VERSION_FEATURE_TAGGED_FIELDS: crate::FieldId = 14;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/WriteShareGroupStateRequest.json` |
 
 use crate::rt;
 
@@ -649,41 +650,41 @@ impl<'a> rt::Message<'a> for WriteShareGroupStateRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `group_id`.
+    /// The id of the `group_id` field (schema name `GroupId`) of `WriteShareGroupStateRequest`, at path `group_id` in `WriteShareGroupStateRequest`.
     pub const GROUP_ID: crate::FieldId = 0;
-    /// `topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `WriteShareGroupStateRequest`, at path `topics` in `WriteShareGroupStateRequest`.
     pub const TOPICS: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `WriteShareGroupStateRequest` (its unknown tagged fields), at path `_tagged_fields` in `WriteShareGroupStateRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `topics[].topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `WriteStateData`, at path `topics[].topic_id` in `WriteShareGroupStateRequest`.
     pub const TOPICS_TOPIC_ID: crate::FieldId = 3;
-    /// `topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `WriteStateData`, at path `topics[].partitions` in `WriteShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS: crate::FieldId = 4;
-    /// `topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `WriteStateData` (its unknown tagged fields), at path `topics[]._tagged_fields` in `WriteShareGroupStateRequest`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
-    /// `topics[].partitions[].partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `PartitionData`, at path `topics[].partitions[].partition` in `WriteShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_PARTITION: crate::FieldId = 6;
-    /// `topics[].partitions[].state_epoch`.
+    /// The id of the `state_epoch` field (schema name `StateEpoch`) of `PartitionData`, at path `topics[].partitions[].state_epoch` in `WriteShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_STATE_EPOCH: crate::FieldId = 7;
-    /// `topics[].partitions[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `PartitionData`, at path `topics[].partitions[].leader_epoch` in `WriteShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 8;
-    /// `topics[].partitions[].start_offset`.
+    /// The id of the `start_offset` field (schema name `StartOffset`) of `PartitionData`, at path `topics[].partitions[].start_offset` in `WriteShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_START_OFFSET: crate::FieldId = 9;
-    /// `topics[].partitions[].delivery_complete_count`.
+    /// The id of the `delivery_complete_count` field (schema name `DeliveryCompleteCount`) of `PartitionData`, at path `topics[].partitions[].delivery_complete_count` in `WriteShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_DELIVERY_COMPLETE_COUNT: crate::FieldId = 10;
-    /// `topics[].partitions[].state_batches`.
+    /// The id of the `state_batches` field (schema name `StateBatches`) of `PartitionData`, at path `topics[].partitions[].state_batches` in `WriteShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_STATE_BATCHES: crate::FieldId = 11;
-    /// `topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionData` (its unknown tagged fields), at path `topics[].partitions[]._tagged_fields` in `WriteShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 12;
-    /// `topics[].partitions[].state_batches[].first_offset`.
+    /// The id of the `first_offset` field (schema name `FirstOffset`) of `StateBatch`, at path `topics[].partitions[].state_batches[].first_offset` in `WriteShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_STATE_BATCHES_FIRST_OFFSET: crate::FieldId = 13;
-    /// `topics[].partitions[].state_batches[].last_offset`.
+    /// The id of the `last_offset` field (schema name `LastOffset`) of `StateBatch`, at path `topics[].partitions[].state_batches[].last_offset` in `WriteShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_STATE_BATCHES_LAST_OFFSET: crate::FieldId = 14;
-    /// `topics[].partitions[].state_batches[].delivery_state`.
+    /// The id of the `delivery_state` field (schema name `DeliveryState`) of `StateBatch`, at path `topics[].partitions[].state_batches[].delivery_state` in `WriteShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_STATE_BATCHES_DELIVERY_STATE: crate::FieldId = 15;
-    /// `topics[].partitions[].state_batches[].delivery_count`.
+    /// The id of the `delivery_count` field (schema name `DeliveryCount`) of `StateBatch`, at path `topics[].partitions[].state_batches[].delivery_count` in `WriteShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_STATE_BATCHES_DELIVERY_COUNT: crate::FieldId = 16;
-    /// `topics[].partitions[].state_batches[]._tagged_fields`.
+    /// The id of the tagged-field section of `StateBatch` (its unknown tagged fields), at path `topics[].partitions[].state_batches[]._tagged_fields` in `WriteShareGroupStateRequest`.
     pub const TOPICS_PARTITIONS_STATE_BATCHES_TAGGED_FIELDS: crate::FieldId = 17;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

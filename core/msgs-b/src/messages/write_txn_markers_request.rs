@@ -9,6 +9,7 @@
 //! | flexible versions | 1-2 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
 //! | listeners | broker |
+//! | schema | `schemas/kafka/4.4.0/clients/WriteTxnMarkersRequest.json`, `schemas/kafka/3.9.1/clients/WriteTxnMarkersRequest.json` |
 
 use crate::rt;
 
@@ -535,29 +536,29 @@ impl<'a> rt::Message<'a> for WriteTxnMarkersRequest<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `markers`.
+    /// The id of the `markers` field (schema name `Markers`) of `WriteTxnMarkersRequest`, at path `markers` in `WriteTxnMarkersRequest`.
     pub const MARKERS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `WriteTxnMarkersRequest` (its unknown tagged fields), at path `_tagged_fields` in `WriteTxnMarkersRequest`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
-    /// `markers[].producer_id`.
+    /// The id of the `producer_id` field (schema name `ProducerId`) of `WritableTxnMarker`, at path `markers[].producer_id` in `WriteTxnMarkersRequest`.
     pub const MARKERS_PRODUCER_ID: crate::FieldId = 2;
-    /// `markers[].producer_epoch`.
+    /// The id of the `producer_epoch` field (schema name `ProducerEpoch`) of `WritableTxnMarker`, at path `markers[].producer_epoch` in `WriteTxnMarkersRequest`.
     pub const MARKERS_PRODUCER_EPOCH: crate::FieldId = 3;
-    /// `markers[].transaction_result`.
+    /// The id of the `transaction_result` field (schema name `TransactionResult`) of `WritableTxnMarker`, at path `markers[].transaction_result` in `WriteTxnMarkersRequest`.
     pub const MARKERS_TRANSACTION_RESULT: crate::FieldId = 4;
-    /// `markers[].topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `WritableTxnMarker`, at path `markers[].topics` in `WriteTxnMarkersRequest`.
     pub const MARKERS_TOPICS: crate::FieldId = 5;
-    /// `markers[].coordinator_epoch`.
+    /// The id of the `coordinator_epoch` field (schema name `CoordinatorEpoch`) of `WritableTxnMarker`, at path `markers[].coordinator_epoch` in `WriteTxnMarkersRequest`.
     pub const MARKERS_COORDINATOR_EPOCH: crate::FieldId = 6;
-    /// `markers[].transaction_version`.
+    /// The id of the `transaction_version` field (schema name `TransactionVersion`) of `WritableTxnMarker`, at path `markers[].transaction_version` in `WriteTxnMarkersRequest`.
     pub const MARKERS_TRANSACTION_VERSION: crate::FieldId = 7;
-    /// `markers[]._tagged_fields`.
+    /// The id of the tagged-field section of `WritableTxnMarker` (its unknown tagged fields), at path `markers[]._tagged_fields` in `WriteTxnMarkersRequest`.
     pub const MARKERS_TAGGED_FIELDS: crate::FieldId = 8;
-    /// `markers[].topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `WritableTxnMarkerTopic`, at path `markers[].topics[].name` in `WriteTxnMarkersRequest`.
     pub const MARKERS_TOPICS_NAME: crate::FieldId = 9;
-    /// `markers[].topics[].partition_indexes`.
+    /// The id of the `partition_indexes` field (schema name `PartitionIndexes`) of `WritableTxnMarkerTopic`, at path `markers[].topics[].partition_indexes` in `WriteTxnMarkersRequest`.
     pub const MARKERS_TOPICS_PARTITION_INDEXES: crate::FieldId = 10;
-    /// `markers[].topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `WritableTxnMarkerTopic` (its unknown tagged fields), at path `markers[].topics[]._tagged_fields` in `WriteTxnMarkersRequest`.
     pub const MARKERS_TOPICS_TAGGED_FIELDS: crate::FieldId = 11;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -8,6 +8,7 @@
 //! | valid versions | 0-2 |
 //! | flexible versions | 1-2 |
 //! | versions defined by Kafka 3.9.1 only | 0 |
+//! | schema | `schemas/kafka/4.4.0/clients/WriteTxnMarkersResponse.json`, `schemas/kafka/3.9.1/clients/WriteTxnMarkersResponse.json` |
 
 use crate::rt;
 
@@ -633,27 +634,27 @@ impl<'a> rt::Message<'a> for WriteTxnMarkersResponse<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `markers`.
+    /// The id of the `markers` field (schema name `Markers`) of `WriteTxnMarkersResponse`, at path `markers` in `WriteTxnMarkersResponse`.
     pub const MARKERS: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `WriteTxnMarkersResponse` (its unknown tagged fields), at path `_tagged_fields` in `WriteTxnMarkersResponse`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
-    /// `markers[].producer_id`.
+    /// The id of the `producer_id` field (schema name `ProducerId`) of `WritableTxnMarkerResult`, at path `markers[].producer_id` in `WriteTxnMarkersResponse`.
     pub const MARKERS_PRODUCER_ID: crate::FieldId = 2;
-    /// `markers[].topics`.
+    /// The id of the `topics` field (schema name `Topics`) of `WritableTxnMarkerResult`, at path `markers[].topics` in `WriteTxnMarkersResponse`.
     pub const MARKERS_TOPICS: crate::FieldId = 3;
-    /// `markers[]._tagged_fields`.
+    /// The id of the tagged-field section of `WritableTxnMarkerResult` (its unknown tagged fields), at path `markers[]._tagged_fields` in `WriteTxnMarkersResponse`.
     pub const MARKERS_TAGGED_FIELDS: crate::FieldId = 4;
-    /// `markers[].topics[].name`.
+    /// The id of the `name` field (schema name `Name`) of `WritableTxnMarkerTopicResult`, at path `markers[].topics[].name` in `WriteTxnMarkersResponse`.
     pub const MARKERS_TOPICS_NAME: crate::FieldId = 5;
-    /// `markers[].topics[].partitions`.
+    /// The id of the `partitions` field (schema name `Partitions`) of `WritableTxnMarkerTopicResult`, at path `markers[].topics[].partitions` in `WriteTxnMarkersResponse`.
     pub const MARKERS_TOPICS_PARTITIONS: crate::FieldId = 6;
-    /// `markers[].topics[]._tagged_fields`.
+    /// The id of the tagged-field section of `WritableTxnMarkerTopicResult` (its unknown tagged fields), at path `markers[].topics[]._tagged_fields` in `WriteTxnMarkersResponse`.
     pub const MARKERS_TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `markers[].topics[].partitions[].partition_index`.
+    /// The id of the `partition_index` field (schema name `PartitionIndex`) of `WritableTxnMarkerPartitionResult`, at path `markers[].topics[].partitions[].partition_index` in `WriteTxnMarkersResponse`.
     pub const MARKERS_TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 8;
-    /// `markers[].topics[].partitions[].error_code`.
+    /// The id of the `error_code` field (schema name `ErrorCode`) of `WritableTxnMarkerPartitionResult`, at path `markers[].topics[].partitions[].error_code` in `WriteTxnMarkersResponse`.
     pub const MARKERS_TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 9;
-    /// `markers[].topics[].partitions[]._tagged_fields`.
+    /// The id of the tagged-field section of `WritableTxnMarkerPartitionResult` (its unknown tagged fields), at path `markers[].topics[].partitions[]._tagged_fields` in `WriteTxnMarkersResponse`.
     pub const MARKERS_TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 10;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/AbortTransactionRecord.json` |
 
 use crate::rt;
 
@@ -171,9 +172,9 @@ impl<'a> rt::Message<'a> for AbortTransactionRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `reason`.
+    /// The id of the `reason` field (schema name `Reason`) of `AbortTransactionRecord`, at path `reason` in `AbortTransactionRecord`.
     pub const REASON: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AbortTransactionRecord` (its unknown tagged fields), at path `_tagged_fields` in `AbortTransactionRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["reason", "_tagged_fields"];

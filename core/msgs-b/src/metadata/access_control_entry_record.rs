@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/AccessControlEntryRecord.json` |
 
 use crate::rt;
 
@@ -183,23 +184,23 @@ impl<'a> rt::Message<'a> for AccessControlEntryRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `id`.
+    /// The id of the `id` field (schema name `Id`) of `AccessControlEntryRecord`, at path `id` in `AccessControlEntryRecord`.
     pub const ID: crate::FieldId = 0;
-    /// `resource_type`.
+    /// The id of the `resource_type` field (schema name `ResourceType`) of `AccessControlEntryRecord`, at path `resource_type` in `AccessControlEntryRecord`.
     pub const RESOURCE_TYPE: crate::FieldId = 1;
-    /// `resource_name`.
+    /// The id of the `resource_name` field (schema name `ResourceName`) of `AccessControlEntryRecord`, at path `resource_name` in `AccessControlEntryRecord`.
     pub const RESOURCE_NAME: crate::FieldId = 2;
-    /// `pattern_type`.
+    /// The id of the `pattern_type` field (schema name `PatternType`) of `AccessControlEntryRecord`, at path `pattern_type` in `AccessControlEntryRecord`.
     pub const PATTERN_TYPE: crate::FieldId = 3;
-    /// `principal`.
+    /// The id of the `principal` field (schema name `Principal`) of `AccessControlEntryRecord`, at path `principal` in `AccessControlEntryRecord`.
     pub const PRINCIPAL: crate::FieldId = 4;
-    /// `host`.
+    /// The id of the `host` field (schema name `Host`) of `AccessControlEntryRecord`, at path `host` in `AccessControlEntryRecord`.
     pub const HOST: crate::FieldId = 5;
-    /// `operation`.
+    /// The id of the `operation` field (schema name `Operation`) of `AccessControlEntryRecord`, at path `operation` in `AccessControlEntryRecord`.
     pub const OPERATION: crate::FieldId = 6;
-    /// `permission_type`.
+    /// The id of the `permission_type` field (schema name `PermissionType`) of `AccessControlEntryRecord`, at path `permission_type` in `AccessControlEntryRecord`.
     pub const PERMISSION_TYPE: crate::FieldId = 7;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AccessControlEntryRecord` (its unknown tagged fields), at path `_tagged_fields` in `AccessControlEntryRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 8;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/BeginTransactionRecord.json` |
 
 use crate::rt;
 
@@ -171,9 +172,9 @@ impl<'a> rt::Message<'a> for BeginTransactionRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `name`.
+    /// The id of the `name` field (schema name `Name`) of `BeginTransactionRecord`, at path `name` in `BeginTransactionRecord`.
     pub const NAME: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `BeginTransactionRecord` (its unknown tagged fields), at path `_tagged_fields` in `BeginTransactionRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["name", "_tagged_fields"];

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-3 |
 //! | flexible versions | 0-3 |
+//! | schema | `schemas/kafka/4.4.0/metadata/BrokerRegistrationChangeRecord.json` |
 
 use crate::rt;
 
@@ -313,19 +314,19 @@ impl<'a> rt::Message<'a> for BrokerRegistrationChangeRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `BrokerRegistrationChangeRecord`, at path `broker_id` in `BrokerRegistrationChangeRecord`.
     pub const BROKER_ID: crate::FieldId = 0;
-    /// `broker_epoch`.
+    /// The id of the `broker_epoch` field (schema name `BrokerEpoch`) of `BrokerRegistrationChangeRecord`, at path `broker_epoch` in `BrokerRegistrationChangeRecord`.
     pub const BROKER_EPOCH: crate::FieldId = 1;
-    /// `fenced`.
+    /// The id of the `fenced` field (schema name `Fenced`) of `BrokerRegistrationChangeRecord`, at path `fenced` in `BrokerRegistrationChangeRecord`.
     pub const FENCED: crate::FieldId = 2;
-    /// `in_controlled_shutdown`.
+    /// The id of the `in_controlled_shutdown` field (schema name `InControlledShutdown`) of `BrokerRegistrationChangeRecord`, at path `in_controlled_shutdown` in `BrokerRegistrationChangeRecord`.
     pub const IN_CONTROLLED_SHUTDOWN: crate::FieldId = 3;
-    /// `log_dirs`.
+    /// The id of the `log_dirs` field (schema name `LogDirs`) of `BrokerRegistrationChangeRecord`, at path `log_dirs` in `BrokerRegistrationChangeRecord`.
     pub const LOG_DIRS: crate::FieldId = 4;
-    /// `cordoned_log_dirs`.
+    /// The id of the `cordoned_log_dirs` field (schema name `CordonedLogDirs`) of `BrokerRegistrationChangeRecord`, at path `cordoned_log_dirs` in `BrokerRegistrationChangeRecord`.
     pub const CORDONED_LOG_DIRS: crate::FieldId = 5;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `BrokerRegistrationChangeRecord` (its unknown tagged fields), at path `_tagged_fields` in `BrokerRegistrationChangeRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 6;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

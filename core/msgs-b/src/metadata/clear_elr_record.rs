@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/ClearElrRecord.json` |
 
 use crate::rt;
 
@@ -125,9 +126,9 @@ impl<'a> rt::Message<'a> for ClearElrRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topic_name`.
+    /// The id of the `topic_name` field (schema name `TopicName`) of `ClearElrRecord`, at path `topic_name` in `ClearElrRecord`.
     pub const TOPIC_NAME: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ClearElrRecord` (its unknown tagged fields), at path `_tagged_fields` in `ClearElrRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["topic_name", "_tagged_fields"];

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/ClientQuotaRecord.json` |
 
 use crate::rt;
 
@@ -282,21 +283,21 @@ impl<'a> rt::Message<'a> for ClientQuotaRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `entity`.
+    /// The id of the `entity` field (schema name `Entity`) of `ClientQuotaRecord`, at path `entity` in `ClientQuotaRecord`.
     pub const ENTITY: crate::FieldId = 0;
-    /// `key`.
+    /// The id of the `key` field (schema name `Key`) of `ClientQuotaRecord`, at path `key` in `ClientQuotaRecord`.
     pub const KEY: crate::FieldId = 1;
-    /// `value`.
+    /// The id of the `value` field (schema name `Value`) of `ClientQuotaRecord`, at path `value` in `ClientQuotaRecord`.
     pub const VALUE: crate::FieldId = 2;
-    /// `remove`.
+    /// The id of the `remove` field (schema name `Remove`) of `ClientQuotaRecord`, at path `remove` in `ClientQuotaRecord`.
     pub const REMOVE: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ClientQuotaRecord` (its unknown tagged fields), at path `_tagged_fields` in `ClientQuotaRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `entity[].entity_type`.
+    /// The id of the `entity_type` field (schema name `EntityType`) of `EntityData`, at path `entity[].entity_type` in `ClientQuotaRecord`.
     pub const ENTITY_ENTITY_TYPE: crate::FieldId = 5;
-    /// `entity[].entity_name`.
+    /// The id of the `entity_name` field (schema name `EntityName`) of `EntityData`, at path `entity[].entity_name` in `ClientQuotaRecord`.
     pub const ENTITY_ENTITY_NAME: crate::FieldId = 6;
-    /// `entity[]._tagged_fields`.
+    /// The id of the tagged-field section of `EntityData` (its unknown tagged fields), at path `entity[]._tagged_fields` in `ClientQuotaRecord`.
     pub const ENTITY_TAGGED_FIELDS: crate::FieldId = 7;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

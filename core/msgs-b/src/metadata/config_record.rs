@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/ConfigRecord.json` |
 
 use crate::rt;
 
@@ -143,15 +144,15 @@ impl<'a> rt::Message<'a> for ConfigRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `resource_type`.
+    /// The id of the `resource_type` field (schema name `ResourceType`) of `ConfigRecord`, at path `resource_type` in `ConfigRecord`.
     pub const RESOURCE_TYPE: crate::FieldId = 0;
-    /// `resource_name`.
+    /// The id of the `resource_name` field (schema name `ResourceName`) of `ConfigRecord`, at path `resource_name` in `ConfigRecord`.
     pub const RESOURCE_NAME: crate::FieldId = 1;
-    /// `name`.
+    /// The id of the `name` field (schema name `Name`) of `ConfigRecord`, at path `name` in `ConfigRecord`.
     pub const NAME: crate::FieldId = 2;
-    /// `value`.
+    /// The id of the `value` field (schema name `Value`) of `ConfigRecord`, at path `value` in `ConfigRecord`.
     pub const VALUE: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ConfigRecord` (its unknown tagged fields), at path `_tagged_fields` in `ConfigRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["resource_type", "resource_name", "name", "value", "_tagged_fields"];

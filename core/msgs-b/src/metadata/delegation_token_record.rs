@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/DelegationTokenRecord.json` |
 
 use crate::rt;
 
@@ -175,21 +176,21 @@ impl<'a> rt::Message<'a> for DelegationTokenRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `owner`.
+    /// The id of the `owner` field (schema name `Owner`) of `DelegationTokenRecord`, at path `owner` in `DelegationTokenRecord`.
     pub const OWNER: crate::FieldId = 0;
-    /// `requester`.
+    /// The id of the `requester` field (schema name `Requester`) of `DelegationTokenRecord`, at path `requester` in `DelegationTokenRecord`.
     pub const REQUESTER: crate::FieldId = 1;
-    /// `renewers`.
+    /// The id of the `renewers` field (schema name `Renewers`) of `DelegationTokenRecord`, at path `renewers` in `DelegationTokenRecord`.
     pub const RENEWERS: crate::FieldId = 2;
-    /// `issue_timestamp`.
+    /// The id of the `issue_timestamp` field (schema name `IssueTimestamp`) of `DelegationTokenRecord`, at path `issue_timestamp` in `DelegationTokenRecord`.
     pub const ISSUE_TIMESTAMP: crate::FieldId = 3;
-    /// `max_timestamp`.
+    /// The id of the `max_timestamp` field (schema name `MaxTimestamp`) of `DelegationTokenRecord`, at path `max_timestamp` in `DelegationTokenRecord`.
     pub const MAX_TIMESTAMP: crate::FieldId = 4;
-    /// `expiration_timestamp`.
+    /// The id of the `expiration_timestamp` field (schema name `ExpirationTimestamp`) of `DelegationTokenRecord`, at path `expiration_timestamp` in `DelegationTokenRecord`.
     pub const EXPIRATION_TIMESTAMP: crate::FieldId = 5;
-    /// `token_id`.
+    /// The id of the `token_id` field (schema name `TokenId`) of `DelegationTokenRecord`, at path `token_id` in `DelegationTokenRecord`.
     pub const TOKEN_ID: crate::FieldId = 6;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `DelegationTokenRecord` (its unknown tagged fields), at path `_tagged_fields` in `DelegationTokenRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 7;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/FeatureLevelRecord.json` |
 
 use crate::rt;
 
@@ -133,11 +134,11 @@ impl<'a> rt::Message<'a> for FeatureLevelRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `name`.
+    /// The id of the `name` field (schema name `Name`) of `FeatureLevelRecord`, at path `name` in `FeatureLevelRecord`.
     pub const NAME: crate::FieldId = 0;
-    /// `feature_level`.
+    /// The id of the `feature_level` field (schema name `FeatureLevel`) of `FeatureLevelRecord`, at path `feature_level` in `FeatureLevelRecord`.
     pub const FEATURE_LEVEL: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `FeatureLevelRecord` (its unknown tagged fields), at path `_tagged_fields` in `FeatureLevelRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["name", "feature_level", "_tagged_fields"];

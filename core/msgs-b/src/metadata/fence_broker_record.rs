@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/FenceBrokerRecord.json` |
 
 use crate::rt;
 
@@ -138,11 +139,11 @@ impl<'a> rt::Message<'a> for FenceBrokerRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `id`.
+    /// The id of the `id` field (schema name `Id`) of `FenceBrokerRecord`, at path `id` in `FenceBrokerRecord`.
     pub const ID: crate::FieldId = 0;
-    /// `epoch`.
+    /// The id of the `epoch` field (schema name `Epoch`) of `FenceBrokerRecord`, at path `epoch` in `FenceBrokerRecord`.
     pub const EPOCH: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `FenceBrokerRecord` (its unknown tagged fields), at path `_tagged_fields` in `FenceBrokerRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["id", "epoch", "_tagged_fields"];

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/NoOpRecord.json` |
 
 use crate::rt;
 
@@ -114,7 +115,7 @@ impl<'a> rt::Message<'a> for NoOpRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `NoOpRecord` (its unknown tagged fields), at path `_tagged_fields` in `NoOpRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 0;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["_tagged_fields"];

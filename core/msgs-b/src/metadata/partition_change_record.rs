@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-2 |
 //! | flexible versions | 0-2 |
+//! | schema | `schemas/kafka/4.4.0/metadata/PartitionChangeRecord.json` |
 
 use crate::rt;
 
@@ -500,29 +501,29 @@ impl<'a> rt::Message<'a> for PartitionChangeRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `partition_id`.
+    /// The id of the `partition_id` field (schema name `PartitionId`) of `PartitionChangeRecord`, at path `partition_id` in `PartitionChangeRecord`.
     pub const PARTITION_ID: crate::FieldId = 0;
-    /// `topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `PartitionChangeRecord`, at path `topic_id` in `PartitionChangeRecord`.
     pub const TOPIC_ID: crate::FieldId = 1;
-    /// `isr`.
+    /// The id of the `isr` field (schema name `Isr`) of `PartitionChangeRecord`, at path `isr` in `PartitionChangeRecord`.
     pub const ISR: crate::FieldId = 2;
-    /// `leader`.
+    /// The id of the `leader` field (schema name `Leader`) of `PartitionChangeRecord`, at path `leader` in `PartitionChangeRecord`.
     pub const LEADER: crate::FieldId = 3;
-    /// `replicas`.
+    /// The id of the `replicas` field (schema name `Replicas`) of `PartitionChangeRecord`, at path `replicas` in `PartitionChangeRecord`.
     pub const REPLICAS: crate::FieldId = 4;
-    /// `removing_replicas`.
+    /// The id of the `removing_replicas` field (schema name `RemovingReplicas`) of `PartitionChangeRecord`, at path `removing_replicas` in `PartitionChangeRecord`.
     pub const REMOVING_REPLICAS: crate::FieldId = 5;
-    /// `adding_replicas`.
+    /// The id of the `adding_replicas` field (schema name `AddingReplicas`) of `PartitionChangeRecord`, at path `adding_replicas` in `PartitionChangeRecord`.
     pub const ADDING_REPLICAS: crate::FieldId = 6;
-    /// `leader_recovery_state`.
+    /// The id of the `leader_recovery_state` field (schema name `LeaderRecoveryState`) of `PartitionChangeRecord`, at path `leader_recovery_state` in `PartitionChangeRecord`.
     pub const LEADER_RECOVERY_STATE: crate::FieldId = 7;
-    /// `directories`.
+    /// The id of the `directories` field (schema name `Directories`) of `PartitionChangeRecord`, at path `directories` in `PartitionChangeRecord`.
     pub const DIRECTORIES: crate::FieldId = 8;
-    /// `eligible_leader_replicas`.
+    /// The id of the `eligible_leader_replicas` field (schema name `EligibleLeaderReplicas`) of `PartitionChangeRecord`, at path `eligible_leader_replicas` in `PartitionChangeRecord`.
     pub const ELIGIBLE_LEADER_REPLICAS: crate::FieldId = 9;
-    /// `last_known_elr`.
+    /// The id of the `last_known_elr` field (schema name `LastKnownElr`) of `PartitionChangeRecord`, at path `last_known_elr` in `PartitionChangeRecord`.
     pub const LAST_KNOWN_ELR: crate::FieldId = 10;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `PartitionChangeRecord` (its unknown tagged fields), at path `_tagged_fields` in `PartitionChangeRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 11;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

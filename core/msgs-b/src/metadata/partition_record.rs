@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-2 |
 //! | flexible versions | 0-2 |
+//! | schema | `schemas/kafka/4.4.0/metadata/PartitionRecord.json` |
 
 use crate::rt;
 
@@ -373,33 +374,33 @@ impl<'a> rt::Message<'a> for PartitionRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `partition_id`.
+    /// The id of the `partition_id` field (schema name `PartitionId`) of `PartitionRecord`, at path `partition_id` in `PartitionRecord`.
     pub const PARTITION_ID: crate::FieldId = 0;
-    /// `topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `PartitionRecord`, at path `topic_id` in `PartitionRecord`.
     pub const TOPIC_ID: crate::FieldId = 1;
-    /// `replicas`.
+    /// The id of the `replicas` field (schema name `Replicas`) of `PartitionRecord`, at path `replicas` in `PartitionRecord`.
     pub const REPLICAS: crate::FieldId = 2;
-    /// `isr`.
+    /// The id of the `isr` field (schema name `Isr`) of `PartitionRecord`, at path `isr` in `PartitionRecord`.
     pub const ISR: crate::FieldId = 3;
-    /// `removing_replicas`.
+    /// The id of the `removing_replicas` field (schema name `RemovingReplicas`) of `PartitionRecord`, at path `removing_replicas` in `PartitionRecord`.
     pub const REMOVING_REPLICAS: crate::FieldId = 4;
-    /// `adding_replicas`.
+    /// The id of the `adding_replicas` field (schema name `AddingReplicas`) of `PartitionRecord`, at path `adding_replicas` in `PartitionRecord`.
     pub const ADDING_REPLICAS: crate::FieldId = 5;
-    /// `leader`.
+    /// The id of the `leader` field (schema name `Leader`) of `PartitionRecord`, at path `leader` in `PartitionRecord`.
     pub const LEADER: crate::FieldId = 6;
-    /// `leader_recovery_state`.
+    /// The id of the `leader_recovery_state` field (schema name `LeaderRecoveryState`) of `PartitionRecord`, at path `leader_recovery_state` in `PartitionRecord`.
     pub const LEADER_RECOVERY_STATE: crate::FieldId = 7;
-    /// `leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `PartitionRecord`, at path `leader_epoch` in `PartitionRecord`.
     pub const LEADER_EPOCH: crate::FieldId = 8;
-    /// `partition_epoch`.
+    /// The id of the `partition_epoch` field (schema name `PartitionEpoch`) of `PartitionRecord`, at path `partition_epoch` in `PartitionRecord`.
     pub const PARTITION_EPOCH: crate::FieldId = 9;
-    /// `directories`.
+    /// The id of the `directories` field (schema name `Directories`) of `PartitionRecord`, at path `directories` in `PartitionRecord`.
     pub const DIRECTORIES: crate::FieldId = 10;
-    /// `eligible_leader_replicas`.
+    /// The id of the `eligible_leader_replicas` field (schema name `EligibleLeaderReplicas`) of `PartitionRecord`, at path `eligible_leader_replicas` in `PartitionRecord`.
     pub const ELIGIBLE_LEADER_REPLICAS: crate::FieldId = 11;
-    /// `last_known_elr`.
+    /// The id of the `last_known_elr` field (schema name `LastKnownElr`) of `PartitionRecord`, at path `last_known_elr` in `PartitionRecord`.
     pub const LAST_KNOWN_ELR: crate::FieldId = 12;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `PartitionRecord` (its unknown tagged fields), at path `_tagged_fields` in `PartitionRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 13;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/ProducerIdsRecord.json` |
 
 use crate::rt;
 
@@ -139,13 +140,13 @@ impl<'a> rt::Message<'a> for ProducerIdsRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `ProducerIdsRecord`, at path `broker_id` in `ProducerIdsRecord`.
     pub const BROKER_ID: crate::FieldId = 0;
-    /// `broker_epoch`.
+    /// The id of the `broker_epoch` field (schema name `BrokerEpoch`) of `ProducerIdsRecord`, at path `broker_epoch` in `ProducerIdsRecord`.
     pub const BROKER_EPOCH: crate::FieldId = 1;
-    /// `next_producer_id`.
+    /// The id of the `next_producer_id` field (schema name `NextProducerId`) of `ProducerIdsRecord`, at path `next_producer_id` in `ProducerIdsRecord`.
     pub const NEXT_PRODUCER_ID: crate::FieldId = 2;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ProducerIdsRecord` (its unknown tagged fields), at path `_tagged_fields` in `ProducerIdsRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 3;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["broker_id", "broker_epoch", "next_producer_id", "_tagged_fields"];

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-4 |
 //! | flexible versions | 0-4 |
+//! | schema | `schemas/kafka/4.4.0/metadata/RegisterBrokerRecord.json` |
 
 use crate::rt;
 
@@ -633,47 +634,47 @@ impl<'a> rt::Message<'a> for RegisterBrokerRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `RegisterBrokerRecord`, at path `broker_id` in `RegisterBrokerRecord`.
     pub const BROKER_ID: crate::FieldId = 0;
-    /// `is_migrating_zk_broker`.
+    /// The id of the `is_migrating_zk_broker` field (schema name `IsMigratingZkBroker`) of `RegisterBrokerRecord`, at path `is_migrating_zk_broker` in `RegisterBrokerRecord`.
     pub const IS_MIGRATING_ZK_BROKER: crate::FieldId = 1;
-    /// `incarnation_id`.
+    /// The id of the `incarnation_id` field (schema name `IncarnationId`) of `RegisterBrokerRecord`, at path `incarnation_id` in `RegisterBrokerRecord`.
     pub const INCARNATION_ID: crate::FieldId = 2;
-    /// `broker_epoch`.
+    /// The id of the `broker_epoch` field (schema name `BrokerEpoch`) of `RegisterBrokerRecord`, at path `broker_epoch` in `RegisterBrokerRecord`.
     pub const BROKER_EPOCH: crate::FieldId = 3;
-    /// `end_points`.
+    /// The id of the `end_points` field (schema name `EndPoints`) of `RegisterBrokerRecord`, at path `end_points` in `RegisterBrokerRecord`.
     pub const END_POINTS: crate::FieldId = 4;
-    /// `features`.
+    /// The id of the `features` field (schema name `Features`) of `RegisterBrokerRecord`, at path `features` in `RegisterBrokerRecord`.
     pub const FEATURES: crate::FieldId = 5;
-    /// `rack`.
+    /// The id of the `rack` field (schema name `Rack`) of `RegisterBrokerRecord`, at path `rack` in `RegisterBrokerRecord`.
     pub const RACK: crate::FieldId = 6;
-    /// `fenced`.
+    /// The id of the `fenced` field (schema name `Fenced`) of `RegisterBrokerRecord`, at path `fenced` in `RegisterBrokerRecord`.
     pub const FENCED: crate::FieldId = 7;
-    /// `in_controlled_shutdown`.
+    /// The id of the `in_controlled_shutdown` field (schema name `InControlledShutdown`) of `RegisterBrokerRecord`, at path `in_controlled_shutdown` in `RegisterBrokerRecord`.
     pub const IN_CONTROLLED_SHUTDOWN: crate::FieldId = 8;
-    /// `log_dirs`.
+    /// The id of the `log_dirs` field (schema name `LogDirs`) of `RegisterBrokerRecord`, at path `log_dirs` in `RegisterBrokerRecord`.
     pub const LOG_DIRS: crate::FieldId = 9;
-    /// `cordoned_log_dirs`.
+    /// The id of the `cordoned_log_dirs` field (schema name `CordonedLogDirs`) of `RegisterBrokerRecord`, at path `cordoned_log_dirs` in `RegisterBrokerRecord`.
     pub const CORDONED_LOG_DIRS: crate::FieldId = 10;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `RegisterBrokerRecord` (its unknown tagged fields), at path `_tagged_fields` in `RegisterBrokerRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 11;
-    /// `end_points[].name`.
+    /// The id of the `name` field (schema name `Name`) of `BrokerEndpoint`, at path `end_points[].name` in `RegisterBrokerRecord`.
     pub const END_POINTS_NAME: crate::FieldId = 12;
-    /// `end_points[].host`.
+    /// The id of the `host` field (schema name `Host`) of `BrokerEndpoint`, at path `end_points[].host` in `RegisterBrokerRecord`.
     pub const END_POINTS_HOST: crate::FieldId = 13;
-    /// `end_points[].port`.
+    /// The id of the `port` field (schema name `Port`) of `BrokerEndpoint`, at path `end_points[].port` in `RegisterBrokerRecord`.
     pub const END_POINTS_PORT: crate::FieldId = 14;
-    /// `end_points[].security_protocol`.
+    /// The id of the `security_protocol` field (schema name `SecurityProtocol`) of `BrokerEndpoint`, at path `end_points[].security_protocol` in `RegisterBrokerRecord`.
     pub const END_POINTS_SECURITY_PROTOCOL: crate::FieldId = 15;
-    /// `end_points[]._tagged_fields`.
+    /// The id of the tagged-field section of `BrokerEndpoint` (its unknown tagged fields), at path `end_points[]._tagged_fields` in `RegisterBrokerRecord`.
     pub const END_POINTS_TAGGED_FIELDS: crate::FieldId = 16;
-    /// `features[].name`.
+    /// The id of the `name` field (schema name `Name`) of `BrokerFeature`, at path `features[].name` in `RegisterBrokerRecord`.
     pub const FEATURES_NAME: crate::FieldId = 17;
-    /// `features[].min_supported_version`.
+    /// The id of the `min_supported_version` field (schema name `MinSupportedVersion`) of `BrokerFeature`, at path `features[].min_supported_version` in `RegisterBrokerRecord`.
     pub const FEATURES_MIN_SUPPORTED_VERSION: crate::FieldId = 18;
-    /// `features[].max_supported_version`.
+    /// The id of the `max_supported_version` field (schema name `MaxSupportedVersion`) of `BrokerFeature`, at path `features[].max_supported_version` in `RegisterBrokerRecord`.
     pub const FEATURES_MAX_SUPPORTED_VERSION: crate::FieldId = 19;
-    /// `features[]._tagged_fields`.
+    /// The id of the tagged-field section of `BrokerFeature` (its unknown tagged fields), at path `features[]._tagged_fields` in `RegisterBrokerRecord`.
     pub const FEATURES_TAGGED_FIELDS: crate::FieldId = 20;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

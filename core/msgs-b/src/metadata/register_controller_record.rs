@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/RegisterControllerRecord.json` |
 
 use crate::rt;
 
@@ -454,35 +455,35 @@ impl<'a> rt::Message<'a> for RegisterControllerRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `controller_id`.
+    /// The id of the `controller_id` field (schema name `ControllerId`) of `RegisterControllerRecord`, at path `controller_id` in `RegisterControllerRecord`.
     pub const CONTROLLER_ID: crate::FieldId = 0;
-    /// `incarnation_id`.
+    /// The id of the `incarnation_id` field (schema name `IncarnationId`) of `RegisterControllerRecord`, at path `incarnation_id` in `RegisterControllerRecord`.
     pub const INCARNATION_ID: crate::FieldId = 1;
-    /// `zk_migration_ready`.
+    /// The id of the `zk_migration_ready` field (schema name `ZkMigrationReady`) of `RegisterControllerRecord`, at path `zk_migration_ready` in `RegisterControllerRecord`.
     pub const ZK_MIGRATION_READY: crate::FieldId = 2;
-    /// `end_points`.
+    /// The id of the `end_points` field (schema name `EndPoints`) of `RegisterControllerRecord`, at path `end_points` in `RegisterControllerRecord`.
     pub const END_POINTS: crate::FieldId = 3;
-    /// `features`.
+    /// The id of the `features` field (schema name `Features`) of `RegisterControllerRecord`, at path `features` in `RegisterControllerRecord`.
     pub const FEATURES: crate::FieldId = 4;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `RegisterControllerRecord` (its unknown tagged fields), at path `_tagged_fields` in `RegisterControllerRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 5;
-    /// `end_points[].name`.
+    /// The id of the `name` field (schema name `Name`) of `ControllerEndpoint`, at path `end_points[].name` in `RegisterControllerRecord`.
     pub const END_POINTS_NAME: crate::FieldId = 6;
-    /// `end_points[].host`.
+    /// The id of the `host` field (schema name `Host`) of `ControllerEndpoint`, at path `end_points[].host` in `RegisterControllerRecord`.
     pub const END_POINTS_HOST: crate::FieldId = 7;
-    /// `end_points[].port`.
+    /// The id of the `port` field (schema name `Port`) of `ControllerEndpoint`, at path `end_points[].port` in `RegisterControllerRecord`.
     pub const END_POINTS_PORT: crate::FieldId = 8;
-    /// `end_points[].security_protocol`.
+    /// The id of the `security_protocol` field (schema name `SecurityProtocol`) of `ControllerEndpoint`, at path `end_points[].security_protocol` in `RegisterControllerRecord`.
     pub const END_POINTS_SECURITY_PROTOCOL: crate::FieldId = 9;
-    /// `end_points[]._tagged_fields`.
+    /// The id of the tagged-field section of `ControllerEndpoint` (its unknown tagged fields), at path `end_points[]._tagged_fields` in `RegisterControllerRecord`.
     pub const END_POINTS_TAGGED_FIELDS: crate::FieldId = 10;
-    /// `features[].name`.
+    /// The id of the `name` field (schema name `Name`) of `ControllerFeature`, at path `features[].name` in `RegisterControllerRecord`.
     pub const FEATURES_NAME: crate::FieldId = 11;
-    /// `features[].min_supported_version`.
+    /// The id of the `min_supported_version` field (schema name `MinSupportedVersion`) of `ControllerFeature`, at path `features[].min_supported_version` in `RegisterControllerRecord`.
     pub const FEATURES_MIN_SUPPORTED_VERSION: crate::FieldId = 12;
-    /// `features[].max_supported_version`.
+    /// The id of the `max_supported_version` field (schema name `MaxSupportedVersion`) of `ControllerFeature`, at path `features[].max_supported_version` in `RegisterControllerRecord`.
     pub const FEATURES_MAX_SUPPORTED_VERSION: crate::FieldId = 13;
-    /// `features[]._tagged_fields`.
+    /// The id of the tagged-field section of `ControllerFeature` (its unknown tagged fields), at path `features[]._tagged_fields` in `RegisterControllerRecord`.
     pub const FEATURES_TAGGED_FIELDS: crate::FieldId = 14;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

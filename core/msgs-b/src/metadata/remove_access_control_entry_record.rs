@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/RemoveAccessControlEntryRecord.json` |
 
 use crate::rt;
 
@@ -124,9 +125,9 @@ impl<'a> rt::Message<'a> for RemoveAccessControlEntryRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `id`.
+    /// The id of the `id` field (schema name `Id`) of `RemoveAccessControlEntryRecord`, at path `id` in `RemoveAccessControlEntryRecord`.
     pub const ID: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `RemoveAccessControlEntryRecord` (its unknown tagged fields), at path `_tagged_fields` in `RemoveAccessControlEntryRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["id", "_tagged_fields"];

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/RemoveDelegationTokenRecord.json` |
 
 use crate::rt;
 
@@ -125,9 +126,9 @@ impl<'a> rt::Message<'a> for RemoveDelegationTokenRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `token_id`.
+    /// The id of the `token_id` field (schema name `TokenId`) of `RemoveDelegationTokenRecord`, at path `token_id` in `RemoveDelegationTokenRecord`.
     pub const TOKEN_ID: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `RemoveDelegationTokenRecord` (its unknown tagged fields), at path `_tagged_fields` in `RemoveDelegationTokenRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["token_id", "_tagged_fields"];

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/RemoveTopicRecord.json` |
 
 use crate::rt;
 
@@ -124,9 +125,9 @@ impl<'a> rt::Message<'a> for RemoveTopicRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `RemoveTopicRecord`, at path `topic_id` in `RemoveTopicRecord`.
     pub const TOPIC_ID: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `RemoveTopicRecord` (its unknown tagged fields), at path `_tagged_fields` in `RemoveTopicRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["topic_id", "_tagged_fields"];

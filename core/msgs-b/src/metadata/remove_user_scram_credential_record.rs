@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/RemoveUserScramCredentialRecord.json` |
 
 use crate::rt;
 
@@ -133,11 +134,11 @@ impl<'a> rt::Message<'a> for RemoveUserScramCredentialRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `name`.
+    /// The id of the `name` field (schema name `Name`) of `RemoveUserScramCredentialRecord`, at path `name` in `RemoveUserScramCredentialRecord`.
     pub const NAME: crate::FieldId = 0;
-    /// `mechanism`.
+    /// The id of the `mechanism` field (schema name `Mechanism`) of `RemoveUserScramCredentialRecord`, at path `mechanism` in `RemoveUserScramCredentialRecord`.
     pub const MECHANISM: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `RemoveUserScramCredentialRecord` (its unknown tagged fields), at path `_tagged_fields` in `RemoveUserScramCredentialRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["name", "mechanism", "_tagged_fields"];

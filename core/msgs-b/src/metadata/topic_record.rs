@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/TopicRecord.json` |
 
 use crate::rt;
 
@@ -133,11 +134,11 @@ impl<'a> rt::Message<'a> for TopicRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicRecord`, at path `name` in `TopicRecord`.
     pub const NAME: crate::FieldId = 0;
-    /// `topic_id`.
+    /// The id of the `topic_id` field (schema name `TopicId`) of `TopicRecord`, at path `topic_id` in `TopicRecord`.
     pub const TOPIC_ID: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `TopicRecord` (its unknown tagged fields), at path `_tagged_fields` in `TopicRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["name", "topic_id", "_tagged_fields"];

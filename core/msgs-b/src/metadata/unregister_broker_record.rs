@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/UnregisterBrokerRecord.json` |
 
 use crate::rt;
 
@@ -138,11 +139,11 @@ impl<'a> rt::Message<'a> for UnregisterBrokerRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `UnregisterBrokerRecord`, at path `broker_id` in `UnregisterBrokerRecord`.
     pub const BROKER_ID: crate::FieldId = 0;
-    /// `broker_epoch`.
+    /// The id of the `broker_epoch` field (schema name `BrokerEpoch`) of `UnregisterBrokerRecord`, at path `broker_epoch` in `UnregisterBrokerRecord`.
     pub const BROKER_EPOCH: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `UnregisterBrokerRecord` (its unknown tagged fields), at path `_tagged_fields` in `UnregisterBrokerRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["broker_id", "broker_epoch", "_tagged_fields"];

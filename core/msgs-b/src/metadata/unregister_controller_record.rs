@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/UnregisterControllerRecord.json` |
 
 use crate::rt;
 
@@ -124,9 +125,9 @@ impl<'a> rt::Message<'a> for UnregisterControllerRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `controller_id`.
+    /// The id of the `controller_id` field (schema name `ControllerId`) of `UnregisterControllerRecord`, at path `controller_id` in `UnregisterControllerRecord`.
     pub const CONTROLLER_ID: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `UnregisterControllerRecord` (its unknown tagged fields), at path `_tagged_fields` in `UnregisterControllerRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["controller_id", "_tagged_fields"];

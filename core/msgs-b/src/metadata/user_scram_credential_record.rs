@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/UserScramCredentialRecord.json` |
 
 use crate::rt;
 
@@ -158,19 +159,19 @@ impl<'a> rt::Message<'a> for UserScramCredentialRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `name`.
+    /// The id of the `name` field (schema name `Name`) of `UserScramCredentialRecord`, at path `name` in `UserScramCredentialRecord`.
     pub const NAME: crate::FieldId = 0;
-    /// `mechanism`.
+    /// The id of the `mechanism` field (schema name `Mechanism`) of `UserScramCredentialRecord`, at path `mechanism` in `UserScramCredentialRecord`.
     pub const MECHANISM: crate::FieldId = 1;
-    /// `salt`.
+    /// The id of the `salt` field (schema name `Salt`) of `UserScramCredentialRecord`, at path `salt` in `UserScramCredentialRecord`.
     pub const SALT: crate::FieldId = 2;
-    /// `stored_key`.
+    /// The id of the `stored_key` field (schema name `StoredKey`) of `UserScramCredentialRecord`, at path `stored_key` in `UserScramCredentialRecord`.
     pub const STORED_KEY: crate::FieldId = 3;
-    /// `server_key`.
+    /// The id of the `server_key` field (schema name `ServerKey`) of `UserScramCredentialRecord`, at path `server_key` in `UserScramCredentialRecord`.
     pub const SERVER_KEY: crate::FieldId = 4;
-    /// `iterations`.
+    /// The id of the `iterations` field (schema name `Iterations`) of `UserScramCredentialRecord`, at path `iterations` in `UserScramCredentialRecord`.
     pub const ITERATIONS: crate::FieldId = 5;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `UserScramCredentialRecord` (its unknown tagged fields), at path `_tagged_fields` in `UserScramCredentialRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 6;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

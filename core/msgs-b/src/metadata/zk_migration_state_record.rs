@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/metadata/ZkMigrationRecord.json` |
 
 use crate::rt;
 
@@ -124,9 +125,9 @@ impl<'a> rt::Message<'a> for ZkMigrationStateRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `zk_migration_state`.
+    /// The id of the `zk_migration_state` field (schema name `ZkMigrationState`) of `ZkMigrationStateRecord`, at path `zk_migration_state` in `ZkMigrationStateRecord`.
     pub const ZK_MIGRATION_STATE: crate::FieldId = 0;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ZkMigrationStateRecord` (its unknown tagged fields), at path `_tagged_fields` in `ZkMigrationStateRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 1;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["zk_migration_state", "_tagged_fields"];

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | 0-1 |
+//! | schema | `schemas/kafka/4.4.0/raft/QuorumStateData.json` |
 
 use crate::rt;
 
@@ -386,25 +387,25 @@ impl<'a> rt::Message<'a> for QuorumStateData<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `cluster_id`.
+    /// The id of the `cluster_id` field (schema name `ClusterId`) of `QuorumStateData`, at path `cluster_id` in `QuorumStateData`.
     pub const CLUSTER_ID: crate::FieldId = 0;
-    /// `leader_id`.
+    /// The id of the `leader_id` field (schema name `LeaderId`) of `QuorumStateData`, at path `leader_id` in `QuorumStateData`.
     pub const LEADER_ID: crate::FieldId = 1;
-    /// `leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `QuorumStateData`, at path `leader_epoch` in `QuorumStateData`.
     pub const LEADER_EPOCH: crate::FieldId = 2;
-    /// `voted_id`.
+    /// The id of the `voted_id` field (schema name `VotedId`) of `QuorumStateData`, at path `voted_id` in `QuorumStateData`.
     pub const VOTED_ID: crate::FieldId = 3;
-    /// `voted_directory_id`.
+    /// The id of the `voted_directory_id` field (schema name `VotedDirectoryId`) of `QuorumStateData`, at path `voted_directory_id` in `QuorumStateData`.
     pub const VOTED_DIRECTORY_ID: crate::FieldId = 4;
-    /// `applied_offset`.
+    /// The id of the `applied_offset` field (schema name `AppliedOffset`) of `QuorumStateData`, at path `applied_offset` in `QuorumStateData`.
     pub const APPLIED_OFFSET: crate::FieldId = 5;
-    /// `current_voters`.
+    /// The id of the `current_voters` field (schema name `CurrentVoters`) of `QuorumStateData`, at path `current_voters` in `QuorumStateData`.
     pub const CURRENT_VOTERS: crate::FieldId = 6;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `QuorumStateData` (its unknown tagged fields), at path `_tagged_fields` in `QuorumStateData`.
     pub const TAGGED_FIELDS: crate::FieldId = 7;
-    /// `current_voters[].voter_id`.
+    /// The id of the `voter_id` field (schema name `VoterId`) of `Voter`, at path `current_voters[].voter_id` in `QuorumStateData`.
     pub const CURRENT_VOTERS_VOTER_ID: crate::FieldId = 8;
-    /// `current_voters[]._tagged_fields`.
+    /// The id of the tagged-field section of `Voter` (its unknown tagged fields), at path `current_voters[]._tagged_fields` in `QuorumStateData`.
     pub const CURRENT_VOTERS_TAGGED_FIELDS: crate::FieldId = 9;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

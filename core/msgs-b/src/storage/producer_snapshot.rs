@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 1 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/storage/ProducerSnapshot.json` |
 
 use crate::rt;
 
@@ -329,29 +330,29 @@ impl<'a> rt::Message<'a> for ProducerSnapshot<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `crc`.
+    /// The id of the `crc` field (schema name `Crc`) of `ProducerSnapshot`, at path `crc` in `ProducerSnapshot`.
     pub const CRC: crate::FieldId = 0;
-    /// `producer_entries`.
+    /// The id of the `producer_entries` field (schema name `ProducerEntries`) of `ProducerSnapshot`, at path `producer_entries` in `ProducerSnapshot`.
     pub const PRODUCER_ENTRIES: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `ProducerSnapshot` (its unknown tagged fields), at path `_tagged_fields` in `ProducerSnapshot`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `producer_entries[].producer_id`.
+    /// The id of the `producer_id` field (schema name `ProducerId`) of `ProducerEntry`, at path `producer_entries[].producer_id` in `ProducerSnapshot`.
     pub const PRODUCER_ENTRIES_PRODUCER_ID: crate::FieldId = 3;
-    /// `producer_entries[].epoch`.
+    /// The id of the `epoch` field (schema name `Epoch`) of `ProducerEntry`, at path `producer_entries[].epoch` in `ProducerSnapshot`.
     pub const PRODUCER_ENTRIES_EPOCH: crate::FieldId = 4;
-    /// `producer_entries[].last_sequence`.
+    /// The id of the `last_sequence` field (schema name `LastSequence`) of `ProducerEntry`, at path `producer_entries[].last_sequence` in `ProducerSnapshot`.
     pub const PRODUCER_ENTRIES_LAST_SEQUENCE: crate::FieldId = 5;
-    /// `producer_entries[].last_offset`.
+    /// The id of the `last_offset` field (schema name `LastOffset`) of `ProducerEntry`, at path `producer_entries[].last_offset` in `ProducerSnapshot`.
     pub const PRODUCER_ENTRIES_LAST_OFFSET: crate::FieldId = 6;
-    /// `producer_entries[].offset_delta`.
+    /// The id of the `offset_delta` field (schema name `OffsetDelta`) of `ProducerEntry`, at path `producer_entries[].offset_delta` in `ProducerSnapshot`.
     pub const PRODUCER_ENTRIES_OFFSET_DELTA: crate::FieldId = 7;
-    /// `producer_entries[].timestamp`.
+    /// The id of the `timestamp` field (schema name `Timestamp`) of `ProducerEntry`, at path `producer_entries[].timestamp` in `ProducerSnapshot`.
     pub const PRODUCER_ENTRIES_TIMESTAMP: crate::FieldId = 8;
-    /// `producer_entries[].coordinator_epoch`.
+    /// The id of the `coordinator_epoch` field (schema name `CoordinatorEpoch`) of `ProducerEntry`, at path `producer_entries[].coordinator_epoch` in `ProducerSnapshot`.
     pub const PRODUCER_ENTRIES_COORDINATOR_EPOCH: crate::FieldId = 9;
-    /// `producer_entries[].current_txn_first_offset`.
+    /// The id of the `current_txn_first_offset` field (schema name `CurrentTxnFirstOffset`) of `ProducerEntry`, at path `producer_entries[].current_txn_first_offset` in `ProducerSnapshot`.
     pub const PRODUCER_ENTRIES_CURRENT_TXN_FIRST_OFFSET: crate::FieldId = 10;
-    /// `producer_entries[]._tagged_fields`.
+    /// The id of the tagged-field section of `ProducerEntry` (its unknown tagged fields), at path `producer_entries[]._tagged_fields` in `ProducerSnapshot`.
     pub const PRODUCER_ENTRIES_TAGGED_FIELDS: crate::FieldId = 11;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

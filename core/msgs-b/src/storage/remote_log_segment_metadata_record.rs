@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/storage/RemoteLogSegmentMetadataRecord.json` |
 
 use crate::rt;
 
@@ -718,49 +719,49 @@ impl<'a> rt::Message<'a> for RemoteLogSegmentMetadataRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `remote_log_segment_id`.
+    /// The id of the `remote_log_segment_id` field (schema name `RemoteLogSegmentId`) of `RemoteLogSegmentMetadataRecord`, at path `remote_log_segment_id` in `RemoteLogSegmentMetadataRecord`.
     pub const REMOTE_LOG_SEGMENT_ID: crate::FieldId = 0;
-    /// `start_offset`.
+    /// The id of the `start_offset` field (schema name `StartOffset`) of `RemoteLogSegmentMetadataRecord`, at path `start_offset` in `RemoteLogSegmentMetadataRecord`.
     pub const START_OFFSET: crate::FieldId = 1;
-    /// `end_offset`.
+    /// The id of the `end_offset` field (schema name `EndOffset`) of `RemoteLogSegmentMetadataRecord`, at path `end_offset` in `RemoteLogSegmentMetadataRecord`.
     pub const END_OFFSET: crate::FieldId = 2;
-    /// `broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `RemoteLogSegmentMetadataRecord`, at path `broker_id` in `RemoteLogSegmentMetadataRecord`.
     pub const BROKER_ID: crate::FieldId = 3;
-    /// `max_timestamp_ms`.
+    /// The id of the `max_timestamp_ms` field (schema name `MaxTimestampMs`) of `RemoteLogSegmentMetadataRecord`, at path `max_timestamp_ms` in `RemoteLogSegmentMetadataRecord`.
     pub const MAX_TIMESTAMP_MS: crate::FieldId = 4;
-    /// `event_timestamp_ms`.
+    /// The id of the `event_timestamp_ms` field (schema name `EventTimestampMs`) of `RemoteLogSegmentMetadataRecord`, at path `event_timestamp_ms` in `RemoteLogSegmentMetadataRecord`.
     pub const EVENT_TIMESTAMP_MS: crate::FieldId = 5;
-    /// `segment_leader_epochs`.
+    /// The id of the `segment_leader_epochs` field (schema name `SegmentLeaderEpochs`) of `RemoteLogSegmentMetadataRecord`, at path `segment_leader_epochs` in `RemoteLogSegmentMetadataRecord`.
     pub const SEGMENT_LEADER_EPOCHS: crate::FieldId = 6;
-    /// `segment_size_in_bytes`.
+    /// The id of the `segment_size_in_bytes` field (schema name `SegmentSizeInBytes`) of `RemoteLogSegmentMetadataRecord`, at path `segment_size_in_bytes` in `RemoteLogSegmentMetadataRecord`.
     pub const SEGMENT_SIZE_IN_BYTES: crate::FieldId = 7;
-    /// `custom_metadata`.
+    /// The id of the `custom_metadata` field (schema name `CustomMetadata`) of `RemoteLogSegmentMetadataRecord`, at path `custom_metadata` in `RemoteLogSegmentMetadataRecord`.
     pub const CUSTOM_METADATA: crate::FieldId = 8;
-    /// `remote_log_segment_state`.
+    /// The id of the `remote_log_segment_state` field (schema name `RemoteLogSegmentState`) of `RemoteLogSegmentMetadataRecord`, at path `remote_log_segment_state` in `RemoteLogSegmentMetadataRecord`.
     pub const REMOTE_LOG_SEGMENT_STATE: crate::FieldId = 9;
-    /// `txn_index_empty`.
+    /// The id of the `txn_index_empty` field (schema name `TxnIndexEmpty`) of `RemoteLogSegmentMetadataRecord`, at path `txn_index_empty` in `RemoteLogSegmentMetadataRecord`.
     pub const TXN_INDEX_EMPTY: crate::FieldId = 10;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `RemoteLogSegmentMetadataRecord` (its unknown tagged fields), at path `_tagged_fields` in `RemoteLogSegmentMetadataRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 11;
-    /// `remote_log_segment_id.topic_id_partition`.
+    /// The id of the `topic_id_partition` field (schema name `TopicIdPartition`) of `RemoteLogSegmentIdEntry`, at path `remote_log_segment_id.topic_id_partition` in `RemoteLogSegmentMetadataRecord`.
     pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION: crate::FieldId = 12;
-    /// `remote_log_segment_id.id`.
+    /// The id of the `id` field (schema name `Id`) of `RemoteLogSegmentIdEntry`, at path `remote_log_segment_id.id` in `RemoteLogSegmentMetadataRecord`.
     pub const REMOTE_LOG_SEGMENT_ID_ID: crate::FieldId = 13;
-    /// `remote_log_segment_id._tagged_fields`.
+    /// The id of the tagged-field section of `RemoteLogSegmentIdEntry` (its unknown tagged fields), at path `remote_log_segment_id._tagged_fields` in `RemoteLogSegmentMetadataRecord`.
     pub const REMOTE_LOG_SEGMENT_ID_TAGGED_FIELDS: crate::FieldId = 14;
-    /// `segment_leader_epochs[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `SegmentLeaderEpochEntry`, at path `segment_leader_epochs[].leader_epoch` in `RemoteLogSegmentMetadataRecord`.
     pub const SEGMENT_LEADER_EPOCHS_LEADER_EPOCH: crate::FieldId = 15;
-    /// `segment_leader_epochs[].offset`.
+    /// The id of the `offset` field (schema name `Offset`) of `SegmentLeaderEpochEntry`, at path `segment_leader_epochs[].offset` in `RemoteLogSegmentMetadataRecord`.
     pub const SEGMENT_LEADER_EPOCHS_OFFSET: crate::FieldId = 16;
-    /// `segment_leader_epochs[]._tagged_fields`.
+    /// The id of the tagged-field section of `SegmentLeaderEpochEntry` (its unknown tagged fields), at path `segment_leader_epochs[]._tagged_fields` in `RemoteLogSegmentMetadataRecord`.
     pub const SEGMENT_LEADER_EPOCHS_TAGGED_FIELDS: crate::FieldId = 17;
-    /// `remote_log_segment_id.topic_id_partition.name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicIdPartitionEntry`, at path `remote_log_segment_id.topic_id_partition.name` in `RemoteLogSegmentMetadataRecord`.
     pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_NAME: crate::FieldId = 18;
-    /// `remote_log_segment_id.topic_id_partition.id`.
+    /// The id of the `id` field (schema name `Id`) of `TopicIdPartitionEntry`, at path `remote_log_segment_id.topic_id_partition.id` in `RemoteLogSegmentMetadataRecord`.
     pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_ID: crate::FieldId = 19;
-    /// `remote_log_segment_id.topic_id_partition.partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `TopicIdPartitionEntry`, at path `remote_log_segment_id.topic_id_partition.partition` in `RemoteLogSegmentMetadataRecord`.
     pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_PARTITION: crate::FieldId = 20;
-    /// `remote_log_segment_id.topic_id_partition._tagged_fields`.
+    /// The id of the tagged-field section of `TopicIdPartitionEntry` (its unknown tagged fields), at path `remote_log_segment_id.topic_id_partition._tagged_fields` in `RemoteLogSegmentMetadataRecord`.
     pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_TAGGED_FIELDS: crate::FieldId = 21;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

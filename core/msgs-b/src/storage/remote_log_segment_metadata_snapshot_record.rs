@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/storage/RemoteLogSegmentMetadataSnapshotRecord.json` |
 
 use crate::rt;
 
@@ -415,35 +416,35 @@ impl<'a> rt::Message<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `segment_id`.
+    /// The id of the `segment_id` field (schema name `SegmentId`) of `RemoteLogSegmentMetadataSnapshotRecord`, at path `segment_id` in `RemoteLogSegmentMetadataSnapshotRecord`.
     pub const SEGMENT_ID: crate::FieldId = 0;
-    /// `start_offset`.
+    /// The id of the `start_offset` field (schema name `StartOffset`) of `RemoteLogSegmentMetadataSnapshotRecord`, at path `start_offset` in `RemoteLogSegmentMetadataSnapshotRecord`.
     pub const START_OFFSET: crate::FieldId = 1;
-    /// `end_offset`.
+    /// The id of the `end_offset` field (schema name `EndOffset`) of `RemoteLogSegmentMetadataSnapshotRecord`, at path `end_offset` in `RemoteLogSegmentMetadataSnapshotRecord`.
     pub const END_OFFSET: crate::FieldId = 2;
-    /// `broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `RemoteLogSegmentMetadataSnapshotRecord`, at path `broker_id` in `RemoteLogSegmentMetadataSnapshotRecord`.
     pub const BROKER_ID: crate::FieldId = 3;
-    /// `max_timestamp_ms`.
+    /// The id of the `max_timestamp_ms` field (schema name `MaxTimestampMs`) of `RemoteLogSegmentMetadataSnapshotRecord`, at path `max_timestamp_ms` in `RemoteLogSegmentMetadataSnapshotRecord`.
     pub const MAX_TIMESTAMP_MS: crate::FieldId = 4;
-    /// `event_timestamp_ms`.
+    /// The id of the `event_timestamp_ms` field (schema name `EventTimestampMs`) of `RemoteLogSegmentMetadataSnapshotRecord`, at path `event_timestamp_ms` in `RemoteLogSegmentMetadataSnapshotRecord`.
     pub const EVENT_TIMESTAMP_MS: crate::FieldId = 5;
-    /// `segment_leader_epochs`.
+    /// The id of the `segment_leader_epochs` field (schema name `SegmentLeaderEpochs`) of `RemoteLogSegmentMetadataSnapshotRecord`, at path `segment_leader_epochs` in `RemoteLogSegmentMetadataSnapshotRecord`.
     pub const SEGMENT_LEADER_EPOCHS: crate::FieldId = 6;
-    /// `segment_size_in_bytes`.
+    /// The id of the `segment_size_in_bytes` field (schema name `SegmentSizeInBytes`) of `RemoteLogSegmentMetadataSnapshotRecord`, at path `segment_size_in_bytes` in `RemoteLogSegmentMetadataSnapshotRecord`.
     pub const SEGMENT_SIZE_IN_BYTES: crate::FieldId = 7;
-    /// `custom_metadata`.
+    /// The id of the `custom_metadata` field (schema name `CustomMetadata`) of `RemoteLogSegmentMetadataSnapshotRecord`, at path `custom_metadata` in `RemoteLogSegmentMetadataSnapshotRecord`.
     pub const CUSTOM_METADATA: crate::FieldId = 8;
-    /// `remote_log_segment_state`.
+    /// The id of the `remote_log_segment_state` field (schema name `RemoteLogSegmentState`) of `RemoteLogSegmentMetadataSnapshotRecord`, at path `remote_log_segment_state` in `RemoteLogSegmentMetadataSnapshotRecord`.
     pub const REMOTE_LOG_SEGMENT_STATE: crate::FieldId = 9;
-    /// `txn_index_empty`.
+    /// The id of the `txn_index_empty` field (schema name `TxnIndexEmpty`) of `RemoteLogSegmentMetadataSnapshotRecord`, at path `txn_index_empty` in `RemoteLogSegmentMetadataSnapshotRecord`.
     pub const TXN_INDEX_EMPTY: crate::FieldId = 10;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `RemoteLogSegmentMetadataSnapshotRecord` (its unknown tagged fields), at path `_tagged_fields` in `RemoteLogSegmentMetadataSnapshotRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 11;
-    /// `segment_leader_epochs[].leader_epoch`.
+    /// The id of the `leader_epoch` field (schema name `LeaderEpoch`) of `SegmentLeaderEpochEntry`, at path `segment_leader_epochs[].leader_epoch` in `RemoteLogSegmentMetadataSnapshotRecord`.
     pub const SEGMENT_LEADER_EPOCHS_LEADER_EPOCH: crate::FieldId = 12;
-    /// `segment_leader_epochs[].offset`.
+    /// The id of the `offset` field (schema name `Offset`) of `SegmentLeaderEpochEntry`, at path `segment_leader_epochs[].offset` in `RemoteLogSegmentMetadataSnapshotRecord`.
     pub const SEGMENT_LEADER_EPOCHS_OFFSET: crate::FieldId = 13;
-    /// `segment_leader_epochs[]._tagged_fields`.
+    /// The id of the tagged-field section of `SegmentLeaderEpochEntry` (its unknown tagged fields), at path `segment_leader_epochs[]._tagged_fields` in `RemoteLogSegmentMetadataSnapshotRecord`.
     pub const SEGMENT_LEADER_EPOCHS_TAGGED_FIELDS: crate::FieldId = 14;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/storage/RemoteLogSegmentMetadataUpdateRecord.json` |
 
 use crate::rt;
 
@@ -477,31 +478,31 @@ impl<'a> rt::Message<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `remote_log_segment_id`.
+    /// The id of the `remote_log_segment_id` field (schema name `RemoteLogSegmentId`) of `RemoteLogSegmentMetadataUpdateRecord`, at path `remote_log_segment_id` in `RemoteLogSegmentMetadataUpdateRecord`.
     pub const REMOTE_LOG_SEGMENT_ID: crate::FieldId = 0;
-    /// `broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `RemoteLogSegmentMetadataUpdateRecord`, at path `broker_id` in `RemoteLogSegmentMetadataUpdateRecord`.
     pub const BROKER_ID: crate::FieldId = 1;
-    /// `event_timestamp_ms`.
+    /// The id of the `event_timestamp_ms` field (schema name `EventTimestampMs`) of `RemoteLogSegmentMetadataUpdateRecord`, at path `event_timestamp_ms` in `RemoteLogSegmentMetadataUpdateRecord`.
     pub const EVENT_TIMESTAMP_MS: crate::FieldId = 2;
-    /// `custom_metadata`.
+    /// The id of the `custom_metadata` field (schema name `CustomMetadata`) of `RemoteLogSegmentMetadataUpdateRecord`, at path `custom_metadata` in `RemoteLogSegmentMetadataUpdateRecord`.
     pub const CUSTOM_METADATA: crate::FieldId = 3;
-    /// `remote_log_segment_state`.
+    /// The id of the `remote_log_segment_state` field (schema name `RemoteLogSegmentState`) of `RemoteLogSegmentMetadataUpdateRecord`, at path `remote_log_segment_state` in `RemoteLogSegmentMetadataUpdateRecord`.
     pub const REMOTE_LOG_SEGMENT_STATE: crate::FieldId = 4;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `RemoteLogSegmentMetadataUpdateRecord` (its unknown tagged fields), at path `_tagged_fields` in `RemoteLogSegmentMetadataUpdateRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 5;
-    /// `remote_log_segment_id.topic_id_partition`.
+    /// The id of the `topic_id_partition` field (schema name `TopicIdPartition`) of `RemoteLogSegmentIdEntry`, at path `remote_log_segment_id.topic_id_partition` in `RemoteLogSegmentMetadataUpdateRecord`.
     pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION: crate::FieldId = 6;
-    /// `remote_log_segment_id.id`.
+    /// The id of the `id` field (schema name `Id`) of `RemoteLogSegmentIdEntry`, at path `remote_log_segment_id.id` in `RemoteLogSegmentMetadataUpdateRecord`.
     pub const REMOTE_LOG_SEGMENT_ID_ID: crate::FieldId = 7;
-    /// `remote_log_segment_id._tagged_fields`.
+    /// The id of the tagged-field section of `RemoteLogSegmentIdEntry` (its unknown tagged fields), at path `remote_log_segment_id._tagged_fields` in `RemoteLogSegmentMetadataUpdateRecord`.
     pub const REMOTE_LOG_SEGMENT_ID_TAGGED_FIELDS: crate::FieldId = 8;
-    /// `remote_log_segment_id.topic_id_partition.name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicIdPartitionEntry`, at path `remote_log_segment_id.topic_id_partition.name` in `RemoteLogSegmentMetadataUpdateRecord`.
     pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_NAME: crate::FieldId = 9;
-    /// `remote_log_segment_id.topic_id_partition.id`.
+    /// The id of the `id` field (schema name `Id`) of `TopicIdPartitionEntry`, at path `remote_log_segment_id.topic_id_partition.id` in `RemoteLogSegmentMetadataUpdateRecord`.
     pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_ID: crate::FieldId = 10;
-    /// `remote_log_segment_id.topic_id_partition.partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `TopicIdPartitionEntry`, at path `remote_log_segment_id.topic_id_partition.partition` in `RemoteLogSegmentMetadataUpdateRecord`.
     pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_PARTITION: crate::FieldId = 11;
-    /// `remote_log_segment_id.topic_id_partition._tagged_fields`.
+    /// The id of the tagged-field section of `TopicIdPartitionEntry` (its unknown tagged fields), at path `remote_log_segment_id.topic_id_partition._tagged_fields` in `RemoteLogSegmentMetadataUpdateRecord`.
     pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_TAGGED_FIELDS: crate::FieldId = 12;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0 |
 //! | flexible versions | 0 |
+//! | schema | `schemas/kafka/4.4.0/storage/RemotePartitionDeleteMetadataRecord.json` |
 
 use crate::rt;
 
@@ -316,23 +317,23 @@ impl<'a> rt::Message<'a> for RemotePartitionDeleteMetadataRecord<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topic_id_partition`.
+    /// The id of the `topic_id_partition` field (schema name `TopicIdPartition`) of `RemotePartitionDeleteMetadataRecord`, at path `topic_id_partition` in `RemotePartitionDeleteMetadataRecord`.
     pub const TOPIC_ID_PARTITION: crate::FieldId = 0;
-    /// `broker_id`.
+    /// The id of the `broker_id` field (schema name `BrokerId`) of `RemotePartitionDeleteMetadataRecord`, at path `broker_id` in `RemotePartitionDeleteMetadataRecord`.
     pub const BROKER_ID: crate::FieldId = 1;
-    /// `event_timestamp_ms`.
+    /// The id of the `event_timestamp_ms` field (schema name `EventTimestampMs`) of `RemotePartitionDeleteMetadataRecord`, at path `event_timestamp_ms` in `RemotePartitionDeleteMetadataRecord`.
     pub const EVENT_TIMESTAMP_MS: crate::FieldId = 2;
-    /// `remote_partition_delete_state`.
+    /// The id of the `remote_partition_delete_state` field (schema name `RemotePartitionDeleteState`) of `RemotePartitionDeleteMetadataRecord`, at path `remote_partition_delete_state` in `RemotePartitionDeleteMetadataRecord`.
     pub const REMOTE_PARTITION_DELETE_STATE: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `RemotePartitionDeleteMetadataRecord` (its unknown tagged fields), at path `_tagged_fields` in `RemotePartitionDeleteMetadataRecord`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `topic_id_partition.name`.
+    /// The id of the `name` field (schema name `Name`) of `TopicIdPartitionEntry`, at path `topic_id_partition.name` in `RemotePartitionDeleteMetadataRecord`.
     pub const TOPIC_ID_PARTITION_NAME: crate::FieldId = 5;
-    /// `topic_id_partition.id`.
+    /// The id of the `id` field (schema name `Id`) of `TopicIdPartitionEntry`, at path `topic_id_partition.id` in `RemotePartitionDeleteMetadataRecord`.
     pub const TOPIC_ID_PARTITION_ID: crate::FieldId = 6;
-    /// `topic_id_partition.partition`.
+    /// The id of the `partition` field (schema name `Partition`) of `TopicIdPartitionEntry`, at path `topic_id_partition.partition` in `RemotePartitionDeleteMetadataRecord`.
     pub const TOPIC_ID_PARTITION_PARTITION: crate::FieldId = 7;
-    /// `topic_id_partition._tagged_fields`.
+    /// The id of the tagged-field section of `TopicIdPartitionEntry` (its unknown tagged fields), at path `topic_id_partition._tagged_fields` in `RemotePartitionDeleteMetadataRecord`.
     pub const TOPIC_ID_PARTITION_TAGGED_FIELDS: crate::FieldId = 8;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 1-11 |
 //! | flexible versions | none |
+//! | schema | `schemas/kafka/4.4.0/streams/SubscriptionInfoData.json` |
 
 use crate::rt;
 
@@ -1148,63 +1149,63 @@ impl<'a> rt::Message<'a> for SubscriptionInfoData<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `version`.
+    /// The id of the `version` field (schema name `version`) of `SubscriptionInfoData`, at path `version` in `SubscriptionInfoData`.
     pub const VERSION: crate::FieldId = 0;
-    /// `latest_supported_version`.
+    /// The id of the `latest_supported_version` field (schema name `latestSupportedVersion`) of `SubscriptionInfoData`, at path `latest_supported_version` in `SubscriptionInfoData`.
     pub const LATEST_SUPPORTED_VERSION: crate::FieldId = 1;
-    /// `process_id`.
+    /// The id of the `process_id` field (schema name `processId`) of `SubscriptionInfoData`, at path `process_id` in `SubscriptionInfoData`.
     pub const PROCESS_ID: crate::FieldId = 2;
-    /// `prev_tasks`.
+    /// The id of the `prev_tasks` field (schema name `prevTasks`) of `SubscriptionInfoData`, at path `prev_tasks` in `SubscriptionInfoData`.
     pub const PREV_TASKS: crate::FieldId = 3;
-    /// `standby_tasks`.
+    /// The id of the `standby_tasks` field (schema name `standbyTasks`) of `SubscriptionInfoData`, at path `standby_tasks` in `SubscriptionInfoData`.
     pub const STANDBY_TASKS: crate::FieldId = 4;
-    /// `user_end_point`.
+    /// The id of the `user_end_point` field (schema name `userEndPoint`) of `SubscriptionInfoData`, at path `user_end_point` in `SubscriptionInfoData`.
     pub const USER_END_POINT: crate::FieldId = 5;
-    /// `task_offset_sums`.
+    /// The id of the `task_offset_sums` field (schema name `taskOffsetSums`) of `SubscriptionInfoData`, at path `task_offset_sums` in `SubscriptionInfoData`.
     pub const TASK_OFFSET_SUMS: crate::FieldId = 6;
-    /// `unique_field`.
+    /// The id of the `unique_field` field (schema name `uniqueField`) of `SubscriptionInfoData`, at path `unique_field` in `SubscriptionInfoData`.
     pub const UNIQUE_FIELD: crate::FieldId = 7;
-    /// `error_code`.
+    /// The id of the `error_code` field (schema name `errorCode`) of `SubscriptionInfoData`, at path `error_code` in `SubscriptionInfoData`.
     pub const ERROR_CODE: crate::FieldId = 8;
-    /// `client_tags`.
+    /// The id of the `client_tags` field (schema name `clientTags`) of `SubscriptionInfoData`, at path `client_tags` in `SubscriptionInfoData`.
     pub const CLIENT_TAGS: crate::FieldId = 9;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `SubscriptionInfoData` (its unknown tagged fields), at path `_tagged_fields` in `SubscriptionInfoData`.
     pub const TAGGED_FIELDS: crate::FieldId = 10;
-    /// `prev_tasks[].topic_group_id`.
+    /// The id of the `topic_group_id` field (schema name `topicGroupId`) of `TaskId`, at path `prev_tasks[].topic_group_id` in `SubscriptionInfoData`.
     pub const PREV_TASKS_TOPIC_GROUP_ID: crate::FieldId = 11;
-    /// `prev_tasks[].partition`.
+    /// The id of the `partition` field (schema name `partition`) of `TaskId`, at path `prev_tasks[].partition` in `SubscriptionInfoData`.
     pub const PREV_TASKS_PARTITION: crate::FieldId = 12;
-    /// `prev_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskId` (its unknown tagged fields), at path `prev_tasks[]._tagged_fields` in `SubscriptionInfoData`.
     pub const PREV_TASKS_TAGGED_FIELDS: crate::FieldId = 13;
-    /// `task_offset_sums[].topic_group_id`.
+    /// The id of the `topic_group_id` field (schema name `topicGroupId`) of `TaskOffsetSum`, at path `task_offset_sums[].topic_group_id` in `SubscriptionInfoData`.
     pub const TASK_OFFSET_SUMS_TOPIC_GROUP_ID: crate::FieldId = 14;
-    /// `task_offset_sums[].partition`.
+    /// The id of the `partition` field (schema name `partition`) of `TaskOffsetSum`, at path `task_offset_sums[].partition` in `SubscriptionInfoData`.
     pub const TASK_OFFSET_SUMS_PARTITION: crate::FieldId = 15;
-    /// `task_offset_sums[].offset_sum`.
+    /// The id of the `offset_sum` field (schema name `offsetSum`) of `TaskOffsetSum`, at path `task_offset_sums[].offset_sum` in `SubscriptionInfoData`.
     pub const TASK_OFFSET_SUMS_OFFSET_SUM: crate::FieldId = 16;
-    /// `task_offset_sums[].named_topology`.
+    /// The id of the `named_topology` field (schema name `namedTopology`) of `TaskOffsetSum`, at path `task_offset_sums[].named_topology` in `SubscriptionInfoData`.
     pub const TASK_OFFSET_SUMS_NAMED_TOPOLOGY: crate::FieldId = 17;
-    /// `task_offset_sums[].partition_to_offset_sum`.
+    /// The id of the `partition_to_offset_sum` field (schema name `partitionToOffsetSum`) of `TaskOffsetSum`, at path `task_offset_sums[].partition_to_offset_sum` in `SubscriptionInfoData`.
     pub const TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM: crate::FieldId = 18;
-    /// `task_offset_sums[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskOffsetSum` (its unknown tagged fields), at path `task_offset_sums[]._tagged_fields` in `SubscriptionInfoData`.
     pub const TASK_OFFSET_SUMS_TAGGED_FIELDS: crate::FieldId = 19;
-    /// `client_tags[].key`.
+    /// The id of the `key` field (schema name `key`) of `ClientTag`, at path `client_tags[].key` in `SubscriptionInfoData`.
     pub const CLIENT_TAGS_KEY: crate::FieldId = 20;
-    /// `client_tags[].value`.
+    /// The id of the `value` field (schema name `value`) of `ClientTag`, at path `client_tags[].value` in `SubscriptionInfoData`.
     pub const CLIENT_TAGS_VALUE: crate::FieldId = 21;
-    /// `client_tags[]._tagged_fields`.
+    /// The id of the tagged-field section of `ClientTag` (its unknown tagged fields), at path `client_tags[]._tagged_fields` in `SubscriptionInfoData`.
     pub const CLIENT_TAGS_TAGGED_FIELDS: crate::FieldId = 22;
-    /// `task_offset_sums[].partition_to_offset_sum[].partition`.
+    /// The id of the `partition` field (schema name `partition`) of `PartitionToOffsetSum`, at path `task_offset_sums[].partition_to_offset_sum[].partition` in `SubscriptionInfoData`.
     pub const TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM_PARTITION: crate::FieldId = 23;
-    /// `task_offset_sums[].partition_to_offset_sum[].offset_sum`.
+    /// The id of the `offset_sum` field (schema name `offsetSum`) of `PartitionToOffsetSum`, at path `task_offset_sums[].partition_to_offset_sum[].offset_sum` in `SubscriptionInfoData`.
     pub const TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM_OFFSET_SUM: crate::FieldId = 24;
-    /// `task_offset_sums[].partition_to_offset_sum[]._tagged_fields`.
+    /// The id of the tagged-field section of `PartitionToOffsetSum` (its unknown tagged fields), at path `task_offset_sums[].partition_to_offset_sum[]._tagged_fields` in `SubscriptionInfoData`.
     pub const TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM_TAGGED_FIELDS: crate::FieldId = 25;
-    /// `standby_tasks[].topic_group_id`.
+    /// The id of the `topic_group_id` field (schema name `topicGroupId`) of `TaskId`, at path `standby_tasks[].topic_group_id` in `SubscriptionInfoData`.
     pub const STANDBY_TASKS_TOPIC_GROUP_ID: crate::FieldId = 26;
-    /// `standby_tasks[].partition`.
+    /// The id of the `partition` field (schema name `partition`) of `TaskId`, at path `standby_tasks[].partition` in `SubscriptionInfoData`.
     pub const STANDBY_TASKS_PARTITION: crate::FieldId = 27;
-    /// `standby_tasks[]._tagged_fields`.
+    /// The id of the tagged-field section of `TaskId` (its unknown tagged fields), at path `standby_tasks[]._tagged_fields` in `SubscriptionInfoData`.
     pub const STANDBY_TASKS_TAGGED_FIELDS: crate::FieldId = 28;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

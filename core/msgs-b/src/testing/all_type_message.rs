@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | 1 |
+//! | schema | `schemas/kafka/4.3.1/clients-test/AllTypeMessage.json` |
 
 use crate::rt;
 
@@ -737,61 +738,61 @@ impl<'a> rt::Message<'a> for AllTypeMessage<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `my_boolean`.
+    /// The id of the `my_boolean` field (schema name `myBoolean`) of `AllTypeMessage`, at path `my_boolean` in `AllTypeMessage`.
     pub const MY_BOOLEAN: crate::FieldId = 0;
-    /// `my_int8`.
+    /// The id of the `my_int8` field (schema name `myInt8`) of `AllTypeMessage`, at path `my_int8` in `AllTypeMessage`.
     pub const MY_INT8: crate::FieldId = 1;
-    /// `my_int16`.
+    /// The id of the `my_int16` field (schema name `myInt16`) of `AllTypeMessage`, at path `my_int16` in `AllTypeMessage`.
     pub const MY_INT16: crate::FieldId = 2;
-    /// `my_uint16`.
+    /// The id of the `my_uint16` field (schema name `myUint16`) of `AllTypeMessage`, at path `my_uint16` in `AllTypeMessage`.
     pub const MY_UINT16: crate::FieldId = 3;
-    /// `my_int32`.
+    /// The id of the `my_int32` field (schema name `myInt32`) of `AllTypeMessage`, at path `my_int32` in `AllTypeMessage`.
     pub const MY_INT32: crate::FieldId = 4;
-    /// `my_uint32`.
+    /// The id of the `my_uint32` field (schema name `myUint32`) of `AllTypeMessage`, at path `my_uint32` in `AllTypeMessage`.
     pub const MY_UINT32: crate::FieldId = 5;
-    /// `my_uint64`.
+    /// The id of the `my_uint64` field (schema name `myUint64`) of `AllTypeMessage`, at path `my_uint64` in `AllTypeMessage`.
     pub const MY_UINT64: crate::FieldId = 6;
-    /// `my_uuid`.
+    /// The id of the `my_uuid` field (schema name `myUuid`) of `AllTypeMessage`, at path `my_uuid` in `AllTypeMessage`.
     pub const MY_UUID: crate::FieldId = 7;
-    /// `my_float64`.
+    /// The id of the `my_float64` field (schema name `myFloat64`) of `AllTypeMessage`, at path `my_float64` in `AllTypeMessage`.
     pub const MY_FLOAT64: crate::FieldId = 8;
-    /// `my_string`.
+    /// The id of the `my_string` field (schema name `myString`) of `AllTypeMessage`, at path `my_string` in `AllTypeMessage`.
     pub const MY_STRING: crate::FieldId = 9;
-    /// `my_nullable_string`.
+    /// The id of the `my_nullable_string` field (schema name `myNullableString`) of `AllTypeMessage`, at path `my_nullable_string` in `AllTypeMessage`.
     pub const MY_NULLABLE_STRING: crate::FieldId = 10;
-    /// `my_compact_string`.
+    /// The id of the `my_compact_string` field (schema name `myCompactString`) of `AllTypeMessage`, at path `my_compact_string` in `AllTypeMessage`.
     pub const MY_COMPACT_STRING: crate::FieldId = 11;
-    /// `my_compact_nullable_string`.
+    /// The id of the `my_compact_nullable_string` field (schema name `myCompactNullableString`) of `AllTypeMessage`, at path `my_compact_nullable_string` in `AllTypeMessage`.
     pub const MY_COMPACT_NULLABLE_STRING: crate::FieldId = 12;
-    /// `my_bytes`.
+    /// The id of the `my_bytes` field (schema name `myBytes`) of `AllTypeMessage`, at path `my_bytes` in `AllTypeMessage`.
     pub const MY_BYTES: crate::FieldId = 13;
-    /// `my_nullable_bytes`.
+    /// The id of the `my_nullable_bytes` field (schema name `myNullableBytes`) of `AllTypeMessage`, at path `my_nullable_bytes` in `AllTypeMessage`.
     pub const MY_NULLABLE_BYTES: crate::FieldId = 14;
-    /// `my_compact_bytes`.
+    /// The id of the `my_compact_bytes` field (schema name `myCompactBytes`) of `AllTypeMessage`, at path `my_compact_bytes` in `AllTypeMessage`.
     pub const MY_COMPACT_BYTES: crate::FieldId = 15;
-    /// `my_compact_nullable_bytes`.
+    /// The id of the `my_compact_nullable_bytes` field (schema name `myCompactNullableBytes`) of `AllTypeMessage`, at path `my_compact_nullable_bytes` in `AllTypeMessage`.
     pub const MY_COMPACT_NULLABLE_BYTES: crate::FieldId = 16;
-    /// `my_records`.
+    /// The id of the `my_records` field (schema name `myRecords`) of `AllTypeMessage`, at path `my_records` in `AllTypeMessage`.
     pub const MY_RECORDS: crate::FieldId = 17;
-    /// `my_nullable_records`.
+    /// The id of the `my_nullable_records` field (schema name `myNullableRecords`) of `AllTypeMessage`, at path `my_nullable_records` in `AllTypeMessage`.
     pub const MY_NULLABLE_RECORDS: crate::FieldId = 18;
-    /// `my_compact_records`.
+    /// The id of the `my_compact_records` field (schema name `myCompactRecords`) of `AllTypeMessage`, at path `my_compact_records` in `AllTypeMessage`.
     pub const MY_COMPACT_RECORDS: crate::FieldId = 19;
-    /// `my_compact_nullable_records`.
+    /// The id of the `my_compact_nullable_records` field (schema name `myCompactNullableRecords`) of `AllTypeMessage`, at path `my_compact_nullable_records` in `AllTypeMessage`.
     pub const MY_COMPACT_NULLABLE_RECORDS: crate::FieldId = 20;
-    /// `my_int_array`.
+    /// The id of the `my_int_array` field (schema name `myIntArray`) of `AllTypeMessage`, at path `my_int_array` in `AllTypeMessage`.
     pub const MY_INT_ARRAY: crate::FieldId = 21;
-    /// `my_nullable_int_array`.
+    /// The id of the `my_nullable_int_array` field (schema name `myNullableIntArray`) of `AllTypeMessage`, at path `my_nullable_int_array` in `AllTypeMessage`.
     pub const MY_NULLABLE_INT_ARRAY: crate::FieldId = 22;
-    /// `my_common_struct`.
+    /// The id of the `my_common_struct` field (schema name `myCommonStruct`) of `AllTypeMessage`, at path `my_common_struct` in `AllTypeMessage`.
     pub const MY_COMMON_STRUCT: crate::FieldId = 23;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `AllTypeMessage` (its unknown tagged fields), at path `_tagged_fields` in `AllTypeMessage`.
     pub const TAGGED_FIELDS: crate::FieldId = 24;
-    /// `my_common_struct.foo`.
+    /// The id of the `foo` field (schema name `foo`) of `TestCommonStruct`, at path `my_common_struct.foo` in `AllTypeMessage`.
     pub const MY_COMMON_STRUCT_FOO: crate::FieldId = 25;
-    /// `my_common_struct.bar`.
+    /// The id of the `bar` field (schema name `bar`) of `TestCommonStruct`, at path `my_common_struct.bar` in `AllTypeMessage`.
     pub const MY_COMMON_STRUCT_BAR: crate::FieldId = 26;
-    /// `my_common_struct._tagged_fields`.
+    /// The id of the tagged-field section of `TestCommonStruct` (its unknown tagged fields), at path `my_common_struct._tagged_fields` in `AllTypeMessage`.
     pub const MY_COMMON_STRUCT_TAGGED_FIELDS: crate::FieldId = 27;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-2 |
 //! | flexible versions | 1-2 |
+//! | schema | `schemas/kafka/4.3.1/clients-test/NullableStructMessage.json` |
 
 use crate::rt;
 
@@ -966,39 +967,39 @@ impl<'a> rt::Message<'a> for NullableStructMessage<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `nullable_struct`.
+    /// The id of the `nullable_struct` field (schema name `NullableStruct`) of `NullableStructMessage`, at path `nullable_struct` in `NullableStructMessage`.
     pub const NULLABLE_STRUCT: crate::FieldId = 0;
-    /// `nullable_struct2`.
+    /// The id of the `nullable_struct2` field (schema name `NullableStruct2`) of `NullableStructMessage`, at path `nullable_struct2` in `NullableStructMessage`.
     pub const NULLABLE_STRUCT2: crate::FieldId = 1;
-    /// `nullable_struct3`.
+    /// The id of the `nullable_struct3` field (schema name `NullableStruct3`) of `NullableStructMessage`, at path `nullable_struct3` in `NullableStructMessage`.
     pub const NULLABLE_STRUCT3: crate::FieldId = 2;
-    /// `nullable_struct4`.
+    /// The id of the `nullable_struct4` field (schema name `NullableStruct4`) of `NullableStructMessage`, at path `nullable_struct4` in `NullableStructMessage`.
     pub const NULLABLE_STRUCT4: crate::FieldId = 3;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `NullableStructMessage` (its unknown tagged fields), at path `_tagged_fields` in `NullableStructMessage`.
     pub const TAGGED_FIELDS: crate::FieldId = 4;
-    /// `nullable_struct.my_string`.
+    /// The id of the `my_string` field (schema name `MyString`) of `MyStruct`, at path `nullable_struct.my_string` in `NullableStructMessage`.
     pub const NULLABLE_STRUCT_MY_STRING: crate::FieldId = 5;
-    /// `nullable_struct.my_int`.
+    /// The id of the `my_int` field (schema name `MyInt`) of `MyStruct`, at path `nullable_struct.my_int` in `NullableStructMessage`.
     pub const NULLABLE_STRUCT_MY_INT: crate::FieldId = 6;
-    /// `nullable_struct._tagged_fields`.
+    /// The id of the tagged-field section of `MyStruct` (its unknown tagged fields), at path `nullable_struct._tagged_fields` in `NullableStructMessage`.
     pub const NULLABLE_STRUCT_TAGGED_FIELDS: crate::FieldId = 7;
-    /// `nullable_struct2.my_string`.
+    /// The id of the `my_string` field (schema name `MyString`) of `MyStruct2`, at path `nullable_struct2.my_string` in `NullableStructMessage`.
     pub const NULLABLE_STRUCT2_MY_STRING: crate::FieldId = 8;
-    /// `nullable_struct2.my_int`.
+    /// The id of the `my_int` field (schema name `MyInt`) of `MyStruct2`, at path `nullable_struct2.my_int` in `NullableStructMessage`.
     pub const NULLABLE_STRUCT2_MY_INT: crate::FieldId = 9;
-    /// `nullable_struct2._tagged_fields`.
+    /// The id of the tagged-field section of `MyStruct2` (its unknown tagged fields), at path `nullable_struct2._tagged_fields` in `NullableStructMessage`.
     pub const NULLABLE_STRUCT2_TAGGED_FIELDS: crate::FieldId = 10;
-    /// `nullable_struct3.my_string`.
+    /// The id of the `my_string` field (schema name `MyString`) of `MyStruct3`, at path `nullable_struct3.my_string` in `NullableStructMessage`.
     pub const NULLABLE_STRUCT3_MY_STRING: crate::FieldId = 11;
-    /// `nullable_struct3.my_int`.
+    /// The id of the `my_int` field (schema name `MyInt`) of `MyStruct3`, at path `nullable_struct3.my_int` in `NullableStructMessage`.
     pub const NULLABLE_STRUCT3_MY_INT: crate::FieldId = 12;
-    /// `nullable_struct3._tagged_fields`.
+    /// The id of the tagged-field section of `MyStruct3` (its unknown tagged fields), at path `nullable_struct3._tagged_fields` in `NullableStructMessage`.
     pub const NULLABLE_STRUCT3_TAGGED_FIELDS: crate::FieldId = 13;
-    /// `nullable_struct4.my_string`.
+    /// The id of the `my_string` field (schema name `MyString`) of `MyStruct4`, at path `nullable_struct4.my_string` in `NullableStructMessage`.
     pub const NULLABLE_STRUCT4_MY_STRING: crate::FieldId = 14;
-    /// `nullable_struct4.my_int`.
+    /// The id of the `my_int` field (schema name `MyInt`) of `MyStruct4`, at path `nullable_struct4.my_int` in `NullableStructMessage`.
     pub const NULLABLE_STRUCT4_MY_INT: crate::FieldId = 15;
-    /// `nullable_struct4._tagged_fields`.
+    /// The id of the tagged-field section of `MyStruct4` (its unknown tagged fields), at path `nullable_struct4._tagged_fields` in `NullableStructMessage`.
     pub const NULLABLE_STRUCT4_TAGGED_FIELDS: crate::FieldId = 16;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

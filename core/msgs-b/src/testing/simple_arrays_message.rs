@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-2 |
 //! | flexible versions | 1-2 |
+//! | schema | `schemas/kafka/4.3.1/clients-test/SimpleArraysMessage.json` |
 
 use crate::rt;
 
@@ -356,17 +357,17 @@ impl<'a> rt::Message<'a> for SimpleArraysMessage<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `goats`.
+    /// The id of the `goats` field (schema name `Goats`) of `SimpleArraysMessage`, at path `goats` in `SimpleArraysMessage`.
     pub const GOATS: crate::FieldId = 0;
-    /// `sheep`.
+    /// The id of the `sheep` field (schema name `Sheep`) of `SimpleArraysMessage`, at path `sheep` in `SimpleArraysMessage`.
     pub const SHEEP: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `SimpleArraysMessage` (its unknown tagged fields), at path `_tagged_fields` in `SimpleArraysMessage`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
-    /// `goats[].color`.
+    /// The id of the `color` field (schema name `Color`) of `StructArray`, at path `goats[].color` in `SimpleArraysMessage`.
     pub const GOATS_COLOR: crate::FieldId = 3;
-    /// `goats[].name`.
+    /// The id of the `name` field (schema name `Name`) of `StructArray`, at path `goats[].name` in `SimpleArraysMessage`.
     pub const GOATS_NAME: crate::FieldId = 4;
-    /// `goats[]._tagged_fields`.
+    /// The id of the tagged-field section of `StructArray` (its unknown tagged fields), at path `goats[]._tagged_fields` in `SimpleArraysMessage`.
     pub const GOATS_TAGGED_FIELDS: crate::FieldId = 5;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-2 |
 //! | flexible versions | 1-2 |
+//! | schema | `schemas/kafka/4.3.1/clients-test/SimpleExampleMessage.json` |
 
 use crate::rt;
 
@@ -1431,69 +1432,69 @@ impl<'a> rt::Message<'a> for SimpleExampleMessage<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `process_id`.
+    /// The id of the `process_id` field (schema name `processId`) of `SimpleExampleMessage`, at path `process_id` in `SimpleExampleMessage`.
     pub const PROCESS_ID: crate::FieldId = 0;
-    /// `my_tagged_int_array`.
+    /// The id of the `my_tagged_int_array` field (schema name `myTaggedIntArray`) of `SimpleExampleMessage`, at path `my_tagged_int_array` in `SimpleExampleMessage`.
     pub const MY_TAGGED_INT_ARRAY: crate::FieldId = 1;
-    /// `my_nullable_string`.
+    /// The id of the `my_nullable_string` field (schema name `myNullableString`) of `SimpleExampleMessage`, at path `my_nullable_string` in `SimpleExampleMessage`.
     pub const MY_NULLABLE_STRING: crate::FieldId = 2;
-    /// `my_int16`.
+    /// The id of the `my_int16` field (schema name `myInt16`) of `SimpleExampleMessage`, at path `my_int16` in `SimpleExampleMessage`.
     pub const MY_INT16: crate::FieldId = 3;
-    /// `my_float64`.
+    /// The id of the `my_float64` field (schema name `myFloat64`) of `SimpleExampleMessage`, at path `my_float64` in `SimpleExampleMessage`.
     pub const MY_FLOAT64: crate::FieldId = 4;
-    /// `my_string`.
+    /// The id of the `my_string` field (schema name `myString`) of `SimpleExampleMessage`, at path `my_string` in `SimpleExampleMessage`.
     pub const MY_STRING: crate::FieldId = 5;
-    /// `my_bytes`.
+    /// The id of the `my_bytes` field (schema name `myBytes`) of `SimpleExampleMessage`, at path `my_bytes` in `SimpleExampleMessage`.
     pub const MY_BYTES: crate::FieldId = 6;
-    /// `tagged_uuid`.
+    /// The id of the `tagged_uuid` field (schema name `taggedUuid`) of `SimpleExampleMessage`, at path `tagged_uuid` in `SimpleExampleMessage`.
     pub const TAGGED_UUID: crate::FieldId = 7;
-    /// `tagged_long`.
+    /// The id of the `tagged_long` field (schema name `taggedLong`) of `SimpleExampleMessage`, at path `tagged_long` in `SimpleExampleMessage`.
     pub const TAGGED_LONG: crate::FieldId = 8;
-    /// `zero_copy_byte_buffer`.
+    /// The id of the `zero_copy_byte_buffer` field (schema name `zeroCopyByteBuffer`) of `SimpleExampleMessage`, at path `zero_copy_byte_buffer` in `SimpleExampleMessage`.
     pub const ZERO_COPY_BYTE_BUFFER: crate::FieldId = 9;
-    /// `nullable_zero_copy_byte_buffer`.
+    /// The id of the `nullable_zero_copy_byte_buffer` field (schema name `nullableZeroCopyByteBuffer`) of `SimpleExampleMessage`, at path `nullable_zero_copy_byte_buffer` in `SimpleExampleMessage`.
     pub const NULLABLE_ZERO_COPY_BYTE_BUFFER: crate::FieldId = 10;
-    /// `my_struct`.
+    /// The id of the `my_struct` field (schema name `myStruct`) of `SimpleExampleMessage`, at path `my_struct` in `SimpleExampleMessage`.
     pub const MY_STRUCT: crate::FieldId = 11;
-    /// `my_tagged_struct`.
+    /// The id of the `my_tagged_struct` field (schema name `myTaggedStruct`) of `SimpleExampleMessage`, at path `my_tagged_struct` in `SimpleExampleMessage`.
     pub const MY_TAGGED_STRUCT: crate::FieldId = 12;
-    /// `tagged_long_flexible_version_subset`.
+    /// The id of the `tagged_long_flexible_version_subset` field (schema name `taggedLongFlexibleVersionSubset`) of `SimpleExampleMessage`, at path `tagged_long_flexible_version_subset` in `SimpleExampleMessage`.
     pub const TAGGED_LONG_FLEXIBLE_VERSION_SUBSET: crate::FieldId = 13;
-    /// `my_common_struct`.
+    /// The id of the `my_common_struct` field (schema name `myCommonStruct`) of `SimpleExampleMessage`, at path `my_common_struct` in `SimpleExampleMessage`.
     pub const MY_COMMON_STRUCT: crate::FieldId = 14;
-    /// `my_other_common_struct`.
+    /// The id of the `my_other_common_struct` field (schema name `myOtherCommonStruct`) of `SimpleExampleMessage`, at path `my_other_common_struct` in `SimpleExampleMessage`.
     pub const MY_OTHER_COMMON_STRUCT: crate::FieldId = 15;
-    /// `my_uint16`.
+    /// The id of the `my_uint16` field (schema name `myUint16`) of `SimpleExampleMessage`, at path `my_uint16` in `SimpleExampleMessage`.
     pub const MY_UINT16: crate::FieldId = 16;
-    /// `my_uint32`.
+    /// The id of the `my_uint32` field (schema name `myUint32`) of `SimpleExampleMessage`, at path `my_uint32` in `SimpleExampleMessage`.
     pub const MY_UINT32: crate::FieldId = 17;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `SimpleExampleMessage` (its unknown tagged fields), at path `_tagged_fields` in `SimpleExampleMessage`.
     pub const TAGGED_FIELDS: crate::FieldId = 18;
-    /// `my_struct.struct_id`.
+    /// The id of the `struct_id` field (schema name `structId`) of `MyStruct`, at path `my_struct.struct_id` in `SimpleExampleMessage`.
     pub const MY_STRUCT_STRUCT_ID: crate::FieldId = 19;
-    /// `my_struct.array_in_struct`.
+    /// The id of the `array_in_struct` field (schema name `arrayInStruct`) of `MyStruct`, at path `my_struct.array_in_struct` in `SimpleExampleMessage`.
     pub const MY_STRUCT_ARRAY_IN_STRUCT: crate::FieldId = 20;
-    /// `my_struct._tagged_fields`.
+    /// The id of the tagged-field section of `MyStruct` (its unknown tagged fields), at path `my_struct._tagged_fields` in `SimpleExampleMessage`.
     pub const MY_STRUCT_TAGGED_FIELDS: crate::FieldId = 21;
-    /// `my_tagged_struct.struct_id`.
+    /// The id of the `struct_id` field (schema name `structId`) of `TaggedStruct`, at path `my_tagged_struct.struct_id` in `SimpleExampleMessage`.
     pub const MY_TAGGED_STRUCT_STRUCT_ID: crate::FieldId = 22;
-    /// `my_tagged_struct._tagged_fields`.
+    /// The id of the tagged-field section of `TaggedStruct` (its unknown tagged fields), at path `my_tagged_struct._tagged_fields` in `SimpleExampleMessage`.
     pub const MY_TAGGED_STRUCT_TAGGED_FIELDS: crate::FieldId = 23;
-    /// `my_common_struct.foo`.
+    /// The id of the `foo` field (schema name `foo`) of `TestCommonStruct`, at path `my_common_struct.foo` in `SimpleExampleMessage`.
     pub const MY_COMMON_STRUCT_FOO: crate::FieldId = 24;
-    /// `my_common_struct.bar`.
+    /// The id of the `bar` field (schema name `bar`) of `TestCommonStruct`, at path `my_common_struct.bar` in `SimpleExampleMessage`.
     pub const MY_COMMON_STRUCT_BAR: crate::FieldId = 25;
-    /// `my_common_struct._tagged_fields`.
+    /// The id of the tagged-field section of `TestCommonStruct` (its unknown tagged fields), at path `my_common_struct._tagged_fields` in `SimpleExampleMessage`.
     pub const MY_COMMON_STRUCT_TAGGED_FIELDS: crate::FieldId = 26;
-    /// `my_struct.array_in_struct[].array_field_id`.
+    /// The id of the `array_field_id` field (schema name `arrayFieldId`) of `StructArray`, at path `my_struct.array_in_struct[].array_field_id` in `SimpleExampleMessage`.
     pub const MY_STRUCT_ARRAY_IN_STRUCT_ARRAY_FIELD_ID: crate::FieldId = 27;
-    /// `my_struct.array_in_struct[]._tagged_fields`.
+    /// The id of the tagged-field section of `StructArray` (its unknown tagged fields), at path `my_struct.array_in_struct[]._tagged_fields` in `SimpleExampleMessage`.
     pub const MY_STRUCT_ARRAY_IN_STRUCT_TAGGED_FIELDS: crate::FieldId = 28;
-    /// `my_other_common_struct.foo`.
+    /// The id of the `foo` field (schema name `foo`) of `TestCommonStruct`, at path `my_other_common_struct.foo` in `SimpleExampleMessage`.
     pub const MY_OTHER_COMMON_STRUCT_FOO: crate::FieldId = 29;
-    /// `my_other_common_struct.bar`.
+    /// The id of the `bar` field (schema name `bar`) of `TestCommonStruct`, at path `my_other_common_struct.bar` in `SimpleExampleMessage`.
     pub const MY_OTHER_COMMON_STRUCT_BAR: crate::FieldId = 30;
-    /// `my_other_common_struct._tagged_fields`.
+    /// The id of the tagged-field section of `TestCommonStruct` (its unknown tagged fields), at path `my_other_common_struct._tagged_fields` in `SimpleExampleMessage`.
     pub const MY_OTHER_COMMON_STRUCT_TAGGED_FIELDS: crate::FieldId = 31;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | valid versions | 0-1 |
 //! | flexible versions | 1 |
+//! | schema | `schemas/kafka/4.3.1/clients-test/SimpleRecordsMessage.json` |
 
 use crate::rt;
 
@@ -152,11 +153,11 @@ impl<'a> rt::Message<'a> for SimpleRecordsMessage<'a> {
 /// tagged-field section, named after the field's path. A struct that several fields share has
 /// ids (and paths) at each of them.
 pub mod fields {
-    /// `topic`.
+    /// The id of the `topic` field (schema name `Topic`) of `SimpleRecordsMessage`, at path `topic` in `SimpleRecordsMessage`.
     pub const TOPIC: crate::FieldId = 0;
-    /// `record_set`.
+    /// The id of the `record_set` field (schema name `RecordSet`) of `SimpleRecordsMessage`, at path `record_set` in `SimpleRecordsMessage`.
     pub const RECORD_SET: crate::FieldId = 1;
-    /// `_tagged_fields`.
+    /// The id of the tagged-field section of `SimpleRecordsMessage` (its unknown tagged fields), at path `_tagged_fields` in `SimpleRecordsMessage`.
     pub const TAGGED_FIELDS: crate::FieldId = 2;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &["topic", "record_set", "_tagged_fields"];
