@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-TARGET = os.path.join(HERE, "target", "public-api")
+TARGET = os.path.join(HERE, os.environ.get("DOCS_TARGET", os.path.join("target", "public-api")))
 # (package, features, depth): depth "full" lists members, "types" stops at types.
 CRATES = [
     ("kafka-wire-rt", "std,bytes,arbitrary,defmt", "full"),

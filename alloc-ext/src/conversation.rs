@@ -395,45 +395,40 @@ fn schema_to_json(desc: &'static StructDesc, bytes: &[u8], version: i16) -> Resu
     wire_to_json(entry_of(desc)?, bytes, version)
 }
 
-/// Strict, then lenient; an ApiVersions response that decodes at neither is tried at version 0,
-/// the version a broker answers in when it does not support the request's version.
+/// Strict, then lenient. The frame parsers read an ApiVersions answer in version 0's shape (a
+/// broker's answer to a version it does not support; `frame::reads_v0_fallback`): such an
+/// answer is noted, and counted as lenient.
 fn decode_response(payload: &[u8], key: ApiKey, version: i16) -> Result<DecodedResponse, String> {
     let strict_err = match frame::parse_response(payload, key, version, Mode::Strict) {
         Ok(f) => {
-            let (header, body) = response_json(&f, version)?;
+            let (header, body) = response_json(&f, f.version)?;
+            let note = (f.version != version).then(|| {
+                format!(
+                    "decoded at version {}, as a broker answers an ApiVersions request at a version it does not support (sent at version {version})",
+                    f.version
+                )
+            });
             return Ok(DecodedResponse {
-                version,
+                version: f.version,
                 header,
                 body,
-                note: None,
+                note,
             });
         }
         Err(e) => e,
     };
     if let Ok(f) = frame::parse_response(payload, key, version, Mode::Lenient) {
-        let (header, body) = response_json(&f, version)?;
+        let (header, body) = response_json(&f, f.version)?;
         let note = format!(
             "decoded leniently: {} byte(s) after the body ({strict_err})",
             f.trailing.len()
         );
         return Ok(DecodedResponse {
-            version,
+            version: f.version,
             header,
             body,
             note: Some(note),
         });
-    }
-    if key == ApiKey::ApiVersions && version > 0 {
-        if let Ok(f) = frame::parse_response(payload, key, 0, Mode::Strict) {
-            let (header, body) = response_json(&f, 0)?;
-            let note = format!("decoded at version 0, as a broker answers an ApiVersions request at a version it does not support ({strict_err} at version {version})");
-            return Ok(DecodedResponse {
-                version: 0,
-                header,
-                body,
-                note: Some(note),
-            });
-        }
     }
     Err(strict_err.to_string())
 }

@@ -604,7 +604,7 @@ impl Pump {
                             Ok((f, d)) => {
                                 if let Some(m) = map {
                                     // An encoding failure leaves the response as it was.
-                                    rewritten = rewrite_response(&f, version, m.as_ref(), out).unwrap_or(false);
+                                    rewritten = rewrite_response(&f, f.version, m.as_ref(), out).unwrap_or(false);
                                 }
                                 d
                             }
@@ -665,7 +665,7 @@ impl JsonLog {
 fn forwarded_body(payload: &[u8], key: ApiKey, version: i16) -> Result<serde_json::Value, String> {
     let f = frame::parse_response(payload, key, version, Mode::Lenient).map_err(|e| e.to_string())?;
     crate::json::entry_of(f.body.schema())
-        .and_then(|e| crate::json::wire_to_json(e, f.body_bytes, version))
+        .and_then(|e| crate::json::wire_to_json(e, f.body_bytes, f.version))
         .map_err(|e| e.to_string())
 }
 

@@ -127,7 +127,7 @@ pub mod visit;
 /// The `bytes` crate, re-exported (feature `bytes`): what [`OwnedBytes`] holds.
 #[cfg(feature = "bytes")]
 pub use kafka_wire_rt::bytes;
-/// Versions fixed at build time with `KAFKA_WIRE_PIN` (see the README's "Pinning versions").
+/// Versions fixed at build time with `KAFKA_WIRE_PIN`.
 pub use kafka_wire_rt::pin;
 #[cfg(feature = "defmt")]
 pub use kafka_wire_rt::FormatElem;

@@ -1,23 +1,25 @@
 //! The canned broker responses of the producer firmware (`tests/firmware/src/producer.rs`):
-//! the response frames a single-node Kafka 4.4.0 cluster gives a producer that sends
+//! response frames in the shape a single-node Kafka 4.4.0 cluster gives a producer that sends
 //! ApiVersions v3, Metadata v12, InitProducerId v4 and Produce v9 for one topic. The firmware
 //! embeds the files in `tests/firmware/canned/`; this test rebuilds them from the values below
 //! and fails when a file differs. `KW_BLESS=1 cargo test -p kafka-wire --test firmware_canned`
 //! rewrites them.
 //!
-//! The API ranges in the ApiVersions answer are Kafka 4.4.0's (`versions::Release`), as a 4.4.0
-//! broker advertises them.
+//! They are built here, not recorded: the ApiVersions answer lists only the four APIs the
+//! firmware uses (a real broker lists every API it serves, 738 bytes where this is 44), with the
+//! ranges the real 4.4.0 broker's answer gives them (`tests/data/api-versions/4.4.0-broker-v3.bin`).
 
 use std::path::PathBuf;
 
 use kafka_wire::frame::encode_response_frame;
+use kafka_wire::frame::{parse_response_frame_to, Mode};
 use kafka_wire::messages::api_versions_response::{ApiVersion, ApiVersionsResponse};
 use kafka_wire::messages::init_producer_id_response::InitProducerIdResponse;
 use kafka_wire::messages::metadata_response::{
     MetadataResponse, MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
 };
 use kafka_wire::messages::produce_response::{PartitionProduceResponse, ProduceResponse, TopicProduceResponse};
-use kafka_wire::versions::Release;
+use kafka_wire::messages::ApiVersionsRequest;
 use kafka_wire::{ApiKey, Array, ResponseBody, Uuid};
 
 /// What the firmware and these answers agree on.
@@ -40,7 +42,12 @@ fn frame(correlation_id: i32, body: &ResponseBody<'_>, version: i16) -> Vec<u8> 
 
 /// (file, frame bytes) of every canned response.
 fn canned() -> Vec<(&'static str, Vec<u8>)> {
-    let release = Release::find("4.4.0").expect("4.4.0 in the release table");
+    // The four APIs' ranges, as the real 4.4.0 broker's answer gives them.
+    let real = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/api-versions/4.4.0-broker-v3.bin"),
+    )
+    .expect("the real 4.4.0 answer");
+    let real = parse_response_frame_to::<ApiVersionsRequest<'_>>(&real, 3, Mode::Strict).expect("it parses");
     let keys: Vec<ApiVersion<'_>> = [
         ApiKey::Produce,
         ApiKey::Metadata,
@@ -49,11 +56,16 @@ fn canned() -> Vec<(&'static str, Vec<u8>)> {
     ]
     .iter()
     .map(|&k| {
-        let a = release.api(k.id()).expect("4.4.0 defines the API");
+        let a = real
+            .body
+            .api_keys
+            .iter()
+            .find(|a| a.api_key == k.id())
+            .expect("the broker lists the API");
         ApiVersion {
             api_key: k.id(),
-            min_version: a.min,
-            max_version: a.stable_max(),
+            min_version: a.min_version,
+            max_version: a.max_version,
             ..ApiVersion::DEFAULT
         }
     })
