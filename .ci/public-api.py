@@ -23,7 +23,7 @@ TARGET = os.path.join(HERE, os.environ.get("DOCS_TARGET", os.path.join("target",
 # (package, features, depth): depth "full" lists members, "types" stops at types.
 CRATES = [
     ("kafka-wire-rt", "std,bytes,arbitrary,defmt", "full"),
-    ("kafka-wire", "std,bytes,arbitrary,defmt", "full"),
+    ("kafka-wire", "std,bytes,arbitrary,defmt,embedded-io,embedded-io-async", "full"),
     ("kafka-wire-msgs-a", "all", "types"),
     ("kafka-wire-msgs-b", "all", "types"),
     ("kafka-wire-ext", "", "full"),

@@ -763,6 +763,34 @@ pub fn encode_request_frame_into<S: Sink + ?Sized>(
     Ok(4 + head_len + body_len)
 }
 
+/// Encodes a whole request frame for a request of type `R` (size, header, body) into the front
+/// of `out`; returns its length. The API key and the header version come from `R`, so no key
+/// is typed by hand.
+#[inline]
+pub fn encode_request_frame_to<'a, R: Request<'a>>(
+    correlation_id: i32,
+    client_id: Option<&str>,
+    body: &R,
+    version: i16,
+    out: &mut [u8],
+) -> Result<usize, crate::EncodeError> {
+    let header = RequestHeader {
+        request_api_key: R::API_KEY.id(),
+        request_api_version: version,
+        correlation_id,
+        client_id,
+        ..RequestHeader::DEFAULT
+    };
+    let hv = R::request_header_version(version);
+    frame_to_slice(
+        out,
+        |s| header.encode(s, hv),
+        |s| body.encode(s, version),
+        <R as Message<'a>>::INFO.name,
+        version,
+    )
+}
+
 /// Encodes a whole response frame (size, header, body) into the front of `out`; returns its
 /// length.
 #[inline]

@@ -17,6 +17,9 @@
 //!   ([`RequestBody`], [`ResponseBody`]), and the framing of the `__cluster_metadata` log.
 //! - [`versions`]: ApiVersions, version negotiation and what each Kafka release's brokers
 //!   advertise; [`ErrorCode`]: Kafka's error codes.
+//! - [`conn`]: a Kafka connection without I/O: frames cut from a stream into a buffer you own, a
+//!   client's correlation ids and bounded in-flight table with typed responses, an observer of
+//!   both directions, and drivers for `std::io`, `embedded-io` and `embedded-io-async`.
 //! - [`records`]: record batches, read and built without allocating.
 //! - [`visit`]: one pass over a message that reads each byte once; [`nom`]: kafka-wire's parsers
 //!   inside your own nom grammar; [`reflect`]: every message's schema at run time.
@@ -84,11 +87,13 @@
 //! | feature | what it adds |
 //! |---|---|
 //! | `alloc` | owned twins of every view (`owned` modules, `OwnedMessage`), `Vec` sinks, `to_vec`, `dynamic` |
-//! | `std` | `alloc`, for crates that name `std` |
+//! | `std` | `alloc`, and `conn::StdIo` (the connection driver over `std::io` streams) |
 //! | `bytes` | owned `bytes`, `records` and long string fields slice a shared `bytes::Bytes` (`OwnedMessage::parse_bytes`); `BytesMut` is a sink |
 //! | `bytes-portable-atomic` | `bytes` on targets without atomic compare-and-swap (thumbv6m), through `portable-atomic` |
 //! | `defmt` | `defmt::Format` for views, errors and [`ApiKey`] |
 //! | `arbitrary` | random owned values valid at a version (`ArbitraryAt`), for fuzzing; needs `std` |
+//! | `embedded-io` | `conn::EmbeddedIo`: the blocking connection driver over an `embedded-io` stream |
+//! | `embedded-io-async` | `conn::Async`: the connection driver over an `embedded-io-async` stream |
 //! | `small-code` | less code at some cost in speed, for flash-constrained firmware; same values, errors and offsets |
 //! | `test-schemas` | Kafka's generator test schemas (`testing`) |
 //!
@@ -104,6 +109,8 @@
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
 
 // The runtime lives in `kafka-wire-rt` and the generated messages in `kafka-wire-msgs-a` and
 // `kafka-wire-msgs-b`, so that the two message crates compile side by side; this crate puts
@@ -114,6 +121,7 @@ use kafka_wire_rt::owned;
 #[allow(unused_imports)] // a build with few features leaves some unused
 use kafka_wire_rt::{codec, compound, error, read, rt, sealed, structs, types, write};
 
+pub mod conn;
 #[cfg(feature = "alloc")]
 pub mod dynamic;
 pub mod frame;

@@ -17,9 +17,13 @@
 //! 4. a version sweep over every (API, version) the broker advertises and kafka-wire knows:
 //!    purposeful requests for 13 APIs, and for the rest the request with every field at its
 //!    default; pairs the broker refuses by closing the connection must be listed in `REFUSED`;
-//! 5. every response frame is decoded in strict mode, and re-encoding its header and body at the
+//! 5. the connection layer (`kafka_wire::conn`) over a real socket: the blocking driver over
+//!    `std::io` and over `embedded-io` (through `embedded-io-adapters`), each negotiating with
+//!    ApiVersions, then Metadata at the agreed version, then requests pipelined up to its
+//!    in-flight capacity; the observer on the bytes of that conversation;
+//! 6. every response frame is decoded in strict mode, and re-encoding its header and body at the
 //!    same version must give the broker's bytes back;
-//! 6. after a clean shutdown, every batch and record of the broker's `__cluster_metadata` log
+//! 7. after a clean shutdown, every batch and record of the broker's `__cluster_metadata` log
 //!    segment (and of its snapshots and the bootstrap snapshot) is decoded (CRCs checked, each
 //!    metadata record re-encoded byte for byte), and at least a TopicRecord (for the topic
 //!    created above), PartitionRecord, RegisterBrokerRecord and FeatureLevelRecord must be
@@ -462,6 +466,8 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
         }
         std::thread::sleep(Duration::from_millis(500));
     };
+
+    conn_layer(port, report);
 
     // ApiVersions again at the highest version both sides know.
     let v = negotiate(&versions, ApiKey::ApiVersions)?;
@@ -1835,4 +1841,111 @@ fn kafka_release(classpath: &Path) -> Option<String> {
         let name = Path::new(p.trim()).file_name()?.to_str()?;
         Some(name.strip_prefix("kafka_2.13-")?.strip_suffix(".jar")?.to_string())
     })
+}
+
+/// The connection layer against the live broker: the blocking driver over `std::io` and over
+/// `embedded-io`, negotiation, a typed Metadata answer, pipelining up to the table's capacity,
+/// and the observer on a whole conversation.
+fn conn_layer(port: u16, report: &mut Report) {
+    use kafka_wire::conn::{Blocking, EmbeddedIo, Growable, StdIo, Transport};
+    use kafka_wire::messages::{ApiVersionsRequest, MetadataRequest};
+    use kafka_wire::versions::Negotiated;
+
+    fn converse<T: Transport>(what: &str, io: T, port: u16, report: &mut Report) -> Result<(), String>
+    where
+        T::Error: std::fmt::Debug,
+    {
+        let mut c: Blocking<T, Growable, 4> = Blocking::new(io, Growable::new(4096), 100 << 20, Some("kwire-conn"));
+        let mut scratch = [0u8; 256];
+        let req = ApiVersionsRequest {
+            client_software_name: "kwire-conn",
+            client_software_version: "0.1.0",
+            ..ApiVersionsRequest::DEFAULT
+        };
+        // Ask at the highest version kafka-wire knows: a broker that does not speak it answers
+        // in version 0's shape, and the driver reads that too.
+        let top = ApiKey::ApiVersions.request_info().max_version;
+        let first = c
+            .call(&req, top, &mut scratch, Mode::Strict)
+            .map_err(|e| format!("{what}: ApiVersions v{top}: {e}"))?;
+        let negotiated = match Negotiated::with_kafka_wire(&first.body) {
+            Ok(n) => n,
+            Err(kafka_wire::versions::NegotiationError::RetryApiVersions { retry_version }) => {
+                let again = c
+                    .call(&req, retry_version, &mut scratch, Mode::Strict)
+                    .map_err(|e| format!("{what}: ApiVersions v{retry_version}: {e}"))?;
+                Negotiated::with_kafka_wire(&again.body).map_err(|e| format!("{what}: {e}"))?
+            }
+            Err(e) => return Err(format!("{what}: {e}")),
+        };
+        let mv = negotiated
+            .version(ApiKey::Metadata)
+            .ok_or(format!("{what}: no Metadata version"))?;
+        let md = c
+            .call(
+                &MetadataRequest {
+                    topics: None,
+                    ..MetadataRequest::DEFAULT
+                },
+                mv,
+                &mut scratch,
+                Mode::Strict,
+            )
+            .map_err(|e| format!("{what}: Metadata v{mv}: {e}"))?;
+        let ports: Vec<i32> = md.body.brokers.iter().map(|b| b.port).collect();
+        report.check(
+            ports == [i32::from(port)],
+            &format!("conn {what}: ApiVersions v{top} and Metadata v{mv} through the blocking driver (brokers on ports {ports:?})"),
+        );
+        // Pipelined: four requests in flight, a fifth refused, then four answers in order.
+        let av = negotiated.version(ApiKey::ApiVersions).unwrap_or(3);
+        let mut ids = Vec::new();
+        for _ in 0..4 {
+            ids.push(
+                c.send(&req, av, &mut scratch)
+                    .map_err(|e| format!("{what}: pipelined send: {e}"))?
+                    .correlation_id,
+            );
+        }
+        let full = matches!(
+            c.send(&req, av, &mut scratch),
+            Err(kafka_wire::conn::ConnError::Client(
+                kafka_wire::conn::ClientError::Full { capacity: 4 }
+            ))
+        );
+        let mut answered = Vec::new();
+        for _ in 0..4 {
+            let r = c
+                .receive::<ApiVersionsRequest<'_>>(Mode::Strict)
+                .map_err(|e| format!("{what}: pipelined receive: {e}"))?;
+            answered.push(r.header.correlation_id);
+        }
+        report.check(
+            full && answered == ids && c.client().in_flight() == 0,
+            &format!("conn {what}: 4 requests pipelined and paired in order ({answered:?}), a fifth refused as Full"),
+        );
+        Ok(())
+    }
+
+    let open = || -> Result<TcpStream, String> {
+        let s = TcpStream::connect(("127.0.0.1", port)).map_err(|e| format!("connect: {e}"))?;
+        s.set_read_timeout(Some(Duration::from_secs(30)))
+            .map_err(|e| e.to_string())?;
+        Ok(s)
+    };
+    let std_run = open().and_then(|s| converse("std::io", StdIo(s), port, report));
+    if let Err(e) = std_run {
+        report.fail(&e);
+    }
+    let eio_run = open().and_then(|s| {
+        converse(
+            "embedded-io",
+            EmbeddedIo(embedded_io_adapters::std::FromStd::new(s)),
+            port,
+            report,
+        )
+    });
+    if let Err(e) = eio_run {
+        report.fail(&e);
+    }
 }
