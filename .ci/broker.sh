@@ -51,9 +51,19 @@ if ! (cd tests/clients && cargo build -q --bin kwire-broker-check); then
   finish 0 1
 fi
 
+echo "== broker: the tokio client example (cargo)"
+clients=()
+build_failed=0
+if cargo build -q -p kafka-wire-ext --features tokio --example tokio_client; then
+  clients+=(--client "$PWD/target/debug/examples/tokio_client")
+else
+  echo "FAILED: building the tokio_client example"
+  build_failed=1
+fi
+
 echo "== broker: run"
 out=$(mktemp)
-tests/clients/target/debug/kwire-broker-check --classpath tests/broker/target/classpath.txt | tee "$out"
+tests/clients/target/debug/kwire-broker-check --classpath tests/broker/target/classpath.txt "${clients[@]}" | tee "$out"
 rc=${PIPESTATUS[0]}
 passed=$(grep -c '^PASS:' "$out")
 failed=$(grep -c '^FAILED:' "$out")
@@ -62,4 +72,4 @@ if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
   echo "FAILED: kwire-broker-check exited $rc"
   failed=1
 fi
-finish "$passed" "$failed"
+finish "$passed" "$((failed + build_failed))"

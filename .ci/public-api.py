@@ -26,7 +26,7 @@ CRATES = [
     ("kafka-wire", "std,bytes,arbitrary,defmt,embedded-io,embedded-io-async", "full"),
     ("kafka-wire-msgs-a", "all", "types"),
     ("kafka-wire-msgs-b", "all", "types"),
-    ("kafka-wire-ext", "", "full"),
+    ("kafka-wire-ext", "tokio", "full"),
 ]
 
 

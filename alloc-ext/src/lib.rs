@@ -2,7 +2,8 @@
 //!
 //! What `kafka-wire` offers with an allocator: JSON in the shape of Kafka's generated
 //! `JsonConverter`s ([`json`]), size-prefixed frame reassembly ([`frames`]), a decoding Kafka
-//! proxy ([`proxy`]), and the `kwire` command.
+//! proxy ([`proxy`]), a `tokio_util` codec for client connections (`tokio_codec`, feature
+//! `tokio`), and the `kwire` command.
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -14,3 +15,5 @@ pub mod frames;
 pub mod json;
 pub mod pcap;
 pub mod proxy;
+#[cfg(feature = "tokio")]
+pub mod tokio_codec;

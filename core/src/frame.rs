@@ -147,6 +147,16 @@ pub(crate) fn response_header<'a>(header_version: i16) -> impl Fn(&'a [u8]) -> P
     }
 }
 
+/// Reads a response header at `header_version` (0 or 1) off the front of `payload` (a response
+/// without its size prefix): the header and the body's bytes, for a caller that decodes the
+/// body itself (an owned decode from shared bytes).
+pub fn split_response_header(payload: &[u8], header_version: i16) -> Result<(ResponseHeader<'_>, &[u8]), DecodeError> {
+    match response_header(header_version).parse(payload) {
+        Ok((body, header)) => Ok((header, body)),
+        Err(e) => Err(grammar::finish(e, payload.len(), "ResponseHeader", header_version)),
+    }
+}
+
 /// A header's tagged-field section (no known tags): kept as unknown tagged fields.
 fn tagged_fields(i: &[u8]) -> PResult<'_, TaggedFields<'_>> {
     let mut c = Cursor::new(i);

@@ -262,6 +262,13 @@ impl<const N: usize> Client<N> {
         }
     }
 
+    /// Pairs a whole response frame (size prefix included) with its request and takes the
+    /// request out of the table, without decoding the frame: for a caller that decodes it
+    /// itself (an owned decode from shared bytes).
+    pub fn answered(&mut self, frame: &[u8]) -> Result<InFlight, ClientError> {
+        self.take(frame, None)
+    }
+
     /// Pairs a whole response frame (size prefix included) with its request and decodes it by
     /// the request's API key and version.
     pub fn receive<'b>(&mut self, frame: &'b [u8], mode: Mode) -> Result<Received<'b>, ClientError> {

@@ -33,8 +33,12 @@
 //! Each check prints `PASS:` or `FAILED:`; the last line is `broker: N passed, M failed`. The
 //! broker is stopped on every path (a guard kills it if the check panics or returns early).
 //!
+//! Each `--client PROGRAM` is run with the broker's address and a topic name of its own as
+//! arguments while the broker is up (the tokio client example): it must exit 0, and its last
+//! line must say what it produced.
+//!
 //! ```text
-//! kwire-broker-check --classpath tests/broker/target/classpath.txt [--keep]
+//! kwire-broker-check --classpath tests/broker/target/classpath.txt [--keep] [--client PROGRAM]...
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -140,8 +144,13 @@ fn main() {
         match a.as_str() {
             "--classpath" => classpath = args.next(),
             "--keep" => keep = true,
+            "--client" => {
+                if let Some(c) = args.next() {
+                    CLIENTS.with(|v| v.borrow_mut().push(c));
+                }
+            }
             _ => {
-                eprintln!("usage: kwire-broker-check --classpath FILE [--keep]");
+                eprintln!("usage: kwire-broker-check --classpath FILE [--keep] [--client PROGRAM]...");
                 std::process::exit(2);
             }
         }
@@ -468,6 +477,9 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
     };
 
     conn_layer(port, report);
+    for program in CLIENTS.with(|v| v.borrow().clone()) {
+        client_program(&program, port, report);
+    }
 
     // ApiVersions again at the highest version both sides know.
     let v = negotiate(&versions, ApiKey::ApiVersions)?;
@@ -1948,4 +1960,65 @@ fn conn_layer(port: u16, report: &mut Report) {
     if let Err(e) = eio_run {
         report.fail(&e);
     }
+}
+
+thread_local! {
+    /// The `--client` programs to run against the broker.
+    static CLIENTS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs a client program against the broker (`PROGRAM 127.0.0.1:PORT TOPIC`, 120 s at most):
+/// it passes when it exits 0 with a last line saying it produced.
+fn client_program(program: &str, port: u16, report: &mut Report) {
+    let name = Path::new(program)
+        .file_name()
+        .map_or(program.to_string(), |n| n.to_string_lossy().into_owned());
+    let topic = format!("kwire-{name}");
+    let child = Command::new(program)
+        .arg(format!("127.0.0.1:{port}"))
+        .arg(&topic)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => {
+            report.fail(&format!("{name}: could not start {program}: {e}"));
+            return;
+        }
+    };
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break Some(s),
+            Ok(None) if start.elapsed() < Duration::from_secs(120) => std::thread::sleep(Duration::from_millis(100)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+        }
+    };
+    let mut out = String::new();
+    let mut err = String::new();
+    if let Some(mut o) = child.stdout.take() {
+        let _ = o.read_to_string(&mut out);
+    }
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut err);
+    }
+    let last = out.lines().last().unwrap_or("").to_string();
+    let ok = status.is_some_and(|s| s.success()) && last.contains(&format!("produced 3 records to {topic}"));
+    report.check(
+        ok,
+        &format!(
+            "{name} against the broker: {}{}",
+            if last.is_empty() { "no output" } else { &last },
+            if ok {
+                String::new()
+            } else {
+                format!(" (status {status:?}; stderr: {})", err.trim())
+            }
+        ),
+    );
 }
