@@ -5,33 +5,39 @@
 //! cargo run -p kafka-wire-ext --example forward -- 127.0.0.1:19092 127.0.0.1:9092   # a live proxy
 //! ```
 //!
-//! Frames are read into a [`FrameBuffer`] and written on from it; each is decoded in place
-//! (kafka-wire's views borrow the buffer) to look at its API, correlation id and fields. Once
-//! the buffer has its size, the loop allocates nothing. [`kafka_wire_ext::proxy::Pump`] is this
+//! Bytes are read into a `kafka_wire::conn::FrameCutter` over a fixed buffer and each whole
+//! frame is written on from it; each is decoded in place (kafka-wire's views borrow the
+//! buffer) to look at its API, correlation id and fields. The loop allocates nothing. [`kafka_wire_ext::proxy::Pump`] is this
 //! loop with response pairing, address rewriting and an observer; `kwire proxy` runs two per
 //! connection.
 
 use std::io::{self, Read, Write};
 use std::net::{TcpListener, TcpStream};
 
-use kafka_wire::frame::{encode_request_frame, parse_request, Mode};
+use kafka_wire::conn::{Cut, FrameCutter};
+use kafka_wire::frame::{encode_request_frame, parse_request_frame, Mode};
 use kafka_wire::messages::{ApiVersionsRequest, MetadataRequest};
 use kafka_wire::RequestBody;
-use kafka_wire_ext::proxy::{FrameBuffer, DEFAULT_MAX_FRAME};
 
 /// Forwards requests from `from` to `to` until `from` ends, printing each request's API; returns
 /// the number of frames.
 fn forward_requests(from: &mut impl Read, to: &mut impl Write) -> io::Result<usize> {
-    let mut buf = FrameBuffer::new(64 * 1024, DEFAULT_MAX_FRAME);
+    // Frames up to 1 MiB; a larger size prefix ends the connection.
+    let mut buf = vec![0u8; 1 << 20];
+    let mut cut = FrameCutter::new(&mut buf[..], 1 << 20);
     let mut frames = 0;
-    while buf.read_from(from)? > 0 {
+    loop {
+        let n = from.read(cut.space())?;
+        if n == 0 {
+            return Ok(frames);
+        }
+        cut.filled(n);
         // Every complete frame: decode in place, then write from the same bytes.
-        while let Some(range) = buf
+        while let Cut::Frame(frame) = cut
             .next_frame()
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?
         {
-            let frame = &buf.bytes()[range];
-            match parse_request(&frame[4..], Mode::Strict) {
+            match parse_request_frame(frame, Mode::Strict) {
                 Ok(f) => {
                     let topics = match f.body {
                         RequestBody::Metadata(m) => m.topics.map_or(0, |t| t.len()),
@@ -52,11 +58,10 @@ fn forward_requests(from: &mut impl Read, to: &mut impl Write) -> io::Result<usi
             frames += 1;
         }
     }
-    Ok(frames)
 }
 
 /// Copies responses back without decoding (they need the request's API to decode: see
-/// `kafka_wire_ext::proxy::Inflight`).
+/// `kafka_wire::conn::Observer` and `kafka_wire_ext::proxy::Pairing`).
 fn forward_responses(mut from: TcpStream, mut to: TcpStream) {
     let _ = io::copy(&mut from, &mut to);
     let _ = to.shutdown(std::net::Shutdown::Both);

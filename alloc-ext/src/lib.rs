@@ -1,8 +1,9 @@
 //! # kafka-wire-ext
 //!
 //! What `kafka-wire` offers with an allocator: JSON in the shape of Kafka's generated
-//! `JsonConverter`s ([`json`]), size-prefixed frame reassembly ([`frames`]), a decoding Kafka
-//! proxy ([`proxy`]), a `tokio_util` codec for client connections (`tokio_codec`, feature
+//! `JsonConverter`s ([`json`]), conversations as JSON lines ([`conversation`], on
+//! `kafka_wire::conn`), record batch decompression ([`compression`]), a decoding Kafka proxy
+//! ([`proxy`]), a `tokio_util` codec for client connections (`tokio_codec`, feature
 //! `tokio`), and the `kwire` command.
 
 #![warn(missing_docs)]
@@ -11,7 +12,6 @@
 pub mod compression;
 pub mod conversation;
 pub mod dump_log;
-pub mod frames;
 pub mod json;
 pub mod pcap;
 pub mod proxy;

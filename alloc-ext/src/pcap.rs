@@ -32,6 +32,7 @@ use std::io::Read;
 use std::net::{IpAddr, SocketAddr};
 
 use etherparse::{EtherType, NetSlice, SlicedPacket, TransportSlice};
+use kafka_wire::conn::{Cut, CutError, FrameCutter, Growable};
 use kafka_wire::frame::{self, Mode};
 use kafka_wire::ApiKey;
 use pcap_file::pcap::PcapReader;
@@ -177,7 +178,7 @@ pub fn tcp_segment(link: DataLink, data: &[u8]) -> Option<Segment<'_>> {
 }
 
 /// One direction of a stream: sequence tracking, bytes waiting behind holes, and the frame cut.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Half {
     /// Sequence number of stream offset 0, once known.
     base: Option<u32>,
@@ -186,8 +187,10 @@ struct Half {
     /// Segments ahead of `pos`, by offset.
     waiting: BTreeMap<i64, Vec<u8>>,
     waiting_bytes: usize,
-    /// In-order bytes not yet cut into frames.
+    /// In-order bytes not yet given to the cutter (synchronised) or judged (unsynchronised).
     buf: Vec<u8>,
+    /// Synchronised: the bytes of the frame in progress, cut as the connection layer cuts.
+    cutter: FrameCutter<Growable>,
     /// True when `buf` starts on a frame boundary.
     synced: bool,
     /// Unsynchronised: positions in `buf` before this one have been judged.
@@ -195,6 +198,32 @@ struct Half {
     /// Unsynchronised: plausible frame starts waiting for their bytes.
     candidates: Vec<usize>,
     fin: bool,
+}
+
+/// The cutter's resting buffer: frames larger than this grow it as they arrive, and it shrinks
+/// back after them.
+const CUTTER_REST: usize = 4096;
+
+impl Half {
+    fn new(max_frame: usize) -> Self {
+        Half {
+            base: None,
+            pos: 0,
+            waiting: BTreeMap::new(),
+            waiting_bytes: 0,
+            buf: Vec::new(),
+            cutter: FrameCutter::new(Growable::new(CUTTER_REST), max_frame),
+            synced: false,
+            scan_from: 0,
+            candidates: Vec::new(),
+            fin: false,
+        }
+    }
+
+    /// Bytes received and not yet handed out as frames.
+    fn held(&self) -> usize {
+        self.buf.len() + self.cutter.buffered()
+    }
 }
 
 impl Half {
@@ -283,8 +312,10 @@ impl Half {
         };
         stats.lost_bytes += (off - self.pos) as u64;
         // What is buffered cannot be completed.
-        stats.incomplete_bytes += self.buf.len() as u64;
+        stats.incomplete_bytes += self.held() as u64;
         self.buf.clear();
+        let held = self.cutter.buffered();
+        self.cutter.discard(held);
         self.pos = off;
         self.lose_sync();
         self.drain(stats);
@@ -301,10 +332,6 @@ enum Check {
     Frame,
 }
 
-fn be_i32(b: &[u8]) -> i32 {
-    i32::from_be_bytes([b[0], b[1], b[2], b[3]])
-}
-
 /// Bytes a position needs before it can be judged.
 fn head_len(dir: Direction) -> usize {
     match dir {
@@ -317,31 +344,30 @@ fn check(buf: &[u8], i: usize, dir: Direction, conn: &Connection, max_frame: usi
     let Some(h) = buf.get(i..i + head_len(dir)) else {
         return Check::Incomplete;
     };
-    let size = be_i32(h);
+    let size = h.first_chunk::<4>().map_or(-1, |b| i32::from_be_bytes(*b));
     let min = if dir == Direction::Request { 8 } else { 4 };
     if size < min || size as usize > max_frame {
         return Check::No;
     }
     let plausible = match dir {
-        Direction::Request => {
-            let key = i16::from_be_bytes([h[4], h[5]]);
-            let version = i16::from_be_bytes([h[6], h[7]]);
-            ApiKey::from_i16(key).is_some_and(|k| k.request_info().is_valid(version))
+        Direction::Request => frame::peek_request_head(h)
+            .is_some_and(|(key, version, _)| ApiKey::from_i16(key).is_some_and(|k| k.request_info().is_valid(version))),
+        Direction::Response => {
+            frame::peek_response_correlation_id(h).is_some_and(|c| conn.pending_request(c).is_some())
         }
-        Direction::Response => conn.pending_request(be_i32(&h[4..])).is_some(),
     };
     if !plausible {
         return Check::No;
     }
-    let Some(payload) = buf.get(i + 4..i + 4 + size as usize) else {
+    let Some(whole) = buf.get(i..i + 4 + size as usize) else {
         return Check::Incomplete;
     };
     // Strictly: a frame found by scanning must account for every one of its bytes.
     let decodes = match dir {
-        Direction::Request => frame::parse_request(payload, Mode::Strict).is_ok(),
-        Direction::Response => match conn.pending_request(be_i32(&h[4..])) {
+        Direction::Request => frame::parse_request_frame(whole, Mode::Strict).is_ok(),
+        Direction::Response => match frame::peek_response_correlation_id(whole).and_then(|c| conn.pending_request(c)) {
             // The frame parser reads an ApiVersions answer in version 0's shape too.
-            Some((key, version)) => frame::parse_response(payload, key, version, Mode::Strict).is_ok(),
+            Some((key, version)) => frame::parse_response_frame(whole, key, version, Mode::Strict).is_ok(),
             None => false,
         },
     };
@@ -405,7 +431,8 @@ fn resync(half: &mut Half, dir: Direction, conn: &Connection, opts: &Options, st
     false
 }
 
-/// Cuts frames out of a direction's buffer and decodes them.
+/// Cuts frames out of a direction's bytes and decodes them: synchronised, the bytes go through
+/// the connection layer's cutter; unsynchronised, they are scanned for a frame boundary first.
 fn cut(
     half: &mut Half,
     dir: Direction,
@@ -419,47 +446,49 @@ fn cut(
         if !half.synced && !resync(half, dir, conn, opts, stats) {
             return;
         }
-        let mut at = 0;
-        let mut lost = false;
-        loop {
-            let rest = &half.buf[at..];
-            if rest.len() < 4 {
-                break;
-            }
-            let size = be_i32(rest);
-            if size < 0 || size as usize > opts.max_frame {
-                stats.oversized_frames += 1;
-                let what = if size < 0 { "negative frame size" } else { "frame size" };
-                emit(conn.error_event(
-                    dir,
-                    time,
-                    &format!(
-                        "{what} {size} (the maximum is {}); looking for the next frame",
-                        opts.max_frame
-                    ),
-                ));
-                at += 4;
-                stats.skipped_bytes += 4;
-                lost = true;
-                break;
-            }
-            let n = size as usize;
-            if rest.len() < 4 + n {
-                break;
-            }
-            let mut ev = conn.frame(dir, time, &rest[4..4 + n]);
-            if opts.hex {
-                if let Value::Object(m) = &mut ev.json {
-                    m.insert("hex".into(), hex::encode(&rest[..4 + n]).into());
+        let mut taken = 0;
+        let refused = loop {
+            let refused = loop {
+                match half.cutter.next_frame() {
+                    Ok(Cut::Frame(f)) => {
+                        let mut ev = conn.frame(dir, time, f);
+                        if opts.hex {
+                            if let Value::Object(m) = &mut ev.json {
+                                m.insert("hex".into(), hex::encode(f).into());
+                            }
+                        }
+                        emit(ev);
+                    }
+                    Ok(Cut::NeedMore(_)) => break None,
+                    Err(e) => break Some(e),
                 }
+            };
+            if refused.is_some() || taken == half.buf.len() {
+                break refused;
             }
-            emit(ev);
-            at += 4 + n;
-        }
-        half.buf.drain(..at);
-        if !lost {
-            return;
-        }
+            taken += half.cutter.push(half.buf.get(taken..).unwrap_or_default());
+        };
+        half.buf.drain(..taken);
+        let Some(e) = refused else { return };
+        stats.oversized_frames += 1;
+        let (what, size) = match e {
+            CutError::NegativeSize { size } => ("negative frame size", i64::from(size)),
+            CutError::TooLarge { size, .. } => ("frame size", size as i64),
+            _ => ("frame size", -1),
+        };
+        emit(conn.error_event(
+            dir,
+            time,
+            &format!(
+                "{what} {size} (the maximum is {}); looking for the next frame",
+                opts.max_frame
+            ),
+        ));
+        // The refused prefix is skipped; what follows it is judged again, unsynchronised.
+        let held = half.cutter.pending().to_vec();
+        half.cutter.discard(held.len());
+        stats.skipped_bytes += 4;
+        half.buf.splice(0..0, held.into_iter().skip(4));
         half.lose_sync();
     }
 }
@@ -587,11 +616,12 @@ impl Decoder {
 
     fn open(&mut self, key: (SocketAddr, SocketAddr)) -> &mut Stream {
         let label = format!("{} > {}", key.0, key.1);
+        let max_frame = self.opts.max_frame;
         self.streams.entry(key).or_insert_with(|| {
             self.stats.streams += 1;
             Stream {
                 conn: Connection::new(label),
-                halves: [Half::default(), Half::default()],
+                halves: [Half::new(max_frame), Half::new(max_frame)],
             }
         })
     }
@@ -612,7 +642,7 @@ impl Decoder {
                 half.skip_hole(&mut self.stats);
                 cut(half, dir, &mut st.conn, time, opts, &mut self.stats, &mut count);
             }
-            self.stats.incomplete_bytes += half.buf.len() as u64;
+            self.stats.incomplete_bytes += half.held() as u64;
         }
         self.stats.unanswered_requests += st.conn.pending() as u64;
     }

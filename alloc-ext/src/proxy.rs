@@ -2,11 +2,12 @@
 //!
 //! Clients connect to the proxy instead of the broker. Every connection gets one connection to
 //! the upstream broker, and two threads: one forwards requests (client to broker), the other
-//! responses (broker to client). Each thread reads into a [`FrameBuffer`], forwards every
-//! complete frame unchanged, and decodes it on the way ([`Pump`]): strictly, then leniently
-//! (trailing bytes accepted) with a note when the strict decode fails. Responses do not name
-//! their API; the request thread records each request's API key and version under its
-//! correlation id ([`Inflight`]) and the response thread looks them up.
+//! responses (broker to client). Each thread reads into the connection layer's frame cutter
+//! (`kafka_wire::conn::FrameCutter`), forwards every complete frame unchanged, and decodes it
+//! once on the way ([`Pump`]), leniently: a frame with bytes after its body is counted as
+//! lenient, not strict. Responses do not name their API; the two threads share one
+//! `kafka_wire::conn::Observer` ([`Pairing`]), which remembers each request's API key and
+//! version until its response comes back, and reads the response as its answer.
 //!
 //! ## Addresses
 //!
@@ -22,12 +23,13 @@
 //!
 //! ## Cost on the forwarding path
 //!
-//! * Bytes are read straight into the connection's frame buffer and written from it: a frame
-//!   is copied at most once, when a partial frame is moved to the front of the buffer to make
-//!   room for its rest. Complete frames that arrive together leave in one write.
-//! * Buffers are reused: once a connection has seen its largest frame, forwarding allocates
-//!   nothing per frame (`alloc-ext/tests/proxy_allocs.rs` counts allocations). Decoding uses
-//!   the borrowing views of `kafka-wire`, which never allocate.
+//! * Bytes are read straight into the connection's frame buffer. Frames that arrive together
+//!   are gathered into one write of up to [`WRITE_BATCH`] bytes (one copy); a frame larger than
+//!   that is written straight from the read buffer. A partial frame may be moved to the front
+//!   of the read buffer to make room for its rest.
+//! * Buffers are reused: forwarding allocates nothing per frame (`alloc-ext/tests/proxy_allocs.rs`
+//!   counts allocations); the read buffer grows as a large frame's bytes arrive and shrinks
+//!   back after it. Decoding uses the borrowing views of `kafka-wire`, which never allocate.
 //! * Only responses whose addresses change are re-encoded: the new broker list is built
 //!   (one small allocation), the body encoded from the view with the other fields' bytes
 //!   copied as they are, into a reused output buffer.
@@ -49,149 +51,64 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use kafka_wire::frame::{self, Mode};
+use kafka_wire::conn::{self, Cut, FrameCutter, Growable, Observer};
+use kafka_wire::frame;
 use kafka_wire::messages::{
     describe_cluster_response, fetch_response, find_coordinator_response, metadata_response, produce_response,
     share_acknowledge_response, share_fetch_response,
 };
-use kafka_wire::{ApiKey, Array, DecodeError, EncodeError, Message, RequestBody, ResponseBody};
+use kafka_wire::{Array, EncodeError, Message, ResponseBody};
 
 use crate::conversation;
-use crate::frames::{frame_size, FrameError};
 
 /// Largest frame forwarded by default: 100 MiB, Kafka's default `socket.request.max.bytes`.
 pub const DEFAULT_MAX_FRAME: usize = 100 * 1024 * 1024;
 
 pub use crate::conversation::Direction;
 
-/// A byte buffer that frames are read into and forwarded from.
-///
-/// Bytes `start..end` are received and not yet forwarded. The buffer grows only when one frame
-/// does not fit, to that frame's size (at most `max_frame` + 4).
+/// Requests of one connection remembered while they wait for their response; a request past
+/// it is forwarded but not remembered, and its response is forwarded undecoded (unpaired).
+pub const MAX_IN_FLIGHT: usize = 1024;
+
+/// Bytes gathered into one write when several frames arrive together.
+pub const WRITE_BATCH: usize = 64 * 1024;
+
+/// The read buffer's resting size; it grows while a larger frame arrives, and shrinks back.
+const READ_REST: usize = 64 * 1024;
+
+/// What the two directions of one connection share: the connection layer's observer, which
+/// remembers each request (API key, version, correlation id) until its response, in a table of
+/// [`MAX_IN_FLIGHT`] entries with O(1) insertion and pairing.
 #[derive(Debug)]
-pub struct FrameBuffer {
-    buf: Vec<u8>,
-    start: usize,
-    end: usize,
-    max_frame: usize,
+pub struct Pairing {
+    observer: Mutex<Box<Observer<MAX_IN_FLIGHT>>>,
 }
 
-impl FrameBuffer {
-    /// A buffer of `initial` bytes that rejects frames larger than `max_frame`.
-    pub fn new(initial: usize, max_frame: usize) -> Self {
-        FrameBuffer {
-            buf: vec![0; initial.max(64)],
-            start: 0,
-            end: 0,
-            max_frame,
-        }
-    }
-
-    fn size_of(&self, at: usize) -> Result<usize, FrameError> {
-        let b = &self.buf[at..at + 4];
-        frame_size([b[0], b[1], b[2], b[3]], self.max_frame)
-    }
-
-    /// Reads once from `r` into the free space, making room for the pending frame first.
-    /// Returns the bytes read (0 at the end of the stream).
-    pub fn read_from<R: Read + ?Sized>(&mut self, r: &mut R) -> io::Result<usize> {
-        let pending = self.end - self.start;
-        let need = if pending >= 4 {
-            4 + self
-                .size_of(self.start)
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?
-        } else {
-            4
-        };
-        if self.start + need > self.buf.len() || self.end == self.buf.len() {
-            // The one copy a frame may get: its received part moves to the front.
-            self.buf.copy_within(self.start..self.end, 0);
-            self.start = 0;
-            self.end = pending;
-        }
-        if need > self.buf.len() {
-            let grown = need.max(self.buf.len() * 2).min(self.max_frame + 4).max(need);
-            self.buf.resize(grown, 0);
-        }
-        let n = r.read(&mut self.buf[self.end..])?;
-        self.end += n;
-        Ok(n)
-    }
-
-    /// The next complete frame (size prefix included) as a range of [`FrameBuffer::bytes`];
-    /// the frame counts as forwarded.
-    pub fn next_frame(&mut self) -> Result<Option<std::ops::Range<usize>>, FrameError> {
-        if self.end - self.start < 4 {
-            return Ok(None);
-        }
-        let size = self.size_of(self.start)?;
-        if self.end - self.start < 4 + size {
-            return Ok(None);
-        }
-        let r = self.start..self.start + 4 + size;
-        self.start = r.end;
-        Ok(Some(r))
-    }
-
-    /// The buffer; index it with the ranges from [`FrameBuffer::next_frame`].
-    pub fn bytes(&self) -> &[u8] {
-        &self.buf
-    }
-
-    /// Bytes received but not handed out as a complete frame.
-    pub fn pending(&self) -> usize {
-        self.end - self.start
-    }
-
-    /// The buffer's current size.
-    pub fn capacity(&self) -> usize {
-        self.buf.len()
+impl Default for Pairing {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
-/// The requests of one connection that await their response: correlation id, API key, version.
-///
-/// Shared by the connection's two threads. A short vector searched linearly: a connection has
-/// few requests in flight, and its capacity is kept, so pairing allocates nothing once warm.
-#[derive(Debug, Default)]
-pub struct Inflight {
-    pending: Mutex<Vec<(i32, ApiKey, i16)>>,
-}
-
-impl Inflight {
-    /// An empty table with room for 64 requests in flight.
+impl Pairing {
+    /// Nothing in flight.
     pub fn new() -> Self {
-        Inflight {
-            pending: Mutex::new(Vec::with_capacity(64)),
+        Pairing {
+            observer: Mutex::new(Box::new(Observer::new())),
         }
     }
 
-    /// Records a request.
-    pub fn insert(&self, correlation_id: i32, key: ApiKey, version: i16) {
-        let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(slot) = p.iter_mut().find(|e| e.0 == correlation_id) {
-            *slot = (correlation_id, key, version);
-        } else {
-            p.push((correlation_id, key, version));
+    /// Requests waiting for their response.
+    pub fn waiting(&self) -> usize {
+        self.observer.lock().unwrap_or_else(|e| e.into_inner()).waiting()
+    }
+
+    fn see<'a>(&self, direction: Direction, frame: &'a [u8]) -> conn::Event<'a> {
+        let mut o = self.observer.lock().unwrap_or_else(|e| e.into_inner());
+        match direction {
+            Direction::Request => o.request(frame),
+            Direction::Response => o.response(frame),
         }
-    }
-
-    /// Takes out the request a response answers.
-    pub fn take(&self, correlation_id: i32) -> Option<(ApiKey, i16)> {
-        let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        let i = p.iter().position(|e| e.0 == correlation_id)?;
-        let (_, k, v) = p.swap_remove(i);
-        Some((k, v))
-    }
-
-    /// Requests awaiting a response.
-    pub fn len(&self) -> usize {
-        self.pending.lock().unwrap_or_else(|e| e.into_inner()).len()
-    }
-
-    /// True when no request awaits a response.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 
@@ -228,49 +145,21 @@ impl Stats {
     }
 }
 
-/// How a frame decoded.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Decoded {
-    /// Strictly.
-    Strict,
-    /// Only leniently: the strict decode's error, and the bytes after the body.
-    Lenient {
-        /// Why the strict decode failed.
-        strict_error: DecodeError,
-        /// Bytes after the body.
-        trailing: usize,
-    },
-    /// Not at all.
-    Failed(DecodeError),
-    /// A response whose request the proxy did not see, so its API is unknown.
-    Unpaired,
-}
-
 /// One forwarded frame, as an observer sees it.
 #[derive(Debug, Clone, Copy)]
-pub struct FrameEvent<'a> {
+pub struct Forwarded<'a> {
     /// The connection's number (counted from 1 in accept order).
     pub connection: u64,
-    /// Which way it went.
-    pub direction: Direction,
-    /// The API, from the request header (for responses, from the paired request).
-    pub api_key: Option<ApiKey>,
-    /// The API version (-1 when unknown).
-    pub api_version: i16,
-    /// The correlation id (-1 when the frame is too short to hold one).
-    pub correlation_id: i32,
-    /// The frame as received, without its size prefix.
-    pub payload: &'a [u8],
-    /// How it decoded.
-    pub decoded: Decoded,
-    /// The frame as forwarded when it was rewritten (without its size prefix).
+    /// The frame as received, decoded once (a response paired with its request).
+    pub event: conn::Event<'a>,
+    /// The whole frame as forwarded (size prefix included) when it was rewritten.
     pub rewritten: Option<&'a [u8]>,
 }
 
 /// Receives every forwarded frame (the JSON log is one).
 pub trait FrameObserver: Send {
     /// Called once per frame, before it is written on.
-    fn frame(&mut self, event: &FrameEvent<'_>);
+    fn frame(&mut self, frame: &Forwarded<'_>);
 }
 
 /// Where clients should reach a broker: the proxy's listener for it.
@@ -413,9 +302,12 @@ pub fn rewrite_response(
 pub struct Pump {
     direction: Direction,
     connection: u64,
-    buf: FrameBuffer,
+    cutter: FrameCutter<Growable>,
+    /// Frames gathered for one write.
+    batch: Vec<u8>,
+    /// A rewritten response frame.
     out: Vec<u8>,
-    inflight: Arc<Inflight>,
+    pairing: Arc<Pairing>,
     stats: Arc<Stats>,
     map: Option<Arc<dyn AddressMap>>,
     observer: Option<Box<dyn FrameObserver>>,
@@ -423,14 +315,15 @@ pub struct Pump {
 
 impl Pump {
     /// A pump for `direction` of connection number `connection`. Both directions of a
-    /// connection share `inflight`.
-    pub fn new(direction: Direction, connection: u64, inflight: Arc<Inflight>, stats: Arc<Stats>) -> Self {
+    /// connection share `pairing`.
+    pub fn new(direction: Direction, connection: u64, pairing: Arc<Pairing>, stats: Arc<Stats>) -> Self {
         Pump {
             direction,
             connection,
-            buf: FrameBuffer::new(64 * 1024, DEFAULT_MAX_FRAME),
+            cutter: FrameCutter::new(Growable::new(READ_REST), DEFAULT_MAX_FRAME),
+            batch: Vec::with_capacity(WRITE_BATCH),
             out: Vec::with_capacity(4096),
-            inflight,
+            pairing,
             stats,
             map: None,
             observer: None,
@@ -439,7 +332,7 @@ impl Pump {
 
     /// Rejects frames above `max` bytes (the connection is closed).
     pub fn max_frame(mut self, max: usize) -> Self {
-        self.buf.max_frame = max;
+        self.cutter = FrameCutter::new(Growable::new(READ_REST), max);
         self
     }
 
@@ -455,9 +348,9 @@ impl Pump {
         self
     }
 
-    /// The frame buffer's current size.
+    /// The read buffer's current size.
     pub fn buffer_capacity(&self) -> usize {
-        self.buf.capacity()
+        self.cutter.storage().capacity()
     }
 
     /// Forwards until `from` ends. Frames still incomplete at the end are dropped.
@@ -470,7 +363,8 @@ impl Pump {
     /// the stream.
     pub fn step<R: Read + ?Sized, W: Write + ?Sized>(&mut self, from: &mut R, to: &mut W) -> io::Result<bool> {
         let n = loop {
-            match self.buf.read_from(from) {
+            let space = self.cutter.space();
+            match from.read(space) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 r => break r?,
             }
@@ -478,211 +372,142 @@ impl Pump {
         if n == 0 {
             return Ok(false);
         }
-        // Complete frames that go out unchanged are written together: `run` is their range.
-        let mut run: Option<std::ops::Range<usize>> = None;
+        self.cutter.filled(n);
         loop {
-            let range = match self.buf.next_frame() {
-                Ok(Some(r)) => r,
-                Ok(None) => break,
-                Err(e) => return Err(io::Error::new(io::ErrorKind::InvalidData, e)),
-            };
-            let rewritten = self.handle(range.clone());
-            if rewritten {
-                if let Some(r) = run.take() {
-                    to.write_all(&self.buf.bytes()[r])?;
+            let Pump {
+                direction,
+                connection,
+                cutter,
+                batch,
+                out,
+                pairing,
+                stats,
+                map,
+                observer,
+            } = self;
+            let frame = match cutter.next_frame() {
+                Ok(Cut::Frame(f)) => f,
+                Ok(Cut::NeedMore(_)) => break,
+                Err(e) => {
+                    to.write_all(batch)?;
+                    batch.clear();
+                    return Err(io::Error::new(io::ErrorKind::InvalidData, e));
                 }
-                to.write_all(&self.out)?;
+            };
+            let rewritten = handle(
+                *direction,
+                *connection,
+                frame,
+                out,
+                pairing,
+                stats,
+                map.as_deref(),
+                observer,
+            );
+            let forward: &[u8] = if rewritten { out } else { frame };
+            if batch.len() + forward.len() > WRITE_BATCH {
+                to.write_all(batch)?;
+                batch.clear();
+            }
+            if forward.len() > WRITE_BATCH {
+                to.write_all(forward)?;
             } else {
-                run = Some(match run {
-                    Some(r) => r.start..range.end,
-                    None => range,
-                });
+                batch.extend_from_slice(forward);
             }
         }
-        if let Some(r) = run {
-            to.write_all(&self.buf.bytes()[r])?;
-        }
+        to.write_all(&self.batch)?;
+        self.batch.clear();
         to.flush()?;
         Ok(true)
     }
-
-    /// Decodes one frame (`range` of the buffer, size prefix included), tells the observer;
-    /// `true` when it was rewritten into `self.out`.
-    fn handle(&mut self, range: std::ops::Range<usize>) -> bool {
-        let Pump {
-            direction,
-            connection,
-            buf,
-            out,
-            inflight,
-            stats,
-            map,
-            observer,
-        } = self;
-        let payload = &buf.bytes()[range.start + 4..range.end];
-        stats.frames.fetch_add(1, Ordering::Relaxed);
-        let count = |d: &Decoded| {
-            let c = match d {
-                Decoded::Strict => &stats.strict,
-                Decoded::Lenient { .. } => &stats.lenient,
-                Decoded::Failed(_) => &stats.failed,
-                Decoded::Unpaired => &stats.unpaired,
-            };
-            c.fetch_add(1, Ordering::Relaxed);
-        };
-        match direction {
-            Direction::Request => {
-                let raw_key = payload.get(..2).map(|b| i16::from_be_bytes([b[0], b[1]]));
-                let raw_version = payload.get(2..4).map_or(-1, |b| i16::from_be_bytes([b[0], b[1]]));
-                let correlation_id = payload
-                    .get(4..8)
-                    .map_or(-1, |b| i32::from_be_bytes([b[0], b[1], b[2], b[3]]));
-                let (decoded, acks0) = match frame::parse_request(payload, Mode::Strict) {
-                    Ok(f) => (
-                        Decoded::Strict,
-                        matches!(f.body, RequestBody::Produce(p) if p.acks == 0),
-                    ),
-                    Err(strict_error) => match frame::parse_request(payload, Mode::Lenient) {
-                        Ok(f) => (
-                            Decoded::Lenient {
-                                strict_error,
-                                trailing: f.trailing.len(),
-                            },
-                            matches!(f.body, RequestBody::Produce(p) if p.acks == 0),
-                        ),
-                        Err(e) => (Decoded::Failed(e), false),
-                    },
-                };
-                count(&decoded);
-                let api_key = raw_key.and_then(ApiKey::from_i16);
-                // Produce with acks=0 gets no response.
-                if let Some(k) = api_key {
-                    if payload.len() >= 8 && !acks0 {
-                        inflight.insert(correlation_id, k, raw_version);
-                    }
-                }
-                if let Some(o) = observer {
-                    o.frame(&FrameEvent {
-                        connection: *connection,
-                        direction: *direction,
-                        api_key,
-                        api_version: raw_version,
-                        correlation_id,
-                        payload,
-                        decoded,
-                        rewritten: None,
-                    });
-                }
-                false
-            }
-            Direction::Response => {
-                let correlation_id = payload
-                    .get(..4)
-                    .map_or(-1, |b| i32::from_be_bytes([b[0], b[1], b[2], b[3]]));
-                let paired = if payload.len() >= 4 {
-                    inflight.take(correlation_id)
-                } else {
-                    None
-                };
-                let mut rewritten = false;
-                let (decoded, api_key, api_version) = match paired {
-                    None => (Decoded::Unpaired, None, -1),
-                    Some((key, version)) => {
-                        let parsed = match frame::parse_response(payload, key, version, Mode::Strict) {
-                            Ok(f) => Ok((f, Decoded::Strict)),
-                            Err(strict_error) => frame::parse_response(payload, key, version, Mode::Lenient).map(|f| {
-                                (
-                                    f,
-                                    Decoded::Lenient {
-                                        strict_error,
-                                        trailing: f.trailing.len(),
-                                    },
-                                )
-                            }),
-                        };
-                        let decoded = match parsed {
-                            Ok((f, d)) => {
-                                if let Some(m) = map {
-                                    // An encoding failure leaves the response as it was.
-                                    rewritten = rewrite_response(&f, f.version, m.as_ref(), out).unwrap_or(false);
-                                }
-                                d
-                            }
-                            Err(e) => Decoded::Failed(e),
-                        };
-                        (decoded, Some(key), version)
-                    }
-                };
-                count(&decoded);
-                if rewritten {
-                    stats.rewritten.fetch_add(1, Ordering::Relaxed);
-                }
-                if let Some(o) = observer {
-                    o.frame(&FrameEvent {
-                        connection: *connection,
-                        direction: *direction,
-                        api_key,
-                        api_version,
-                        correlation_id,
-                        payload,
-                        decoded,
-                        rewritten: if rewritten { Some(&out[4..]) } else { None },
-                    });
-                }
-                rewritten
-            }
-        }
-    }
 }
 
-/// Logs every frame as one JSON line, in the shape of [`crate::conversation`] (which pairs the
-/// responses again for their JSON), plus `"rewritten": true` and `"forwardedBody"` (the body
-/// the client received) for responses whose broker addresses were rewritten.
-///
-/// The two directions of a connection share one [`conversation::Connection`]: make them with
-/// [`JsonLog::pair`].
+/// Decodes one frame (size prefix included) through the connection's observer, counts it, tells
+/// the observer; `true` when it was rewritten into `out`.
+#[allow(clippy::too_many_arguments)]
+fn handle(
+    direction: Direction,
+    connection: u64,
+    frame: &[u8],
+    out: &mut Vec<u8>,
+    pairing: &Pairing,
+    stats: &Stats,
+    map: Option<&dyn AddressMap>,
+    observer: &mut Option<Box<dyn FrameObserver>>,
+) -> bool {
+    let event = pairing.see(direction, frame);
+    stats.frames.fetch_add(1, Ordering::Relaxed);
+    let counter = match &event.decoded {
+        conn::Decoded::Request(r) if r.trailing.is_empty() => &stats.strict,
+        conn::Decoded::Response(r) if r.trailing.is_empty() => &stats.strict,
+        conn::Decoded::Request(_) | conn::Decoded::Response(_) => &stats.lenient,
+        conn::Decoded::Failed(_) => &stats.failed,
+        conn::Decoded::Unpaired => &stats.unpaired,
+    };
+    counter.fetch_add(1, Ordering::Relaxed);
+    let mut rewritten = false;
+    if let (conn::Decoded::Response(r), Some(m)) = (&event.decoded, map) {
+        // An encoding failure leaves the response as it was.
+        rewritten = rewrite_response(r, r.version, m, out).unwrap_or(false);
+        if rewritten {
+            stats.rewritten.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    if let Some(o) = observer {
+        o.frame(&Forwarded {
+            connection,
+            event,
+            rewritten: rewritten.then_some(&out[..]),
+        });
+    }
+    rewritten
+}
+
+/// Logs every frame as one JSON line, in the shape of [`crate::conversation`] (read off the
+/// pump's one parse, [`conversation::to_json`]), plus `"rewritten": true` and `"forwardedBody"`
+/// (the body the client received) for responses whose broker addresses were rewritten.
+#[derive(Clone)]
 pub struct JsonLog {
-    conversation: Arc<Mutex<conversation::Connection>>,
+    label: Arc<str>,
     out: Arc<Mutex<Box<dyn Write + Send>>>,
 }
 
 impl JsonLog {
-    /// The request and response observers of one connection named `label`, writing to `out`
-    /// (which every connection shares).
-    pub fn pair(label: impl Into<String>, out: Arc<Mutex<Box<dyn Write + Send>>>) -> (JsonLog, JsonLog) {
-        let conversation = Arc::new(Mutex::new(conversation::Connection::new(label)));
-        (
-            JsonLog {
-                conversation: conversation.clone(),
-                out: out.clone(),
-            },
-            JsonLog { conversation, out },
-        )
+    /// The observer of one connection named `label` (both directions), writing to `out` (which
+    /// every connection shares).
+    pub fn new(label: impl Into<String>, out: Arc<Mutex<Box<dyn Write + Send>>>) -> JsonLog {
+        JsonLog {
+            label: Arc::from(label.into()),
+            out,
+        }
     }
 }
 
-/// The body of a rewritten response frame (no size prefix) as JSON.
-fn forwarded_body(payload: &[u8], key: ApiKey, version: i16) -> Result<serde_json::Value, String> {
-    let f = frame::parse_response(payload, key, version, Mode::Lenient).map_err(|e| e.to_string())?;
-    crate::json::entry_of(f.body.schema())
-        .and_then(|e| crate::json::wire_to_json(e, f.body_bytes, f.version))
+/// The body of a rewritten response frame (`rewritten`, size prefix included) as JSON: its
+/// bytes sit between the header and the trailing bytes the original frame had.
+fn forwarded_body(parsed: &frame::ResponseFrame<'_>, rewritten: &[u8]) -> Result<serde_json::Value, String> {
+    let start = 4 + parsed.header_bytes.len();
+    let end = rewritten.len().saturating_sub(parsed.trailing.len());
+    let body = rewritten
+        .get(start..end)
+        .ok_or("the rewritten frame is shorter than its header")?;
+    crate::json::entry_of(parsed.body.schema())
+        .and_then(|e| crate::json::wire_to_json(e, body, parsed.version))
         .map_err(|e| e.to_string())
 }
 
 impl FrameObserver for JsonLog {
-    fn frame(&mut self, event: &FrameEvent<'_>) {
+    fn frame(&mut self, f: &Forwarded<'_>) {
         let time = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs_f64())
             .unwrap_or(0.0);
-        let mut ev =
-            self.conversation
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .frame(event.direction, time, event.payload);
-        if let (Some(r), Some((key, version)), Some(obj)) = (event.rewritten, ev.api, ev.json.as_object_mut()) {
+        let mut ev = conversation::to_json(&self.label, time, &f.event);
+        if let (Some(r), conn::Decoded::Response(parsed), Some(obj)) =
+            (f.rewritten, &f.event.decoded, ev.json.as_object_mut())
+        {
             obj.insert("rewritten".into(), true.into());
-            match forwarded_body(r, key, version) {
+            match forwarded_body(parsed, r) {
                 Ok(b) => obj.insert("forwardedBody".into(), b),
                 Err(e) => obj.insert(
                     "error".into(),
@@ -891,7 +716,7 @@ fn serve(shared: &Arc<Shared>, client: TcpStream, upstream: &str) -> io::Result<
     client.set_nodelay(true)?;
     server.set_nodelay(true)?;
     let connection = shared.connections.fetch_add(1, Ordering::Relaxed) + 1;
-    let inflight = Arc::new(Inflight::new());
+    let pairing = Arc::new(Pairing::new());
     // "client > broker via proxy listener", e.g. "127.0.0.1:50310 > 127.0.0.1:9092 via 127.0.0.1:19094".
     let label = format!(
         "{} > {} via {}",
@@ -901,14 +726,13 @@ fn serve(shared: &Arc<Shared>, client: TcpStream, upstream: &str) -> io::Result<
     );
     let (log_requests, log_responses) = match &shared.log {
         Some(out) => {
-            let (a, b) = JsonLog::pair(label, out.clone());
-            (Some(a), Some(b))
+            let log = JsonLog::new(label, out.clone());
+            (Some(log.clone()), Some(log))
         }
         None => (None, None),
     };
     let pump = |direction, log: Option<JsonLog>| {
-        let mut p =
-            Pump::new(direction, connection, inflight.clone(), shared.stats.clone()).max_frame(shared.max_frame);
+        let mut p = Pump::new(direction, connection, pairing.clone(), shared.stats.clone()).max_frame(shared.max_frame);
         if let Some(log) = log {
             p = p.observe(Box::new(log));
         }

@@ -17,7 +17,7 @@ use kafka_wire::messages::{
     ApiVersionsResponse, FetchResponse, HeartbeatResponse, ListOffsetsResponse, OffsetCommitResponse, ProduceResponse,
 };
 use kafka_wire::{ApiKey, Array, ResponseBody};
-use kafka_wire_ext::proxy::{AddressMap, Direction, Inflight, Pump, Stats};
+use kafka_wire_ext::proxy::{AddressMap, Direction, Pairing, Pump, Stats};
 
 mod chunked;
 use chunked::Chunked;
@@ -70,11 +70,11 @@ fn conversation() -> (Vec<u8>, Vec<u8>, usize) {
 #[test]
 fn forwarding_allocates_nothing_per_frame_once_warm() {
     let (reqs, resps, n) = conversation();
-    let inflight = Arc::new(Inflight::new());
+    let pairing = Arc::new(Pairing::new());
     let stats = Arc::new(Stats::default());
     let map: Arc<dyn AddressMap> = Arc::new(Fixed);
-    let mut req = Pump::new(Direction::Request, 1, inflight.clone(), stats.clone());
-    let mut resp = Pump::new(Direction::Response, 1, inflight.clone(), stats.clone()).rewrite_with(map);
+    let mut req = Pump::new(Direction::Request, 1, pairing.clone(), stats.clone());
+    let mut resp = Pump::new(Direction::Response, 1, pairing.clone(), stats.clone()).rewrite_with(map);
     let mut round = |chunk: usize| {
         let mut sink = io::sink();
         req.run(&mut Chunked { bytes: &reqs, chunk }, &mut sink).unwrap();
@@ -93,7 +93,7 @@ fn forwarding_allocates_nothing_per_frame_once_warm() {
     let frames = stats.frames.load(Ordering::Relaxed);
     assert_eq!(frames, 2 * n as u64 * (rounds as u64 + 3));
     assert_eq!(stats.strict.load(Ordering::Relaxed), frames, "{}", stats.summary());
-    assert!(inflight.is_empty());
+    assert_eq!(pairing.waiting(), 0);
     assert_eq!(
         used.allocs,
         0,
@@ -138,10 +138,10 @@ fn a_rewritten_response_allocates_once() {
         let n = encode_response_frame(corr, &body, 12, &mut buf).unwrap();
         resps.extend_from_slice(&buf[..n]);
     }
-    let inflight = Arc::new(Inflight::new());
+    let pairing = Arc::new(Pairing::new());
     let stats = Arc::new(Stats::default());
-    let mut req = Pump::new(Direction::Request, 1, inflight.clone(), stats.clone());
-    let mut resp = Pump::new(Direction::Response, 1, inflight.clone(), stats.clone()).rewrite_with(Arc::new(Fixed));
+    let mut req = Pump::new(Direction::Request, 1, pairing.clone(), stats.clone());
+    let mut resp = Pump::new(Direction::Response, 1, pairing.clone(), stats.clone()).rewrite_with(Arc::new(Fixed));
     let mut round = || {
         let mut sink = io::sink();
         req.run(

@@ -75,6 +75,27 @@ pub fn split_frame(input: &[u8]) -> Result<(&[u8], &[u8]), DecodeError> {
     }
 }
 
+/// The fixed start of every request header, read off a frame (size prefix included) without
+/// checking anything else: the API key, API version and correlation id as the wire has them.
+/// `None` when the frame is shorter than that. For a reader that must name a request that
+/// does not decode, or judge where a frame may start.
+#[inline]
+pub fn peek_request_head(frame: &[u8]) -> Option<(i16, i16, i32)> {
+    let h = frame.get(4..12)?.first_chunk::<8>()?;
+    Some((
+        i16::from_be_bytes([h[0], h[1]]),
+        i16::from_be_bytes([h[2], h[3]]),
+        i32::from_be_bytes([h[4], h[5], h[6], h[7]]),
+    ))
+}
+
+/// The correlation id of a response frame (size prefix included), which every response header
+/// starts with; `None` when the frame is shorter than that.
+#[inline]
+pub fn peek_response_correlation_id(frame: &[u8]) -> Option<i32> {
+    frame.get(4..8)?.first_chunk::<4>().map(|b| i32::from_be_bytes(*b))
+}
+
 /// The payload of a frame that must be exactly `input`: bytes after it make the size prefix
 /// the fault ([`DecodeErrorKind::FrameSize`](crate::DecodeErrorKind::FrameSize)).
 fn whole_frame(input: &[u8]) -> Result<&[u8], DecodeError> {
@@ -185,6 +206,18 @@ pub struct RequestFrame<'a> {
     pub body_bytes: &'a [u8],
     /// Bytes after the body inside the frame (lenient mode only; empty in strict mode).
     pub trailing: &'a [u8],
+}
+
+impl RequestFrame<'_> {
+    /// Whether Kafka answers this request: every request but a Produce with `acks = 0`.
+    #[inline]
+    pub fn expects_response(&self) -> bool {
+        #[cfg(feature = "api-produce")]
+        if let RequestBody::Produce(p) = &self.body {
+            return p.acks != 0;
+        }
+        true
+    }
 }
 
 /// Parses a whole request frame: 4-byte size, header, body. The frame must be exactly `input`.

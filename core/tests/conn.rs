@@ -304,3 +304,57 @@ fn an_observer_that_is_full_keeps_decoding_and_says_so() {
     assert!(matches!(ev.decoded, Decoded::Failed(_)));
     assert_eq!(ev.frame, &junk[..]);
 }
+
+#[test]
+fn a_cutter_hands_back_what_it_holds_after_a_refused_prefix() {
+    let mut cut = FrameCutter::new([0u8; 64], 60);
+    let stream = [0, 0, 1, 0, 0, 0, 0, 1, 9];
+    assert_eq!(cut.push(&stream), stream.len());
+    assert!(matches!(cut.next_frame(), Err(CutError::TooLarge { size: 256, .. })));
+    assert_eq!(cut.pending(), &stream[..]);
+    // A reader that looks for the next frame itself skips the refused prefix.
+    cut.discard(4);
+    assert_eq!(cut.next_frame(), Ok(Cut::Frame(&stream[4..])));
+    assert_eq!(cut.next_frame(), Ok(Cut::NeedMore(4)));
+    cut.discard(100);
+    assert_eq!(cut.pending(), &[] as &[u8]);
+}
+
+#[test]
+fn an_observer_waits_for_no_answer_to_acks_0_and_pairs_the_answer_to_a_request_that_does_not_decode() {
+    use kafka_wire::frame::{encode_request_frame, peek_request_head};
+    use kafka_wire::messages::ProduceRequest;
+    use kafka_wire::RequestBody;
+
+    let mut obs: Observer<4> = Observer::new();
+    let mut buf = [0u8; 256];
+    // Kafka does not answer a Produce with acks = 0; it answers acks = 1.
+    for (acks, waits) in [(0i16, false), (1, true)] {
+        let body = RequestBody::Produce(ProduceRequest {
+            acks,
+            ..ProduceRequest::DEFAULT
+        });
+        let n = encode_request_frame(7, Some("c"), &body, 9, &mut buf).unwrap();
+        let ev = obs.request(&buf[..n]);
+        assert!(ev.strict());
+        assert_eq!(ev.remembered, waits, "acks {acks}");
+    }
+    assert_eq!(obs.waiting(), 1);
+    // The real ApiVersions v3 request cut two bytes short: it does not decode, but its header
+    // names the API, so the broker's real answer is still paired and read.
+    let mut req = capture_request_v3();
+    req.truncate(req.len() - 2);
+    let size = req.len() as i32 - 4;
+    req[..4].copy_from_slice(&size.to_be_bytes());
+    assert_eq!(peek_request_head(&req), Some((18, 3, 1)));
+    let ev = obs.request(&req);
+    assert!(matches!(ev.decoded, Decoded::Failed(_)));
+    assert_eq!(ev.api, Some((ApiKey::ApiVersions, 3)));
+    assert!(ev.remembered);
+    assert_eq!(obs.pending(1).map(|p| (p.api_key, p.version)), Some((ApiKey::ApiVersions, 3)));
+    let resp = answer("4.4.0-broker-v3.bin");
+    let ev = obs.response(&resp);
+    assert!(ev.strict() && ev.remembered);
+    assert_eq!(ev.skipped, 1, "the Produce with acks = 1 before it went unanswered");
+    assert_eq!(obs.waiting(), 0);
+}

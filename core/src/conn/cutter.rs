@@ -297,6 +297,22 @@ impl<S: Storage> FrameCutter<S> {
         self.end = (self.end + n).min(self.store.bytes().len());
     }
 
+    /// The bytes received and not handed out as frames, from the start of the next frame (or
+    /// of what should have been one): for a caller that looks for a frame boundary itself, as
+    /// a capture reader does after a size prefix it refused.
+    pub fn pending(&mut self) -> &[u8] {
+        self.release();
+        self.store.bytes().get(self.start..self.end).unwrap_or_default()
+    }
+
+    /// Drops the first `n` pending bytes (all of them when fewer are held), after
+    /// [`pending`](Self::pending) found where the next frame starts, or to give up on a stream.
+    pub fn discard(&mut self, n: usize) {
+        self.release();
+        self.start = (self.start + n).min(self.end);
+        self.release();
+    }
+
     /// Copies `bytes` in (for a caller that does not read in place), as far as they fit; returns
     /// how many were taken. Take frames with [`next_frame`](Self::next_frame) and call again
     /// with the rest.

@@ -8,12 +8,22 @@ use crate::frame::{self, RequestFrame, ResponseFrame};
 use crate::generated::api::ApiKey;
 
 /// Which way a frame went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Direction {
     /// Client to broker.
     Request,
     /// Broker to client.
     Response,
+}
+
+impl Direction {
+    /// `"request"` or `"response"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Direction::Request => "request",
+            Direction::Response => "response",
+        }
+    }
 }
 
 /// A request seen and not yet answered.
@@ -54,7 +64,8 @@ pub struct Event<'a> {
     pub api: Option<(ApiKey, i16)>,
     /// What it held.
     pub decoded: Decoded<'a>,
-    /// For a request: whether it was remembered (false when `N` requests were already waiting,
+    /// For a request: whether it was remembered for its response (false for a request Kafka
+    /// does not answer, a Produce with `acks = 0`, and when `N` requests were already waiting,
     /// so that its response will be unpaired). For a response: whether it was paired.
     pub remembered: bool,
     /// For a response: how many requests before its own, on this connection, got no response
@@ -95,19 +106,6 @@ impl<const N: usize> Default for Observer<N> {
     }
 }
 
-/// The correlation id of a frame: after the size in a response, after the API key and version
-/// in a request.
-fn correlation_id(frame: &[u8], direction: Direction) -> Option<i32> {
-    let at = match direction {
-        Direction::Request => 8,
-        Direction::Response => 4,
-    };
-    frame
-        .get(at..at + 4)
-        .and_then(|b| b.first_chunk::<4>())
-        .map(|b| i32::from_be_bytes(*b))
-}
-
 impl<const N: usize> Observer<N> {
     /// Nothing seen yet.
     pub const fn new() -> Self {
@@ -133,6 +131,15 @@ impl<const N: usize> Observer<N> {
         self.ring.get((self.head + i) % N.max(1)).and_then(Option::as_ref)
     }
 
+    /// The oldest request waiting with `correlation_id`: what a response with that id would be
+    /// paired with.
+    pub fn pending(&self, correlation_id: i32) -> Option<Pending> {
+        (0..self.len)
+            .filter_map(|i| self.at(i))
+            .find(|p| p.correlation_id == correlation_id)
+            .copied()
+    }
+
     /// Forgets every waiting request (the connection closed); returns them, oldest first, through
     /// `each`.
     pub fn close(&mut self, mut each: impl FnMut(Pending)) {
@@ -146,15 +153,22 @@ impl<const N: usize> Observer<N> {
         self.len = 0;
     }
 
-    /// A whole request frame (size prefix included), decoded and remembered.
+    /// A whole request frame (size prefix included), decoded and remembered. A request that
+    /// does not decode is still remembered when its API key is known, so that its response
+    /// is paired; a Produce with `acks = 0` is not (Kafka does not answer it).
     pub fn request<'a>(&mut self, frame: &'a [u8]) -> Event<'a> {
+        let head = frame::peek_request_head(frame);
         let (decoded, api) = match frame::parse_request_frame(frame, Mode::Lenient) {
             Ok(r) => (Decoded::Request(r), Some((r.api_key, r.api_version))),
-            Err(e) => (Decoded::Failed(e), None),
+            Err(e) => (
+                Decoded::Failed(e),
+                head.and_then(|(k, v, _)| ApiKey::from_i16(k).map(|k| (k, v))),
+            ),
         };
-        let correlation_id = correlation_id(frame, Direction::Request);
+        let correlation_id = head.map(|(_, _, c)| c);
+        let answered = !matches!(&decoded, Decoded::Request(r) if !r.expects_response());
         let mut remembered = false;
-        if let (Some((api_key, version)), Some(correlation_id)) = (api, correlation_id) {
+        if let (Some((api_key, version)), Some(correlation_id), true) = (api, correlation_id, answered) {
             if self.len < N {
                 if let Some(slot) = self.ring.get_mut((self.head + self.len) % N.max(1)) {
                     *slot = Some(Pending {
@@ -180,7 +194,7 @@ impl<const N: usize> Observer<N> {
 
     /// A whole response frame, paired with its request and decoded as its answer.
     pub fn response<'a>(&mut self, frame: &'a [u8]) -> Event<'a> {
-        let correlation_id = correlation_id(frame, Direction::Response);
+        let correlation_id = frame::peek_response_correlation_id(frame);
         let mut event = Event {
             direction: Direction::Response,
             frame,
