@@ -35,8 +35,8 @@
 //! broker is stopped on every path (a guard kills it if the check panics or returns early).
 //!
 //! Each `--client PROGRAM` is run with the broker's address and a topic name of its own as
-//! arguments while the broker is up (the tokio client example): it must exit 0, and its last
-//! line must say what it produced.
+//! arguments while the broker is up (the `tokio_client` and `embedded_io_client` examples): it
+//! must exit 0, and its last line must say what it produced.
 //!
 //! ```text
 //! kwire-broker-check --classpath tests/broker/target/classpath.txt [--keep] [--client PROGRAM]...
