@@ -3,8 +3,9 @@
 # Maven Central jars, driven through kafka-wire (tests/broker/src/main.rs, built as
 # kwire-broker-check in the tests/clients crate): ApiVersions, Metadata, CreateTopics, Produce
 # (record batches we build), ListOffsets and Fetch, every response decoded strictly and
-# re-encoded byte for byte, the fetched records compared with those produced; then every record
-# of the broker's __cluster_metadata log segment decoded.
+# re-encoded byte for byte, the fetched records compared with those produced; the connection
+# layer's blocking and async drivers; the tokio_client and embedded_io_client examples producing
+# to it; then every record of the broker's __cluster_metadata log segment decoded.
 #
 #   bash .ci/broker.sh
 #
@@ -51,13 +52,19 @@ if ! (cd tests/clients && cargo build -q --bin kwire-broker-check); then
   finish 0 1
 fi
 
-echo "== broker: the tokio client example (cargo)"
+echo "== broker: the client examples (cargo): tokio_client, embedded_io_client"
 clients=()
 build_failed=0
 if cargo build -q -p kafka-wire-ext --features tokio --example tokio_client; then
   clients+=(--client "$PWD/target/debug/examples/tokio_client")
 else
   echo "FAILED: building the tokio_client example"
+  build_failed=1
+fi
+if cargo build -q -p kafka-wire --features embedded-io,std --example embedded_io_client; then
+  clients+=(--client "$PWD/target/debug/examples/embedded_io_client")
+else
+  echo "FAILED: building the embedded_io_client example"
   build_failed=1
 fi
 

@@ -1,8 +1,15 @@
-//! A `tokio_util` codec for a Kafka client connection (feature `tokio`), on the connection layer
-//! of `kafka_wire::conn`: the encoder numbers each request and records it in flight, the decoder
-//! cuts each response frame out of the read buffer without a copy, pairs it with its request
-//! and hands it out as shared bytes, which decode as the request's response type, owned values
-//! slicing the frame's `Bytes` (`OwnedMessage::parse_bytes`) or views over it.
+//! `tokio_util` codecs for Kafka connections (feature `tokio`), on the connection layer of
+//! `kafka_wire::conn`.
+//!
+//! - [`ClientCodec`], a client's side: the encoder numbers each request and records it in
+//!   flight, the decoder cuts each response frame out of the read buffer without a copy, pairs
+//!   it with its request and hands it out as shared bytes, which decode as the request's
+//!   response type, owned values slicing the frame's `Bytes` (`OwnedMessage::parse_bytes`) or
+//!   views over it.
+//! - [`ServerCodec`], a server's side: the decoder cuts each request frame out without a copy
+//!   and reads its header ([`IncomingRequest`]: API key, version, correlation id, client id);
+//!   the encoder writes a [`Reply`], a response body with the facts of the request it answers,
+//!   as a frame with the response header version that API and version use.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
@@ -21,13 +28,18 @@
 
 use std::fmt;
 
+use std::ops::Range;
+
 use kafka_wire::bytes::{Bytes, BytesMut};
 use kafka_wire::conn::{frame_size, Client, ClientError, CutError, InFlight};
 use kafka_wire::frame::{self, Mode};
-use kafka_wire::{DecodeError, EncodeErrorKind, OwnedMessage, Request};
+use kafka_wire::messages::RequestHeader;
+use kafka_wire::{
+    ApiKey, DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Message, OwnedMessage, Request, ResponseBody,
+};
 use tokio_util::codec::{Decoder, Encoder};
 
-/// What can go wrong on a connection driven by [`ClientCodec`].
+/// What can go wrong on a connection driven by [`ClientCodec`] or [`ServerCodec`].
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum CodecError {
@@ -37,6 +49,18 @@ pub enum CodecError {
     Cut(CutError),
     /// Encoding, a full in-flight table, or a response that answers nothing in flight.
     Client(ClientError),
+    /// A request frame whose header does not decode (an unknown API key, a frame too short for
+    /// its header); the frame has been taken off the stream.
+    Header(DecodeError),
+    /// A reply that does not encode; nothing was written.
+    Encode(EncodeError),
+    /// A reply whose body is of another API than the request it answers; nothing was written.
+    WrongReply {
+        /// The request's API.
+        request: ApiKey,
+        /// The body's API.
+        reply: ApiKey,
+    },
 }
 
 impl fmt::Display for CodecError {
@@ -45,6 +69,11 @@ impl fmt::Display for CodecError {
             CodecError::Io(e) => write!(f, "{e}"),
             CodecError::Cut(e) => write!(f, "{e}"),
             CodecError::Client(e) => write!(f, "{e}"),
+            CodecError::Header(e) => write!(f, "a request header: {e}"),
+            CodecError::Encode(e) => write!(f, "encoding a reply: {e}"),
+            CodecError::WrongReply { request, reply } => {
+                write!(f, "a {} body cannot answer a {} request", reply.name(), request.name())
+            }
         }
     }
 }
@@ -185,22 +214,224 @@ impl<const N: usize> Decoder for ClientCodec<N> {
     type Error = CodecError;
 
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Response>, CodecError> {
-        let Some(&prefix) = src.first_chunk::<4>() else {
-            src.reserve(4);
+        let Some(frame) = cut(src, self.max_frame)? else {
             return Ok(None);
         };
-        let size = frame_size(prefix, self.max_frame).map_err(CodecError::Cut)?;
-        if src.len() < 4 + size {
-            // Room for what has arrived, in steps: not the whole announced frame at once.
-            src.reserve((4 + size - src.len()).min(kafka_wire::conn::GROW_STEP));
-            return Ok(None);
-        }
-        let frame = src.split_to(4 + size).freeze();
         let in_flight = self.client.answered(&frame).map_err(CodecError::Client)?;
-        if src.is_empty() && src.capacity() > kafka_wire::conn::GROW_STEP {
-            // Give back the memory of a large frame.
-            *src = BytesMut::new();
-        }
         Ok(Some(Response { in_flight, frame }))
+    }
+}
+
+/// The next whole frame (size prefix included) split off the front of `src` without a copy, or
+/// nothing until one has arrived. The size prefix is checked against `max_frame` first, and the
+/// buffer grows towards the announced frame in steps of at most
+/// [`GROW_STEP`](kafka_wire::conn::GROW_STEP), as its bytes arrive; it is given back after a
+/// frame larger than that.
+fn cut(src: &mut BytesMut, max_frame: usize) -> Result<Option<Bytes>, CodecError> {
+    let Some(&prefix) = src.first_chunk::<4>() else {
+        src.reserve(4);
+        return Ok(None);
+    };
+    let size = frame_size(prefix, max_frame).map_err(CodecError::Cut)?;
+    if src.len() < 4 + size {
+        // Room for what has arrived, in steps: not the whole announced frame at once.
+        src.reserve((4 + size - src.len()).min(kafka_wire::conn::GROW_STEP));
+        return Ok(None);
+    }
+    let frame = src.split_to(4 + size).freeze();
+    if src.is_empty() && src.capacity() > kafka_wire::conn::GROW_STEP {
+        // Give back the memory of a large frame.
+        *src = BytesMut::new();
+    }
+    Ok(Some(frame))
+}
+
+/// A request frame as a server reads it: the header's facts, and the whole frame as shared
+/// bytes, from which the body decodes as owned values slicing it or as views over it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IncomingRequest {
+    /// The API.
+    pub api_key: ApiKey,
+    /// The version the request was sent at (kafka-wire may not know it: [`view`](Self::view)
+    /// and [`parse`](Self::parse) then fail with `UnsupportedVersion`).
+    pub api_version: i16,
+    /// The correlation id, which the reply must carry.
+    pub correlation_id: i32,
+    /// The request header version (0, 1 or 2) that API and version use.
+    pub header_version: i16,
+    /// The whole frame, size prefix included.
+    pub frame: Bytes,
+    /// Where the client id's bytes are in the frame (`None` when null).
+    client_id: Option<Range<usize>>,
+    /// Where the body starts in the frame.
+    body_start: usize,
+}
+
+impl IncomingRequest {
+    /// The client id of the header (`Some("")` at header version 0, which has none).
+    pub fn client_id(&self) -> Option<&str> {
+        let range = self.client_id.clone()?;
+        // The header decoded, so these bytes are the client id's, checked UTF-8.
+        std::str::from_utf8(self.frame.get(range).unwrap_or_default()).ok()
+    }
+
+    /// The body: the frame after the size prefix and the header.
+    pub fn body(&self) -> Bytes {
+        self.frame.slice(self.body_start.min(self.frame.len())..)
+    }
+
+    /// The body decoded as an owned value at the request's version (`T` must be the request
+    /// type of its API), its bytes and records slicing the frame's buffer. Error offsets count
+    /// from the body's first byte.
+    pub fn parse<T: OwnedMessage>(&self) -> Result<T, DecodeError> {
+        T::parse_bytes(self.body(), self.api_version)
+    }
+
+    /// The frame decoded as a view (`frame::parse_request_frame`).
+    pub fn view(&self, mode: Mode) -> Result<frame::RequestFrame<'_>, DecodeError> {
+        frame::parse_request_frame(&self.frame, mode)
+    }
+
+    /// A reply to this request: `body` at the request's version, under its correlation id.
+    pub fn reply<'b>(&self, body: ResponseBody<'b>) -> Reply<'b> {
+        Reply {
+            api_key: self.api_key,
+            correlation_id: self.correlation_id,
+            version: self.api_version,
+            body,
+        }
+    }
+
+    /// Reads the header of a whole request frame.
+    fn read(frame: Bytes) -> Result<IncomingRequest, DecodeError> {
+        let payload = frame.get(4..).unwrap_or_default();
+        // The API key and version come first in every header version; they say which one follows.
+        let Some(&[k0, k1, v0, v1]) = payload.first_chunk::<4>() else {
+            return Err(DecodeError::new_at(
+                DecodeErrorKind::UnexpectedEof {
+                    needed: 4 - payload.len(),
+                },
+                frame.len(),
+                "RequestHeader",
+                -1,
+                if payload.len() < 2 {
+                    "request_api_key"
+                } else {
+                    "request_api_version"
+                },
+            ));
+        };
+        let key = i16::from_be_bytes([k0, k1]);
+        let Some(api_key) = ApiKey::from_i16(key) else {
+            return Err(DecodeError::new_at(
+                DecodeErrorKind::UnknownApiKey { key: i32::from(key) },
+                4,
+                "RequestHeader",
+                -1,
+                "request_api_key",
+            ));
+        };
+        let header_version = api_key.request_header_version(i16::from_be_bytes([v0, v1]));
+        let (header, rest) = RequestHeader::parse_lenient(payload, header_version).map_err(|e| e.shifted(4))?;
+        let body_start = frame.len() - rest.len();
+        // From header version 1 the client id follows the correlation id: a 2-byte length, then
+        // its bytes (a classic nullable string, at header version 2 too).
+        let client_id = match (header_version, header.client_id) {
+            (0, _) => Some(0..0),
+            (_, Some(id)) => Some(4 + 10..4 + 10 + id.len()),
+            (_, None) => None,
+        };
+        let client_id = client_id.filter(|r| frame.get(r.clone()).is_some());
+        Ok(IncomingRequest {
+            api_key,
+            api_version: header.request_api_version,
+            correlation_id: header.correlation_id,
+            header_version,
+            frame,
+            client_id,
+            body_start,
+        })
+    }
+}
+
+/// A response to send: its body and the facts of the request it answers
+/// ([`IncomingRequest::reply`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Reply<'a> {
+    /// The API of the request answered; the body must be of the same API.
+    pub api_key: ApiKey,
+    /// The request's correlation id.
+    pub correlation_id: i32,
+    /// The version the body is encoded at: the request's, or 0 for an ApiVersions request at a
+    /// version the server does not speak ([`at_version`](Self::at_version)).
+    pub version: i16,
+    /// The body.
+    pub body: ResponseBody<'a>,
+}
+
+impl Reply<'_> {
+    /// The same reply encoded at `version`. A server answers an ApiVersions request at a
+    /// version it does not speak at version 0, with `UNSUPPORTED_VERSION` and its own
+    /// ApiVersions range, as Kafka's brokers do; clients read that shape at any version.
+    pub fn at_version(self, version: i16) -> Self {
+        Reply { version, ..self }
+    }
+}
+
+/// A server connection's codec: the decoder yields each request frame with its header read
+/// ([`IncomingRequest`]), refusing frames larger than a maximum; the encoder writes each
+/// [`Reply`] as a response frame whose header version is the one its API and version use
+/// (version 0 for ApiVersions, whatever the version; version 1 for flexible versions of the
+/// others).
+///
+/// Kafka clients read the responses of a connection in the order they sent the requests:
+/// reply in that order.
+///
+/// A request whose header does not decode ends the stream with [`CodecError::Header`], as a
+/// Kafka broker closes such a connection.
+#[derive(Clone, Debug)]
+pub struct ServerCodec {
+    max_frame: usize,
+}
+
+impl ServerCodec {
+    /// A codec refusing request frames larger than `max_frame` bytes (after the size prefix;
+    /// Kafka's brokers take 100 MiB by default, `socket.request.max.bytes`).
+    pub fn new(max_frame: usize) -> Self {
+        ServerCodec { max_frame }
+    }
+}
+
+impl Decoder for ServerCodec {
+    type Item = IncomingRequest;
+    type Error = CodecError;
+
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<IncomingRequest>, CodecError> {
+        let Some(frame) = cut(src, self.max_frame)? else {
+            return Ok(None);
+        };
+        IncomingRequest::read(frame).map(Some).map_err(CodecError::Header)
+    }
+}
+
+impl<'a> Encoder<Reply<'a>> for ServerCodec {
+    type Error = CodecError;
+
+    fn encode(&mut self, item: Reply<'a>, dst: &mut BytesMut) -> Result<(), CodecError> {
+        let reply = item.body.key();
+        if reply != item.api_key {
+            return Err(CodecError::WrongReply {
+                request: item.api_key,
+                reply,
+            });
+        }
+        let start = dst.len();
+        match frame::encode_response_frame_into(item.correlation_id, &item.body, item.version, dst) {
+            Ok(_) => Ok(()),
+            Err(e) => {
+                dst.truncate(start);
+                Err(CodecError::Encode(e))
+            }
+        }
     }
 }

@@ -17,10 +17,11 @@
 //! 4. a version sweep over every (API, version) the broker advertises and kafka-wire knows:
 //!    purposeful requests for 13 APIs, and for the rest the request with every field at its
 //!    default; pairs the broker refuses by closing the connection must be listed in `REFUSED`;
-//! 5. the connection layer (`kafka_wire::conn`) over a real socket: the blocking driver over
-//!    `std::io` and over `embedded-io` (through `embedded-io-adapters`), each negotiating with
-//!    ApiVersions, then Metadata at the agreed version, then requests pipelined up to its
-//!    in-flight capacity; the observer on the bytes of that conversation;
+//! 5. the connection layer (`kafka_wire::conn`) over a real socket, one conversation per driver:
+//!    `Blocking` over `std::io` and over `embedded-io` (through `embedded-io-adapters`), and
+//!    `Async` over `embedded-io-async` (a tokio socket through `embedded-io-adapters`' tokio
+//!    adapter), each negotiating with ApiVersions, then Metadata at the agreed version, then
+//!    requests pipelined up to its in-flight capacity;
 //! 6. every response frame is decoded in strict mode, and re-encoding its header and body at the
 //!    same version must give the broker's bytes back;
 //! 7. after a clean shutdown, every batch and record of the broker's `__cluster_metadata` log
@@ -34,8 +35,8 @@
 //! broker is stopped on every path (a guard kills it if the check panics or returns early).
 //!
 //! Each `--client PROGRAM` is run with the broker's address and a topic name of its own as
-//! arguments while the broker is up (the tokio client example): it must exit 0, and its last
-//! line must say what it produced.
+//! arguments while the broker is up (the `tokio_client` and `embedded_io_client` examples): it
+//! must exit 0, and its last line must say what it produced.
 //!
 //! ```text
 //! kwire-broker-check --classpath tests/broker/target/classpath.txt [--keep] [--client PROGRAM]...
@@ -1855,109 +1856,218 @@ fn kafka_release(classpath: &Path) -> Option<String> {
     })
 }
 
-/// The connection layer against the live broker: the blocking driver over `std::io` and over
-/// `embedded-io`, negotiation, a typed Metadata answer, pipelining up to the table's capacity,
-/// and the observer on a whole conversation.
-fn conn_layer(port: u16, report: &mut Report) {
-    use kafka_wire::conn::{Blocking, EmbeddedIo, Growable, StdIo, Transport};
-    use kafka_wire::messages::{ApiVersionsRequest, MetadataRequest};
-    use kafka_wire::versions::Negotiated;
-
-    fn converse<T: Transport>(what: &str, io: T, port: u16, report: &mut Report) -> Result<(), String>
-    where
-        T::Error: std::fmt::Debug,
+/// What the connection-layer conversation needs of a driver. The blocking driver's calls run to
+/// completion inside the future (it never waits on anything else); the async driver's are
+/// awaited. One conversation ([`converse`]) then runs over either.
+trait Driver {
+    type Error: std::fmt::Debug;
+    async fn send<'a, R: kafka_wire::Request<'a>>(
+        &mut self,
+        req: &R,
+        version: i16,
+        scratch: &mut [u8],
+    ) -> Result<kafka_wire::conn::Sent, kafka_wire::conn::ConnError<Self::Error>>;
+    async fn receive<'a, R: kafka_wire::Request<'a>>(
+        &mut self,
+        mode: Mode,
+    ) -> Result<kafka_wire::frame::TypedResponseFrame<'_, R::Response<'_>>, kafka_wire::conn::ConnError<Self::Error>>;
+    fn in_flight(&self) -> usize;
+    async fn call<'a, R: kafka_wire::Request<'a>>(
+        &mut self,
+        req: &R,
+        version: i16,
+        scratch: &mut [u8],
+        mode: Mode,
+    ) -> Result<kafka_wire::frame::TypedResponseFrame<'_, R::Response<'_>>, kafka_wire::conn::ConnError<Self::Error>>
     {
-        let mut c: Blocking<T, Growable, 4> = Blocking::new(io, Growable::new(4096), 100 << 20, Some("kwire-conn"));
-        let mut scratch = [0u8; 256];
-        let req = ApiVersionsRequest {
-            client_software_name: "kwire-conn",
-            client_software_version: "0.1.0",
-            ..ApiVersionsRequest::DEFAULT
-        };
-        // Ask at the highest version kafka-wire knows: a broker that does not speak it answers
-        // in version 0's shape, and the driver reads that too.
-        let top = ApiKey::ApiVersions.request_info().max_version;
-        let first = c
-            .call(&req, top, &mut scratch, Mode::Strict)
-            .map_err(|e| format!("{what}: ApiVersions v{top}: {e}"))?;
-        let negotiated = match Negotiated::with_kafka_wire(&first.body) {
-            Ok(n) => n,
-            Err(kafka_wire::versions::NegotiationError::RetryApiVersions { retry_version }) => {
-                let again = c
-                    .call(&req, retry_version, &mut scratch, Mode::Strict)
-                    .map_err(|e| format!("{what}: ApiVersions v{retry_version}: {e}"))?;
-                Negotiated::with_kafka_wire(&again.body).map_err(|e| format!("{what}: {e}"))?
-            }
-            Err(e) => return Err(format!("{what}: {e}")),
-        };
-        let mv = negotiated
-            .version(ApiKey::Metadata)
-            .ok_or(format!("{what}: no Metadata version"))?;
-        let md = c
-            .call(
-                &MetadataRequest {
-                    topics: None,
-                    ..MetadataRequest::DEFAULT
-                },
-                mv,
-                &mut scratch,
-                Mode::Strict,
-            )
-            .map_err(|e| format!("{what}: Metadata v{mv}: {e}"))?;
-        let ports: Vec<i32> = md.body.brokers.iter().map(|b| b.port).collect();
-        report.check(
-            ports == [i32::from(port)],
-            &format!("conn {what}: ApiVersions v{top} and Metadata v{mv} through the blocking driver (brokers on ports {ports:?})"),
-        );
-        // Pipelined: four requests in flight, a fifth refused, then four answers in order.
-        let av = negotiated.version(ApiKey::ApiVersions).unwrap_or(3);
-        let mut ids = Vec::new();
-        for _ in 0..4 {
-            ids.push(
-                c.send(&req, av, &mut scratch)
-                    .map_err(|e| format!("{what}: pipelined send: {e}"))?
-                    .correlation_id,
-            );
-        }
-        let full = matches!(
-            c.send(&req, av, &mut scratch),
-            Err(kafka_wire::conn::ConnError::Client(
-                kafka_wire::conn::ClientError::Full { capacity: 4 }
-            ))
-        );
-        let mut answered = Vec::new();
-        for _ in 0..4 {
-            let r = c
-                .receive::<ApiVersionsRequest<'_>>(Mode::Strict)
-                .map_err(|e| format!("{what}: pipelined receive: {e}"))?;
-            answered.push(r.header.correlation_id);
-        }
-        report.check(
-            full && answered == ids && c.client().in_flight() == 0,
-            &format!("conn {what}: 4 requests pipelined and paired in order ({answered:?}), a fifth refused as Full"),
-        );
-        Ok(())
+        self.send(req, version, scratch).await?;
+        self.receive::<R>(mode).await
     }
+}
 
+impl<T, S, const N: usize> Driver for kafka_wire::conn::Blocking<T, S, N>
+where
+    T: kafka_wire::conn::Transport,
+    T::Error: std::fmt::Debug,
+    S: kafka_wire::conn::Storage,
+{
+    type Error = T::Error;
+    async fn send<'a, R: kafka_wire::Request<'a>>(
+        &mut self,
+        req: &R,
+        version: i16,
+        scratch: &mut [u8],
+    ) -> Result<kafka_wire::conn::Sent, kafka_wire::conn::ConnError<T::Error>> {
+        kafka_wire::conn::Blocking::send(self, req, version, scratch)
+    }
+    async fn receive<'a, R: kafka_wire::Request<'a>>(
+        &mut self,
+        mode: Mode,
+    ) -> Result<kafka_wire::frame::TypedResponseFrame<'_, R::Response<'_>>, kafka_wire::conn::ConnError<T::Error>> {
+        kafka_wire::conn::Blocking::receive::<R>(self, mode)
+    }
+    fn in_flight(&self) -> usize {
+        self.client().in_flight()
+    }
+}
+
+impl<T, S, const N: usize> Driver for kafka_wire::conn::Async<T, S, N>
+where
+    T: embedded_io_async::Read + embedded_io_async::Write,
+    T::Error: std::fmt::Debug,
+    S: kafka_wire::conn::Storage,
+{
+    type Error = T::Error;
+    async fn send<'a, R: kafka_wire::Request<'a>>(
+        &mut self,
+        req: &R,
+        version: i16,
+        scratch: &mut [u8],
+    ) -> Result<kafka_wire::conn::Sent, kafka_wire::conn::ConnError<T::Error>> {
+        kafka_wire::conn::Async::send(self, req, version, scratch).await
+    }
+    async fn receive<'a, R: kafka_wire::Request<'a>>(
+        &mut self,
+        mode: Mode,
+    ) -> Result<kafka_wire::frame::TypedResponseFrame<'_, R::Response<'_>>, kafka_wire::conn::ConnError<T::Error>> {
+        kafka_wire::conn::Async::receive::<R>(self, mode).await
+    }
+    fn in_flight(&self) -> usize {
+        self.client().in_flight()
+    }
+}
+
+/// One conversation with the live broker through a connection-layer driver `c` (4 requests in
+/// flight at most): ApiVersions at the highest version kafka-wire knows (again at the version
+/// the broker asks for if it answers in version 0's shape), negotiation, a typed Metadata
+/// answer naming the broker's port, then 4 requests pipelined, a fifth refused as `Full`, and
+/// the 4 answers paired in order.
+async fn converse<D: Driver>(what: &str, c: &mut D, port: u16, report: &mut Report) -> Result<(), String> {
+    use kafka_wire::conn::{ClientError, ConnError};
+    use kafka_wire::messages::{ApiVersionsRequest, MetadataRequest};
+    use kafka_wire::versions::{Negotiated, NegotiationError};
+
+    let mut scratch = [0u8; 256];
+    let req = ApiVersionsRequest {
+        client_software_name: "kwire-conn",
+        client_software_version: "0.1.0",
+        ..ApiVersionsRequest::DEFAULT
+    };
+    // Ask at the highest version kafka-wire knows: a broker that does not speak it answers in
+    // version 0's shape, and the driver reads that too.
+    let top = ApiKey::ApiVersions.request_info().max_version;
+    let first = c
+        .call(&req, top, &mut scratch, Mode::Strict)
+        .await
+        .map_err(|e| format!("{what}: ApiVersions v{top}: {e}"))?;
+    let negotiated = match Negotiated::with_kafka_wire(&first.body) {
+        Ok(n) => n,
+        Err(NegotiationError::RetryApiVersions { retry_version }) => {
+            let again = c
+                .call(&req, retry_version, &mut scratch, Mode::Strict)
+                .await
+                .map_err(|e| format!("{what}: ApiVersions v{retry_version}: {e}"))?;
+            Negotiated::with_kafka_wire(&again.body).map_err(|e| format!("{what}: {e}"))?
+        }
+        Err(e) => return Err(format!("{what}: {e}")),
+    };
+    let mv = negotiated
+        .version(ApiKey::Metadata)
+        .ok_or(format!("{what}: no Metadata version"))?;
+    let all = MetadataRequest {
+        topics: None,
+        ..MetadataRequest::DEFAULT
+    };
+    let md = c
+        .call(&all, mv, &mut scratch, Mode::Strict)
+        .await
+        .map_err(|e| format!("{what}: Metadata v{mv}: {e}"))?;
+    let ports: Vec<i32> = md.body.brokers.iter().map(|b| b.port).collect();
+    report.check(
+        ports == [i32::from(port)],
+        &format!("conn {what}: ApiVersions v{top} and Metadata v{mv} (brokers on ports {ports:?})"),
+    );
+    // Pipelined: four requests in flight, a fifth refused, then four answers in order.
+    let av = negotiated.version(ApiKey::ApiVersions).unwrap_or(3);
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        let sent = c
+            .send(&req, av, &mut scratch)
+            .await
+            .map_err(|e| format!("{what}: pipelined send: {e}"))?;
+        ids.push(sent.correlation_id);
+    }
+    let full = matches!(
+        c.send(&req, av, &mut scratch).await,
+        Err(ConnError::Client(ClientError::Full { capacity: 4 }))
+    );
+    let mut answered = Vec::new();
+    for _ in 0..4 {
+        let r = c
+            .receive::<ApiVersionsRequest<'_>>(Mode::Strict)
+            .await
+            .map_err(|e| format!("{what}: pipelined receive: {e}"))?;
+        answered.push(r.header.correlation_id);
+    }
+    report.check(
+        full && answered == ids && c.in_flight() == 0,
+        &format!("conn {what}: 4 requests pipelined and paired in order ({answered:?}), a fifth refused as Full"),
+    );
+    Ok(())
+}
+
+/// The connection layer against the live broker, one conversation ([`converse`]) per driver:
+/// `Blocking` over `std::io` and over `embedded-io` (a std socket through
+/// `embedded-io-adapters`), and `Async` over `embedded-io-async` (a tokio socket through
+/// `embedded-io-adapters`' tokio adapter, on a current-thread runtime).
+fn conn_layer(port: u16, report: &mut Report) {
+    use kafka_wire::conn::{Async, Blocking, EmbeddedIo, Growable, StdIo};
+
+    const MAX_FRAME: usize = 100 << 20;
+    const CLIENT_ID: Option<&str> = Some("kwire-conn");
+    let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            report.fail(&format!("conn: a tokio runtime: {e}"));
+            return;
+        }
+    };
     let open = || -> Result<TcpStream, String> {
         let s = TcpStream::connect(("127.0.0.1", port)).map_err(|e| format!("connect: {e}"))?;
         s.set_read_timeout(Some(Duration::from_secs(30)))
             .map_err(|e| e.to_string())?;
         Ok(s)
     };
-    let std_run = open().and_then(|s| converse("std::io", StdIo(s), port, report));
+
+    let std_run = open().and_then(|s| {
+        let mut c: Blocking<_, Growable, 4> = Blocking::new(StdIo(s), Growable::new(4096), MAX_FRAME, CLIENT_ID);
+        rt.block_on(converse("Blocking over std::io", &mut c, port, report))
+    });
     if let Err(e) = std_run {
         report.fail(&e);
     }
+
     let eio_run = open().and_then(|s| {
-        converse(
-            "embedded-io",
-            EmbeddedIo(embedded_io_adapters::std::FromStd::new(s)),
-            port,
-            report,
-        )
+        let io = EmbeddedIo(embedded_io_adapters::std::FromStd::new(s));
+        let mut c: Blocking<_, Growable, 4> = Blocking::new(io, Growable::new(4096), MAX_FRAME, CLIENT_ID);
+        rt.block_on(converse("Blocking over embedded-io", &mut c, port, report))
     });
     if let Err(e) = eio_run {
+        report.fail(&e);
+    }
+
+    let what = "Async over embedded-io-async (tokio)";
+    let async_run = rt.block_on(async {
+        let s = tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .map_err(|e| format!("{what}: connect: {e}"))?;
+        let io = embedded_io_adapters::tokio_1::FromTokio::new(s);
+        let mut c: Async<_, Growable, 4> = Async::new(io, Growable::new(4096), MAX_FRAME, CLIENT_ID);
+        tokio::time::timeout(Duration::from_secs(30), converse(what, &mut c, port, report))
+            .await
+            .map_err(|_| format!("{what}: no answer within 30 s"))?
+    });
+    if let Err(e) = async_run {
         report.fail(&e);
     }
 }
