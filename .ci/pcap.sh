@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `kwire pcap` against Debian's tshark on the committed capture (tests/pcap/clients.pcapng):
 # runs tshark's Kafka dissector (tests/pcap/tshark.sh), checks that its output equals the
-# committed tests/pcap/clients.tshark.tsv, and runs alloc-ext/tests/pcap.rs with the fresh
+# committed tests/pcap/clients.tshark.tsv, and runs kwire/tests/pcap.rs with the fresh
 # output (KWIRE_TSHARK_TSV): for every frame whose API key and version tshark knows, the same
 # key, version, correlation id, client id, topic names and error codes.
 #
@@ -31,7 +31,7 @@ else
       fail "tshark's reading differs from tests/pcap/clients.tshark.tsv:"; head -n 40 "$fresh.diff"
     fi
     log=$(mktemp)
-    if KWIRE_TSHARK_TSV="$fresh" cargo test -q -p kafka-wire-ext --test pcap -- --nocapture --exact tshark_agrees_on_every_frame_it_knows >"$log" 2>&1; then
+    if KWIRE_TSHARK_TSV="$fresh" cargo test -q -p kwire --test pcap -- --nocapture --exact tshark_agrees_on_every_frame_it_knows >"$log" 2>&1; then
       pass "kwire pcap agrees with tshark: $(grep -E '^compared with' "$log" | sed 's/^compared with [^:]*: //')"
       grep -E '^(tshark does not know|[0-9]+ client ids)' "$log"
     else

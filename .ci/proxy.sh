@@ -59,7 +59,7 @@ if [ ! -s "$jdir/kwire-java-client.jar" ] || [ ! -s "$jdir/classpath.txt" ]; the
   mvn -B -q -Dstyle.color=never -f tests/clients/java/pom.xml -Dkafka.version=4.4.0 package dependency:build-classpath \
     -Dmdep.outputFile="target/kafka-4.4.0/classpath.txt" >"$work/mvn.log" 2>&1 || { cat "$work/mvn.log"; fail "Maven: the Java client"; finish; }
 fi
-cargo build -q -p kafka-wire-ext --bin kwire || { fail "building kwire"; finish; }
+cargo build -q -p kwire || { fail "building kwire"; finish; }
 kwire=$root/target/debug/kwire
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }

@@ -27,6 +27,7 @@ CRATES = [
     ("kafka-wire-msgs-a", "all", "types"),
     ("kafka-wire-msgs-b", "all", "types"),
     ("kafka-wire-ext", "tokio", "full"),
+    ("kwire", "", "full"),
 ]
 
 

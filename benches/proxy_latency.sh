@@ -26,7 +26,7 @@ cp_file=tests/broker/target/classpath.txt
 if ! grep -qs 'kafka_2.13-4.4.0.jar' "$cp_file"; then
   mvn -B -q -Dstyle.color=never -f tests/broker/pom.xml dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
 fi
-cargo build -q --release -p kafka-wire-ext --bin kwire
+cargo build -q --release -p kwire
 (cd benches && cargo build -q --release --bin proxy_latency)
 client=benches/target/release/proxy_latency
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }

@@ -5,7 +5,7 @@
 //! clients sent (`tests/clients/frames/`, with the API, version and client id the capture
 //! recorded in its manifest), and replies that must equal real brokers' answers byte for byte
 //! (the ApiVersions answers above, and the Kafka 4.4.0 broker's Metadata v13 and Produce v13
-//! answers to Kafka's Java client recorded in `alloc-ext/src/bin/kwire/samples/`).
+//! answers to Kafka's Java client recorded in `kwire/src/samples/`).
 #![cfg(feature = "tokio")]
 
 use std::path::{Path, PathBuf};
@@ -296,7 +296,7 @@ fn the_server_codecs_replies_are_real_brokers_answers_byte_for_byte() {
     // Metadata v13 and Produce v13 (response header v1, tagged fields): Kafka's Java client
     // 4.4.0 asked, a 4.4.0 broker answered on the recorded connection with the same
     // correlation ids (1 and 4) as these requests of the same client.
-    let samples = repo("alloc-ext/src/bin/kwire/samples");
+    let samples = repo("kwire/src/samples");
     for (request, answer, key) in [
         ("Metadata-v13-1.bin", "metadata_response_v13.bin", ApiKey::Metadata),
         ("Produce-v13-1.bin", "produce_response_v13.bin", ApiKey::Produce),

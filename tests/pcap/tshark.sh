@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What tshark's Kafka dissector reads in a capture, one line per Kafka frame, for the comparison
-# in alloc-ext/tests/pcap.rs.
+# in kwire/tests/pcap.rs.
 #
 #   bash tests/pcap/tshark.sh [CAPTURE] > OUT.tsv
 #       (CAPTURE defaults to tests/pcap/clients.pcapng; tests/pcap/clients.tshark.tsv is its output)

@@ -11,7 +11,6 @@ use kafka_wire_ext::dump_log::record_type_name;
 use kafka_wire_ext::json::{entry_of, json_to_wire, wire_to_json};
 use serde_json::{json, Value};
 
-#[path = "kwire/demo.rs"]
 mod demo;
 
 #[derive(Parser)]
@@ -160,10 +159,10 @@ struct PcapArgs {
     #[arg(long)]
     errors_only: bool,
     /// Largest frame accepted, in bytes; a larger size prefix is reported as an error.
-    #[arg(long, default_value_t = kafka_wire_ext::pcap::DEFAULT_MAX_FRAME)]
+    #[arg(long, default_value_t = kwire::pcap::DEFAULT_MAX_FRAME)]
     max_frame_bytes: usize,
     /// Most bytes kept waiting behind a hole in one direction of one TCP stream.
-    #[arg(long, default_value_t = kafka_wire_ext::pcap::DEFAULT_MAX_OUT_OF_ORDER)]
+    #[arg(long, default_value_t = kwire::pcap::DEFAULT_MAX_OUT_OF_ORDER)]
     max_out_of_order_bytes: usize,
     /// Leave out the summary line.
     #[arg(long)]
@@ -415,7 +414,7 @@ fn encode(o: &Opts) -> Result<Vec<u8>, String> {
 }
 
 fn pcap(a: &PcapArgs) -> Result<(), String> {
-    use kafka_wire_ext::pcap::{decode_capture, Decoder, Options};
+    use kwire::pcap::{decode_capture, Decoder, Options};
     use std::io::IsTerminal;
     let mut apis = Vec::new();
     for name in &a.api {

@@ -18,7 +18,7 @@ use std::process::Command;
 
 use base64::Engine as _;
 use kafka_wire_ext::conversation::{Decoded, Direction, FrameEvent};
-use kafka_wire_ext::pcap::{decode_capture, tcp_segment, Decoder, Options, Segment};
+use kwire::pcap::{decode_capture, tcp_segment, Decoder, Options, Segment};
 use pcap_file::pcap::{PcapPacket, PcapWriter};
 use pcap_file::pcapng::{Block, PcapNgReader};
 use pcap_file::DataLink;

@@ -41,7 +41,7 @@ use pcap_file::pcapng::{Block, PcapNgReader};
 use pcap_file::DataLink;
 use serde_json::{json, Value};
 
-use crate::conversation::{Connection, Direction, FrameEvent, Summary};
+use kafka_wire_ext::conversation::{Connection, Direction, FrameEvent, Summary};
 
 /// Kafka's default `socket.request.max.bytes`: the largest frame accepted by default.
 pub const DEFAULT_MAX_FRAME: usize = 100 * 1024 * 1024;

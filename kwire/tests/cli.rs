@@ -5,10 +5,10 @@ use base64::Engine as _;
 use kafka_wire::ApiKey;
 use run::{kwire, text};
 
-/// The recorded broker answers `kwire demo` embeds (alloc-ext/src/bin/kwire/samples/).
+/// The recorded broker answers `kwire demo` embeds (kwire/src/samples/).
 fn sample(name: &str) -> Vec<u8> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("src/bin/kwire/samples")
+        .join("src/samples")
         .join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
