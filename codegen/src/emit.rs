@@ -2816,7 +2816,8 @@ pub fn api(msgs: &[Message]) -> String {
 }
 
 /// The fuzz crate: `fuzz/Cargo.toml` and one target per API key, per metadata record type, and
-/// for coordinator records, request frames and structured values. Paths are relative to `fuzz/`.
+/// for coordinator records, request frames, record batches, structured values and whole
+/// conversations through the connection layer. Paths are relative to `fuzz/`.
 pub fn fuzz(msgs: &[Message]) -> Vec<(String, String)> {
     let mut targets: Vec<(String, String)> = Vec::new();
     let mut reqs: Vec<&Message> = msgs
@@ -2854,6 +2855,10 @@ pub fn fuzz(msgs: &[Message]) -> Vec<(String, String)> {
         "kafka_wire_testkit::check_record_batches(data)".into(),
     ));
     targets.push(("structured".into(), "kafka_wire_testkit::check_structured(data)".into()));
+    targets.push((
+        "conversation".into(),
+        "kafka_wire_testkit::check_conversation(data)".into(),
+    ));
     let mut toml = commented_header(&sources(msgs), "#");
     toml.push_str("[package]\nname = \"kafka-wire-fuzz\"\nversion = \"0.0.0\"\npublish = false\nedition = \"2021\"\n\n[package.metadata]\ncargo-fuzz = true\n\n");
     toml.push_str("[dependencies]\nlibfuzzer-sys = \"0.4\"\nkafka-wire = { path = \"../core\", features = [\"std\", \"arbitrary\", \"test-schemas\"] }\nkafka-wire-testkit = { path = \"../testkit\" }\n\n");

@@ -351,7 +351,10 @@ fn an_observer_waits_for_no_answer_to_acks_0_and_pairs_the_answer_to_a_request_t
     assert!(matches!(ev.decoded, Decoded::Failed(_)));
     assert_eq!(ev.api, Some((ApiKey::ApiVersions, 3)));
     assert!(ev.remembered);
-    assert_eq!(obs.pending(1).map(|p| (p.api_key, p.version)), Some((ApiKey::ApiVersions, 3)));
+    assert_eq!(
+        obs.pending(1).map(|p| (p.api_key, p.version)),
+        Some((ApiKey::ApiVersions, 3))
+    );
     let resp = answer("4.4.0-broker-v3.bin");
     let ev = obs.response(&resp);
     assert!(ev.strict() && ev.remembered);

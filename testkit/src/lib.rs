@@ -349,3 +349,153 @@ fn new_records<'a>(
         })
         .collect()
 }
+
+/// One frame as the connection layer reported it, reduced to what must not depend on how the
+/// bytes were chunked.
+#[derive(Debug, PartialEq)]
+enum Seen {
+    /// A frame: its direction, bytes, correlation id, API, decoding, and pairing.
+    Frame {
+        direction: kafka_wire::conn::Direction,
+        frame: Vec<u8>,
+        correlation_id: Option<i32>,
+        api: Option<(kafka_wire::ApiKey, i16)>,
+        decoded: String,
+        remembered: bool,
+        skipped: usize,
+    },
+    /// The stream could not be cut any further.
+    Cut(kafka_wire::conn::CutError),
+}
+
+/// The largest frame the conversation check accepts: what its fixed buffers hold.
+const CONVERSATION_MAX_FRAME: usize = 4092;
+/// Requests its observer remembers at once.
+const CONVERSATION_IN_FLIGHT: usize = 8;
+
+/// The input of [`check_conversation`]: a chunking seed, then the request stream's length
+/// (two bytes, big-endian), the client's bytes and the broker's bytes.
+pub fn conversation_input(seed: u8, requests: &[u8], responses: &[u8]) -> Vec<u8> {
+    let mut out = vec![seed];
+    out.extend_from_slice(&u16::try_from(requests.len()).unwrap_or(u16::MAX).to_be_bytes());
+    out.extend_from_slice(requests);
+    out.extend_from_slice(responses);
+    out
+}
+
+/// Feeds both directions of a conversation through the connection layer (`kafka_wire::conn`):
+/// the client's bytes, then the broker's, each cut by a [`FrameCutter`](kafka_wire::conn::FrameCutter)
+/// and observed by one [`Observer`](kafka_wire::conn::Observer). The bytes go in whole, in
+/// chunks of sizes drawn from the first input byte, and through a growable buffer. Asserts:
+/// no panic; the same events whatever the chunking and storage; memory bounded by the buffer
+/// (fixed) or by the largest frame accepted (growable); an observer never remembers more than
+/// its capacity, and every paired response names an API.
+pub fn check_conversation(data: &[u8]) {
+    use kafka_wire::conn::{Cut, Direction, FrameCutter, Growable, Observer, Storage};
+
+    let [seed, hi, lo, rest @ ..] = data else { return };
+    let split = usize::from(u16::from_be_bytes([*hi, *lo])).min(rest.len());
+    let (requests, responses) = rest.split_at(split);
+
+    fn run<S: Storage>(
+        make: &dyn Fn() -> S,
+        requests: &[u8],
+        responses: &[u8],
+        chunks: &mut dyn FnMut() -> usize,
+        bound: usize,
+    ) -> Vec<Seen> {
+        let mut obs: Observer<CONVERSATION_IN_FLIGHT> = Observer::new();
+        let mut seen = Vec::new();
+        for (direction, stream) in [(Direction::Request, requests), (Direction::Response, responses)] {
+            let mut cut = FrameCutter::new(make(), CONVERSATION_MAX_FRAME);
+            let mut at = 0;
+            'stream: while at < stream.len() {
+                let n = chunks().min(stream.len() - at);
+                let mut chunk = stream.get(at..at + n).unwrap_or_default();
+                at += n;
+                while !chunk.is_empty() {
+                    let taken = cut.push(chunk);
+                    chunk = chunk.get(taken..).unwrap_or_default();
+                    assert!(cut.storage().bytes().len() <= bound, "buffer above its bound");
+                    loop {
+                        match cut.next_frame() {
+                            Ok(Cut::Frame(f)) => {
+                                let ev = match direction {
+                                    Direction::Request => obs.request(f),
+                                    Direction::Response => obs.response(f),
+                                };
+                                assert!(obs.waiting() <= CONVERSATION_IN_FLIGHT);
+                                if let kafka_wire::conn::Decoded::Response(_) = ev.decoded {
+                                    assert!(ev.api.is_some() && ev.remembered);
+                                }
+                                let decoded = match &ev.decoded {
+                                    kafka_wire::conn::Decoded::Request(r) => {
+                                        format!("request {} trailing {}", r.body_bytes.len(), r.trailing.len())
+                                    }
+                                    kafka_wire::conn::Decoded::Response(r) => {
+                                        format!(
+                                            "response v{} {} trailing {}",
+                                            r.version,
+                                            r.body_bytes.len(),
+                                            r.trailing.len()
+                                        )
+                                    }
+                                    kafka_wire::conn::Decoded::Failed(e) => format!("failed {e}"),
+                                    kafka_wire::conn::Decoded::Unpaired => "unpaired".into(),
+                                };
+                                seen.push(Seen::Frame {
+                                    direction,
+                                    frame: ev.frame.to_vec(),
+                                    correlation_id: ev.correlation_id,
+                                    api: ev.api,
+                                    decoded,
+                                    remembered: ev.remembered,
+                                    skipped: ev.skipped,
+                                });
+                            }
+                            Ok(Cut::NeedMore(_)) => break,
+                            Err(e) => {
+                                // The connection ends here.
+                                seen.push(Seen::Cut(e));
+                                break 'stream;
+                            }
+                        }
+                    }
+                    // Every whole frame was taken above, so the cutter had room: a push that took
+                    // nothing would never end.
+                    assert!(
+                        taken > 0 || chunk.is_empty(),
+                        "a cutter took no bytes and held no whole frame"
+                    );
+                }
+            }
+        }
+        seen
+    }
+
+    let fixed = || [0u8; CONVERSATION_MAX_FRAME + 4];
+    let whole = run(
+        &fixed,
+        requests,
+        responses,
+        &mut || usize::MAX,
+        CONVERSATION_MAX_FRAME + 4,
+    );
+    let mut state = u32::from(*seed) | 1;
+    let mut lcg = move || {
+        state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        (state >> 16) as usize % 64 + 1
+    };
+    let chunked = run(&fixed, requests, responses, &mut lcg, CONVERSATION_MAX_FRAME + 4);
+    assert_eq!(whole, chunked, "the events depend on the chunking");
+    let rest = 256;
+    let growable = || Growable::new(rest);
+    let grown = run(
+        &growable,
+        requests,
+        responses,
+        &mut || 7,
+        rest.max(CONVERSATION_MAX_FRAME + 4),
+    );
+    assert_eq!(whole, grown, "the events depend on the storage");
+}

@@ -554,6 +554,7 @@ fn run(target: &str, data: &[u8]) -> bool {
         "request_frames" => kafka_wire_testkit::check_frames(data),
         "record_batches" => kafka_wire_testkit::check_record_batches(data),
         "structured" => kafka_wire_testkit::check_structured(data),
+        "conversation" => kafka_wire_testkit::check_conversation(data),
         _ => return false,
     }
     true
