@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instruction counts per operation, kafka-wire against kafka-protocol, on the same bytes.
 #
-#   benches/callgrind.sh [--cases "CASE ..."] [--out FILE] [--assert FILE]
+#   benches/callgrind.sh [--cases "CASE ..."] [--out FILE] [--assert FILE] [--require-targets] [--conn]
 #
 # Builds the `ir` driver (release), checks that both implementations decode every selected case
 # to the same content, then runs each operation under `valgrind --tool=callgrind`, counting only
@@ -24,18 +24,32 @@
 #                OWNED_REPORTED). On every case measured with kafka-protocol, owned decode from
 #                a shared `Bytes` must allocate no more
 #                than its decode. Used by .ci/run.
+# --conn         also measure the connection layer (feature `conn`, built by the same cargo
+#                command) and fail when one of its targets is missed: a response frame cut,
+#                paired and parsed through `kafka_wire::conn` (`framing_ir`: `conn_typed_*`,
+#                `conn_by_key_*`) in at most 1.05 × the bare parse's instructions + 150, on
+#                MetadataResponse v13 and a real broker's ApiVersions v3 answer; a stream of real
+#                broker responses through the tokio `ClientCodec` with a view parse of each
+#                (`stream_ir`) in at least 5× fewer instructions per frame than
+#                `LengthDelimitedCodec` followed by kafka-protocol's decode, both decoding every
+#                frame to the same content (`stream_ir check`); after a size prefix announcing
+#                100 MiB and nothing else, every kafka-wire reader holding no more memory than at
+#                rest (`mem`, which exits 1 otherwise). `--assert` also applies to the lines of
+#                cases `conn` and `stream` in its file.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cases="metadata_response_v13 alter_partition_request_v3 fetch_response_v12 fetch_response_v17 produce_request_v9 produce_request_v13 broker_registration_request_v4 api_versions_response_v3 partition_change_record_v2 partition_record_v2"
 out=""
 assert=""
 require=0
+conn=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --cases) cases="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --assert) assert="$2"; shift 2 ;;
     --require-targets) require=1; shift ;;
+    --conn) conn=1; shift ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -45,9 +59,16 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$here/target}"
 # krabka-protocol (feature `krabka`) declares a rust-version above this machine's stable Rust.
-(cd "$here" && cargo build -q --release --locked --features krabka --ignore-rust-version --bin ir)
+features="krabka"
+bins=(--bin ir)
+if [ "$conn" = 1 ]; then
+  features="krabka conn"
+  bins+=(--bin framing_ir --bin stream_ir --bin mem)
+fi
+(cd "$here" && cargo build -q --release --locked --features "$features" --ignore-rust-version "${bins[@]}")
 ir="$CARGO_TARGET_DIR/release/ir"
 "$ir" check >&2
+[ "$conn" = 0 ] || "$CARGO_TARGET_DIR/release/stream_ir" check >&2
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -71,10 +92,41 @@ for c in $cases; do
   done
 done
 
-python3 - "$results" "$out" "$assert" "$require" <<'PY'
+# The connection layer: a frame through the conversation beside its bare parse, the stream of
+# real responses through both codecs, the memory after a bare size prefix.
+conn_rows="$work/conn.tsv"
+mem_table="$work/mem.md"
+mem_rc=0
+: > "$conn_rows"
+: > "$mem_table"
+if [ "$conn" = 1 ]; then
+  framing="$CARGO_TARGET_DIR/release/framing_ir"
+  stream="$CARGO_TARGET_DIR/release/stream_ir"
+  while read -r op bytes; do
+    case "$op" in parse_typed_* | parse_by_key_* | conn_*) ;; *) continue ;; esac
+    f="$work/cg.conn.$op"
+    valgrind --tool=callgrind --toggle-collect=kw_bench_measured --callgrind-out-file="$f" \
+      "$framing" "$op" 20 >/dev/null 2>&1
+    total="$(awk '/^(summary|totals):/ {print $2; exit}' "$f")"
+    printf 'conn\t%s\t%s\t%s\t1\n' "$op" "$bytes" "$((total / 20))" >> "$conn_rows"
+    echo "  conn $op: $((total / 20)) Ir/op" >&2
+  done < <("$framing" list)
+  while read -r op frames bytes; do
+    f="$work/cg.stream.$op"
+    valgrind --tool=callgrind --toggle-collect=kw_bench_measured --callgrind-out-file="$f" \
+      "$stream" "$op" 5 >/dev/null 2>&1
+    total="$(awk '/^(summary|totals):/ {print $2; exit}' "$f")"
+    printf 'stream\t%s\t%s\t%s\t%s\n' "$op" "$bytes" "$((total / 5))" "$frames" >> "$conn_rows"
+    echo "  stream $op: $((total / 5)) Ir per stream of $frames frames" >&2
+  done < <("$stream" list)
+  "$CARGO_TARGET_DIR/release/mem" > "$mem_table" || mem_rc=$?
+fi
+
+python3 - "$results" "$out" "$assert" "$require" "$conn_rows" "$mem_table" "$mem_rc" <<'PY'
 import sys
 from collections import defaultdict
 rows, out, assert_file, require = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
+conn_file, mem_file, mem_rc = sys.argv[5], sys.argv[6], int(sys.argv[7])
 ir = defaultdict(dict); al = defaultdict(dict); size = {}
 order = []
 for line in open(rows):
@@ -191,6 +243,78 @@ if kk:
             f"| {t['kk_decode']:,} | {al[c]['kk_decode']:g} | {t['owned_decode']:,} | {al[c]['owned_decode']:g} "
             f"| {t['kk_decode'] / t['owned_decode']:.1f}× |"
         )
+
+# The connection layer (--conn): each frame's conversation beside its bare parse, the stream
+# through both codecs, the memory table.
+conn_verdicts = []
+conn = {}
+stream = {}
+frames = 0
+for line in open(conn_file):
+    kind, op, b, n, extra = line.rstrip("\n").split("\t")
+    if kind == "conn":
+        conn[op] = (int(b), int(n))
+    else:
+        stream[op] = (int(b), int(n))
+        frames = int(extra)
+    # For --assert: cases `conn` and `stream`.
+    ir[kind][op] = int(n)
+if conn:
+    lines.append("")
+    lines.append("| frame | bytes | operation | bare parse Ir/op | through the conversation Ir/op | difference | target: ≤ 1.05 × bare + 150 | |")
+    lines.append("|---|---:|---|---:|---:|---:|---:|---|")
+    CONN = [
+        ("conn_typed", "parse_typed", "cut from a fixed-buffer `FrameCutter` (read in place), paired and parsed by `Client::receive_as` / `frame::parse_response_frame_to`", True),
+        ("conn_by_key", "parse_by_key", "the same with `Client::receive` (by API key) / `frame::parse_response_frame`", True),
+        ("conn_push", "parse_typed", "copied in with `FrameCutter::push`, cut, `Client::receive_as` / `frame::parse_response_frame_to` (the copy is the read's)", False),
+    ]
+    for frame in [op.removeprefix("conn_typed_") for op in conn if op.startswith("conn_typed_")]:
+        for ours, bare, label, guarded in CONN:
+            o, b = f"{ours}_{frame}", f"{bare}_{frame}"
+            if o not in conn or b not in conn:
+                continue
+            (nb, co), (_, bo) = conn[o], conn[b]
+            limit = 1.05 * bo + 150
+            ok = co <= limit
+            verdict = ("met" if ok else "**missed**") if guarded else ("reported: " + ("within" if ok else "above"))
+            lines.append(f"| {frame} | {nb:,} | {label} | {bo:,} | {co:,} | {co - bo:+,} | {limit:,.0f} | {verdict} |")
+            if guarded:
+                conn_verdicts.append((f"conn {o}", ok, f"{co:,} Ir/op (target {limit:,.0f}: 1.05 × {bo:,} + 150)"))
+if stream:
+    b = next(iter(stream.values()))[0]
+    lines.append("")
+    lines.append(f"A stream of {frames} real broker response frames ({b:,} bytes) decoded from one `BytesMut`, no I/O:")
+    lines.append("")
+    lines.append("| operation | Ir per stream | Ir per frame |")
+    lines.append("|---|---:|---:|")
+    STREAM = [
+        ("kw_cut", "kafka-wire `ClientCodec::decode`: cut, paired"),
+        ("kw_view", "kafka-wire `ClientCodec::decode`, then `Response::view` (a view by the request's API key)"),
+        ("kw_owned", "kafka-wire `ClientCodec::decode`, then `Response::parse` (the owned response, slicing the frame)"),
+        ("ld_cut", "tokio_util `LengthDelimitedCodec::decode`, paired in a `HashMap`"),
+        ("kp_decode", "tokio_util `LengthDelimitedCodec::decode`, paired, then kafka-protocol 0.18 `ResponseHeader` and `ResponseKind` decode"),
+    ]
+    for op, label in STREAM:
+        if op in stream:
+            n = stream[op][1]
+            lines.append(f"| {label} | {n:,} | {n / frames:,.0f} |")
+    if "kp_decode" in stream:
+        theirs = stream["kp_decode"][1]
+        for op, guarded in (("kw_view", True), ("kw_owned", False)):
+            if op not in stream:
+                continue
+            r = theirs / stream[op][1]
+            ok = r >= 5
+            verdict = ("met" if ok else "**missed**") if guarded else ("reported: " + ("at least 5×" if ok else "below 5×"))
+            lines.append(f"| kafka-protocol stack / kafka-wire `{op}`: {r:.2f}× (target ≥ 5×) | | {verdict} |")
+            if guarded:
+                conn_verdicts.append((f"stream kp_decode / {op}", ok, f"{r:.2f}× (target ≥ 5×)"))
+mem = open(mem_file).read().strip()
+if mem or mem_rc:
+    lines.append("")
+    lines.append(mem)
+    conn_verdicts.append(("mem: no kafka-wire reader holds more after a bare size prefix than at rest", mem_rc == 0, f"exit status {mem_rc}"))
+
 table = "\n".join(lines)
 print(table)
 if out:
@@ -244,4 +368,12 @@ if require:
         print(f"targets: {len(bad)} of {len(required)} missed", file=sys.stderr)
         sys.exit(1)
     print(f"targets: all {len(required)} met", file=sys.stderr)
+if conn_verdicts:
+    for what, ok, text in conn_verdicts:
+        print(f"{'met' if ok else 'MISSED'}: {what}: {text}", file=sys.stderr)
+    bad = [v for v in conn_verdicts if not v[1]]
+    if bad:
+        print(f"connection targets: {len(bad)} of {len(conn_verdicts)} missed", file=sys.stderr)
+        sys.exit(1)
+    print(f"connection targets: all {len(conn_verdicts)} met", file=sys.stderr)
 PY

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Instructions per operation of kafka-wire's framing layers under callgrind: request and
-# response frames, record batches, legacy message sets, `__cluster_metadata` record framing.
+# response frames, record batches, legacy message sets, `__cluster_metadata` record framing, and
+# a response frame cut, paired and parsed through `kafka_wire::conn` beside its bare parse
+# (`benches/callgrind.sh --conn` checks those against their target).
 #
 #   benches/framing_callgrind.sh [OP ...]
 #
