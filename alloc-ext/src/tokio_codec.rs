@@ -142,9 +142,12 @@ impl Response {
         }
     }
 
-    /// The frame decoded as a view, by the request's API key and version.
+    /// The frame decoded as a view, by the request's API key and version (error offsets count
+    /// from the size prefix).
     pub fn view(&self, mode: Mode) -> Result<frame::ResponseFrame<'_>, DecodeError> {
-        frame::parse_response_frame(&self.frame, self.in_flight.api_key, self.in_flight.version, mode)
+        // The codec cut the frame by its prefix: the payload after it is the whole frame's.
+        let payload = self.frame.get(4..).unwrap_or_default();
+        frame::parse_response(payload, self.in_flight.api_key, self.in_flight.version, mode).map_err(|e| e.shifted(4))
     }
 }
 
@@ -234,8 +237,11 @@ fn cut(src: &mut BytesMut, max_frame: usize) -> Result<Option<Bytes>, CodecError
     };
     let size = frame_size(prefix, max_frame).map_err(CodecError::Cut)?;
     if src.len() < 4 + size {
-        // Room for what has arrived, in steps: not the whole announced frame at once.
-        src.reserve((4 + size - src.len()).min(kafka_wire::conn::GROW_STEP));
+        // More room only once what is there is full, and in steps: memory follows the bytes
+        // that arrived, not the size a peer announced.
+        if src.len() == src.capacity() {
+            src.reserve((4 + size - src.len()).min(kafka_wire::conn::GROW_STEP));
+        }
         return Ok(None);
     }
     let frame = src.split_to(4 + size).freeze();
