@@ -340,11 +340,14 @@ impl IncomingRequest {
         let header_version = api_key.request_header_version(i16::from_be_bytes([v0, v1]));
         let (header, rest) = RequestHeader::parse_lenient(payload, header_version).map_err(|e| e.shifted(4))?;
         let body_start = frame.len() - rest.len();
-        // From header version 1 the client id follows the correlation id: a 2-byte length, then
-        // its bytes (a classic nullable string, at header version 2 too).
+        // The parsed client id borrows the frame: its place is where its bytes are. Header
+        // version 0 has none.
         let client_id = match (header_version, header.client_id) {
             (0, _) => Some(0..0),
-            (_, Some(id)) => Some(4 + 10..4 + 10 + id.len()),
+            (_, Some(id)) => {
+                let start = (id.as_ptr() as usize).wrapping_sub(frame.as_ptr() as usize);
+                Some(start..start.wrapping_add(id.len()))
+            }
             (_, None) => None,
         };
         let client_id = client_id.filter(|r| frame.get(r.clone()).is_some());
