@@ -11,8 +11,8 @@ use kafka_wire::messages::{
 };
 use kafka_wire::metadata::{FeatureLevelRecord, PartitionRecord, TopicRecord};
 use kafka_wire::records::{
-    crc32_ieee, crc32c, Attributes, Batch, BatchBuilder, BatchRecords, Batches, Compression, ControlRecordType,
-    ControlValue, NewHeader, NewRecord, Record, RecordBatch, Records, TimestampType,
+    crc32_ieee, crc32c, encode_records, Attributes, Batch, BatchBuilder, BatchRecords, Batches, Compression,
+    ControlRecordType, ControlValue, NewHeader, NewRecord, Record, RecordBatch, Records, TimestampType,
 };
 use kafka_wire::{
     Array, DecodeError, DecodeErrorKind, EncodeErrorKind, Message, MetadataRecord, MetadataRecordType, Uuid,
@@ -356,6 +356,74 @@ fn builder_computes_deltas_and_timestamps_and_writes_the_golden_bytes() {
         ..builder
     };
     assert_eq!(build(&gz), GOLDEN_PLAIN);
+}
+
+#[test]
+fn a_batch_sealed_in_place_after_its_records_is_the_golden_batch() {
+    // The golden batch's records, appended one at a time after room for the header, as a
+    // producer fills its batch buffer; the header and CRC written last, in place.
+    let h = [NewHeader::new("h1", Some(b"v1")), NewHeader::new("h2", None)];
+    let h2 = [NewHeader::new("", Some(b""))];
+    let recs = [
+        NewRecord {
+            key: Some(b"k0"),
+            value: Some(b"hello"),
+            headers: &h,
+            ..NewRecord::DEFAULT
+        },
+        NewRecord {
+            timestamp_delta: 7,
+            offset_delta: 1,
+            ..NewRecord::DEFAULT
+        },
+        NewRecord {
+            timestamp_delta: 3,
+            offset_delta: 2,
+            key: Some(b""),
+            value: Some(b"x"),
+            headers: &h2,
+            ..NewRecord::DEFAULT
+        },
+    ];
+    let mut space = [0u8; 256];
+    let mut len = 61;
+    for r in &recs {
+        let mut rest: &mut [u8] = &mut space[len..];
+        len += encode_records(std::slice::from_ref(r), &mut rest).unwrap();
+    }
+    let mut buf = space[..len].to_vec();
+    let header = BatchBuilder {
+        base_offset: 16,
+        partition_leader_epoch: 5,
+        base_timestamp: T0,
+        max_timestamp: Some(T0 + 7),
+        ..BatchBuilder::DEFAULT
+    };
+    header.seal_in_place(&mut buf, Compression::None, 3).unwrap();
+    assert_eq!(buf, GOLDEN_PLAIN);
+
+    // Sealed again with a producer id, epoch and sequence: those fields and the CRC change, and
+    // the batch still checks.
+    let stamped = BatchBuilder {
+        producer_id: 7,
+        producer_epoch: 1,
+        base_sequence: 40,
+        ..header
+    };
+    stamped.seal_in_place(&mut buf, Compression::None, 3).unwrap();
+    let b = only_v2(&buf);
+    assert!(b.is_crc_valid());
+    assert_eq!(
+        (b.producer_id, b.producer_epoch, b.base_sequence, b.last_sequence()),
+        (7, 1, 40, 42)
+    );
+    assert_eq!(b.records_bytes(), &GOLDEN_PLAIN[61..]);
+
+    // Too short for a header, or a negative count: an error, nothing written.
+    let mut short = [0xaau8; 60];
+    assert!(header.seal_in_place(&mut short, Compression::None, 0).is_err());
+    assert!(short.iter().all(|&x| x == 0xaa));
+    assert!(header.seal_in_place(&mut buf, Compression::None, -1).is_err());
 }
 
 #[test]

@@ -12,6 +12,7 @@ use kafka_wire_ext::json::{entry_of, json_to_wire, wire_to_json};
 use serde_json::{json, Value};
 
 mod demo;
+mod produce;
 
 #[derive(Parser)]
 #[command(
@@ -77,6 +78,17 @@ tcpdump -i lo -w - port 9092 | kwire pcap -"
         after_help = "Examples:\n  kwire proxy --listen 127.0.0.1:19092 --upstream 127.0.0.1:9092\n  kwire proxy --listen 0.0.0.0:19092 --upstream kafka:9092 --advertised-host proxy.local --log frames.jsonl\n\nBroker N (its node id) is reached through port BROKER_PORT_BASE + N (default: the listening\nport + 1 + N), or an ephemeral port when that one is out of range or taken."
     )]
     Proxy(ProxyArgs),
+    /// Produce records from standard input to a topic (one per line), idempotent with acks=all by
+    /// default, through kafka-wire-client's no_std producer on its std driver.
+    #[command(
+        after_help = "The records are read back in order by any consumer; one summary line goes to standard error,\n\
+and with --report one JSON line per delivery report (partition, offset of the first record, first\n\
+record number, count) to standard output. Exits 1 when any record is not delivered.\n\n\
+Examples:\n  seq 1 1000 | kwire produce -b 127.0.0.1:9092 -t numbers\n  \
+kwire produce -b kafka:9092 -t events --format json < events.jsonl\n  \
+printf 'k1:v1\\nk2:v2\\n' | kwire produce -b 127.0.0.1:9092 -t keyed -K : --acks 1"
+    )]
+    Produce(produce::ProduceArgs),
 }
 
 #[derive(Args)]
@@ -532,6 +544,7 @@ fn main() -> ExitCode {
             r.and_then(|()| out.flush()).map_err(|e| e.to_string())
         }),
         Cmd::Proxy(a) => proxy(a),
+        Cmd::Produce(a) => produce::run(&a),
         Cmd::Pcap(a) => pcap(&a),
         Cmd::DumpLog(a) => kafka_wire_ext::dump_log::run(
             &a.file,

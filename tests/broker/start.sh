@@ -3,15 +3,24 @@
 # (the same configuration as tests/broker/src/main.rs) and waits until it serves.
 #
 #   bash tests/broker/start.sh WORKDIR CLASSPATH_FILE
+#   bash tests/broker/start.sh --restart WORKDIR CLASSPATH_FILE
+#                   starts the broker of WORKDIR again (after it was stopped), on its ports,
+#                   with its logs
 #
 # CLASSPATH_FILE is what `mvn -f tests/broker/pom.xml dependency:build-classpath` writes
 # (.ci/broker.sh does). Writes WORKDIR/server.properties, WORKDIR/logs, WORKDIR/broker.log,
 # WORKDIR/broker.pid (kill it to stop the broker), WORKDIR/port (its PLAINTEXT port on
 # 127.0.0.1) and WORKDIR/controller-port (its CONTROLLER listener's port). Exits non-zero, with the log's tail, when the broker does not start in 60 s.
 set -uo pipefail
+restart=0
+[ "${1:-}" = --restart ] && { restart=1; shift; }
 work=$1
 cp=$(cat "$2")
 mkdir -p "$work"
+if [ "$restart" = 1 ]; then
+  port=$(cat "$work/port"); cport=$(cat "$work/controller-port")
+  mv "$work/broker.log" "$work/broker.log.1"
+else
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 port=$(free_port); cport=$(free_port)
 while [ "$cport" = "$port" ]; do cport=$(free_port); done
@@ -44,6 +53,7 @@ while True:
 ')
 if ! java -Xmx256m -cp "$cp" kafka.tools.StorageTool format -t "$cluster_id" -c "$work/server.properties" >"$work/format.log" 2>&1; then
   tail -n 20 "$work/format.log"; echo "formatting the broker's storage failed"; exit 1
+fi
 fi
 java -Xmx512m -Xms128m -XX:+UseSerialGC -cp "$cp" kafka.Kafka "$work/server.properties" >"$work/broker.log" 2>&1 &
 echo $! >"$work/broker.pid"

@@ -294,29 +294,84 @@ impl<'r> BatchBuilder<'r> {
         // The 61-byte header, base offset to record count, with one bounds check (the CRC is
         // filled in last).
         if let Some(h) = w.run::<RECORD_BATCH_OVERHEAD>("base_offset") {
-            put(h, 0, self.base_offset.to_be_bytes());
-            put(h, 8, ((n - 12) as i32).to_be_bytes());
-            put(h, 12, self.partition_leader_epoch.to_be_bytes());
-            put(h, 16, [2]); // magic
-            put(h, 21, self.written_attributes().0.to_be_bytes());
-            put(h, 23, self.written_last_offset_delta().to_be_bytes());
-            put(h, 27, self.base_timestamp.to_be_bytes());
-            put(h, 35, self.written_max_timestamp().to_be_bytes());
-            put(h, 43, self.producer_id.to_be_bytes());
-            put(h, 51, self.producer_epoch.to_be_bytes());
-            put(h, 53, self.base_sequence.to_be_bytes());
-            put(h, 57, count.to_be_bytes());
+            self.header(h, n, count);
         }
         match self.records {
             BatchRecords::Plain(r) => write_records(&mut w, r),
             BatchRecords::Compressed { bytes, .. } => w.put(bytes, "records"),
         }
         w.finish()?;
-        let crc = crc32c(buf.get(21..).unwrap_or(&[]));
-        if let Some(dst) = buf.get_mut(17..21) {
-            dst.copy_from_slice(&crc.to_be_bytes());
-        }
+        fill_crc(buf);
         Ok(())
+    }
+
+    /// The header of a batch of `n` bytes holding `count` records, CRC left as it is.
+    fn header(&self, h: &mut [u8; RECORD_BATCH_OVERHEAD], n: usize, count: i32) {
+        put(h, 0, self.base_offset.to_be_bytes());
+        put(h, 8, ((n - 12) as i32).to_be_bytes());
+        put(h, 12, self.partition_leader_epoch.to_be_bytes());
+        put(h, 16, [2]); // magic
+        put(h, 21, self.written_attributes().0.to_be_bytes());
+        put(h, 23, self.written_last_offset_delta().to_be_bytes());
+        put(h, 27, self.base_timestamp.to_be_bytes());
+        put(h, 35, self.written_max_timestamp().to_be_bytes());
+        put(h, 43, self.producer_id.to_be_bytes());
+        put(h, 51, self.producer_epoch.to_be_bytes());
+        put(h, 53, self.base_sequence.to_be_bytes());
+        put(h, 57, count.to_be_bytes());
+    }
+
+    /// Writes the header and the CRC of a batch whose records are already in place: `batch` is
+    /// the whole batch, its first [`RECORD_BATCH_OVERHEAD`] bytes room for the header and the
+    /// rest `record_count` records, encoded one after another ([`encode_records`]) and
+    /// compressed with `compression` (or not, with [`Compression::None`]).
+    ///
+    /// `self.records` is not read: the records are those in `batch`. `None` for
+    /// `last_offset_delta` means `record_count - 1`, and for `max_timestamp` the base
+    /// timestamp. For a producer that appends records to a batch buffer as they come and
+    /// stamps the producer id, epoch and sequence when it sends the batch (again, on a retry),
+    /// without copying the records.
+    pub fn seal_in_place(
+        &self,
+        batch: &mut [u8],
+        compression: Compression,
+        record_count: i32,
+    ) -> Result<(), EncodeError> {
+        let fin = |e: EncodeError| e.finish(V2_NAME, 2);
+        let n = batch.len();
+        if n < RECORD_BATCH_OVERHEAD {
+            return Err(fin(EncodeError::new(
+                K::BufferTooShort {
+                    needed: RECORD_BATCH_OVERHEAD,
+                },
+                "",
+            )));
+        }
+        len_i32(n - 12, "batch_length").map_err(fin)?;
+        if record_count < 0 {
+            return Err(fin(EncodeError::new(K::NullNotAllowed, "record_count")));
+        }
+        let this = BatchBuilder {
+            records: BatchRecords::Compressed {
+                compression,
+                record_count,
+                bytes: &[],
+            },
+            ..*self
+        };
+        if let Some(h) = batch.first_chunk_mut::<RECORD_BATCH_OVERHEAD>() {
+            this.header(h, n, record_count);
+        }
+        fill_crc(batch);
+        Ok(())
+    }
+}
+
+/// Computes a whole batch's CRC-32C (attributes to the end) into its CRC field.
+fn fill_crc(batch: &mut [u8]) {
+    let crc = crc32c(batch.get(21..).unwrap_or(&[]));
+    if let Some(dst) = batch.get_mut(17..21) {
+        dst.copy_from_slice(&crc.to_be_bytes());
     }
 }
 

@@ -1,0 +1,28 @@
+//! An Apache Kafka producer on [kafka-wire](https://docs.rs/kafka-wire): `no_std`, no
+//! allocator, no I/O of its own.
+//!
+//! [`Producer`] is the whole client as a state machine. Records go into batch buffers it holds
+//! (capacities are const generics: partitions, batch buffers and their size, connections);
+//! request frames come out into the caller's buffer; response frames go in; delivery reports
+//! come out. The host opens the connections it asks for and passes its clock to every call,
+//! so the same producer runs on firmware over any TCP stack, on `std` ([`std_io`], feature
+//! `std`) and under an async runtime.
+//!
+//! What it does on the wire: ApiVersions and version negotiation on every connection, Metadata
+//! for its topics, InitProducerId, then Produce to each partition's leader, idempotent by
+//! default (acks all, sequence numbers, retries that keep them, epoch bumps on sequence
+//! errors), with acks 0 and 1 on request.
+#![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod partitioner;
+mod producer;
+#[cfg(feature = "std")]
+pub mod std_io;
+
+pub use producer::{
+    Acks, CloseReason, Config, ConfigError, ConnId, Delivery, DeliveryError, Event, Producer, ProtocolError, Record,
+    RecordId, SendError, TopicId, Transmit, TransmitError, MAX_HOST, MAX_IN_FLIGHT, MAX_TOPICS,
+};

@@ -1,0 +1,204 @@
+//! `kwire produce`: records from standard input to a topic, through kafka-wire-client's
+//! producer on its std driver.
+
+use std::io::BufRead;
+use std::time::{Duration, Instant};
+
+use clap::{Args, ValueEnum};
+use kafka_wire::records::NewHeader;
+use kafka_wire_client::std_io::{now_ms, StdProducer};
+use kafka_wire_client::{Acks, Config, Delivery, Producer, Record};
+use serde_json::Value;
+
+/// Partitions the command writes to, at most.
+const PARTITIONS: usize = 256;
+/// Batch buffers and their size.
+const SLOTS: usize = 16;
+const BATCH: usize = 16 << 10;
+/// Connections: the bootstrap broker and up to 7 leaders.
+const CONNS: usize = 8;
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum AcksArg {
+    #[value(name = "0")]
+    Zero,
+    #[value(name = "1")]
+    One,
+    #[value(name = "all", alias = "-1")]
+    All,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    /// Each line is a record's value (with --key-separator, KEY<SEP>VALUE).
+    Lines,
+    /// Each line is {"key": …, "value": …, "headers": {…}, "partition": N}; every member is
+    /// optional, strings or null.
+    Json,
+}
+
+#[derive(Args)]
+pub struct ProduceArgs {
+    /// The broker to ask first (host:port).
+    #[arg(long, short = 'b')]
+    bootstrap: String,
+    /// The topic.
+    #[arg(long, short = 't')]
+    topic: String,
+    /// Every record to this partition (default: by key, Kafka's murmur2 partitioner; without a
+    /// key, one partition per batch in turn).
+    #[arg(long, short = 'p')]
+    partition: Option<i32>,
+    /// What the leader waits for before it answers.
+    #[arg(long, value_enum, default_value = "all")]
+    acks: AcksArg,
+    /// Turn idempotence off (it is on with acks=all, as in Kafka's producer).
+    #[arg(long)]
+    no_idempotence: bool,
+    /// How long a batch waits for more records, in milliseconds.
+    #[arg(long, default_value_t = 5)]
+    linger_ms: u64,
+    /// How standard input is read.
+    #[arg(long, value_enum, default_value = "lines")]
+    format: Format,
+    /// With --format lines: the key and the value are split at the first SEP.
+    #[arg(long, short = 'K')]
+    key_separator: Option<String>,
+    /// Print each delivery report as a JSON line on standard output.
+    #[arg(long)]
+    report: bool,
+    /// The client id in each request header.
+    #[arg(long, default_value = "kwire")]
+    client_id: String,
+}
+
+fn split_addr(addr: &str) -> Result<(&str, u16), String> {
+    let (host, port) = addr
+        .rsplit_once(':')
+        .ok_or_else(|| format!("--bootstrap {addr}: expected HOST:PORT"))?;
+    let port = port.parse().map_err(|_| format!("--bootstrap {addr}: bad port"))?;
+    Ok((host, port))
+}
+
+/// A key, value or header value read from a line (`None`: null).
+type Bytes = Option<Vec<u8>>;
+
+/// Bytes of a JSON member: a string's UTF-8, null, or any other value's JSON text.
+fn bytes_of(v: Option<&Value>) -> Option<Vec<u8>> {
+    match v {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone().into_bytes()),
+        Some(other) => Some(other.to_string().into_bytes()),
+    }
+}
+
+pub fn run(a: &ProduceArgs) -> Result<(), String> {
+    let (host, port) = split_addr(&a.bootstrap)?;
+    let mut config = Config::new(&a.client_id, host, port);
+    config.acks = match a.acks {
+        AcksArg::Zero => Acks::None,
+        AcksArg::One => Acks::Leader,
+        AcksArg::All => Acks::All,
+    };
+    config.idempotent = config.acks == Acks::All && !a.no_idempotence;
+    config.linger_ms = a.linger_ms;
+    let topics = [a.topic.as_str()];
+    let producer: Producer<'_, PARTITIONS, SLOTS, BATCH, CONNS> =
+        Producer::new(config, &topics).map_err(|e| e.to_string())?;
+    let mut p = StdProducer::new(producer, BATCH * SLOTS + 4096).with_log(|m| eprintln!("kwire produce: {m}"));
+    let topic = kafka_wire_client::TopicId(0);
+
+    let start = Instant::now();
+    let (mut delivered, mut failed, mut batches) = (0u64, 0u64, 0u64);
+    let mut first_error = None;
+    let report = a.report;
+    let mut on = |d: Delivery| {
+        batches += 1;
+        match d.result {
+            Ok(offset) => {
+                delivered += u64::from(d.count);
+                if report {
+                    println!(
+                        "{{\"partition\":{},\"offset\":{offset},\"first\":{},\"count\":{}}}",
+                        d.partition, d.first, d.count
+                    );
+                }
+            }
+            Err(e) => {
+                failed += u64::from(d.count);
+                first_error.get_or_insert_with(|| e.to_string());
+                if report {
+                    println!(
+                        "{{\"partition\":{},\"error\":{},\"first\":{},\"count\":{}}}",
+                        d.partition,
+                        Value::String(e.to_string()),
+                        d.first,
+                        d.count
+                    );
+                }
+            }
+        }
+    };
+    let partitions = p
+        .wait_ready(topic, Duration::from_secs(30), &mut on)
+        .map_err(|e| format!("topic {}: {e}", a.topic))?;
+    eprintln!("kwire produce: topic {} has {partitions} partitions", a.topic);
+
+    let stdin = std::io::stdin();
+    let mut sent = 0u64;
+    for (i, line) in stdin.lock().lines().enumerate() {
+        let line = line.map_err(|e| format!("reading standard input: {e}"))?;
+        let n = i + 1;
+        let (key, value, headers, partition): (Bytes, Bytes, Vec<(String, Bytes)>, _) = match a.format {
+            Format::Lines => match a.key_separator.as_deref().and_then(|sep| line.split_once(sep)) {
+                Some((k, v)) => (
+                    Some(k.as_bytes().to_vec()),
+                    Some(v.as_bytes().to_vec()),
+                    Vec::new(),
+                    a.partition,
+                ),
+                None => (None, Some(line.as_bytes().to_vec()), Vec::new(), a.partition),
+            },
+            Format::Json => {
+                let v: Value = serde_json::from_str(&line).map_err(|e| format!("line {n}: {e}"))?;
+                let mut headers = Vec::new();
+                if let Some(h) = v.get("headers").and_then(Value::as_object) {
+                    for (k, hv) in h {
+                        headers.push((k.clone(), bytes_of(Some(hv))));
+                    }
+                }
+                let partition = match v.get("partition").and_then(Value::as_i64) {
+                    Some(p) => Some(i32::try_from(p).map_err(|_| format!("line {n}: partition {p}"))?),
+                    None => a.partition,
+                };
+                (bytes_of(v.get("key")), bytes_of(v.get("value")), headers, partition)
+            }
+        };
+        let hs: Vec<NewHeader<'_>> = headers.iter().map(|(k, v)| NewHeader::new(k, v.as_deref())).collect();
+        let record = Record {
+            key: key.as_deref(),
+            value: value.as_deref(),
+            headers: &hs,
+            timestamp: Some(now_ms() as i64),
+        };
+        p.send(topic, partition, &record, Duration::from_secs(120), &mut on)
+            .map_err(|e| format!("line {n}: {e}"))?;
+        sent += 1;
+    }
+    p.flush(Duration::from_secs(150), &mut on).map_err(|e| e.to_string())?;
+    drop(p);
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "kwire produce: {delivered} of {sent} records delivered to {} in {batches} batches in {secs:.2} s{}",
+        a.topic,
+        if failed > 0 {
+            format!(", {failed} failed")
+        } else {
+            String::new()
+        }
+    );
+    match first_error {
+        Some(e) => Err(format!("{failed} records not delivered: {e}")),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,151 @@
+// Kafka's own Java classes on the other side of kafka-wire-client's checks (.ci/client.sh):
+// run as a single-file program on the broker's class path (Kafka 4.4.0's kafka-clients).
+//
+//   java -cp CLASSPATH ClientCheck.java create BOOTSTRAP TOPIC PARTITIONS
+//       creates the topic with Kafka's Admin client and waits until every partition has a leader
+//   java -cp CLASSPATH ClientCheck.java consume BOOTSTRAP TOPIC COUNT
+//       reads COUNT records from the start of every partition with Kafka's consumer and prints
+//       one JSON line per record, partitions in order, offsets in order:
+//       {"partition":P,"offset":O,"key":B64|null,"value":B64|null,"headers":[[KEY,B64|null],...]}
+//   java -cp CLASSPATH ClientCheck.java partition PARTITIONS < keys
+//       prints the partition Kafka's producer gives each key (one UTF-8 key a line), by its
+//       murmur2 (org.apache.kafka.common.utils.Utils)
+//   java -cp CLASSPATH ClientCheck.java produce BOOTSTRAP TOPIC < lines
+//       produces each line KEY<TAB>VALUE with Kafka's producer (acks=all, idempotent) to the
+//       partition its key gives
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Utils;
+
+public class ClientCheck {
+    static String b64(byte[] b) {
+        return b == null ? "null" : "\"" + Base64.getEncoder().encodeToString(b) + "\"";
+    }
+
+    static String str(String s) {
+        StringBuilder o = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            if (c == '"' || c == '\\') o.append('\\').append(c);
+            else if (c < 0x20) o.append(String.format("\\u%04x", (int) c));
+            else o.append(c);
+        }
+        return o.append('"').toString();
+    }
+
+    public static void main(String[] args) throws Exception {
+        switch (args[0]) {
+            case "create" -> create(args[1], args[2], Integer.parseInt(args[3]));
+            case "consume" -> consume(args[1], args[2], Long.parseLong(args[3]));
+            case "partition" -> partition(Integer.parseInt(args[1]));
+            case "produce" -> produce(args[1], args[2]);
+            default -> throw new IllegalArgumentException(args[0]);
+        }
+    }
+
+    static void create(String bootstrap, String topic, int partitions) throws Exception {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        try (Admin admin = Admin.create(p)) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+            for (int i = 0; i < 100; i++) {
+                TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+                if (d.partitions().stream().allMatch(x -> x.leader() != null)) return;
+                Thread.sleep(100);
+            }
+            throw new IllegalStateException("no leader for every partition of " + topic);
+        }
+    }
+
+    static void consume(String bootstrap, String topic, long count) {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        p.put("key.deserializer", ByteArrayDeserializer.class.getName());
+        p.put("value.deserializer", ByteArrayDeserializer.class.getName());
+        p.put("enable.auto.commit", "false");
+        p.put("isolation.level", "read_committed");
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> byPartition = new TreeMap<>();
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
+            List<TopicPartition> tps = new ArrayList<>();
+            for (PartitionInfo i : c.partitionsFor(topic)) tps.add(new TopicPartition(topic, i.partition()));
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            long got = 0;
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (got < count && System.currentTimeMillis() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500))) {
+                    byPartition.computeIfAbsent(r.partition(), k -> new ArrayList<>()).add(r);
+                    got++;
+                }
+            }
+            // Anything beyond COUNT shows as a record too many.
+            for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(1000))) {
+                byPartition.computeIfAbsent(r.partition(), k -> new ArrayList<>()).add(r);
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        for (List<ConsumerRecord<byte[], byte[]>> rs : byPartition.values()) {
+            for (ConsumerRecord<byte[], byte[]> r : rs) {
+                out.append("{\"partition\":").append(r.partition()).append(",\"offset\":").append(r.offset());
+                out.append(",\"key\":").append(b64(r.key())).append(",\"value\":").append(b64(r.value()));
+                out.append(",\"headers\":[");
+                boolean first = true;
+                for (Header h : r.headers()) {
+                    if (!first) out.append(',');
+                    first = false;
+                    out.append('[').append(str(h.key())).append(',').append(b64(h.value())).append(']');
+                }
+                out.append("]}\n");
+            }
+        }
+        System.out.print(out);
+    }
+
+    static void partition(int partitions) throws Exception {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        StringBuilder out = new StringBuilder();
+        for (String key; (key = in.readLine()) != null; ) {
+            byte[] b = key.getBytes(StandardCharsets.UTF_8);
+            out.append(Utils.toPositive(Utils.murmur2(b)) % partitions).append('\n');
+        }
+        System.out.print(out);
+    }
+
+    static void produce(String bootstrap, String topic) throws Exception {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        p.put("key.serializer", ByteArraySerializer.class.getName());
+        p.put("value.serializer", ByteArraySerializer.class.getName());
+        p.put("acks", "all");
+        p.put("enable.idempotence", "true");
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+            for (String line; (line = in.readLine()) != null; ) {
+                String[] kv = line.split("\t", 2);
+                producer.send(new ProducerRecord<>(topic, kv[0].getBytes(StandardCharsets.UTF_8),
+                        kv[1].getBytes(StandardCharsets.UTF_8)));
+            }
+            producer.flush();
+        }
+    }
+}

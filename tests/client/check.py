@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""kafka-wire-client against a real broker, read back by Kafka's own Java consumer.
+
+    tests/client/check.py KWIRE CLASSPATH_FILE BOOTSTRAP [RECORDS [BROKER_DIR]]
+
+For each acks mode (all with idempotence, 1, 0): creates a topic of 3 partitions with Kafka's
+Admin client, produces RECORDS records (default 5000) with `KWIRE produce --format json`, reads
+them back with Kafka's consumer (tests/client/ClientCheck.java) and compares:
+- every record read once, no record missing or extra;
+- key, value and headers byte for byte;
+- each partition holds its records in the order they were produced;
+- a keyed record without a partition is in the partition Kafka's Java partitioner gives its key
+  (Utils.murmur2, asked of the Java classes), a record with a partition in that partition.
+With BROKER_DIR (the broker's tests/broker/start.sh work folder): idempotence under a fault. A
+produce of 100,000 records with acks=all is running when the broker is killed (SIGKILL) and
+started again; Kafka's consumer then reads every record exactly once, in order per partition.
+Prints PASS:/FAILED: lines and `conformance: N passed, M failed`; exits 1 on any failure.
+"""
+import base64
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+JAVA_TOOL = os.path.join(HERE, "ClientCheck.java")
+
+
+def java(classpath, *args, stdin=None):
+    r = subprocess.run(["java", "-cp", classpath, JAVA_TOOL, *args], input=stdin, capture_output=True, text=True,
+                       timeout=180)
+    if r.returncode != 0:
+        why = [l for l in r.stderr.splitlines() if "Exception" in l][:2] or r.stderr.splitlines()[-3:]
+        raise RuntimeError(f"ClientCheck {args[0]} exited {r.returncode}: {' / '.join(why)}")
+    return r.stdout
+
+
+def records(n, seed):
+    """N records: most keyed, some without a key, some with a partition; headers on some; values
+    of many sizes, some null, some not ASCII."""
+    rnd = random.Random(seed)
+    out = []
+    for i in range(n):
+        r = {}
+        kind = rnd.random()
+        if kind < 0.8:
+            r["key"] = f"key-{rnd.randrange(500)}"
+        elif kind < 0.9:
+            r["partition"] = rnd.randrange(3)
+            r["key"] = f"pinned-{i}"
+        if rnd.random() < 0.05:
+            # A null value (a tombstone) under a key of its own, so that each record is told
+            # apart by its key, value and headers.
+            r["value"] = None
+            if "partition" not in r:
+                r["key"] = f"tombstone-{i}"
+        else:
+            r["value"] = f"record {i} " + "é" * rnd.randrange(3) + "x" * rnd.choice([0, 10, 100, 1000])
+        if rnd.random() < 0.3:
+            r["headers"] = {"h1": f"v{i}", "trace": None} if rnd.random() < 0.5 else {"only": "one"}
+        r["_i"] = i
+        out.append(r)
+    return out
+
+
+def b64(s):
+    return None if s is None else base64.b64encode(s.encode()).decode()
+
+
+def check_mode(kwire, classpath, bootstrap, acks, n, report, restart=None):
+    """Produces N records with acks ACKS and reads them back; with RESTART (the broker's work
+    folder and class path file), the broker is killed and started again during the produce."""
+    topic = f"kwire-client-acks-{acks}-{os.getpid()}{'-restart' if restart else ''}"
+    java(classpath, "create", bootstrap, topic, "3")
+    recs = records(n, seed=hash(acks) & 0xffff)
+    lines = "".join(json.dumps({k: v for k, v in r.items() if k != "_i"}) + "\n" for r in recs)
+    if restart:
+        acks = "all, broker restarted"
+    start = time.time()
+    cmd = [kwire, "produce", "-b", bootstrap, "-t", topic, "--format", "json", "--acks", acks.split(",")[0]]
+    if restart:
+        work, cp_file = restart
+        import tempfile
+        import threading
+        errf = tempfile.TemporaryFile(mode="w+")
+        proc = subprocess.Popen(cmd + ["--report"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errf,
+                                text=True)
+        fed = threading.Thread(target=lambda: (proc.stdin.write(lines), proc.stdin.close()))
+        fed.start()
+        # Kill the broker once a tenth of the records are acknowledged.
+        delivered = 0
+        for line in proc.stdout:
+            delivered += json.loads(line).get("count", 0)
+            if delivered >= n // 10:
+                break
+        rest = []
+        drain = threading.Thread(target=lambda: rest.extend(proc.stdout))
+        drain.start()
+        pid = int(open(os.path.join(work, "broker.pid")).read())
+        os.kill(pid, 9)
+        while os.path.exists(f"/proc/{pid}") and open(f"/proc/{pid}/stat").read().split()[2] != "Z":
+            time.sleep(0.05)
+        killed_at = delivered
+        r = subprocess.run(["bash", os.path.join(HERE, "..", "broker", "start.sh"), "--restart", work, cp_file],
+                           capture_output=True, text=True, timeout=120)
+        if not report.check(r.returncode == 0, f"acks={acks}: the broker started again ({r.stdout.strip()[-300:]})"):
+            proc.kill()
+            return
+        try:
+            proc.wait(timeout=300)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        fed.join()
+        drain.join()
+        errf.seek(0)
+        p = subprocess.CompletedProcess(cmd, proc.returncode, "".join(rest), errf.read())
+        report.check(True, f"acks={acks}: the broker was killed after {killed_at} records were acknowledged")
+    else:
+        p = subprocess.run(cmd, input=lines, capture_output=True, text=True, timeout=300)
+    took = time.time() - start
+    summary = (p.stderr.strip().splitlines() or ["(nothing on standard error)"])[-1]
+    if not report.check(p.returncode == 0, f"acks={acks}: kwire produce exited {p.returncode}: {summary}"):
+        return
+    got = [json.loads(l) for l in java(classpath, "consume", bootstrap, topic, str(n)).splitlines() if l.strip()]
+    report.check(len(got) == n, f"acks={acks}: Kafka's consumer read {len(got)} records of {n} produced ({took:.1f} s)")
+    # The partition of each keyed record without one, from Kafka's Java partitioner.
+    keyed = [r for r in recs if r.get("key") is not None and "partition" not in r]
+    parts = java(classpath, "partition", "3", stdin="".join(r["key"] + "\n" for r in keyed)).split()
+    for r, p in zip(keyed, parts):
+        r["partition"] = int(p)
+    by_value = {}
+    for r in recs:
+        by_value.setdefault((b64(r.get("key")), b64(r.get("value")),
+                             json.dumps(sorted([k, b64(v)] for k, v in (r.get("headers") or {}).items()))), []).append(r)
+    wrong_part = mismatched = 0
+    seen = set()
+    last = {}
+    order_ok = True
+    for g in got:
+        key = (g["key"], g["value"], json.dumps(sorted(g["headers"])))
+        cands = [r for r in by_value.get(key, []) if r["_i"] not in seen]
+        if not cands:
+            mismatched += 1
+            continue
+        r = cands[0]
+        seen.add(r["_i"])
+        if "partition" in r and r["partition"] != g["partition"]:
+            wrong_part += 1
+        if r["_i"] < last.get(g["partition"], -1):
+            order_ok = False
+        last[g["partition"]] = r["_i"]
+    report.check(mismatched == 0 and len(seen) == n,
+                 f"acks={acks}: every record read back once with its key, value and headers "
+                 f"({len(seen)} matched, {mismatched} read that were not produced)")
+    report.check(wrong_part == 0,
+                 f"acks={acks}: {len(keyed)} keyed records in the partition Kafka's Java partitioner gives "
+                 f"(murmur2), {n // 10} in the partition named ({wrong_part} elsewhere)")
+    report.check(order_ok, f"acks={acks}: each partition holds its records in the order produced")
+
+
+class Report:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def check(self, ok, what):
+        print(("PASS: " if ok else "FAILED: ") + what, flush=True)
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+        return ok
+
+
+def main():
+    kwire, cp_file, bootstrap = sys.argv[1:4]
+    n = int(sys.argv[4]) if len(sys.argv) > 4 else 5000
+    broker_dir = sys.argv[5] if len(sys.argv) > 5 else None
+    classpath = open(cp_file).read().strip()
+    report = Report()
+    for acks in ["all", "1", "0"]:
+        try:
+            check_mode(kwire, classpath, bootstrap, acks, n, report)
+        except Exception as e:  # a tool that failed is a failed check
+            report.check(False, f"acks={acks}: {e}")
+    if broker_dir:
+        try:
+            check_mode(kwire, classpath, bootstrap, "all", 100_000, report, restart=(broker_dir, cp_file))
+        except Exception as e:
+            report.check(False, f"acks=all, broker restarted: {e}")
+    print(f"conformance: {report.passed} passed, {report.failed} failed")
+    sys.exit(0 if report.failed == 0 and report.passed > 0 else 1)
+
+
+if __name__ == "__main__":
+    main()
