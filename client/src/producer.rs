@@ -692,25 +692,13 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
         }
     }
 
-    /// The partition's place in the table, added when new.
+    /// The partition's place in the table (Metadata puts every partition of the topics there
+    /// while `P` has room).
     fn part_index(&mut self, topic: u8, index: i32) -> Result<usize, SendError> {
-        if let Some(i) = self.parts.iter().position(|p| p.topic == topic && p.index == index) {
-            return Ok(i);
-        }
         self.parts
-            .push(Part {
-                topic,
-                index,
-                leader: -1,
-                next_seq: 0,
-                next_record: 0,
-                open: None,
-                in_flight: false,
-            })
-            .map_err(|_| SendError::TooManyPartitions)?;
-        // Its leader, from the last Metadata answer, comes with the next one.
-        self.need_metadata = true;
-        Ok(self.parts.len() - 1)
+            .iter()
+            .position(|p| p.topic == topic && p.index == index)
+            .ok_or(SendError::TooManyPartitions)
     }
 
     /// Closes an open batch to new records: it waits for its leader.
@@ -1259,11 +1247,40 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
                 } else {
                     -1
                 };
-                for part in self.parts.iter_mut() {
-                    if usize::from(part.topic) == ti && part.index == p.partition_index {
-                        part.leader = leader;
+                match self
+                    .parts
+                    .iter_mut()
+                    .find(|part| usize::from(part.topic) == ti && part.index == p.partition_index)
+                {
+                    Some(part) => part.leader = leader,
+                    // Every partition of the topic, while there is room: a record for any of
+                    // them goes out without asking Metadata again.
+                    None => {
+                        let _ = self.parts.push(Part {
+                            topic: ti as u8,
+                            index: p.partition_index,
+                            leader,
+                            next_seq: 0,
+                            next_record: 0,
+                            open: None,
+                            in_flight: false,
+                        });
                     }
                 }
+            }
+        }
+        // The bootstrap connection is the broker at its address: it serves that broker's
+        // partitions too, rather than a second connection to the same place.
+        for b in body.brokers.iter() {
+            if self.conns.iter().any(|c| c.node == b.node_id) {
+                continue;
+            }
+            if let Some(c) = self
+                .conns
+                .iter_mut()
+                .find(|c| c.node < 0 && c.host.as_str() == b.host && i32::from(c.port) == b.port)
+            {
+                c.node = b.node_id;
             }
         }
         // A connection to each leader of a partition in use.
