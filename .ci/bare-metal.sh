@@ -26,6 +26,9 @@
 #     The thumbv6m build leaves kafka-wire unoptimised before LTO (BARE_METAL_VARIANT_OPT), which
 #     saves ~4 CPU-minutes: its code is optimised once, by LTO, but its stack use is about twice
 #     the measured build's (BARE_METAL_FULL_OPT=1 builds it like the thumbv7em one).
+#  3b. client: tests/firmware-client (kafka-wire-client's producer, small-code) on mps2-an386,
+#     its UART connected by QEMU to a real Kafka 4.4.0 broker; 1,000 records read back by Kafka's
+#     Java consumer; .text within its budget.
 #  4. measure (thumbv7em): code size per message (probe builds), panic call sites on the parse
 #     path (tests/firmware/scripts/panic_sites.py), and the full-dispatch build (hostile frames
 #     through kafka_wire::frame::parse_request_frame: every request parser) run on mps2-an386.
@@ -53,6 +56,7 @@ OUT="$ROOT/target/bare-metal"
 LOG="$OUT/logs"
 ELF="$OUT/elf"
 FW_DIR="$ROOT/tests/firmware"
+CLIENT_FW_DIR="$ROOT/tests/firmware-client"
 HOST_TARGET_DIR="$OUT/host"
 rm -rf "$LOG" "$ELF"
 mkdir -p "$LOG" "$ELF"
@@ -61,7 +65,7 @@ TIMINGS="$OUT/timings.txt"
 rm -f "$OUT"/report-*.md
 : >"$TIMINGS"
 
-STEPS="${BARE_METAL_STEPS:-install host firmware measure defmt alloc}"
+STEPS="${BARE_METAL_STEPS:-install host firmware client measure defmt alloc}"
 JOBS="${BARE_METAL_JOBS:-2}"
 M3_TARGET="${BARE_METAL_M3_TARGET:-thumbv6m-none-eabi}"
 QEMU_TIMEOUT="${QEMU_TIMEOUT:-60}"
@@ -107,6 +111,9 @@ declare -A PRODUCER_DEFMT_TEXT_BUDGET=(
   [thumbv7em-none-eabihf]=30500
   [thumbv6m-none-eabi]=30500
 )
+# The client firmware (tests/firmware-client: kafka-wire-client's producer over the board's UART,
+# small-code): a ratchet above the measured size. The client issue's target is 40 KB (open).
+CLIENT_SMALL_TEXT_BUDGET=45000
 # Call sites to core's panic helpers in the parse-path build (the 4 messages and the hostile
 # frames, narrow path). A ratchet that only goes down: none today.
 PANIC_SITES_BUDGET=0
@@ -393,6 +400,68 @@ run_main_firmware() {
     fi
     report 2-firmware "| $t | $machine ($cpu) | $text | $(section_size "$elf" .rodata) | $(section_size "$elf" .bss) | $STACK_PEAK |"
   done
+}
+
+# ---------------------------------------------------------------------------- client firmware
+# tests/firmware-client (small-code) on mps2-an386, its UART connected by QEMU to a real Kafka
+# 4.4.0 broker (tests/broker/start.sh, the class path the real-broker stage wrote): it produces
+# 1,000 records over the serial link, and Kafka's Java consumer reads them back in order.
+client_firmware() {
+  local t=$SECONDS elf="$ELF/client-small.elf" text count=1000
+  if ! timed "fw-client" "${DENV[@]}" "$DCARGO" build --release --manifest-path "$CLIENT_FW_DIR/Cargo.toml" \
+      --target thumbv7em-none-eabihf -Z build-std=core --target-dir "$OUT/fw-client" --features small-code \
+      >"$LOG/fw-client.log" 2>&1; then
+    fail "client firmware: build"; show_log "$LOG/fw-client.log"; return 1
+  fi
+  cp "$OUT/fw-client/thumbv7em-none-eabihf/release/kafka-wire-firmware-client" "$elf"
+  text=$(text_size "$elf")
+  note "built client-small (thumbv7em-none-eabihf, build-std=core, small-code) in $((SECONDS - t))s"
+  if [ "$text" -le "$CLIENT_SMALL_TEXT_BUDGET" ]; then
+    pass "budget: client firmware (kafka-wire-client producer, small-code) .text $text bytes (budget $CLIENT_SMALL_TEXT_BUDGET; the client's target of 40 KB is not met)"
+  else
+    fail "budget: client firmware .text $text bytes over $CLIENT_SMALL_TEXT_BUDGET"
+  fi
+  report 3-measure ""
+  report 3-measure "Client firmware (kafka-wire-client producer over the UART, small-code, thumbv7em): .text $text bytes"
+  local cp_file="$ROOT/tests/broker/target/classpath.txt" work port rc
+  if [ ! -f "$cp_file" ] || ! command -v java >/dev/null 2>&1; then
+    fail "client firmware against a broker: no Kafka class path ($cp_file, written by .ci/broker.sh) or no java"
+    return 1
+  fi
+  work=$(mktemp -d)
+  if ! bash "$ROOT/tests/broker/start.sh" "$work" "$cp_file" >"$LOG/client-broker.out" 2>&1; then
+    fail "client firmware against a broker: the broker did not start"; show_log "$LOG/client-broker.out"; rm -rf "$work"; return 1
+  fi
+  port=$(cat "$work/port")
+  if ! java -cp "$(cat "$cp_file")" "$ROOT/tests/client/ClientCheck.java" create "127.0.0.1:$port" firmware 1 \
+      >"$LOG/client-create.log" 2>&1; then
+    fail "client firmware against a broker: creating the topic"; show_log "$LOG/client-create.log"
+  else
+    rc=0
+    timeout "$QEMU_TIMEOUT" qemu-system-arm -machine mps2-an386 -cpu cortex-m4 -nographic -monitor none \
+      -semihosting-config "enable=on,target=native,arg=firmware,arg=$port,arg=firmware,arg=$count" \
+      -serial "tcp:127.0.0.1:$port" -kernel "$elf" >"$LOG/qemu-client.out" 2>"$LOG/qemu-client.err" || rc=$?
+    if [ "$rc" = 0 ] && grep -q "^firmware producer: $count of $count records delivered, 0 failed" "$LOG/qemu-client.out"; then
+      pass "client firmware on mps2-an386, its UART the connection to a real broker: $(head -n1 "$LOG/qemu-client.out"); $(tail -n1 "$LOG/qemu-client.out")"
+      if java -cp "$(cat "$cp_file")" "$ROOT/tests/client/ClientCheck.java" consume "127.0.0.1:$port" firmware "$count" \
+          2>"$LOG/client-consume.err" | python3 -c '
+import base64, json, sys
+n = int(sys.argv[1])
+rs = [json.loads(l) for l in sys.stdin if l.strip()]
+got = [(base64.b64decode(r["key"]).decode(), base64.b64decode(r["value"]).decode()) for r in rs]
+want = [(f"fw-{i % 4}", f"firmware record {i}") for i in range(n)]
+sys.exit(0 if got == want else 1)' "$count"; then
+        pass "client firmware: Kafka's Java consumer reads the $count records back, keys and values in order"
+      else
+        fail "client firmware: Kafka's Java consumer did not read back the $count records in order"
+      fi
+    else
+      fail "client firmware against a broker: exit status $rc"; show_log "$LOG/qemu-client.out" 20; show_log "$LOG/qemu-client.err" 10
+    fi
+  fi
+  kill "$(cat "$work/broker.pid")" 2>/dev/null
+  sleep 1
+  rm -rf "$work"
 }
 
 # ---------------------------------------------------------------------------- 2. host lane
@@ -784,6 +853,7 @@ main() {
       section "firmware $FIRST_TARGET"
       build_main_firmware "$FIRST_TARGET" && run_main_firmware "$FIRST_TARGET"
     fi
+    if want client; then section "client firmware"; client_firmware; fi
     if want measure; then section "measure"; measure; fi
     if want defmt; then section "defmt"; defmt_run defmt core defmt; producer_defmt; fi
     if want alloc; then section "alloc"; defmt_run alloc core,alloc alloc,defmt; fi

@@ -5,8 +5,8 @@
 //! (capacities are const generics: partitions, batch buffers and their size, connections);
 //! request frames come out into the caller's buffer; response frames go in; delivery reports
 //! come out. The host opens the connections it asks for and passes its clock to every call,
-//! so the same producer runs on firmware over any TCP stack, on `std` ([`std_io`], feature
-//! `std`) and under an async runtime.
+//! so the same producer runs on firmware over any TCP stack or serial link (`embedded`, feature
+//! `embedded-io`), on `std` (`std_io`, feature `std`) and under an async runtime.
 //!
 //! What it does on the wire: ApiVersions and version negotiation on every connection, Metadata
 //! for its topics, InitProducerId, then Produce to each partition's leader, idempotent by
@@ -17,6 +17,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "embedded-io")]
+pub mod embedded;
 pub mod partitioner;
 mod producer;
 #[cfg(feature = "std")]

@@ -11,8 +11,8 @@ use kafka_wire::messages::metadata_request::{MetadataRequest, MetadataRequestTop
 use kafka_wire::messages::produce_request::{PartitionProduceData, ProduceRequest, TopicProduceData};
 use kafka_wire::messages::ApiVersionsRequest;
 use kafka_wire::records::{encode_records, BatchBuilder, Compression, NewHeader, NewRecord, RECORD_BATCH_OVERHEAD};
-use kafka_wire::versions::{Negotiated, NegotiationError};
-use kafka_wire::{ApiKey, Array, ErrorCode, Uuid};
+use kafka_wire::versions::NegotiationError;
+use kafka_wire::{ApiKey, Array, ErrorCode, Message, Uuid};
 use kafka_wire::{DecodeError, EncodeError};
 
 use crate::partitioner::partition_for_key;
@@ -724,7 +724,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
         if let Some(c) = self.conns.get_mut(usize::from(conn.0)) {
             c.phase = Phase::Versions {
                 sent: false,
-                version: ApiKey::ApiVersions.request_info().max_version,
+                version: ApiVersionsRequest::INFO.max_version,
             };
             c.progress = now;
         }
@@ -1070,12 +1070,20 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
                     .map_err(TransmitError::Encode)?;
             }
         }
-        chosen.sort_unstable_by_key(|&si| {
+        // By topic, then partition (an insertion sort: a few batches, little code).
+        let order = |si: u16| {
             self.slots
                 .get(usize::from(si))
                 .and_then(|s| self.parts.get(usize::from(s.part)))
                 .map_or((0, 0), |p| (p.topic, p.index))
-        });
+        };
+        for i in 1..chosen.len() {
+            let mut j = i;
+            while j > 0 && order(chosen[j - 1]) > order(chosen[j]) {
+                chosen.swap(j - 1, j);
+                j -= 1;
+            }
+        }
         let acks = self.config.acks;
         let sent = {
             let mut parts: Vec<PartitionProduceData<'_>, S> = Vec::new();
@@ -1189,35 +1197,62 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
         let answer = frame::parse_response_frame_to::<ApiVersionsRequest<'_>>(frame, f.version, Mode::Lenient)
             .map_err(ProtocolError::Decode)?;
         let Some(c) = self.conns.get_mut(ci) else { return Ok(()) };
-        let ours = |k: ApiKey| {
-            let i = k.request_info();
-            match k {
-                // Magic 2 record batches: Produce 3 onward.
-                ApiKey::Produce => Some((3, i.max_version)),
-                ApiKey::Metadata | ApiKey::InitProducerId | ApiKey::ApiVersions => Some((i.min_version, i.max_version)),
-                _ => None,
-            }
-        };
-        match Negotiated::new(&answer.body, ours) {
-            Ok(n) => {
-                let need = |k| n.version(k).ok_or(ProtocolError::NoVersion(k));
-                c.versions = Versions {
-                    produce: need(ApiKey::Produce)?,
-                    metadata: need(ApiKey::Metadata)?,
-                    init_producer_id: need(ApiKey::InitProducerId)?,
-                };
-                c.phase = Phase::Ready;
-                Ok(())
-            }
-            Err(NegotiationError::RetryApiVersions { retry_version }) if retry_version < f.version => {
+        let e = ErrorCode::from_code(answer.body.error_code);
+        if e == ErrorCode::UnsupportedVersion {
+            // The answer names the broker's ApiVersions range: again at the lower of its
+            // highest version and ours (0 when it does not say).
+            let retry = answer
+                .body
+                .api_keys
+                .iter()
+                .find(|k| k.api_key == ApiKey::ApiVersions.id())
+                .map_or(0, |k| k.max_version.clamp(0, ApiVersionsRequest::INFO.max_version));
+            if retry < f.version {
                 c.phase = Phase::Versions {
                     sent: false,
-                    version: retry_version,
+                    version: retry,
                 };
-                Ok(())
+                return Ok(());
             }
-            Err(e) => Err(ProtocolError::Negotiation(e)),
         }
+        if !e.is_none() {
+            return Err(ProtocolError::Negotiation(NegotiationError::Broker(e)));
+        }
+        // The highest version both sides speak of each API the producer uses (Produce from 3:
+        // magic 2 record batches).
+        let mut v = [-1i16; 3];
+        let ours = [
+            (ApiKey::Produce, 3, ProduceRequest::INFO.max_version),
+            (
+                ApiKey::Metadata,
+                MetadataRequest::INFO.min_version,
+                MetadataRequest::INFO.max_version,
+            ),
+            (
+                ApiKey::InitProducerId,
+                InitProducerIdRequest::INFO.min_version,
+                InitProducerIdRequest::INFO.max_version,
+            ),
+        ];
+        for k in answer.body.api_keys.iter() {
+            for (slot, &(key, lo, hi)) in v.iter_mut().zip(&ours) {
+                if k.api_key == key.id() && k.min_version <= hi && k.max_version >= lo {
+                    *slot = hi.min(k.max_version);
+                }
+            }
+        }
+        for (&(key, _, _), &got) in ours.iter().zip(&v) {
+            if got < 0 {
+                return Err(ProtocolError::NoVersion(key));
+            }
+        }
+        c.versions = Versions {
+            produce: v[0],
+            metadata: v[1],
+            init_producer_id: v[2],
+        };
+        c.phase = Phase::Ready;
+        Ok(())
     }
 
     fn on_metadata(&mut self, f: InFlight, frame: &[u8], now: u64) -> Result<(), ProtocolError> {
