@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use kafka_wire::records::NewHeader;
-use kafka_wire_client::std_io::{now_ms, StdProducer};
+use kafka_wire_client::std_io::StdProducer;
 use kafka_wire_client::{Acks, Config, Delivery, Producer, Record};
 use serde_json::Value;
 
@@ -80,8 +80,10 @@ fn split_addr(addr: &str) -> Result<(&str, u16), String> {
     Ok((host, port))
 }
 
-/// A key, value or header value read from a line (`None`: null).
-type Bytes = Option<Vec<u8>>;
+/// Where `needle` first occurs in `hay`.
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
 
 /// Bytes of a JSON member: a string's UTF-8, null, or any other value's JSON text.
 fn bytes_of(v: Option<&Value>) -> Option<Vec<u8>> {
@@ -144,23 +146,39 @@ pub fn run(a: &ProduceArgs) -> Result<(), String> {
         .map_err(|e| format!("topic {}: {e}", a.topic))?;
     eprintln!("kwire produce: topic {} has {partitions} partitions", a.topic);
 
-    let stdin = std::io::stdin();
+    // One line buffer for the whole input; a line's key and value are borrowed from it.
+    let mut input = std::io::stdin().lock();
+    let mut line = Vec::with_capacity(4096);
+    let sep = a.key_separator.as_deref().map(str::as_bytes).filter(|s| !s.is_empty());
     let mut sent = 0u64;
-    for (i, line) in stdin.lock().lines().enumerate() {
-        let line = line.map_err(|e| format!("reading standard input: {e}"))?;
-        let n = i + 1;
-        let (key, value, headers, partition): (Bytes, Bytes, Vec<(String, Bytes)>, _) = match a.format {
-            Format::Lines => match a.key_separator.as_deref().and_then(|sep| line.split_once(sep)) {
-                Some((k, v)) => (
-                    Some(k.as_bytes().to_vec()),
-                    Some(v.as_bytes().to_vec()),
-                    Vec::new(),
-                    a.partition,
-                ),
-                None => (None, Some(line.as_bytes().to_vec()), Vec::new(), a.partition),
-            },
+    let mut n = 0usize;
+    loop {
+        line.clear();
+        let got = input
+            .read_until(b'\n', &mut line)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        if got == 0 {
+            break;
+        }
+        n += 1;
+        if line.last() == Some(&b'\n') {
+            line.pop();
+        }
+        let (record, partition) = match a.format {
+            Format::Lines => {
+                let (key, value) = match sep.and_then(|s| find(&line, s).map(|at| (at, s.len()))) {
+                    Some((at, len)) => (line.get(..at), line.get(at + len..)),
+                    None => (None, Some(&line[..])),
+                };
+                let record = Record {
+                    key,
+                    value,
+                    ..Record::DEFAULT
+                };
+                (record, a.partition)
+            }
             Format::Json => {
-                let v: Value = serde_json::from_str(&line).map_err(|e| format!("line {n}: {e}"))?;
+                let v: Value = serde_json::from_slice(&line).map_err(|e| format!("line {n}: {e}"))?;
                 let mut headers = Vec::new();
                 if let Some(h) = v.get("headers").and_then(Value::as_object) {
                     for (k, hv) in h {
@@ -171,15 +189,19 @@ pub fn run(a: &ProduceArgs) -> Result<(), String> {
                     Some(p) => Some(i32::try_from(p).map_err(|_| format!("line {n}: partition {p}"))?),
                     None => a.partition,
                 };
-                (bytes_of(v.get("key")), bytes_of(v.get("value")), headers, partition)
+                let (key, value) = (bytes_of(v.get("key")), bytes_of(v.get("value")));
+                let hs: Vec<NewHeader<'_>> = headers.iter().map(|(k, v)| NewHeader::new(k, v.as_deref())).collect();
+                let record = Record {
+                    key: key.as_deref(),
+                    value: value.as_deref(),
+                    headers: &hs,
+                    timestamp: None,
+                };
+                p.send(topic, partition, &record, Duration::from_secs(120), &mut on)
+                    .map_err(|e| format!("line {n}: {e}"))?;
+                sent += 1;
+                continue;
             }
-        };
-        let hs: Vec<NewHeader<'_>> = headers.iter().map(|(k, v)| NewHeader::new(k, v.as_deref())).collect();
-        let record = Record {
-            key: key.as_deref(),
-            value: value.as_deref(),
-            headers: &hs,
-            timestamp: Some(now_ms() as i64),
         };
         p.send(topic, partition, &record, Duration::from_secs(120), &mut on)
             .map_err(|e| format!("line {n}: {e}"))?;
