@@ -17,6 +17,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod cluster;
+#[cfg(feature = "consumer")]
+pub mod consumer;
 #[cfg(feature = "embedded-io")]
 pub mod embedded;
 pub mod partitioner;
@@ -24,6 +27,8 @@ mod producer;
 #[cfg(feature = "std")]
 pub mod std_io;
 
+#[cfg(feature = "consumer")]
+pub use consumer::{Consumer, ConsumerConfig};
 pub use producer::{
     Acks, CloseReason, Config, ConfigError, ConnId, Delivery, DeliveryError, Event, Producer, ProtocolError, Record,
     RecordId, SendError, TopicId, Transmit, TransmitError, MAX_HOST, MAX_IN_FLIGHT, MAX_TOPICS,

@@ -4,25 +4,40 @@
 use core::fmt;
 
 use heapless::{String, Vec};
-use kafka_wire::conn::{Client, ClientError, InFlight};
+use kafka_wire::conn::InFlight;
 use kafka_wire::frame::{self, Mode};
 use kafka_wire::messages::init_producer_id_request::InitProducerIdRequest;
 use kafka_wire::messages::metadata_request::{MetadataRequest, MetadataRequestTopic};
 use kafka_wire::messages::produce_request::{PartitionProduceData, ProduceRequest, TopicProduceData};
-use kafka_wire::messages::ApiVersionsRequest;
 use kafka_wire::records::{encode_records, BatchBuilder, Compression, NewHeader, NewRecord, RECORD_BATCH_OVERHEAD};
-use kafka_wire::versions::NegotiationError;
+use kafka_wire::EncodeError;
 use kafka_wire::{ApiKey, Array, ErrorCode, Message, Uuid};
-use kafka_wire::{DecodeError, EncodeError};
 
+use crate::cluster::{self, encode_error, Conn, ConnEvent, Timing};
+pub use crate::cluster::{CloseReason, ConnId, ProtocolError, Transmit, TransmitError, MAX_HOST, MAX_IN_FLIGHT};
 use crate::partitioner::partition_for_key;
+
+/// The APIs the producer speaks, with the versions it accepts (Produce from 3: magic 2 record
+/// batches); `Conn::versions` holds the negotiated ones in this order.
+const APIS: [(ApiKey, i16, i16); 3] = [
+    (ApiKey::Produce, 3, ProduceRequest::INFO.max_version),
+    (
+        ApiKey::Metadata,
+        MetadataRequest::INFO.min_version,
+        MetadataRequest::INFO.max_version,
+    ),
+    (
+        ApiKey::InitProducerId,
+        InitProducerIdRequest::INFO.min_version,
+        InitProducerIdRequest::INFO.max_version,
+    ),
+];
+const PRODUCE: usize = 0;
+const METADATA: usize = 1;
+const INIT_PRODUCER_ID: usize = 2;
 
 /// The most topics one producer writes to.
 pub const MAX_TOPICS: usize = 16;
-/// The longest broker host name kept from a Metadata answer.
-pub const MAX_HOST: usize = 64;
-/// Requests in flight on one connection, at most (Kafka's idempotent producer allows 5).
-pub const MAX_IN_FLIGHT: usize = 5;
 
 /// What the leader waits for before it answers a Produce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +111,16 @@ impl<'c> Config<'c> {
     }
 }
 
+impl Config<'_> {
+    fn timing(&self) -> Timing {
+        Timing {
+            request_timeout_ms: self.request_timeout_ms,
+            reconnect_backoff_ms: self.reconnect_backoff_ms,
+            reconnect_backoff_max_ms: self.reconnect_backoff_max_ms,
+        }
+    }
+}
+
 /// A configuration the producer refuses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -132,10 +157,6 @@ impl core::error::Error for ConfigError {}
 /// A topic, by its place in the list given to [`Producer::new`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TopicId(pub u8);
-
-/// A connection, by its place in the producer's table (0 is the bootstrap broker's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ConnId(pub u8);
 
 /// A record handed to [`Producer::send`]: borrowed, encoded into a batch buffer at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -285,104 +306,6 @@ pub enum Event<'p> {
     },
     /// Records delivered or failed.
     Delivery(Delivery),
-}
-
-/// Why the producer closes a connection.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CloseReason {
-    /// A request went unanswered for the request timeout (or the connect took as long).
-    Timeout,
-    /// An answer did not parse or did not pair with a request.
-    Protocol(ProtocolError),
-}
-
-/// A broker's answer that breaks the protocol: the connection is closed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ProtocolError {
-    /// The frame does not pair with a request in flight, or does not decode.
-    Client(ClientError),
-    /// The frame does not decode as the answer to its request.
-    Decode(DecodeError),
-    /// ApiVersions gave no version both sides speak (or failed).
-    Negotiation(NegotiationError),
-    /// The broker speaks no version of an API the producer needs.
-    NoVersion(ApiKey),
-}
-
-impl fmt::Display for ProtocolError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ProtocolError::Client(e) => write!(f, "{e}"),
-            ProtocolError::Decode(e) => write!(f, "{e}"),
-            ProtocolError::Negotiation(e) => write!(f, "{e}"),
-            ProtocolError::NoVersion(k) => write!(f, "the broker speaks no version of {} the producer can", k.name()),
-        }
-    }
-}
-
-/// A request frame to write: the first `len` bytes of the buffer given to
-/// [`Producer::poll_transmit`], on connection `conn`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Transmit {
-    /// The connection.
-    pub conn: ConnId,
-    /// The frame's length.
-    pub len: usize,
-}
-
-/// The producer could not write a request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum TransmitError {
-    /// The output buffer is too small for the next request (its size says how much is needed).
-    Encode(EncodeError),
-    /// The connection's table of requests in flight refused it.
-    Client(ClientError),
-}
-
-impl fmt::Display for TransmitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TransmitError::Encode(e) => write!(f, "{e}"),
-            TransmitError::Client(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl core::error::Error for TransmitError {}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    Down,
-    Wanted,
-    Connecting { since: u64 },
-    Versions { sent: bool, version: i16 },
-    Ready,
-    Backoff { until: u64 },
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Versions {
-    produce: i16,
-    metadata: i16,
-    init_producer_id: i16,
-}
-
-#[derive(Debug)]
-struct Conn {
-    node: i32,
-    host: String<MAX_HOST>,
-    port: u16,
-    phase: Phase,
-    client: Client<8>,
-    versions: Versions,
-    /// When the oldest unanswered request was sent, or the last answer came.
-    progress: u64,
-    close: Option<CloseReason>,
-    /// Connections lost or refused in a row, since the last answer.
-    failures: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -722,11 +645,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
     /// A connection opened: ApiVersions goes first.
     pub fn on_connected(&mut self, conn: ConnId, now: u64) {
         if let Some(c) = self.conns.get_mut(usize::from(conn.0)) {
-            c.phase = Phase::Versions {
-                sent: false,
-                version: ApiVersionsRequest::INFO.max_version,
-            };
-            c.progress = now;
+            c.connected(now);
         }
     }
 
@@ -744,19 +663,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
                 i || f.api_key == ApiKey::InitProducerId,
             )
         });
-        c.client.reset();
-        c.close = None;
-        let backoff = self
-            .config
-            .reconnect_backoff_ms
-            .saturating_mul(1 << c.failures.min(16))
-            .min(
-                self.config
-                    .reconnect_backoff_max_ms
-                    .max(self.config.reconnect_backoff_ms),
-            );
-        c.failures = c.failures.saturating_add(1);
-        c.phase = Phase::Backoff { until: now + backoff };
+        c.closed(now, self.config.timing());
         if lost.0 {
             self.metadata_in_flight = false;
         }
@@ -792,14 +699,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
                 _ => {}
             }
         }
-        for c in &self.conns {
-            match c.phase {
-                Phase::Backoff { until } => at(until),
-                Phase::Connecting { since } => at(since + self.config.request_timeout_ms),
-                _ if c.client.in_flight() > 0 => at(c.progress + self.config.request_timeout_ms),
-                _ => {}
-            }
-        }
+        cluster::next_timeout(&self.conns, self.config.timing(), &mut at);
         if self.need_metadata && !self.metadata_in_flight {
             at(self.metadata_not_before);
         }
@@ -827,20 +727,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
                 _ => {}
             }
         }
-        for c in self.conns.iter_mut() {
-            match c.phase {
-                Phase::Backoff { until } if now >= until => c.phase = Phase::Wanted,
-                Phase::Connecting { since } if now >= since + cfg.request_timeout_ms && c.close.is_none() => {
-                    c.close = Some(CloseReason::Timeout);
-                }
-                Phase::Versions { .. } | Phase::Ready
-                    if c.client.in_flight() > 0 && now >= c.progress + cfg.request_timeout_ms && c.close.is_none() =>
-                {
-                    c.close = Some(CloseReason::Timeout);
-                }
-                _ => {}
-            }
-        }
+        cluster::tick(&mut self.conns, now, cfg.timing());
     }
 
     /// Reports a batch and frees its buffer (with its report pending in `Done`).
@@ -861,27 +748,10 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
     /// The next thing the host must do: open or close a connection, or take a delivery report.
     pub fn poll_event(&mut self, now: u64) -> Option<Event<'_>> {
         self.tick(now);
-        let mut target = None;
-        for (i, c) in self.conns.iter_mut().enumerate() {
-            if let Some(why) = c.close {
-                c.close = None;
-                c.phase = Phase::Down;
-                return Some(Event::Close {
-                    conn: ConnId(i as u8),
-                    why,
-                });
-            }
-            if c.phase == Phase::Wanted && target.is_none() {
-                target = Some(i);
-            }
-        }
-        if let Some(i) = target {
-            let c = self.conns.get_mut(i)?;
-            c.phase = Phase::Connecting { since: now };
-            return Some(Event::Connect {
-                conn: ConnId(i as u8),
-                host: c.host.as_str(),
-                port: c.port,
+        if let Some(ev) = cluster::poll_event(&mut self.conns, now) {
+            return Some(match ev {
+                ConnEvent::Connect { conn, host, port } => Event::Connect { conn, host, port },
+                ConnEvent::Close { conn, why } => Event::Close { conn, why },
             });
         }
         for s in self.slots.iter_mut() {
@@ -904,9 +774,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
 
     /// A ready connection, the bootstrap broker's first, with room for a request.
     fn ready_conn(&self) -> Option<usize> {
-        self.conns
-            .iter()
-            .position(|c| c.phase == Phase::Ready && c.client.in_flight() < self.config.max_in_flight)
+        self.conns.iter().position(|c| c.ready(self.config.max_in_flight))
     }
 
     /// Encodes the next request frame due into `out`: ApiVersions on a new connection, Metadata,
@@ -914,23 +782,10 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
     /// due now.
     pub fn poll_transmit(&mut self, now: u64, out: &mut [u8]) -> Result<Option<Transmit>, TransmitError> {
         self.tick(now);
-        let client_id = Some(self.config.client_id);
-        for (i, c) in self.conns.iter_mut().enumerate() {
-            if let Phase::Versions { sent: false, version } = c.phase {
-                let req = ApiVersionsRequest {
-                    client_software_name: "kafka-wire-client",
-                    client_software_version: env!("CARGO_PKG_VERSION"),
-                    ..ApiVersionsRequest::DEFAULT
-                };
-                let sent = c.client.send(&req, version, client_id, out).map_err(encode_error)?;
-                c.phase = Phase::Versions { sent: true, version };
-                c.progress = now;
-                return Ok(Some(Transmit {
-                    conn: ConnId(i as u8),
-                    len: sent.len,
-                }));
-            }
+        if let Some(t) = cluster::send_api_versions(&mut self.conns, now, self.config.client_id, out)? {
+            return Ok(Some(t));
         }
+        let client_id = Some(self.config.client_id);
         if self.need_metadata && !self.metadata_in_flight && now >= self.metadata_not_before {
             if let Some(ci) = self.ready_conn() {
                 let mut wanted: Vec<MetadataRequestTopic<'_>, MAX_TOPICS> = Vec::new();
@@ -948,10 +803,8 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
                 let Some(c) = self.conns.get_mut(ci) else {
                     return Ok(None);
                 };
-                let v = c.versions.metadata;
-                if c.client.in_flight() == 0 {
-                    c.progress = now;
-                }
+                let v = c.versions[METADATA];
+                c.sending(now);
                 let sent = c.client.send(&req, v, client_id, out).map_err(encode_error)?;
                 self.metadata_in_flight = true;
                 self.need_metadata = false;
@@ -972,7 +825,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
                 let Some(c) = self.conns.get_mut(ci) else {
                     return Ok(None);
                 };
-                let v = c.versions.init_producer_id;
+                let v = c.versions[INIT_PRODUCER_ID];
                 // Version 3 onward bumps the epoch of the id it is given; before, a new id.
                 let (producer_id, producer_epoch) = if bump_ready && v >= 3 {
                     (self.producer_id, self.epoch)
@@ -986,9 +839,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
                     producer_epoch,
                     ..InitProducerIdRequest::DEFAULT
                 };
-                if c.client.in_flight() == 0 {
-                    c.progress = now;
-                }
+                c.sending(now);
                 let sent = c.client.send(&req, v, client_id, out).map_err(encode_error)?;
                 self.pid = Pid::InFlight;
                 return Ok(Some(Transmit {
@@ -1012,11 +863,11 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
     /// as fit `out`.
     fn produce(&mut self, ci: usize, now: u64, out: &mut [u8]) -> Result<Option<Transmit>, TransmitError> {
         let Some(c) = self.conns.get(ci) else { return Ok(None) };
-        if c.phase != Phase::Ready || c.client.in_flight() >= self.config.max_in_flight {
+        if !c.ready(self.config.max_in_flight) {
             return Ok(None);
         }
         let node = c.node;
-        let v = c.versions.produce;
+        let v = c.versions[PRODUCE];
         // The oldest ready batch of each partition led by this broker with nothing in flight.
         let mut chosen: Vec<u16, S> = Vec::new();
         let mut room = out.len().saturating_sub(128);
@@ -1132,9 +983,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
             let Some(c) = self.conns.get_mut(ci) else {
                 return Ok(None);
             };
-            if c.client.in_flight() == 0 {
-                c.progress = now;
-            }
+            c.sending(now);
             if acks == Acks::None {
                 c.client.send_unanswered(&req, v, client_id, out)
             } else {
@@ -1194,65 +1043,10 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
     }
 
     fn on_api_versions(&mut self, ci: usize, f: InFlight, frame: &[u8]) -> Result<(), ProtocolError> {
-        let answer = frame::parse_response_frame_to::<ApiVersionsRequest<'_>>(frame, f.version, Mode::Lenient)
-            .map_err(ProtocolError::Decode)?;
-        let Some(c) = self.conns.get_mut(ci) else { return Ok(()) };
-        let e = ErrorCode::from_code(answer.body.error_code);
-        if e == ErrorCode::UnsupportedVersion {
-            // The answer names the broker's ApiVersions range: again at the lower of its
-            // highest version and ours (0 when it does not say).
-            let retry = answer
-                .body
-                .api_keys
-                .iter()
-                .find(|k| k.api_key == ApiKey::ApiVersions.id())
-                .map_or(0, |k| k.max_version.clamp(0, ApiVersionsRequest::INFO.max_version));
-            if retry < f.version {
-                c.phase = Phase::Versions {
-                    sent: false,
-                    version: retry,
-                };
-                return Ok(());
-            }
+        match self.conns.get_mut(ci) {
+            Some(c) => cluster::negotiate(c, f, frame, &APIS),
+            None => Ok(()),
         }
-        if !e.is_none() {
-            return Err(ProtocolError::Negotiation(NegotiationError::Broker(e)));
-        }
-        // The highest version both sides speak of each API the producer uses (Produce from 3:
-        // magic 2 record batches).
-        let mut v = [-1i16; 3];
-        let ours = [
-            (ApiKey::Produce, 3, ProduceRequest::INFO.max_version),
-            (
-                ApiKey::Metadata,
-                MetadataRequest::INFO.min_version,
-                MetadataRequest::INFO.max_version,
-            ),
-            (
-                ApiKey::InitProducerId,
-                InitProducerIdRequest::INFO.min_version,
-                InitProducerIdRequest::INFO.max_version,
-            ),
-        ];
-        for k in answer.body.api_keys.iter() {
-            for (slot, &(key, lo, hi)) in v.iter_mut().zip(&ours) {
-                if k.api_key == key.id() && k.min_version <= hi && k.max_version >= lo {
-                    *slot = hi.min(k.max_version);
-                }
-            }
-        }
-        for (&(key, _, _), &got) in ours.iter().zip(&v) {
-            if got < 0 {
-                return Err(ProtocolError::NoVersion(key));
-            }
-        }
-        c.versions = Versions {
-            produce: v[0],
-            metadata: v[1],
-            init_producer_id: v[2],
-        };
-        c.phase = Phase::Ready;
-        Ok(())
     }
 
     fn on_metadata(&mut self, f: InFlight, frame: &[u8], now: u64) -> Result<(), ProtocolError> {
@@ -1304,20 +1098,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
                 }
             }
         }
-        // The bootstrap connection is the broker at its address: it serves that broker's
-        // partitions too, rather than a second connection to the same place.
-        for b in body.brokers.iter() {
-            if self.conns.iter().any(|c| c.node == b.node_id) {
-                continue;
-            }
-            if let Some(c) = self
-                .conns
-                .iter_mut()
-                .find(|c| c.node < 0 && c.host.as_str() == b.host && i32::from(c.port) == b.port)
-            {
-                c.node = b.node_id;
-            }
-        }
+        cluster::adopt_bootstrap(&mut self.conns, &body.brokers);
         // A connection to each leader of a partition in use.
         for pi in 0..self.parts.len() {
             let Some(leader) = self.parts.get(pi).map(|p| p.leader) else {
@@ -1327,23 +1108,9 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
                 again = true;
                 continue;
             }
-            if self.conns.iter().any(|c| c.node == leader) {
-                continue;
-            }
-            let Some(b) = body.brokers.iter().find(|b| b.node_id == leader) else {
-                again = true;
-                continue;
-            };
-            let (Ok(host), Ok(port)) = (String::try_from(b.host), u16::try_from(b.port)) else {
-                continue;
-            };
-            let mut conn = Conn::new(leader, host, port);
-            conn.phase = Phase::Wanted;
-            if self.conns.push(conn).is_err() {
-                // No room for another connection: the partition waits, and Metadata is asked
-                // again, until a connection is free.
-                again = true;
-            }
+            // Without room for another connection the partition waits, and Metadata is asked
+            // again, until a connection is free.
+            again |= !cluster::want_leader(&mut self.conns, leader, &body.brokers);
         }
         if again {
             self.need_metadata = true;
@@ -1474,29 +1241,6 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
                 p.in_flight = false;
             }
         }
-    }
-}
-
-impl Conn {
-    fn new(node: i32, host: String<MAX_HOST>, port: u16) -> Self {
-        Conn {
-            node,
-            host,
-            port,
-            phase: if node < 0 { Phase::Wanted } else { Phase::Down },
-            client: Client::new(),
-            versions: Versions::default(),
-            progress: 0,
-            close: None,
-            failures: 0,
-        }
-    }
-}
-
-fn encode_error(e: ClientError) -> TransmitError {
-    match e {
-        ClientError::Encode(e) => TransmitError::Encode(e),
-        e => TransmitError::Client(e),
     }
 }
 

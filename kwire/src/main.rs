@@ -11,6 +11,7 @@ use kafka_wire_ext::dump_log::record_type_name;
 use kafka_wire_ext::json::{entry_of, json_to_wire, wire_to_json};
 use serde_json::{json, Value};
 
+mod consume;
 mod demo;
 mod produce;
 
@@ -89,6 +90,17 @@ kwire produce -b kafka:9092 -t events --format json < events.jsonl\n  \
 printf 'k1:v1\\nk2:v2\\n' | kwire produce -b 127.0.0.1:9092 -t keyed -K : --acks 1"
     )]
     Produce(produce::ProduceArgs),
+    /// Print a topic's records as JSON lines (or raw values), from the earliest offset by
+    /// default, through kafka-wire-client's no_std consumer on its std driver.
+    #[command(
+        after_help = "Every partition is read unless -p names some; compressed batches are decompressed. One summary\n\
+line goes to standard error. Exits 1 when a partition fails (an offset out of range resets to the\n\
+earliest).\n\n\
+Examples:\n  kwire consume -b 127.0.0.1:9092 -t numbers -e\n  \
+kwire consume -b kafka:9092 -t events -p 0 -o latest --format value\n  \
+kwire consume -b 127.0.0.1:9092 -t orders -o @1765000000000 -c 10 --isolation read-committed"
+    )]
+    Consume(consume::ConsumeArgs),
 }
 
 #[derive(Args)]
@@ -545,6 +557,7 @@ fn main() -> ExitCode {
         }),
         Cmd::Proxy(a) => proxy(a),
         Cmd::Produce(a) => produce::run(&a),
+        Cmd::Consume(a) => consume::run(&a),
         Cmd::Pcap(a) => pcap(&a),
         Cmd::DumpLog(a) => kafka_wire_ext::dump_log::run(
             &a.file,

@@ -72,7 +72,7 @@ pub struct ProduceArgs {
     client_id: String,
 }
 
-fn split_addr(addr: &str) -> Result<(&str, u16), String> {
+pub(crate) fn split_addr(addr: &str) -> Result<(&str, u16), String> {
     let (host, port) = addr
         .rsplit_once(':')
         .ok_or_else(|| format!("--bootstrap {addr}: expected HOST:PORT"))?;
