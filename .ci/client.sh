@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # kafka-wire-client against a real single-node KRaft Apache Kafka 4.4.0 broker
-# (tests/broker/start.sh), through `kwire produce`: for acks all (idempotent), 1 and 0, records
-# produced by our client are read back by Kafka's own Java consumer and compared (keys, values,
-# headers, partition by Kafka's Java partitioner, order per partition); then 100,000 records with
-# acks=all while the broker is killed and started again, read back exactly once, in order
+# (tests/broker/start.sh), through `kwire produce` and `kwire consume`: for acks all (idempotent),
+# 1 and 0, records produced by our client are read back by Kafka's own Java consumer and compared
+# (keys, values, headers, partition by Kafka's Java partitioner, order per partition); records
+# Kafka's Java producer writes with each codec, and in committed and aborted transactions, are
+# read by our consumer and compared with what Kafka's Java consumer reads; then 100,000 records
+# with acks=all while the broker is killed and started again, read back exactly once, in order
 # (tests/client/check.py).
 #
 #   bash .ci/client.sh

@@ -1,5 +1,5 @@
-//! An Apache Kafka producer on [kafka-wire](https://docs.rs/kafka-wire): `no_std`, no
-//! allocator, no I/O of its own.
+//! An Apache Kafka producer and consumer on [kafka-wire](https://docs.rs/kafka-wire):
+//! `no_std`, no allocator, no I/O of its own.
 //!
 //! [`Producer`] is the whole client as a state machine. Records go into batch buffers it holds
 //! (capacities are const generics: partitions, batch buffers and their size, connections);
@@ -12,6 +12,11 @@
 //! for its topics, InitProducerId, then Produce to each partition's leader, idempotent by
 //! default (acks all, sequence numbers, retries that keep them, epoch bumps on sequence
 //! errors), with acks 0 and 1 on request.
+//!
+//! [`Consumer`] (feature `consumer`, on by default) reads assigned partitions the same way:
+//! ListOffsets for a start given as earliest, latest or a timestamp, one Fetch in flight per
+//! leader, and each Fetch answer's records as views into the host's frame, with aborted
+//! transactions left out under `read_committed`.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]

@@ -16,6 +16,8 @@ use kafka_wire::records::RecordBatch;
 use kafka_wire::{ApiKey, Array, ErrorCode, RequestBody, ResponseBody, Uuid};
 use kafka_wire_client::{Acks, CloseReason, Config, ConnId, Delivery, DeliveryError, Event, Producer, Record, TopicId};
 
+mod common;
+
 type P = Producer<'static, 8, 4, 1024, 3>;
 
 const TOPIC: &str = "t";
@@ -38,7 +40,7 @@ struct Req {
 fn transmits(p: &mut P, now: u64) -> Vec<Req> {
     let mut out = vec![0u8; 8192];
     let mut v = Vec::new();
-    while let Some(t) = p.poll_transmit(now, &mut out).unwrap() {
+    while let Some(t) = common::client(|| p.poll_transmit(now, &mut out)).unwrap() {
         let f = parse_request_frame(&out[..t.len], Mode::Strict).expect("the broker parses the request");
         let mut r = Req {
             conn: t.conn,
@@ -83,7 +85,7 @@ enum Ev {
 
 fn events(p: &mut P, now: u64) -> Vec<Ev> {
     let mut v = Vec::new();
-    while let Some(e) = p.poll_event(now) {
+    while let Some(e) = common::client(|| p.poll_event(now)) {
         v.push(match e {
             Event::Connect { conn, host, port } => Ev::Connect(conn, host.to_string(), port),
             Event::Close { conn, why } => Ev::Close(conn, why),
@@ -96,7 +98,7 @@ fn events(p: &mut P, now: u64) -> Vec<Ev> {
 fn answer(p: &mut P, r: &Req, body: ResponseBody<'_>, now: u64) {
     let mut buf = vec![0u8; 8192];
     let n = encode_response_frame(r.correlation_id, &body, r.version, &mut buf).unwrap();
-    p.on_frame(r.conn, &buf[..n], now).expect("a well-formed answer");
+    common::client(|| p.on_frame(r.conn, &buf[..n], now)).expect("a well-formed answer");
 }
 
 fn api_versions(p: &mut P, r: &Req, now: u64) {
@@ -505,4 +507,38 @@ fn full_buffers_and_bad_partitions_are_refused_without_losing_records() {
         Err(kafka_wire_client::SendError::TooLarge { .. })
     ));
     assert_eq!(p.pending(), 4);
+}
+
+#[test]
+fn no_allocation_per_record() {
+    let mut p = ready(config());
+    let mut delivered = 0u64;
+    let mut now = 10;
+    let mut next = 0u64;
+    static VALUE: [u8; 100] = [7; 100];
+    while delivered < 10_000 {
+        now += 1;
+        while next < 10_000 {
+            let r = rec(&VALUE);
+            match common::client(|| p.send(TopicId(0), Some((next % 2) as i32), &r, now)) {
+                Ok(_) => next += 1,
+                Err(kafka_wire_client::SendError::Full) => break,
+                Err(e) => panic!("{e:?}"),
+            }
+        }
+        common::client(|| p.flush());
+        for r in transmits(&mut p, now) {
+            let results: Vec<_> = r.batches.iter().map(|b| (b.0, ErrorCode::None, 0)).collect();
+            produce_answer(&mut p, &r, &results, now);
+        }
+        for e in events(&mut p, now) {
+            if let Ev::Delivery(d) = e {
+                assert!(d.result.is_ok());
+                delivered += u64::from(d.count);
+            }
+        }
+    }
+    let (allocs, calls) = common::client_allocations();
+    assert!(calls > 10_000);
+    assert_eq!(allocs, 0, "allocations in {calls} calls into the producer");
 }

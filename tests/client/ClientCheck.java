@@ -3,9 +3,10 @@
 //
 //   java -cp CLASSPATH ClientCheck.java create BOOTSTRAP TOPIC PARTITIONS
 //       creates the topic with Kafka's Admin client and waits until every partition has a leader
-//   java -cp CLASSPATH ClientCheck.java consume BOOTSTRAP TOPIC COUNT
-//       reads COUNT records from the start of every partition with Kafka's consumer and prints
-//       one JSON line per record, partitions in order, offsets in order:
+//   java -cp CLASSPATH ClientCheck.java consume BOOTSTRAP TOPIC COUNT [ISOLATION]
+//       reads COUNT records from the start of every partition with Kafka's consumer
+//       (isolation.level ISOLATION, default read_committed) and prints one JSON line per record,
+//       partitions in order, offsets in order:
 //       {"partition":P,"offset":O,"key":B64|null,"value":B64|null,"headers":[[KEY,B64|null],...]}
 //   java -cp CLASSPATH ClientCheck.java partition PARTITIONS < keys
 //       prints the partition Kafka's producer gives each key (one UTF-8 key a line), by its
@@ -13,6 +14,12 @@
 //   java -cp CLASSPATH ClientCheck.java produce BOOTSTRAP TOPIC < lines
 //       produces each line KEY<TAB>VALUE with Kafka's producer (acks=all, idempotent) to the
 //       partition its key gives
+//   java -cp CLASSPATH ClientCheck.java produce-records BOOTSTRAP TOPIC COMPRESSION [tx] < lines
+//       produces with Kafka's producer (acks=all, idempotent, compression.type COMPRESSION) each
+//       line PARTITION<TAB>KEY<TAB>VALUE<TAB>HEADERS: KEY and VALUE base64 or "-" for null,
+//       HEADERS "-" or NAME=B64|-,... (NAME plain text). With tx, the producer is transactional:
+//       a transaction is open from the start, and a line COMMIT or ABORT ends it and opens the
+//       next. Prints the number of records sent.
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -56,7 +63,9 @@ public class ClientCheck {
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
             case "create" -> create(args[1], args[2], Integer.parseInt(args[3]));
-            case "consume" -> consume(args[1], args[2], Long.parseLong(args[3]));
+            case "consume" -> consume(args[1], args[2], Long.parseLong(args[3]),
+                    args.length > 4 ? args[4] : "read_committed");
+            case "produce-records" -> produceRecords(args[1], args[2], args[3], args.length > 4 && args[4].equals("tx"));
             case "partition" -> partition(Integer.parseInt(args[1]));
             case "produce" -> produce(args[1], args[2]);
             default -> throw new IllegalArgumentException(args[0]);
@@ -77,13 +86,13 @@ public class ClientCheck {
         }
     }
 
-    static void consume(String bootstrap, String topic, long count) {
+    static void consume(String bootstrap, String topic, long count, String isolation) {
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrap);
         p.put("key.deserializer", ByteArrayDeserializer.class.getName());
         p.put("value.deserializer", ByteArrayDeserializer.class.getName());
         p.put("enable.auto.commit", "false");
-        p.put("isolation.level", "read_committed");
+        p.put("isolation.level", isolation);
         Map<Integer, List<ConsumerRecord<byte[], byte[]>>> byPartition = new TreeMap<>();
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
             List<TopicPartition> tps = new ArrayList<>();
@@ -119,6 +128,52 @@ public class ClientCheck {
             }
         }
         System.out.print(out);
+    }
+
+    static byte[] unb64(String s) {
+        return s.equals("-") ? null : Base64.getDecoder().decode(s);
+    }
+
+    static void produceRecords(String bootstrap, String topic, String compression, boolean tx) throws Exception {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        p.put("key.serializer", ByteArraySerializer.class.getName());
+        p.put("value.serializer", ByteArraySerializer.class.getName());
+        p.put("acks", "all");
+        p.put("enable.idempotence", "true");
+        p.put("compression.type", compression);
+        if (tx) p.put("transactional.id", "kwire-check-" + topic);
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        long sent = 0;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+            if (tx) {
+                producer.initTransactions();
+                producer.beginTransaction();
+            }
+            for (String line; (line = in.readLine()) != null; ) {
+                if (tx && (line.equals("COMMIT") || line.equals("ABORT"))) {
+                    producer.flush();
+                    if (line.equals("COMMIT")) producer.commitTransaction();
+                    else producer.abortTransaction();
+                    producer.beginTransaction();
+                    continue;
+                }
+                String[] f = line.split("\t", -1);
+                ProducerRecord<byte[], byte[]> r =
+                        new ProducerRecord<>(topic, Integer.parseInt(f[0]), unb64(f[1]), unb64(f[2]));
+                if (!f[3].equals("-")) {
+                    for (String h : f[3].split(",")) {
+                        String[] kv = h.split("=", 2);
+                        r.headers().add(kv[0], unb64(kv[1]));
+                    }
+                }
+                producer.send(r);
+                sent++;
+            }
+            producer.flush();
+            if (tx) producer.commitTransaction();
+        }
+        System.out.println(sent);
     }
 
     static void partition(int partitions) throws Exception {

@@ -11,6 +11,13 @@ them back with Kafka's consumer (tests/client/ClientCheck.java) and compares:
 - each partition holds its records in the order they were produced;
 - a keyed record without a partition is in the partition Kafka's Java partitioner gives its key
   (Utils.murmur2, asked of the Java classes), a record with a partition in that partition.
+Then the other way, for each compression codec (none, gzip, snappy, lz4, zstd): Kafka's Java
+producer writes RECORDS records over 3 partitions, `KWIRE consume -e` reads them, and its output
+is compared with what Kafka's Java consumer reads (partition, offset, key, value, headers, in
+order); `-o OFFSET -c N` on one partition is compared with the Java consumer's records from that
+offset. Transactions: a transactional Java producer commits some transactions and aborts others;
+`KWIRE consume --isolation read-committed` must equal the Java consumer under read_committed, and
+read-uncommitted the Java consumer under read_uncommitted.
 With BROKER_DIR (the broker's tests/broker/start.sh work folder): idempotence under a fault. A
 produce of 100,000 records with acks=all is running when the broker is killed (SIGKILL) and
 started again; Kafka's consumer then reads every record exactly once, in order per partition.
@@ -161,6 +168,89 @@ def check_mode(kwire, classpath, bootstrap, acks, n, report, restart=None):
     report.check(order_ok, f"acks={acks}: each partition holds its records in the order produced")
 
 
+def java_lines(recs):
+    """RECORDS as ClientCheck's produce-records lines: partition, key, value, headers."""
+    out = []
+    for r in recs:
+        key = b64(r.get("key")) or "-"
+        value = b64(r.get("value")) or "-"
+        hs = r.get("headers") or {}
+        headers = ",".join(f"{k}={b64(v) or '-'}" for k, v in hs.items()) or "-"
+        out.append(f"{r['partition']}\t{key}\t{value}\t{headers}\n")
+    return out
+
+
+def normal_java(lines):
+    return [(g["partition"], g["offset"], g["key"], g["value"], [list(h) for h in g["headers"]])
+            for g in (json.loads(l) for l in lines.splitlines() if l.strip())]
+
+
+def normal_kwire(lines):
+    return [(g["partition"], g["offset"], g["key"], g["value"], [[h["key"], h["value"]] for h in g["headers"]])
+            for g in (json.loads(l) for l in lines.splitlines() if l.strip())]
+
+
+def kwire_consume(kwire, bootstrap, topic, *args):
+    cmd = [kwire, "consume", "-b", bootstrap, "-t", topic, *args]
+    start = time.time()
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        raise RuntimeError(f"kwire consume exited {p.returncode}: {p.stderr.strip()[-300:]}")
+    # Partition by partition, in offset order within each (as the Java side prints them).
+    got = normal_kwire(p.stdout)
+    return sorted(got, key=lambda g: (g[0], g[1])), time.time() - start
+
+
+def first_difference(a, b):
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"first difference at {i}: {x} against Kafka's {y}"
+    return f"{len(a)} records against Kafka's {len(b)}"
+
+
+def check_consume(kwire, classpath, bootstrap, codec, n, report):
+    """Kafka's producer writes N records compressed with CODEC; kwire consume reads them."""
+    topic = f"kwire-consume-{codec}-{os.getpid()}"
+    java(classpath, "create", bootstrap, topic, "3")
+    recs = records(n, seed=hash(codec) & 0xffff)
+    for r in recs:
+        r.setdefault("partition", r["_i"] % 3)
+    sent = java(classpath, "produce-records", bootstrap, topic, codec, stdin="".join(java_lines(recs))).split()
+    report.check(sent == [str(n)], f"consume, {codec}: Kafka's producer wrote {sent} of {n} records")
+    want = sorted(normal_java(java(classpath, "consume", bootstrap, topic, str(n), "read_uncommitted")),
+                  key=lambda g: (g[0], g[1]))
+    got, took = kwire_consume(kwire, bootstrap, topic, "-e")
+    report.check(got == want and len(want) == n,
+                 f"consume, {codec}: kwire consume read every record as Kafka's consumer did, in order "
+                 f"(partition, offset, key, value, headers; {len(got)} records, {took:.1f} s"
+                 f"{'' if got == want else '; ' + first_difference(got, want)})")
+    p0 = [g for g in want if g[0] == 0]
+    start = p0[len(p0) // 2][1]
+    got, _ = kwire_consume(kwire, bootstrap, topic, "-p", "0", "-o", str(start), "-c", "10")
+    report.check(got == [g for g in p0 if g[1] >= start][:10],
+                 f"consume, {codec}: -p 0 -o {start} -c 10 gives Kafka's records {start} to {start + 9}")
+
+
+def check_transactions(kwire, classpath, bootstrap, n, report):
+    """A transactional Java producer commits and aborts; kwire consume under each isolation."""
+    topic = f"kwire-consume-tx-{os.getpid()}"
+    java(classpath, "create", bootstrap, topic, "3")
+    recs = records(n, seed=7)
+    lines = []
+    for i, line in enumerate(java_lines([dict(r, partition=r["_i"] % 3) for r in recs])):
+        lines.append(line)
+        if i % 50 == 49:
+            lines.append("ABORT\n" if (i // 50) % 3 == 1 else "COMMIT\n")
+    java(classpath, "produce-records", bootstrap, topic, "lz4", "tx", stdin="".join(lines))
+    for iso, java_iso in (("read-committed", "read_committed"), ("read-uncommitted", "read_uncommitted")):
+        want = sorted(normal_java(java(classpath, "consume", bootstrap, topic, str(n), java_iso)),
+                      key=lambda g: (g[0], g[1]))
+        got, took = kwire_consume(kwire, bootstrap, topic, "-e", "--isolation", iso)
+        report.check(got == want and 0 < len(want),
+                     f"transactions, {iso}: kwire consume read what Kafka's consumer read ({len(got)} records "
+                     f"of {n} written, {took:.1f} s{'' if got == want else '; ' + first_difference(got, want)})")
+
+
 class Report:
     def __init__(self):
         self.passed = self.failed = 0
@@ -185,6 +275,15 @@ def main():
             check_mode(kwire, classpath, bootstrap, acks, n, report)
         except Exception as e:  # a tool that failed is a failed check
             report.check(False, f"acks={acks}: {e}")
+    for codec in ["none", "gzip", "snappy", "lz4", "zstd"]:
+        try:
+            check_consume(kwire, classpath, bootstrap, codec, n, report)
+        except Exception as e:
+            report.check(False, f"consume, {codec}: {e}")
+    try:
+        check_transactions(kwire, classpath, bootstrap, min(n, 3000), report)
+    except Exception as e:
+        report.check(False, f"transactions: {e}")
     if broker_dir:
         try:
             check_mode(kwire, classpath, bootstrap, "all", 100_000, report, restart=(broker_dir, cp_file))

@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# Client CPU of `kwire produce` (kafka-wire-client, release build) against librdkafka through
+# `kcat -P`, producing the same records with the same settings to the same real single-node
+# Kafka 4.4.0 broker (tests/broker/start.sh), side by side in one run.
+#
+#   bash benches/producer.sh
+#   CASES="100:1000000 1024:200000" RUNS=3 bash benches/producer.sh
+#
+# CASES lists VALUE_BYTES:RECORDS (default "100:1000000 1024:200000"). The records are keyed
+# (KEY<TAB>VALUE, 11-byte keys, random alphanumeric values of exactly VALUE_BYTES), written once
+# to a temporary folder before anything is measured, and fed to each tool from that file on
+# standard input (`< file`); both split key and value at the tab (-K) and partition by Kafka's
+# murmur2 of the key (kcat: partitioner=murmur2_random). Each size is produced twice:
+#   acks=all, idempotent        kwire produce --acks all
+#                               kcat -X acks=all -X enable.idempotence=true
+#   acks=1, not idempotent      kwire produce --acks 1 --no-idempotence
+#                               kcat -X acks=1 -X enable.idempotence=false
+# with, for both tools, linger LINGER_MS (default 5), batches of at most kwire's batch buffer
+# size (BATCH in kwire/src/produce.rs, read from there; kcat: batch.size), at most 5 requests in
+# flight per connection (kwire's fixed limit; kcat: max.in.flight), Nagle off (kwire sets
+# TCP_NODELAY; kcat: socket.nagle.disable), no compression. Each case has its own topic of
+# PARTITIONS partitions (default 6), created beforehand with Kafka's Admin client
+# (tests/client/ClientCheck.java). Both tools first produce the first case's records once to a
+# warm-up topic (not measured: the broker's JIT, the page cache).
+#
+# Each case runs RUNS times (default 3) per tool, the tools alternating (kwire first in odd
+# rounds, kcat first in even ones). Per run: wall time from start to exit (kcat exits once every
+# record is delivered; kwire after its flush), and the tool's CPU time, user + system, every
+# thread, and its peak RSS, from /usr/bin/time; after each run the sum of the topic's end offsets (kcat -Q) must have
+# grown by exactly RECORDS, and the tool must exit 0, or the script fails. The table shows the
+# median of each figure over the runs; "kwire/kcat CPU" is kwire's median CPU per record over
+# kcat's; the target is kwire at most half of librdkafka's CPU per record at no lower
+# throughput (records/s). MB/s counts key and value bytes.
+#
+# The broker runs on the same machine, so it competes with the client for the CPUs: throughput
+# is the pair's, CPU seconds are the client's alone. Prints the machine (nproc, CPU model), kcat
+# and librdkafka versions, the kwire commit, then a markdown table.
+# Needs java, python3, cargo, GNU time (/usr/bin/time), kcat (KCAT, default /usr/bin/kcat) and the broker's class path
+# file (tests/broker/target/classpath.txt; fetched with mvn when missing, as .ci/broker.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cases=${CASES:-"100:1000000 1024:200000"}
+runs=${RUNS:-3}
+partitions=${PARTITIONS:-6}
+linger=${LINGER_MS:-5}
+kcat=${KCAT:-/usr/bin/kcat}
+cp_file=tests/broker/target/classpath.txt
+
+work=$(mktemp -d /tmp/kwire-producer-bench.XXXXXX)
+broker_pid=
+cleanup() {
+  if [ -n "$broker_pid" ]; then
+    kill "$broker_pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$broker_pid" 2>/dev/null || break; sleep 0.2; done
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+[ -x "$kcat" ] || { echo "producer.sh: $kcat is missing (apt-get install kcat)" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "producer.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
+if ! grep -qs 'kafka_2.13-4.4.0.jar' "$cp_file"; then
+  mvn -B -q -Dstyle.color=never -f tests/broker/pom.xml dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
+fi
+nice -n 10 cargo build -q --release -p kwire
+batch=$(python3 -c '
+import re, sys
+m = re.search(r"^const BATCH: usize = ([0-9 <]+);", open("kwire/src/produce.rs").read(), re.M)
+sys.exit("producer.sh: no `const BATCH` in kwire/src/produce.rs") if not m else print(eval(m.group(1)))')
+
+bash tests/broker/start.sh "$work/broker" "$cp_file" >&2
+broker_pid=$(cat "$work/broker/broker.pid")
+bootstrap=127.0.0.1:$(cat "$work/broker/port")
+
+echo "- machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), Linux $(uname -r)"
+echo "- kcat: $("$kcat" -V 2>&1 | grep -m1 '^Version' | sed 's/^Version //')"
+echo "- kwire: release build of $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- client kwire core || echo ' with uncommitted changes'), $(rustc --version | cut -d' ' -f1-2)"
+echo "- broker: Kafka 4.4.0, single node (KRaft) on the same machine; topics of $partitions partitions"
+echo "- settings: linger $linger ms, batch $batch bytes, 5 in flight, Nagle off, no compression; median of $runs runs, tools alternating"
+echo
+
+KWIRE=target/release/kwire KCAT=$kcat BOOTSTRAP=$bootstrap CLASSPATH_FILE=$cp_file WORK=$work \
+  CASES=$cases RUNS=$runs PARTITIONS=$partitions LINGER_MS=$linger BATCH=$batch python3 - <<'PY'
+import os
+import random
+import statistics
+import string
+import subprocess
+import sys
+import time
+
+E = os.environ
+kwire, kcat, bootstrap, work = E["KWIRE"], E["KCAT"], E["BOOTSTRAP"], E["WORK"]
+classpath = open(E["CLASSPATH_FILE"]).read().strip()
+runs, partitions, linger, batch = int(E["RUNS"]), int(E["PARTITIONS"]), int(E["LINGER_MS"]), int(E["BATCH"])
+cases = [tuple(int(x) for x in c.split(":")) for c in E["CASES"].split()]
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+def gen(path, n, size, seed):
+    """N lines KEY<TAB>VALUE: an 11-byte key, a VALUE of SIZE random alphanumeric bytes.
+    Returns the key and value bytes."""
+    rnd = random.Random(seed)
+    pool = "".join(rnd.choice(string.ascii_letters + string.digits) for _ in range(1 << 16))
+    with open(path, "w") as f:
+        buf = []
+        for _ in range(n):
+            o = rnd.randrange(len(pool) - size)
+            buf.append(f"key-{rnd.randrange(1 << 20):07d}\t{pool[o:o + size]}\n")
+            if len(buf) >= 10000:
+                f.write("".join(buf))
+                buf.clear()
+        f.write("".join(buf))
+    return n * (11 + size)
+
+
+def create(topic):
+    r = subprocess.run(["java", "-cp", classpath, "tests/client/ClientCheck.java", "create", bootstrap, topic,
+                        str(partitions)], capture_output=True, text=True, timeout=180)
+    if r.returncode != 0:
+        sys.exit(f"producer.sh: creating {topic} failed: {r.stderr[-600:]}")
+
+
+def end_offsets(topic):
+    args = [kcat, "-Q", "-b", bootstrap]
+    for p in range(partitions):
+        args += ["-t", f"{topic}:{p}:-1"]
+    r = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    if r.returncode != 0:
+        sys.exit(f"producer.sh: kcat -Q {topic} failed: {r.stderr[-600:]}")
+    got = [l for l in r.stdout.splitlines() if " offset " in l]
+    if len(got) != partitions:
+        sys.exit(f"producer.sh: kcat -Q {topic}: {r.stdout!r}")
+    return sum(int(l.split()[-1]) for l in got)
+
+
+def command(tool, topic, acks):
+    if tool == "kwire":
+        c = [kwire, "produce", "-b", bootstrap, "-t", topic, "-K", "\t", "--linger-ms", str(linger)]
+        return c + (["--acks", "all"] if acks == "all" else ["--acks", "1", "--no-idempotence"])
+    c = [kcat, "-P", "-b", bootstrap, "-t", topic, "-K", "\t",
+         "-X", f"linger.ms={linger}", "-X", f"batch.size={batch}", "-X", "max.in.flight=5",
+         "-X", "socket.nagle.disable=true", "-X", "compression.codec=none", "-X", "partitioner=murmur2_random"]
+    return c + (["-X", "acks=all", "-X", "enable.idempotence=true"] if acks == "all"
+                else ["-X", "acks=1", "-X", "enable.idempotence=false"])
+
+
+def run(tool, topic, acks, path, n):
+    """One produce of the N records of PATH: (wall s, CPU s, max RSS KiB); checks the exit status
+    and that the topic's end offsets grew by N."""
+    before = end_offsets(topic)
+    err, usage = os.path.join(work, "stderr"), os.path.join(work, "usage")
+    with open(path, "rb") as stdin, open(err, "wb") as stderr:
+        t0 = time.perf_counter()
+        p = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", usage] + command(tool, topic, acks),
+                           stdin=stdin, stdout=subprocess.DEVNULL, stderr=stderr)
+        wall = time.perf_counter() - t0
+    if p.returncode != 0:
+        sys.exit(f"producer.sh: {tool} ({topic}) exited {p.returncode}: {open(err).read()[-800:]}")
+    grew = end_offsets(topic) - before
+    if grew != n:
+        sys.exit(f"producer.sh: {tool} ({topic}): the end offsets grew by {grew}, not {n}: {open(err).read()[-800:]}")
+    user, system, rss = open(usage).read().split()[-3:]
+    return wall, float(user) + float(system), int(rss)
+
+
+inputs = {}
+for size, n in cases:
+    path = os.path.join(work, f"records-{size}.txt")
+    inputs[size] = (path, n, gen(path, n, size, seed=size))
+log(f"producer.sh: inputs written ({', '.join(f'{n} x {s} B' for s, n in cases)})")
+
+for acks in ("all", "1"):
+    topic = f"bench-warm-up-{acks}"
+    create(topic)
+    path, n, _ = inputs[cases[0][0]]
+    for tool in ("kwire", "kcat"):
+        run(tool, topic, acks, path, n)
+log("producer.sh: warmed up")
+
+print("| value | records | acks | client | records/s | MB/s | wall s | CPU s (user+sys) | CPU s / M records "
+      "| max RSS MiB | kwire/kcat CPU per record | target: ≤ 0.5× CPU, ≥ kcat's records/s |")
+print("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+verdicts = []
+for size, _ in cases:
+    path, n, payload = inputs[size]
+    for acks in ("all", "1"):
+        topic = f"bench-{size}-acks-{acks}"
+        create(topic)
+        got = {"kwire": [], "kcat": []}
+        for r in range(runs):
+            for tool in (("kwire", "kcat") if r % 2 == 0 else ("kcat", "kwire")):
+                got[tool].append(run(tool, topic, acks, path, n))
+                w, c, _ = got[tool][-1]
+                log(f"producer.sh: {size} B acks={acks} round {r + 1} {tool}: {w:.2f} s wall, {c:.2f} s CPU")
+        med = {t: tuple(statistics.median(x[i] for x in got[t]) for i in range(3)) for t in got}
+        ratio = med["kwire"][1] / med["kcat"][1]
+        faster = med["kwire"][0] <= med["kcat"][0]
+        met = ratio <= 0.5 and faster
+        why = "met" if met else "**missed** (" + ", ".join(
+            ([f"CPU {ratio:.2f}×"] if ratio > 0.5 else []) + ([] if faster else ["lower throughput"])) + ")"
+        verdicts.append((size, acks, met))
+        label = "all, idempotent" if acks == "all" else "1"
+        for tool in ("kwire", "kcat"):
+            wall, cpu, rss = med[tool]
+            print(f"| {size} B | {n:,} | {label} | {'kwire produce' if tool == 'kwire' else 'kcat (librdkafka)'} "
+                  f"| {n / wall:,.0f} | {payload / wall / 1e6:.1f} | {wall:.2f} | {cpu:.2f} | {cpu / n * 1e6:.2f} "
+                  f"| {rss / 1024:.0f} | {f'{ratio:.2f}×' if tool == 'kwire' else ''} | {why if tool == 'kwire' else ''} |",
+                  flush=True)
+print()
+print(f"every run's records counted in the topic's end offsets: exact ({len(cases) * 2 * runs * 2} runs)")
+print("target met in " + f"{sum(m for *_, m in verdicts)} of {len(verdicts)} cases")
+PY
