@@ -28,7 +28,7 @@ CRATES = [
     ("kafka-wire-msgs-b", "all", "types"),
     ("kafka-wire-ext", "tokio", "full"),
     ("kwire", "", "full"),
-    ("kafka-wire-client", "std,embedded-io", "full"),
+    ("kafka-wire-client", "std,embedded-io,embedded-io-async,tokio", "full"),
 ]
 
 

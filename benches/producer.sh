@@ -5,6 +5,7 @@
 #
 #   bash benches/producer.sh
 #   CASES="100:1000000 1024:200000" RUNS=3 bash benches/producer.sh
+#   KWIRE=/path/to/kwire bash benches/producer.sh     # that binary, no build
 #
 # CASES lists VALUE_BYTES:RECORDS (default "100:1000000 1024:200000"). The records are keyed
 # (KEY<TAB>VALUE, 11-byte keys, random alphanumeric values of exactly VALUE_BYTES), written once
@@ -26,17 +27,20 @@
 # Each case runs RUNS times (default 3) per tool, the tools alternating (kwire first in odd
 # rounds, kcat first in even ones). Per run: wall time from start to exit (kcat exits once every
 # record is delivered; kwire after its flush), and the tool's CPU time, user + system, every
-# thread, and its peak RSS, from /usr/bin/time; after each run the sum of the topic's end offsets (kcat -Q) must have
-# grown by exactly RECORDS, and the tool must exit 0, or the script fails. The table shows the
-# median of each figure over the runs; "kwire/kcat CPU" is kwire's median CPU per record over
-# kcat's; the target is kwire at most half of librdkafka's CPU per record at no lower
-# throughput (records/s). MB/s counts key and value bytes.
+# thread, and its peak RSS, from /usr/bin/time; after each run the sum of the topic's end
+# offsets (kcat -Q) must have grown by exactly RECORDS, and the tool must exit 0, or the script
+# fails. The table shows the median of each figure over the runs; "kwire/kcat CPU" is kwire's
+# median CPU per record over kcat's; the target is kwire at most half of librdkafka's CPU per
+# record at no lower throughput (records/s). MB/s counts key and value bytes.
 #
 # The broker runs on the same machine, so it competes with the client for the CPUs: throughput
 # is the pair's, CPU seconds are the client's alone. Prints the machine (nproc, CPU model), kcat
-# and librdkafka versions, the kwire commit, then a markdown table.
-# Needs java, python3, cargo, GNU time (/usr/bin/time), kcat (KCAT, default /usr/bin/kcat) and the broker's class path
-# file (tests/broker/target/classpath.txt; fetched with mvn when missing, as .ci/broker.sh).
+# and librdkafka versions, the kwire commit, the load average before and after (other work on
+# the machine shows in the figures), then a markdown table.
+#
+# Needs java, python3, cargo, GNU time (/usr/bin/time), kcat (KCAT, default /usr/bin/kcat) and
+# the broker's class path file (tests/broker/target/classpath.txt; fetched with mvn when missing,
+# as .ci/broker.sh does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cases=${CASES:-"100:1000000 1024:200000"}
@@ -44,6 +48,7 @@ runs=${RUNS:-3}
 partitions=${PARTITIONS:-6}
 linger=${LINGER_MS:-5}
 kcat=${KCAT:-/usr/bin/kcat}
+kwire=${KWIRE:-}
 cp_file=tests/broker/target/classpath.txt
 
 work=$(mktemp -d /tmp/kwire-producer-bench.XXXXXX)
@@ -62,7 +67,13 @@ trap cleanup EXIT
 if ! grep -qs 'kafka_2.13-4.4.0.jar' "$cp_file"; then
   mvn -B -q -Dstyle.color=never -f tests/broker/pom.xml dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
 fi
-nice -n 10 cargo build -q --release -p kwire
+if [ -z "$kwire" ]; then
+  nice -n 10 cargo build -q --release -p kwire
+  kwire=target/release/kwire
+  kwire_is="release build of $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- client kwire core || echo ' with uncommitted changes'), $(rustc --version | cut -d' ' -f1-2)"
+else
+  kwire_is="$kwire (KWIRE, not built here)"
+fi
 batch=$(python3 -c '
 import re, sys
 m = re.search(r"^const BATCH: usize = ([0-9 <]+);", open("kwire/src/produce.rs").read(), re.M)
@@ -74,12 +85,13 @@ bootstrap=127.0.0.1:$(cat "$work/broker/port")
 
 echo "- machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), Linux $(uname -r)"
 echo "- kcat: $("$kcat" -V 2>&1 | grep -m1 '^Version' | sed 's/^Version //')"
-echo "- kwire: release build of $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- client kwire core || echo ' with uncommitted changes'), $(rustc --version | cut -d' ' -f1-2)"
+echo "- kwire: $kwire_is"
 echo "- broker: Kafka 4.4.0, single node (KRaft) on the same machine; topics of $partitions partitions"
+echo "- load average (1, 5, 15 min) before the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- settings: linger $linger ms, batch $batch bytes, 5 in flight, Nagle off, no compression; median of $runs runs, tools alternating"
 echo
 
-KWIRE=target/release/kwire KCAT=$kcat BOOTSTRAP=$bootstrap CLASSPATH_FILE=$cp_file WORK=$work \
+KWIRE=$kwire KCAT=$kcat BOOTSTRAP=$bootstrap CLASSPATH_FILE=$cp_file WORK=$work \
   CASES=$cases RUNS=$runs PARTITIONS=$partitions LINGER_MS=$linger BATCH=$batch python3 - <<'PY'
 import os
 import random
@@ -213,4 +225,5 @@ for size, _ in cases:
 print()
 print(f"every run's records counted in the topic's end offsets: exact ({len(cases) * 2 * runs * 2} runs)")
 print("target met in " + f"{sum(m for *_, m in verdicts)} of {len(verdicts)} cases")
+print("load average (1, 5, 15 min) after the runs: " + " ".join(open("/proc/loadavg").read().split()[:3]))
 PY

@@ -93,11 +93,27 @@ pub(crate) fn encode_error(e: ClientError) -> TransmitError {
     }
 }
 
-/// Open or close a connection: what a client asks of its host about connections.
+/// Open or close a connection: what a client asks of its host about connections
+/// ([`Session::poll_conn`](crate::session::Session::poll_conn)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ConnEvent<'a> {
-    Connect { conn: ConnId, host: &'a str, port: u16 },
-    Close { conn: ConnId, why: CloseReason },
+pub enum ConnEvent<'a> {
+    /// Open a connection to `host:port`, then call `on_connected` (or `on_closed` when it
+    /// fails).
+    Connect {
+        /// The connection.
+        conn: ConnId,
+        /// The broker's host.
+        host: &'a str,
+        /// Its port.
+        port: u16,
+    },
+    /// Close the connection, then call `on_closed`.
+    Close {
+        /// The connection.
+        conn: ConnId,
+        /// Why.
+        why: CloseReason,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

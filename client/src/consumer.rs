@@ -16,6 +16,7 @@ use kafka_wire::{ApiKey, Array, ErrorCode, Message, Uuid};
 use crate::cluster::{self, encode_error, Conn, ConnEvent, Timing};
 use crate::cluster::{CloseReason, ConnId, ProtocolError, Transmit, TransmitError};
 use crate::producer::{TopicId, MAX_TOPICS};
+use crate::session::Session;
 
 /// The APIs the consumer speaks, with the versions it accepts (Fetch from 4: magic 2 record
 /// batches and the last stable offset; ListOffsets from 1: one offset per partition).
@@ -437,17 +438,11 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
                 ConnEvent::Close { conn, why } => Event::Close { conn, why },
             });
         }
-        for p in self.parts.iter_mut() {
-            if let State::Failed { error, reported: false } = p.state {
-                p.state = State::Failed { error, reported: true };
-                return Some(Event::Failed {
-                    topic: TopicId(p.topic),
-                    partition: p.index,
-                    error,
-                });
-            }
-        }
-        None
+        next_failure(&mut self.parts).map(|(topic, partition, error)| Event::Failed {
+            topic,
+            partition,
+            error,
+        })
     }
 
     /// Encodes the next request frame due into `out`: ApiVersions on a new connection,
@@ -935,6 +930,18 @@ fn asked(position: i64) -> Offset {
     }
 }
 
+/// A failed partition not yet reported.
+fn next_failure(parts: &mut [Part]) -> Option<(TopicId, i32, ErrorCode)> {
+    let p = parts
+        .iter_mut()
+        .find(|p| matches!(p.state, State::Failed { reported: false, .. }))?;
+    let State::Failed { error, .. } = p.state else {
+        return None;
+    };
+    p.state = State::Failed { error, reported: true };
+    Some((TopicId(p.topic), p.index, error))
+}
+
 fn fail(p: &mut Part, error: ErrorCode) {
     p.state = State::Failed { error, reported: false };
 }
@@ -961,6 +968,68 @@ fn group(topics: &mut Vec<(u8, usize, usize), MAX_TOPICS>, topic: u8, len: usize
         _ => {
             let _ = topics.push((topic, len - 1, len));
         }
+    }
+}
+
+/// What a consumer hands its host through a driver ([`Session::Output`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Output<'f> {
+    /// A record, or a compressed batch (see [`Item`]).
+    Item(Item<'f>),
+    /// A partition stopped (see [`Event::Failed`]).
+    Failed {
+        /// The topic.
+        topic: TopicId,
+        /// The partition.
+        partition: i32,
+        /// Why.
+        error: ErrorCode,
+    },
+}
+
+impl<const P: usize, const C: usize> Session for Consumer<'_, P, C> {
+    type Output<'f> = Output<'f>;
+
+    fn poll_conn(&mut self, now: u64, on: &mut impl FnMut(Output<'_>)) -> Option<ConnEvent<'_>> {
+        cluster::tick(&mut self.conns, now, self.config.timing());
+        while let Some((topic, partition, error)) = next_failure(&mut self.parts) {
+            on(Output::Failed {
+                topic,
+                partition,
+                error,
+            });
+        }
+        cluster::poll_event(&mut self.conns, now)
+    }
+
+    fn poll_transmit(&mut self, now: u64, out: &mut [u8]) -> Result<Option<Transmit>, TransmitError> {
+        Consumer::poll_transmit(self, now, out)
+    }
+
+    fn on_frame(
+        &mut self,
+        conn: ConnId,
+        frame: &[u8],
+        now: u64,
+        on: &mut impl FnMut(Output<'_>),
+    ) -> Result<(), ProtocolError> {
+        for item in Consumer::on_frame(self, conn, frame, now)?.items() {
+            on(Output::Item(item));
+        }
+        Ok(())
+    }
+
+    fn on_connected(&mut self, conn: ConnId, now: u64) {
+        Consumer::on_connected(self, conn, now)
+    }
+
+    fn on_closed(&mut self, conn: ConnId, now: u64) {
+        Consumer::on_closed(self, conn, now)
+    }
+
+    fn next_timeout(&self) -> Option<u64> {
+        Consumer::next_timeout(self)
     }
 }
 

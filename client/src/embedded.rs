@@ -1,5 +1,6 @@
 //! A driver over `embedded-io` streams (feature `embedded-io`), for firmware: no allocator, no
-//! threads; the host calls [`Driver::poll`] from its main loop with its clock.
+//! threads; the host calls [`Driver::poll`] from its main loop with its clock. It drives any
+//! [`Session`]: the client or the consumer.
 //!
 //! The host's TCP stack (or serial link) opens connections through a [`Connector`]; each
 //! stream must say whether a read would block ([`embedded_io::ReadReady`]), so one loop serves
@@ -8,36 +9,23 @@
 use embedded_io::{Read, ReadReady, Write};
 use kafka_wire::conn::{Cut, FrameCutter};
 
-use crate::producer::{ConnId, Delivery, Event, Producer, TransmitError};
+use crate::cluster::{ConnEvent, ConnId};
+pub use crate::session::DriverError;
+use crate::session::Session;
 
-/// Opens connections for the producer: a TCP stack's sockets, or a serial link.
+/// Opens connections for the client: a TCP stack's sockets, or a serial link.
 pub trait Connector {
     /// A connection.
     type Stream: Read + Write + ReadReady;
-    /// Opens connection `conn` to `host:port`; `None` when it cannot (the producer tries again
+    /// Opens connection `conn` to `host:port`; `None` when it cannot (the client tries again
     /// after its reconnect backoff).
     fn connect(&mut self, conn: ConnId, host: &str, port: u16) -> Option<Self::Stream>;
 }
 
-/// What stopped [`Driver::poll`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum DriverError {
-    /// A request does not fit the output buffer (`O`).
-    Transmit(TransmitError),
-}
-
-impl core::fmt::Display for DriverError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            DriverError::Transmit(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-/// The connections of one producer: `C` streams, each with a buffer of `R` bytes where its
-/// response frames are cut (the largest answer the producer reads: Metadata of its topics),
-/// and one output buffer of `O` bytes for requests (at least a batch buffer and 128 bytes).
+/// The connections of one client: `C` streams, each with a buffer of `R` bytes where its
+/// response frames are cut (the largest answer the client reads: for a client, Metadata of
+/// its topics; for a consumer, a Fetch answer), and one output buffer of `O` bytes for requests
+/// (for a client, at least a batch buffer and 128 bytes).
 pub struct Driver<K: Connector, const C: usize, const R: usize, const O: usize> {
     streams: [Option<K::Stream>; C],
     cutters: [FrameCutter<[u8; R]>; C],
@@ -70,22 +58,22 @@ impl<K: Connector, const C: usize, const R: usize, const O: usize> Driver<K, C, 
     }
 
     /// Does everything due at `now`: opens and closes connections, writes the requests due,
-    /// reads what each connection has ready and hands its whole frames to the producer, and
-    /// gives each delivery report to `on`. Blocks only while a request is written.
-    pub fn poll<const P: usize, const S: usize, const B: usize>(
+    /// reads what each connection has ready and hands its whole frames to the client, and
+    /// gives what the client has for the host (delivery reports, records) to `on`. Blocks only
+    /// while a request is written.
+    pub fn poll<Se: Session>(
         &mut self,
-        producer: &mut Producer<'_, P, S, B, C>,
+        client: &mut Se,
         connector: &mut K,
         now: u64,
-        on: &mut dyn FnMut(Delivery),
+        on: &mut impl FnMut(Se::Output<'_>),
     ) -> Result<(), DriverError> {
         loop {
             let mut busy = false;
-            while let Some(ev) = producer.poll_event(now) {
+            while let Some(ev) = client.poll_conn(now, on) {
                 busy = true;
                 match ev {
-                    Event::Delivery(d) => on(d),
-                    Event::Connect { conn, host, port } => {
+                    ConnEvent::Connect { conn, host, port } => {
                         let i = usize::from(conn.0);
                         match connector.connect(conn, host, port) {
                             Some(s) => {
@@ -93,18 +81,18 @@ impl<K: Connector, const C: usize, const R: usize, const O: usize> Driver<K, C, 
                                 if let Some(slot) = self.streams.get_mut(i) {
                                     *slot = Some(s);
                                 }
-                                producer.on_connected(conn, now);
+                                client.on_connected(conn, now);
                             }
-                            None => producer.on_closed(conn, now),
+                            None => client.on_closed(conn, now),
                         }
                     }
-                    Event::Close { conn, .. } => {
+                    ConnEvent::Close { conn, .. } => {
                         self.lost(usize::from(conn.0));
-                        producer.on_closed(conn, now);
+                        client.on_closed(conn, now);
                     }
                 }
             }
-            while let Some(t) = producer
+            while let Some(t) = client
                 .poll_transmit(now, &mut self.out)
                 .map_err(DriverError::Transmit)?
             {
@@ -117,11 +105,11 @@ impl<K: Connector, const C: usize, const R: usize, const O: usize> Driver<K, C, 
                 };
                 if !ok {
                     self.lost(i);
-                    producer.on_closed(t.conn, now);
+                    client.on_closed(t.conn, now);
                 }
             }
             for i in 0..C {
-                if self.read(i, producer, now) {
+                if self.read(i, client, now, on) {
                     busy = true;
                 }
             }
@@ -131,14 +119,9 @@ impl<K: Connector, const C: usize, const R: usize, const O: usize> Driver<K, C, 
         }
     }
 
-    /// Reads what connection `i` has ready and hands each whole frame to the producer; whether
+    /// Reads what connection `i` has ready and hands each whole frame to the client; whether
     /// anything was read.
-    fn read<const P: usize, const S: usize, const B: usize>(
-        &mut self,
-        i: usize,
-        producer: &mut Producer<'_, P, S, B, C>,
-        now: u64,
-    ) -> bool {
+    fn read<Se: Session>(&mut self, i: usize, client: &mut Se, now: u64, on: &mut impl FnMut(Se::Output<'_>)) -> bool {
         let conn = ConnId(i as u8);
         let (Some(Some(stream)), Some(cut)) = (self.streams.get_mut(i), self.cutters.get_mut(i)) else {
             return false;
@@ -149,8 +132,8 @@ impl<K: Connector, const C: usize, const R: usize, const O: usize> Driver<K, C, 
             match cut.next_frame() {
                 Ok(Cut::Frame(f)) => {
                     any = true;
-                    // A broken answer makes the producer close the connection (an event).
-                    let _ = producer.on_frame(conn, f, now);
+                    // A broken answer makes the client close the connection (an event).
+                    let _ = client.on_frame(conn, f, now, on);
                     continue;
                 }
                 Ok(Cut::NeedMore(_)) => {}
@@ -180,7 +163,7 @@ impl<K: Connector, const C: usize, const R: usize, const O: usize> Driver<K, C, 
         }
         if broken {
             self.lost(i);
-            producer.on_closed(conn, now);
+            client.on_closed(conn, now);
             return true;
         }
         any

@@ -6,7 +6,8 @@
 //! request frames come out into the caller's buffer; response frames go in; delivery reports
 //! come out. The host opens the connections it asks for and passes its clock to every call,
 //! so the same producer runs on firmware over any TCP stack or serial link (`embedded`, feature
-//! `embedded-io`), on `std` (`std_io`, feature `std`) and under an async runtime.
+//! `embedded-io`), on async stacks (`asynch`, feature `embedded-io-async`; `tokio_io`, feature
+//! `tokio`) and on `std` (`std_io`, feature `std`).
 //!
 //! What it does on the wire: ApiVersions and version negotiation on every connection, Metadata
 //! for its topics, InitProducerId, then Produce to each partition's leader, idempotent by
@@ -22,6 +23,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "embedded-io-async")]
+pub mod asynch;
 mod cluster;
 #[cfg(feature = "consumer")]
 pub mod consumer;
@@ -29,12 +32,15 @@ pub mod consumer;
 pub mod embedded;
 pub mod partitioner;
 mod producer;
+pub mod session;
 #[cfg(feature = "std")]
 pub mod std_io;
+#[cfg(feature = "tokio")]
+pub mod tokio_io;
 
 #[cfg(feature = "consumer")]
 pub use consumer::{Consumer, ConsumerConfig};
 pub use producer::{
-    Acks, CloseReason, Config, ConfigError, ConnId, Delivery, DeliveryError, Event, Producer, ProtocolError, Record,
-    RecordId, SendError, TopicId, Transmit, TransmitError, MAX_HOST, MAX_IN_FLIGHT, MAX_TOPICS,
+    Acks, CloseReason, Config, ConfigError, ConnEvent, ConnId, Delivery, DeliveryError, Event, Producer, ProtocolError,
+    Record, RecordId, SendError, TopicId, Transmit, TransmitError, MAX_HOST, MAX_IN_FLIGHT, MAX_TOPICS,
 };

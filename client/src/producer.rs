@@ -13,9 +13,12 @@ use kafka_wire::records::{encode_records, BatchBuilder, Compression, NewHeader, 
 use kafka_wire::EncodeError;
 use kafka_wire::{ApiKey, Array, ErrorCode, Message, Uuid};
 
-use crate::cluster::{self, encode_error, Conn, ConnEvent, Timing};
-pub use crate::cluster::{CloseReason, ConnId, ProtocolError, Transmit, TransmitError, MAX_HOST, MAX_IN_FLIGHT};
+use crate::cluster::{self, encode_error, Conn, Timing};
+pub use crate::cluster::{
+    CloseReason, ConnEvent, ConnId, ProtocolError, Transmit, TransmitError, MAX_HOST, MAX_IN_FLIGHT,
+};
 use crate::partitioner::partition_for_key;
+use crate::session::Session;
 
 /// The APIs the producer speaks, with the versions it accepts (Produce from 3: magic 2 record
 /// batches); `Conn::versions` holds the negotiated ones in this order.
@@ -754,22 +757,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
                 ConnEvent::Close { conn, why } => Event::Close { conn, why },
             });
         }
-        for s in self.slots.iter_mut() {
-            if let SlotState::Done(result) = s.state {
-                s.state = SlotState::Free;
-                s.len = 0;
-                let p = self.parts.get(usize::from(s.part))?;
-                self.pending = self.pending.saturating_sub(s.count as u64);
-                return Some(Event::Delivery(Delivery {
-                    topic: TopicId(p.topic),
-                    partition: p.index,
-                    first: s.first,
-                    count: s.count as u32,
-                    result,
-                }));
-            }
-        }
-        None
+        next_delivery(&mut self.slots, &self.parts, &mut self.pending).map(Event::Delivery)
     }
 
     /// A ready connection, the bootstrap broker's first, with room for a request.
@@ -1244,6 +1232,27 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
     }
 }
 
+/// A delivery report waiting to be taken; its batch buffer is free again.
+fn next_delivery<const B: usize, const P: usize>(
+    slots: &mut [Slot<B>],
+    parts: &Vec<Part, P>,
+    pending: &mut u64,
+) -> Option<Delivery> {
+    let s = slots.iter_mut().find(|s| matches!(s.state, SlotState::Done(_)))?;
+    let SlotState::Done(result) = s.state else { return None };
+    s.state = SlotState::Free;
+    s.len = 0;
+    let p = parts.get(usize::from(s.part))?;
+    *pending = pending.saturating_sub(s.count as u64);
+    Some(Delivery {
+        topic: TopicId(p.topic),
+        partition: p.index,
+        first: s.first,
+        count: s.count as u32,
+        result,
+    })
+}
+
 /// The sequence number after `count` records from `seq`: Kafka's sequence numbers wrap from
 /// `i32::MAX` to 0.
 fn next_sequence(seq: i32, count: i32) -> i32 {
@@ -1252,5 +1261,43 @@ fn next_sequence(seq: i32, count: i32) -> i32 {
         (n - i64::from(i32::MAX) - 1) as i32
     } else {
         n as i32
+    }
+}
+
+impl<const P: usize, const S: usize, const B: usize, const C: usize> Session for Producer<'_, P, S, B, C> {
+    type Output<'f> = Delivery;
+
+    fn poll_conn(&mut self, now: u64, on: &mut impl FnMut(Delivery)) -> Option<ConnEvent<'_>> {
+        self.tick(now);
+        while let Some(d) = next_delivery(&mut self.slots, &self.parts, &mut self.pending) {
+            on(d);
+        }
+        cluster::poll_event(&mut self.conns, now)
+    }
+
+    fn poll_transmit(&mut self, now: u64, out: &mut [u8]) -> Result<Option<Transmit>, TransmitError> {
+        Producer::poll_transmit(self, now, out)
+    }
+
+    fn on_frame(
+        &mut self,
+        conn: ConnId,
+        frame: &[u8],
+        now: u64,
+        _: &mut impl FnMut(Delivery),
+    ) -> Result<(), ProtocolError> {
+        Producer::on_frame(self, conn, frame, now)
+    }
+
+    fn on_connected(&mut self, conn: ConnId, now: u64) {
+        Producer::on_connected(self, conn, now)
+    }
+
+    fn on_closed(&mut self, conn: ConnId, now: u64) {
+        Producer::on_closed(self, conn, now)
+    }
+
+    fn next_timeout(&self) -> Option<u64> {
+        Producer::next_timeout(self)
     }
 }

@@ -351,24 +351,6 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> StdProd
     }
 }
 
-/// What [`StdConsumer::poll`] hands its callback.
-#[cfg(feature = "consumer")]
-#[derive(Clone, Copy, Debug)]
-#[non_exhaustive]
-pub enum Consumed<'f> {
-    /// A record, or a compressed batch (see [`Item`](crate::consumer::Item)).
-    Item(crate::consumer::Item<'f>),
-    /// A partition stopped (see [`consumer::Event::Failed`](crate::consumer::Event::Failed)).
-    Failed {
-        /// The topic.
-        topic: TopicId,
-        /// The partition.
-        partition: i32,
-        /// Why.
-        error: kafka_wire::ErrorCode,
-    },
-}
-
 /// A [`Consumer`](crate::Consumer) driven over TCP from the calling thread.
 #[cfg(feature = "consumer")]
 pub struct StdConsumer<'c, const P: usize, const C: usize> {
@@ -422,7 +404,7 @@ impl<'c, const P: usize, const C: usize> StdConsumer<'c, P, C> {
 
     /// Drives the connections for at most `max_wait`, or until an answer has been handled,
     /// and hands `on` every record fetched meanwhile and every partition that failed.
-    pub fn poll(&mut self, max_wait: Duration, on: &mut dyn FnMut(Consumed<'_>)) -> Result<(), Error> {
+    pub fn poll(&mut self, max_wait: Duration, on: &mut dyn FnMut(crate::consumer::Output<'_>)) -> Result<(), Error> {
         let start = Instant::now();
         loop {
             let mut now = now_ms();
@@ -445,7 +427,7 @@ impl<'c, const P: usize, const C: usize> StdConsumer<'c, P, C> {
                         topic,
                         partition,
                         error,
-                    } => on(Consumed::Failed {
+                    } => on(crate::consumer::Output::Failed {
                         topic,
                         partition,
                         error,
@@ -478,7 +460,7 @@ impl<'c, const P: usize, const C: usize> StdConsumer<'c, P, C> {
                     Ok(fetched) => {
                         let any = !fetched.is_empty();
                         for item in fetched.items() {
-                            on(Consumed::Item(item));
+                            on(crate::consumer::Output::Item(item));
                         }
                         if any {
                             return Ok(());

@@ -8,8 +8,9 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use clap::{Args, ValueEnum};
 use kafka_wire::records::{Headers, RecordBatch};
-use kafka_wire_client::consumer::{ConsumedRecord, Isolation, Item, Offset, Reset};
-use kafka_wire_client::std_io::{Consumed, StdConsumer};
+use kafka_wire_client::consumer::{ConsumedRecord, Isolation, Item, Offset, Output as Consumed, Reset};
+use kafka_wire_client::std_io::{Error, StdConsumer};
+use kafka_wire_client::tokio_io::TokioConsumer;
 use kafka_wire_client::{Consumer, ConsumerConfig, TopicId};
 use kafka_wire_ext::compression;
 use serde_json::{json, Value};
@@ -69,6 +70,61 @@ pub struct ConsumeArgs {
     /// The client id in each request header.
     #[arg(long, default_value = "kwire")]
     client_id: String,
+    /// Drive the consumer from a tokio task (the client's async driver) instead of the blocking
+    /// driver's reader threads.
+    #[arg(long = "async")]
+    run_async: bool,
+}
+
+type C<'c> = Consumer<'c, PARTITIONS, CONNS>;
+
+/// The consumer on one of the client's drivers.
+enum Driven<'c> {
+    Std(Box<StdConsumer<'c, PARTITIONS, CONNS>>),
+    Tokio(tokio::runtime::Runtime, Box<TokioConsumer<'c, PARTITIONS, CONNS>>),
+}
+
+impl<'c> Driven<'c> {
+    fn new(consumer: C<'c>, run_async: bool) -> Result<Self, String> {
+        if !run_async {
+            return Ok(Driven::Std(Box::new(
+                StdConsumer::new(consumer).with_log(|m| eprintln!("kwire consume: {m}")),
+            )));
+        }
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("the tokio runtime: {e}"))?;
+        Ok(Driven::Tokio(rt, Box::new(TokioConsumer::new(consumer))))
+    }
+
+    fn consumer(&self) -> &C<'c> {
+        match self {
+            Driven::Std(c) => c.consumer(),
+            Driven::Tokio(_, c) => c.consumer(),
+        }
+    }
+
+    fn consumer_mut(&mut self) -> &mut C<'c> {
+        match self {
+            Driven::Std(c) => c.consumer_mut(),
+            Driven::Tokio(_, c) => c.consumer_mut(),
+        }
+    }
+
+    fn wait_ready(&mut self, topic: TopicId, max: Duration) -> Result<i32, Error> {
+        match self {
+            Driven::Std(c) => c.wait_ready(topic, max),
+            Driven::Tokio(rt, c) => rt.block_on(c.wait_ready(topic, max)),
+        }
+    }
+
+    fn poll(&mut self, max_wait: Duration, on: &mut dyn FnMut(Consumed<'_>)) -> Result<(), Error> {
+        match self {
+            Driven::Std(c) => c.poll(max_wait, on),
+            Driven::Tokio(rt, c) => rt.block_on(c.poll(max_wait, &mut |x| on(x))),
+        }
+    }
 }
 
 fn parse_offset(s: &str) -> Result<Offset, String> {
@@ -185,8 +241,8 @@ pub fn run(a: &ConsumeArgs) -> Result<(), String> {
     };
     config.reset = Reset::Earliest;
     let topics = [a.topic.as_str()];
-    let consumer: Consumer<'_, PARTITIONS, CONNS> = Consumer::new(config, &topics).map_err(|e| e.to_string())?;
-    let mut c = StdConsumer::new(consumer).with_log(|m| eprintln!("kwire consume: {m}"));
+    let consumer: C<'_> = Consumer::new(config, &topics).map_err(|e| e.to_string())?;
+    let mut c = Driven::new(consumer, a.run_async)?;
     let topic = TopicId(0);
     let n = c
         .wait_ready(topic, Duration::from_secs(a.timeout))

@@ -6,8 +6,9 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use kafka_wire::records::NewHeader;
-use kafka_wire_client::std_io::StdProducer;
-use kafka_wire_client::{Acks, Config, Delivery, Producer, Record};
+use kafka_wire_client::std_io::{Error, StdProducer};
+use kafka_wire_client::tokio_io::TokioProducer;
+use kafka_wire_client::{Acks, Config, Delivery, Producer, Record, RecordId, TopicId};
 use serde_json::Value;
 
 /// Partitions the command writes to, at most.
@@ -70,6 +71,64 @@ pub struct ProduceArgs {
     /// The client id in each request header.
     #[arg(long, default_value = "kwire")]
     client_id: String,
+    /// Drive the producer from a tokio task (the client's async driver) instead of the blocking
+    /// driver's reader threads.
+    #[arg(long = "async")]
+    run_async: bool,
+}
+
+type P<'c> = Producer<'c, PARTITIONS, SLOTS, BATCH, CONNS>;
+
+/// The producer on one of the client's drivers.
+enum Driven<'c> {
+    Std(Box<StdProducer<'c, PARTITIONS, SLOTS, BATCH, CONNS>>),
+    Tokio(
+        tokio::runtime::Runtime,
+        Box<TokioProducer<'c, PARTITIONS, SLOTS, BATCH, CONNS>>,
+    ),
+}
+
+impl<'c> Driven<'c> {
+    fn new(producer: P<'c>, run_async: bool) -> Result<Self, String> {
+        let max_request = BATCH * SLOTS + 4096;
+        if !run_async {
+            let p = StdProducer::new(producer, max_request).with_log(|m| eprintln!("kwire produce: {m}"));
+            return Ok(Driven::Std(Box::new(p)));
+        }
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("the tokio runtime: {e}"))?;
+        Ok(Driven::Tokio(rt, Box::new(TokioProducer::new(producer, max_request))))
+    }
+
+    fn wait_ready(&mut self, topic: TopicId, max: Duration, on: &mut dyn FnMut(Delivery)) -> Result<i32, Error> {
+        match self {
+            Driven::Std(p) => p.wait_ready(topic, max, on),
+            Driven::Tokio(rt, p) => rt.block_on(p.wait_ready(topic, max, &mut |d| on(d))),
+        }
+    }
+
+    fn send(
+        &mut self,
+        topic: TopicId,
+        partition: Option<i32>,
+        record: &Record<'_>,
+        max_wait: Duration,
+        on: &mut dyn FnMut(Delivery),
+    ) -> Result<RecordId, Error> {
+        match self {
+            Driven::Std(p) => p.send(topic, partition, record, max_wait, on),
+            Driven::Tokio(rt, p) => rt.block_on(p.send(topic, partition, record, max_wait, &mut |d| on(d))),
+        }
+    }
+
+    fn flush(&mut self, max: Duration, on: &mut dyn FnMut(Delivery)) -> Result<(), Error> {
+        match self {
+            Driven::Std(p) => p.flush(max, on),
+            Driven::Tokio(rt, p) => rt.block_on(p.flush(max, &mut |d| on(d))),
+        }
+    }
 }
 
 pub(crate) fn split_addr(addr: &str) -> Result<(&str, u16), String> {
@@ -105,10 +164,9 @@ pub fn run(a: &ProduceArgs) -> Result<(), String> {
     config.idempotent = config.acks == Acks::All && !a.no_idempotence;
     config.linger_ms = a.linger_ms;
     let topics = [a.topic.as_str()];
-    let producer: Producer<'_, PARTITIONS, SLOTS, BATCH, CONNS> =
-        Producer::new(config, &topics).map_err(|e| e.to_string())?;
-    let mut p = StdProducer::new(producer, BATCH * SLOTS + 4096).with_log(|m| eprintln!("kwire produce: {m}"));
-    let topic = kafka_wire_client::TopicId(0);
+    let producer: P<'_> = Producer::new(config, &topics).map_err(|e| e.to_string())?;
+    let mut p = Driven::new(producer, a.run_async)?;
+    let topic = TopicId(0);
 
     let start = Instant::now();
     let (mut delivered, mut failed, mut batches) = (0u64, 0u64, 0u64);

@@ -17,7 +17,8 @@ is compared with what Kafka's Java consumer reads (partition, offset, key, value
 order); `-o OFFSET -c N` on one partition is compared with the Java consumer's records from that
 offset. Transactions: a transactional Java producer commits some transactions and aborts others;
 `KWIRE consume --isolation read-committed` must equal the Java consumer under read_committed, and
-read-uncommitted the Java consumer under read_uncommitted.
+read-uncommitted the Java consumer under read_uncommitted. The idempotent produce and a zstd
+consume are run once more through the client's async driver on tokio (`--async`).
 With BROKER_DIR (the broker's tests/broker/start.sh work folder): idempotence under a fault. A
 produce of 100,000 records with acks=all is running when the broker is killed (SIGKILL) and
 started again; Kafka's consumer then reads every record exactly once, in order per partition.
@@ -76,10 +77,11 @@ def b64(s):
     return None if s is None else base64.b64encode(s.encode()).decode()
 
 
-def check_mode(kwire, classpath, bootstrap, acks, n, report, restart=None):
+def check_mode(kwire, classpath, bootstrap, acks, n, report, restart=None, tokio=False):
     """Produces N records with acks ACKS and reads them back; with RESTART (the broker's work
-    folder and class path file), the broker is killed and started again during the produce."""
-    topic = f"kwire-client-acks-{acks}-{os.getpid()}{'-restart' if restart else ''}"
+    folder and class path file), the broker is killed and started again during the produce; with
+    TOKIO, through the client's async driver on tokio (`--async`)."""
+    topic = f"kwire-client-acks-{acks}-{os.getpid()}{'-restart' if restart else ''}{'-tokio' if tokio else ''}"
     java(classpath, "create", bootstrap, topic, "3")
     recs = records(n, seed=hash(acks) & 0xffff)
     lines = "".join(json.dumps({k: v for k, v in r.items() if k != "_i"}) + "\n" for r in recs)
@@ -87,6 +89,9 @@ def check_mode(kwire, classpath, bootstrap, acks, n, report, restart=None):
         acks = "all, broker restarted"
     start = time.time()
     cmd = [kwire, "produce", "-b", bootstrap, "-t", topic, "--format", "json", "--acks", acks.split(",")[0]]
+    if tokio:
+        cmd.append("--async")
+        acks += ", tokio"
     if restart:
         work, cp_file = restart
         import tempfile
@@ -208,25 +213,30 @@ def first_difference(a, b):
     return f"{len(a)} records against Kafka's {len(b)}"
 
 
-def check_consume(kwire, classpath, bootstrap, codec, n, report):
-    """Kafka's producer writes N records compressed with CODEC; kwire consume reads them."""
-    topic = f"kwire-consume-{codec}-{os.getpid()}"
+def check_consume(kwire, classpath, bootstrap, codec, n, report, tokio=False):
+    """Kafka's producer writes N records compressed with CODEC; kwire consume reads them (with
+    TOKIO, through the client's async driver on tokio)."""
+    topic = f"kwire-consume-{codec}-{os.getpid()}{'-tokio' if tokio else ''}"
+    extra = ["--async"] if tokio else []
+    if tokio:
+        codec += ", tokio"
     java(classpath, "create", bootstrap, topic, "3")
     recs = records(n, seed=hash(codec) & 0xffff)
     for r in recs:
         r.setdefault("partition", r["_i"] % 3)
-    sent = java(classpath, "produce-records", bootstrap, topic, codec, stdin="".join(java_lines(recs))).split()
+    sent = java(classpath, "produce-records", bootstrap, topic, codec.split(",")[0],
+                stdin="".join(java_lines(recs))).split()
     report.check(sent == [str(n)], f"consume, {codec}: Kafka's producer wrote {sent} of {n} records")
     want = sorted(normal_java(java(classpath, "consume", bootstrap, topic, str(n), "read_uncommitted")),
                   key=lambda g: (g[0], g[1]))
-    got, took = kwire_consume(kwire, bootstrap, topic, "-e")
+    got, took = kwire_consume(kwire, bootstrap, topic, "-e", *extra)
     report.check(got == want and len(want) == n,
                  f"consume, {codec}: kwire consume read every record as Kafka's consumer did, in order "
                  f"(partition, offset, key, value, headers; {len(got)} records, {took:.1f} s"
                  f"{'' if got == want else '; ' + first_difference(got, want)})")
     p0 = [g for g in want if g[0] == 0]
     start = p0[len(p0) // 2][1]
-    got, _ = kwire_consume(kwire, bootstrap, topic, "-p", "0", "-o", str(start), "-c", "10")
+    got, _ = kwire_consume(kwire, bootstrap, topic, "-p", "0", "-o", str(start), "-c", "10", *extra)
     report.check(got == [g for g in p0 if g[1] >= start][:10],
                  f"consume, {codec}: -p 0 -o {start} -c 10 gives Kafka's records {start} to {start + 9}")
 
@@ -284,6 +294,15 @@ def main():
         check_transactions(kwire, classpath, bootstrap, min(n, 3000), report)
     except Exception as e:
         report.check(False, f"transactions: {e}")
+    # The async driver on tokio: the idempotent producer, and the consumer on a compressed topic.
+    try:
+        check_mode(kwire, classpath, bootstrap, "all", n, report, tokio=True)
+    except Exception as e:
+        report.check(False, f"acks=all, tokio: {e}")
+    try:
+        check_consume(kwire, classpath, bootstrap, "zstd", n, report, tokio=True)
+    except Exception as e:
+        report.check(False, f"consume, zstd, tokio: {e}")
     if broker_dir:
         try:
             check_mode(kwire, classpath, bootstrap, "all", 100_000, report, restart=(broker_dir, cp_file))
