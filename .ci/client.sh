@@ -5,7 +5,9 @@
 # (keys, values, headers, partition by Kafka's Java partitioner, order per partition); records
 # Kafka's Java producer writes with each codec, and in committed and aborted transactions, are
 # read by our consumer and compared with what Kafka's Java consumer reads; then 100,000 records
-# with acks=all while the broker is killed and started again, read back exactly once, in order
+# with acks=all while the broker is killed and started again, read back exactly once, in order;
+# and on a 3-node cluster (tests/broker/cluster.sh), 50,000 records with acks=all while the node
+# leading a partition is killed, read back exactly once, in order, by Kafka's consumer and ours
 # (tests/client/check.py).
 #
 #   bash .ci/client.sh
@@ -27,5 +29,14 @@ fi
 python3 tests/client/check.py target/debug/kwire "$cp_file" "127.0.0.1:$(cat "$work/port")" 5000 "$work"
 rc=$?
 stop
+# A leader change: a 3-node cluster, one of whose partition leaders is killed during a produce.
+cluster=$(mktemp -d)
+if bash tests/broker/cluster.sh "$cluster" "$cp_file" 3; then
+  python3 tests/client/check.py target/debug/kwire "$cp_file" --cluster "$cluster" 50000 || rc=1
+else
+  echo "FAILED: the 3-node cluster did not start"; echo "conformance: 0 passed, 1 failed"; rc=1
+fi
+for pid in "$cluster"/node*/broker.pid; do kill "$(cat "$pid")" 2>/dev/null; done
+sleep 1; rm -rf "$cluster"
 echo "client.sh: $(( $(date +%s) - start ))s"
 exit $rc

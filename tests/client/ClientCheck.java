@@ -1,8 +1,11 @@
 // Kafka's own Java classes on the other side of kafka-wire-client's checks (.ci/client.sh):
 // run as a single-file program on the broker's class path (Kafka 4.4.0's kafka-clients).
 //
-//   java -cp CLASSPATH ClientCheck.java create BOOTSTRAP TOPIC PARTITIONS
-//       creates the topic with Kafka's Admin client and waits until every partition has a leader
+//   java -cp CLASSPATH ClientCheck.java create BOOTSTRAP TOPIC PARTITIONS [REPLICAS]
+//       creates the topic with Kafka's Admin client (REPLICAS replicas, default 1; with more than
+//       one, min.insync.replicas 2) and waits until every partition has a leader
+//   java -cp CLASSPATH ClientCheck.java leaders BOOTSTRAP TOPIC
+//       prints each partition's leader, one line "PARTITION LEADER" each
 //   java -cp CLASSPATH ClientCheck.java consume BOOTSTRAP TOPIC COUNT [ISOLATION]
 //       reads COUNT records from the start of every partition with Kafka's consumer
 //       (isolation.level ISOLATION, default read_committed) and prints one JSON line per record,
@@ -62,7 +65,9 @@ public class ClientCheck {
 
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
-            case "create" -> create(args[1], args[2], Integer.parseInt(args[3]));
+            case "create" -> create(args[1], args[2], Integer.parseInt(args[3]),
+                    args.length > 4 ? Short.parseShort(args[4]) : (short) 1);
+            case "leaders" -> leaders(args[1], args[2]);
             case "consume" -> consume(args[1], args[2], Long.parseLong(args[3]),
                     args.length > 4 ? args[4] : "read_committed");
             case "produce-records" -> produceRecords(args[1], args[2], args[3], args.length > 4 && args[4].equals("tx"));
@@ -72,17 +77,31 @@ public class ClientCheck {
         }
     }
 
-    static void create(String bootstrap, String topic, int partitions) throws Exception {
+    static void create(String bootstrap, String topic, int partitions, short replicas) throws Exception {
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrap);
         try (Admin admin = Admin.create(p)) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+            NewTopic t = new NewTopic(topic, partitions, replicas);
+            if (replicas > 1) t.configs(Map.of("min.insync.replicas", "2"));
+            admin.createTopics(List.of(t)).all().get();
             for (int i = 0; i < 100; i++) {
                 TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
                 if (d.partitions().stream().allMatch(x -> x.leader() != null)) return;
                 Thread.sleep(100);
             }
             throw new IllegalStateException("no leader for every partition of " + topic);
+        }
+    }
+
+    static void leaders(String bootstrap, String topic) throws Exception {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        try (Admin admin = Admin.create(p)) {
+            TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+            StringBuilder out = new StringBuilder();
+            d.partitions().forEach(x -> out.append(x.partition()).append(' ')
+                    .append(x.leader() == null ? -1 : x.leader().id()).append('\n'));
+            System.out.print(out);
         }
     }
 

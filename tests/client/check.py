@@ -19,6 +19,10 @@ offset. Transactions: a transactional Java producer commits some transactions an
 `KWIRE consume --isolation read-committed` must equal the Java consumer under read_committed, and
 read-uncommitted the Java consumer under read_uncommitted. The idempotent produce and a zstd
 consume are run once more through the client's async driver on tokio (`--async`).
+    tests/client/check.py KWIRE CLASSPATH_FILE --cluster CLUSTER_DIR [RECORDS]
+runs on a 3-node cluster (tests/broker/cluster.sh) instead: RECORDS records (default 50,000)
+produced with acks=all while the node leading a partition is killed, read back exactly once, in
+order per partition, by Kafka's consumer and by `KWIRE consume`.
 With BROKER_DIR (the broker's tests/broker/start.sh work folder): idempotence under a fault. A
 produce of 100,000 records with acks=all is running when the broker is killed (SIGKILL) and
 started again; Kafka's consumer then reads every record exactly once, in order per partition.
@@ -77,23 +81,66 @@ def b64(s):
     return None if s is None else base64.b64encode(s.encode()).decode()
 
 
-def check_mode(kwire, classpath, bootstrap, acks, n, report, restart=None, tokio=False):
-    """Produces N records with acks ACKS and reads them back; with RESTART (the broker's work
-    folder and class path file), the broker is killed and started again during the produce; with
-    TOKIO, through the client's async driver on tokio (`--async`)."""
-    topic = f"kwire-client-acks-{acks}-{os.getpid()}{'-restart' if restart else ''}{'-tokio' if tokio else ''}"
-    java(classpath, "create", bootstrap, topic, "3")
+def restart_broker(work, cp_file):
+    """A fault: the single broker of WORK is killed (SIGKILL) and started again."""
+    def fault(classpath, bootstrap, topic):
+        pid = int(open(os.path.join(work, "broker.pid")).read())
+        kill(pid)
+        r = subprocess.run(["bash", os.path.join(HERE, "..", "broker", "start.sh"), "--restart", work, cp_file],
+                           capture_output=True, text=True, timeout=120)
+        return r.returncode == 0, f"the broker was killed and started again ({r.stdout.strip()[-300:]})"
+    fault.label = "broker restarted"
+    fault.replicas = 1
+    return fault
+
+
+def kill_a_leader(cluster):
+    """A fault on a cluster (tests/broker/cluster.sh's WORKDIR): the node leading a partition,
+    other than the bootstrap node (node 1), is killed (SIGKILL); its partitions' leadership moves
+    to the other replicas."""
+    def fault(classpath, bootstrap, topic):
+        leaders = dict(map(int, l.split()) for l in java(classpath, "leaders", bootstrap, topic).splitlines() if l.strip())
+        victim = next((node for part, node in sorted(leaders.items()) if node not in (1, -1)), None)
+        if victim is None:
+            return False, f"no partition led by a node other than node 1 ({leaders})"
+        kill(int(open(os.path.join(cluster, f"node{victim}", "broker.pid")).read()))
+        moved = {}
+        for _ in range(100):
+            time.sleep(0.2)
+            moved = dict(map(int, l.split()) for l in java(classpath, "leaders", bootstrap, topic).splitlines() if l.strip())
+            if all(node not in (victim, -1) for node in moved.values()):
+                break
+        led = sorted(p for p, node in leaders.items() if node == victim)
+        return (all(node not in (victim, -1) for node in moved.values()),
+                f"node {victim}, leader of partitions {led}, was killed; leaders before {leaders}, after {moved}")
+    fault.label = "leader killed"
+    fault.replicas = 3
+    return fault
+
+
+def kill(pid):
+    os.kill(pid, 9)
+    while os.path.exists(f"/proc/{pid}") and open(f"/proc/{pid}/stat").read().split()[2] != "Z":
+        time.sleep(0.05)
+
+
+def check_mode(kwire, classpath, bootstrap, acks, n, report, fault=None, tokio=False):
+    """Produces N records with acks ACKS and reads them back; with FAULT (restart_broker or
+    kill_a_leader), the fault strikes once a tenth of the records are acknowledged; with TOKIO,
+    through the client's async driver on tokio (`--async`)."""
+    topic = f"kwire-client-acks-{acks}-{os.getpid()}{'-fault' if fault else ''}{'-tokio' if tokio else ''}"
+    java(classpath, "create", bootstrap, topic, "3", str(fault.replicas if fault else 1))
     recs = records(n, seed=hash(acks) & 0xffff)
     lines = "".join(json.dumps({k: v for k, v in r.items() if k != "_i"}) + "\n" for r in recs)
-    if restart:
-        acks = "all, broker restarted"
+    if fault:
+        acks = f"all, {fault.label}"
     start = time.time()
-    cmd = [kwire, "produce", "-b", bootstrap, "-t", topic, "--format", "json", "--acks", acks.split(",")[0]]
+    cmd = [kwire, "produce", "-b", bootstrap.split(",")[0], "-t", topic, "--format", "json", "--acks",
+           acks.split(",")[0]]
     if tokio:
         cmd.append("--async")
         acks += ", tokio"
-    if restart:
-        work, cp_file = restart
+    if fault:
         import tempfile
         import threading
         errf = tempfile.TemporaryFile(mode="w+")
@@ -101,7 +148,7 @@ def check_mode(kwire, classpath, bootstrap, acks, n, report, restart=None, tokio
                                 text=True)
         fed = threading.Thread(target=lambda: (proc.stdin.write(lines), proc.stdin.close()))
         fed.start()
-        # Kill the broker once a tenth of the records are acknowledged.
+        # The fault strikes once a tenth of the records are acknowledged.
         delivered = 0
         for line in proc.stdout:
             delivered += json.loads(line).get("count", 0)
@@ -110,14 +157,8 @@ def check_mode(kwire, classpath, bootstrap, acks, n, report, restart=None, tokio
         rest = []
         drain = threading.Thread(target=lambda: rest.extend(proc.stdout))
         drain.start()
-        pid = int(open(os.path.join(work, "broker.pid")).read())
-        os.kill(pid, 9)
-        while os.path.exists(f"/proc/{pid}") and open(f"/proc/{pid}/stat").read().split()[2] != "Z":
-            time.sleep(0.05)
-        killed_at = delivered
-        r = subprocess.run(["bash", os.path.join(HERE, "..", "broker", "start.sh"), "--restart", work, cp_file],
-                           capture_output=True, text=True, timeout=120)
-        if not report.check(r.returncode == 0, f"acks={acks}: the broker started again ({r.stdout.strip()[-300:]})"):
+        ok, what = fault(classpath, bootstrap, topic)
+        if not report.check(ok, f"acks={acks}: {what}, after {delivered} records were acknowledged"):
             proc.kill()
             return
         try:
@@ -129,7 +170,6 @@ def check_mode(kwire, classpath, bootstrap, acks, n, report, restart=None, tokio
         drain.join()
         errf.seek(0)
         p = subprocess.CompletedProcess(cmd, proc.returncode, "".join(rest), errf.read())
-        report.check(True, f"acks={acks}: the broker was killed after {killed_at} records were acknowledged")
     else:
         p = subprocess.run(cmd, input=lines, capture_output=True, text=True, timeout=300)
     took = time.time() - start
@@ -274,7 +314,33 @@ class Report:
         return ok
 
 
+def cluster_main():
+    """check.py KWIRE CLASSPATH_FILE --cluster CLUSTER_DIR [RECORDS]: a leader killed during an
+    idempotent produce on a 3-node cluster; then kwire consume reads the topic from the leaders
+    that remain, as Kafka's consumer does."""
+    kwire, cp_file, _, cluster = sys.argv[1:5]
+    n = int(sys.argv[5]) if len(sys.argv) > 5 else 50_000
+    classpath = open(cp_file).read().strip()
+    bootstrap = open(os.path.join(cluster, "bootstrap")).read().strip()
+    report = Report()
+    try:
+        check_mode(kwire, classpath, bootstrap, "all", n, report, fault=kill_a_leader(cluster))
+        topic = f"kwire-client-acks-all-{os.getpid()}-fault"
+        want = sorted(normal_java(java(classpath, "consume", bootstrap, topic, str(n), "read_uncommitted")),
+                      key=lambda g: (g[0], g[1]))
+        got, took = kwire_consume(kwire, bootstrap.split(",")[0], topic, "-e")
+        report.check(got == want and len(want) == n,
+                     f"leader killed: kwire consume read every record from the leaders that remain, as Kafka's "
+                     f"consumer did ({len(got)} records, {took:.1f} s{'' if got == want else '; ' + first_difference(got, want)})")
+    except Exception as e:
+        report.check(False, f"leader killed: {e}")
+    print(f"conformance: {report.passed} passed, {report.failed} failed")
+    sys.exit(0 if report.failed == 0 and report.passed > 0 else 1)
+
+
 def main():
+    if len(sys.argv) > 4 and sys.argv[3] == "--cluster":
+        return cluster_main()
     kwire, cp_file, bootstrap = sys.argv[1:4]
     n = int(sys.argv[4]) if len(sys.argv) > 4 else 5000
     broker_dir = sys.argv[5] if len(sys.argv) > 5 else None
@@ -305,7 +371,7 @@ def main():
         report.check(False, f"consume, zstd, tokio: {e}")
     if broker_dir:
         try:
-            check_mode(kwire, classpath, bootstrap, "all", 100_000, report, restart=(broker_dir, cp_file))
+            check_mode(kwire, classpath, bootstrap, "all", 100_000, report, fault=restart_broker(broker_dir, cp_file))
         except Exception as e:
             report.check(False, f"acks=all, broker restarted: {e}")
     print(f"conformance: {report.passed} passed, {report.failed} failed")
