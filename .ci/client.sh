@@ -6,6 +6,7 @@
 # Kafka's Java producer writes with each codec, and in committed and aborted transactions, are
 # read by our consumer and compared with what Kafka's Java consumer reads; then 100,000 records
 # with acks=all while the broker is killed and started again, read back exactly once, in order;
+# produce and consume over SASL PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512;
 # and on a 3-node cluster (tests/broker/cluster.sh), 50,000 records with acks=all while the node
 # leading a partition is killed, read back exactly once, in order, by Kafka's consumer and ours
 # (tests/client/check.py).
@@ -23,7 +24,7 @@ cp_file=tests/broker/target/classpath.txt
 [ -x target/debug/kwire ] || cargo build -q -p kwire || { echo "FAILED: building kwire"; echo "conformance: 0 passed, 1 failed"; exit 1; }
 work=$(mktemp -d)
 stop() { kill "$(cat "$work/broker.pid" 2>/dev/null)" 2>/dev/null; sleep 1; rm -rf "$work"; }
-if ! bash tests/broker/start.sh "$work" "$cp_file"; then
+if ! bash tests/broker/start.sh --sasl "$work" "$cp_file"; then
   echo "FAILED: the broker did not start"; echo "conformance: 0 passed, 1 failed"; rm -rf "$work"; exit 1
 fi
 python3 tests/client/check.py target/debug/kwire "$cp_file" "127.0.0.1:$(cat "$work/port")" 5000 "$work"

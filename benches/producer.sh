@@ -137,16 +137,18 @@ def create(topic):
 
 
 def end_offsets(topic):
+    """The sum of the topic's end offsets, asked again for up to 10 s while a new topic's
+    partitions are not yet served by their leader."""
     args = [kcat, "-Q", "-b", bootstrap]
     for p in range(partitions):
         args += ["-t", f"{topic}:{p}:-1"]
-    r = subprocess.run(args, capture_output=True, text=True, timeout=60)
-    if r.returncode != 0:
-        sys.exit(f"producer.sh: kcat -Q {topic} failed: {r.stderr[-600:]}")
-    got = [l for l in r.stdout.splitlines() if " offset " in l]
-    if len(got) != partitions:
-        sys.exit(f"producer.sh: kcat -Q {topic}: {r.stdout!r}")
-    return sum(int(l.split()[-1]) for l in got)
+    for _ in range(20):
+        r = subprocess.run(args, capture_output=True, text=True, timeout=60)
+        got = [l for l in r.stdout.splitlines() if " offset " in l]
+        if r.returncode == 0 and len(got) == partitions:
+            return sum(int(l.split()[-1]) for l in got)
+        time.sleep(0.5)
+    sys.exit(f"producer.sh: kcat -Q {topic} failed: {r.stdout[-300:]} {r.stderr[-600:]}")
 
 
 def command(tool, topic, acks):

@@ -42,6 +42,9 @@ pub enum ProtocolError {
     Negotiation(NegotiationError),
     /// The broker speaks no version of an API the client needs.
     NoVersion(ApiKey),
+    /// SASL authentication failed: the broker refused the mechanism or the credentials, or its
+    /// answer did not prove it knows them (SCRAM).
+    Authentication(ErrorCode),
 }
 
 impl fmt::Display for ProtocolError {
@@ -51,6 +54,7 @@ impl fmt::Display for ProtocolError {
             ProtocolError::Decode(e) => write!(f, "{e}"),
             ProtocolError::Negotiation(e) => write!(f, "{e}"),
             ProtocolError::NoVersion(k) => write!(f, "the broker speaks no version of {} the client can", k.name()),
+            ProtocolError::Authentication(e) => write!(f, "SASL authentication failed: {e}"),
         }
     }
 }
@@ -120,10 +124,22 @@ pub enum ConnEvent<'a> {
 pub(crate) enum Phase {
     Down,
     Wanted,
-    Connecting { since: u64 },
-    Versions { sent: bool, version: i16 },
+    Connecting {
+        since: u64,
+    },
+    Versions {
+        sent: bool,
+        version: i16,
+    },
+    /// SASL: a SaslHandshake or SaslAuthenticate request to send, or in flight.
+    #[cfg_attr(not(feature = "sasl"), allow(dead_code))]
+    Auth {
+        sent: bool,
+    },
     Ready,
-    Backoff { until: u64 },
+    Backoff {
+        until: u64,
+    },
 }
 
 /// One broker connection: where it goes, how far it is, what is in flight on it, and the
@@ -141,6 +157,15 @@ pub(crate) struct Conn {
     pub close: Option<CloseReason>,
     /// Connections lost or refused in a row, since the last answer.
     pub failures: u32,
+    /// Connections opened so far (each SASL exchange's nonce differs by it).
+    pub attempts: u64,
+    /// Why SASL authentication last failed on this connection.
+    pub auth_error: Option<ErrorCode>,
+    /// The SaslAuthenticate version negotiated.
+    #[cfg(feature = "sasl")]
+    auth_version: i16,
+    #[cfg(feature = "sasl")]
+    auth: crate::sasl::Exchange,
 }
 
 /// Times that rule connections.
@@ -164,6 +189,12 @@ impl Conn {
             progress: 0,
             close: None,
             failures: 0,
+            attempts: 0,
+            auth_error: None,
+            #[cfg(feature = "sasl")]
+            auth_version: 0,
+            #[cfg(feature = "sasl")]
+            auth: crate::sasl::Exchange::new(),
         }
     }
 
@@ -174,6 +205,7 @@ impl Conn {
             version: ApiVersionsRequest::INFO.max_version,
         };
         self.progress = now;
+        self.attempts += 1;
     }
 
     /// The connection closed: its requests are forgotten, and it is opened again after the
@@ -211,7 +243,7 @@ pub(crate) fn tick(conns: &mut [Conn], now: u64, t: Timing) {
             Phase::Connecting { since } if now >= since + t.request_timeout_ms && c.close.is_none() => {
                 c.close = Some(CloseReason::Timeout);
             }
-            Phase::Versions { .. } | Phase::Ready
+            Phase::Versions { .. } | Phase::Auth { .. } | Phase::Ready
                 if c.client.in_flight() > 0 && now >= c.progress + t.request_timeout_ms && c.close.is_none() =>
             {
                 c.close = Some(CloseReason::Timeout);
@@ -290,12 +322,14 @@ pub(crate) fn send_api_versions(
 
 /// The answer to ApiVersions: the highest version both sides speak of each API in `ours` (key,
 /// lowest and highest version the client speaks) goes into `c.versions`, and the connection is
-/// ready. A broker that does not speak our ApiVersions version is asked again at its highest.
+/// ready (or, with `auth`, goes on to SASL). A broker that does not speak our ApiVersions
+/// version is asked again at its highest.
 pub(crate) fn negotiate(
     c: &mut Conn,
     f: InFlight,
     frame: &[u8],
     ours: &[(ApiKey, i16, i16)],
+    auth: bool,
 ) -> Result<(), ProtocolError> {
     let answer = frame::parse_response_frame_to::<ApiVersionsRequest<'_>>(frame, f.version, Mode::Lenient)
         .map_err(ProtocolError::Decode)?;
@@ -335,6 +369,103 @@ pub(crate) fn negotiate(
     }
     c.versions = v;
     c.phase = Phase::Ready;
+    if auth {
+        #[cfg(feature = "sasl")]
+        {
+            use kafka_wire::messages::SaslAuthenticateRequest;
+            // SaslHandshake version 1: the messages go in SaslAuthenticate requests.
+            let mut handshake = false;
+            let mut authenticate = -1;
+            for k in answer.body.api_keys.iter() {
+                if k.api_key == ApiKey::SaslHandshake.id() && k.max_version >= 1 {
+                    handshake = true;
+                }
+                if k.api_key == ApiKey::SaslAuthenticate.id() {
+                    authenticate = k.max_version.min(SaslAuthenticateRequest::INFO.max_version);
+                }
+            }
+            if !handshake || authenticate < 0 {
+                return Err(ProtocolError::NoVersion(ApiKey::SaslAuthenticate));
+            }
+            c.auth_version = authenticate;
+            c.auth = crate::sasl::Exchange::new();
+            c.phase = Phase::Auth { sent: false };
+        }
+    }
+    Ok(())
+}
+
+/// The next SASL request on the first connection that has one to send.
+#[cfg(feature = "sasl")]
+pub(crate) fn send_auth(
+    conns: &mut [Conn],
+    now: u64,
+    client_id: &str,
+    sasl: &crate::sasl::Sasl<'_>,
+    out: &mut [u8],
+) -> Result<Option<Transmit>, TransmitError> {
+    use kafka_wire::messages::{SaslAuthenticateRequest, SaslHandshakeRequest};
+    for (i, c) in conns.iter_mut().enumerate() {
+        if c.phase != (Phase::Auth { sent: false }) {
+            continue;
+        }
+        let sent = if c.auth.handshake_next() {
+            let req = SaslHandshakeRequest {
+                mechanism: sasl.mechanism.name(),
+                ..SaslHandshakeRequest::DEFAULT
+            };
+            c.client.send(&req, 1, Some(client_id), out)
+        } else {
+            let req = SaslAuthenticateRequest {
+                auth_bytes: &c.auth.out,
+                ..SaslAuthenticateRequest::DEFAULT
+            };
+            c.client.send(&req, c.auth_version, Some(client_id), out)
+        }
+        .map_err(encode_error)?;
+        c.phase = Phase::Auth { sent: true };
+        c.progress = now;
+        return Ok(Some(Transmit {
+            conn: ConnId(i as u8),
+            len: sent.len,
+        }));
+    }
+    Ok(None)
+}
+
+/// A SaslHandshake or SaslAuthenticate answer: the exchange goes on, or the connection is
+/// ready, or authentication failed (the connection is to be closed).
+#[cfg(feature = "sasl")]
+pub(crate) fn on_auth(
+    c: &mut Conn,
+    f: InFlight,
+    frame: &[u8],
+    sasl: &crate::sasl::Sasl<'_>,
+) -> Result<(), ProtocolError> {
+    use crate::sasl::Next;
+    use kafka_wire::messages::{SaslAuthenticateRequest, SaslHandshakeRequest};
+    let next = if f.api_key == ApiKey::SaslHandshake {
+        let a = frame::parse_response_frame_to::<SaslHandshakeRequest<'_>>(frame, f.version, Mode::Lenient)
+            .map_err(ProtocolError::Decode)?;
+        c.auth
+            .on_handshake(sasl, ErrorCode::from_code(a.body.error_code), c.attempts)
+    } else {
+        let a = frame::parse_response_frame_to::<SaslAuthenticateRequest<'_>>(frame, f.version, Mode::Lenient)
+            .map_err(ProtocolError::Decode)?;
+        c.auth
+            .on_authenticate(sasl, ErrorCode::from_code(a.body.error_code), a.body.auth_bytes)
+    };
+    match next {
+        Ok(Next::Send) => c.phase = Phase::Auth { sent: false },
+        Ok(Next::Done) => {
+            c.auth_error = None;
+            c.phase = Phase::Ready;
+        }
+        Err(e) => {
+            c.auth_error = Some(e);
+            return Err(ProtocolError::Authentication(e));
+        }
+    }
     Ok(())
 }
 

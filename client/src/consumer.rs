@@ -107,6 +107,9 @@ pub struct ConsumerConfig<'c> {
     pub reconnect_backoff_ms: u64,
     /// The longest wait before a connection is opened again.
     pub reconnect_backoff_max_ms: u64,
+    /// SASL credentials (feature `sasl`): every connection authenticates after ApiVersions.
+    #[cfg(feature = "sasl")]
+    pub sasl: Option<crate::sasl::Sasl<'c>>,
 }
 
 impl<'c> ConsumerConfig<'c> {
@@ -128,7 +131,17 @@ impl<'c> ConsumerConfig<'c> {
             retry_backoff_ms: 100,
             reconnect_backoff_ms: 50,
             reconnect_backoff_max_ms: 1000,
+            #[cfg(feature = "sasl")]
+            sasl: None,
         }
+    }
+
+    /// Whether connections authenticate.
+    fn auth(&self) -> bool {
+        #[cfg(feature = "sasl")]
+        return self.sasl.is_some();
+        #[cfg(not(feature = "sasl"))]
+        false
     }
 
     fn timing(&self) -> Timing {
@@ -322,6 +335,11 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
             .filter(|e| !e.is_none())
     }
 
+    /// Why SASL authentication last failed, while no connection has authenticated since.
+    pub fn auth_error(&self) -> Option<ErrorCode> {
+        self.conns.iter().find_map(|c| c.auth_error)
+    }
+
     /// Reads a partition from `from` (or moves an assigned one there).
     pub fn assign(&mut self, topic: TopicId, partition: i32, from: Offset) -> Result<(), ConsumerError> {
         if usize::from(topic.0) >= self.names.len() {
@@ -452,6 +470,12 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
         cluster::tick(&mut self.conns, now, self.config.timing());
         if let Some(t) = cluster::send_api_versions(&mut self.conns, now, self.config.client_id, out)? {
             return Ok(Some(t));
+        }
+        #[cfg(feature = "sasl")]
+        if let Some(sasl) = &self.config.sasl {
+            if let Some(t) = cluster::send_auth(&mut self.conns, now, self.config.client_id, sasl, out)? {
+                return Ok(Some(t));
+            }
         }
         if self.need_metadata && !self.metadata_in_flight && now >= self.metadata_not_before {
             if let Some(ci) = self.conns.iter().position(|c| c.ready(cluster::MAX_IN_FLIGHT)) {
@@ -682,6 +706,9 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
     }
 
     fn handle<'f>(&mut self, ci: usize, frame: &'f [u8], now: u64) -> Result<Fetched<'f, P>, ProtocolError> {
+        let auth = self.config.auth();
+        #[cfg(feature = "sasl")]
+        let sasl = self.config.sasl;
         let Some(c) = self.conns.get_mut(ci) else {
             return Ok(Fetched::empty());
         };
@@ -689,10 +716,15 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
         c.progress = now;
         c.failures = 0;
         match f.api_key {
-            ApiKey::ApiVersions => cluster::negotiate(c, f, frame, &APIS).map(|()| Fetched::empty()),
+            ApiKey::ApiVersions => cluster::negotiate(c, f, frame, &APIS, auth).map(|()| Fetched::empty()),
             ApiKey::Metadata => self.on_metadata(f, frame, now).map(|()| Fetched::empty()),
             ApiKey::ListOffsets => self.on_list_offsets(ci, f, frame, now).map(|()| Fetched::empty()),
             ApiKey::Fetch => self.on_fetch(ci, f, frame, now),
+            #[cfg(feature = "sasl")]
+            ApiKey::SaslHandshake | ApiKey::SaslAuthenticate => match sasl {
+                Some(s) => cluster::on_auth(c, f, frame, &s).map(|()| Fetched::empty()),
+                None => Ok(Fetched::empty()),
+            },
             _ => Ok(Fetched::empty()),
         }
     }

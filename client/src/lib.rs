@@ -32,6 +32,8 @@ pub mod consumer;
 pub mod embedded;
 pub mod partitioner;
 mod producer;
+#[cfg(feature = "sasl")]
+pub mod sasl;
 pub mod session;
 #[cfg(feature = "std")]
 pub mod std_io;

@@ -91,6 +91,9 @@ pub struct Config<'c> {
     pub reconnect_backoff_max_ms: u64,
     /// Requests in flight on one connection (1 to [`MAX_IN_FLIGHT`]).
     pub max_in_flight: usize,
+    /// SASL credentials (feature `sasl`): every connection authenticates after ApiVersions.
+    #[cfg(feature = "sasl")]
+    pub sasl: Option<crate::sasl::Sasl<'c>>,
 }
 
 impl<'c> Config<'c> {
@@ -110,11 +113,21 @@ impl<'c> Config<'c> {
             reconnect_backoff_ms: 50,
             reconnect_backoff_max_ms: 1000,
             max_in_flight: MAX_IN_FLIGHT,
+            #[cfg(feature = "sasl")]
+            sasl: None,
         }
     }
 }
 
 impl Config<'_> {
+    /// Whether connections authenticate.
+    fn auth(&self) -> bool {
+        #[cfg(feature = "sasl")]
+        return self.sasl.is_some();
+        #[cfg(not(feature = "sasl"))]
+        false
+    }
+
     fn timing(&self) -> Timing {
         Timing {
             request_timeout_ms: self.request_timeout_ms,
@@ -493,6 +506,11 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
         self.pending
     }
 
+    /// Why SASL authentication last failed, while no connection has authenticated since.
+    pub fn auth_error(&self) -> Option<ErrorCode> {
+        self.conns.iter().find_map(|c| c.auth_error)
+    }
+
     /// The producer id and epoch in use (-1 before one is granted, and without idempotence).
     pub fn producer_id(&self) -> (i64, i16) {
         (self.producer_id, self.epoch)
@@ -773,6 +791,12 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
         if let Some(t) = cluster::send_api_versions(&mut self.conns, now, self.config.client_id, out)? {
             return Ok(Some(t));
         }
+        #[cfg(feature = "sasl")]
+        if let Some(sasl) = &self.config.sasl {
+            if let Some(t) = cluster::send_auth(&mut self.conns, now, self.config.client_id, sasl, out)? {
+                return Ok(Some(t));
+            }
+        }
         let client_id = Some(self.config.client_id);
         if self.need_metadata && !self.metadata_in_flight && now >= self.metadata_not_before {
             if let Some(ci) = self.ready_conn() {
@@ -1015,6 +1039,8 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
     }
 
     fn handle(&mut self, ci: usize, frame: &[u8], now: u64) -> Result<(), ProtocolError> {
+        #[cfg(feature = "sasl")]
+        let sasl = self.config.sasl;
         let Some(c) = self.conns.get_mut(ci) else {
             return Ok(());
         };
@@ -1026,13 +1052,19 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
             ApiKey::Metadata => self.on_metadata(f, frame, now),
             ApiKey::InitProducerId => self.on_init_producer_id(f, frame, now),
             ApiKey::Produce => self.on_produce(ci, f, frame, now),
+            #[cfg(feature = "sasl")]
+            ApiKey::SaslHandshake | ApiKey::SaslAuthenticate => match sasl {
+                Some(s) => cluster::on_auth(c, f, frame, &s),
+                None => Ok(()),
+            },
             _ => Ok(()),
         }
     }
 
     fn on_api_versions(&mut self, ci: usize, f: InFlight, frame: &[u8]) -> Result<(), ProtocolError> {
+        let auth = self.config.auth();
         match self.conns.get_mut(ci) {
-            Some(c) => cluster::negotiate(c, f, frame, &APIS),
+            Some(c) => cluster::negotiate(c, f, frame, &APIS, auth),
             None => Ok(()),
         }
     }

@@ -27,6 +27,8 @@ pub enum Error {
     Timeout,
     /// Metadata reports an error for the topic that a retry does not mend.
     Topic(kafka_wire::ErrorCode),
+    /// SASL authentication failed.
+    Authentication(kafka_wire::ErrorCode),
 }
 
 impl std::fmt::Display for Error {
@@ -36,6 +38,7 @@ impl std::fmt::Display for Error {
             Error::Transmit(e) => write!(f, "{e}"),
             Error::Timeout => f.write_str("timed out waiting for the cluster"),
             Error::Topic(e) => write!(f, "the topic: {e}"),
+            Error::Authentication(e) => write!(f, "SASL authentication failed: {e}"),
         }
     }
 }
@@ -299,6 +302,9 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> StdProd
             if let Some(n) = self.producer.partitions(topic) {
                 return Ok(n);
             }
+            if let Some(e) = self.producer.auth_error() {
+                return Err(Error::Authentication(e));
+            }
             if let Some(e) = self.producer.topic_error(topic).filter(|e| !e.is_retriable()) {
                 return Err(Error::Send(SendError::Topic(e)));
             }
@@ -393,6 +399,9 @@ impl<'c, const P: usize, const C: usize> StdConsumer<'c, P, C> {
         loop {
             if let Some(n) = self.consumer.partitions(topic) {
                 return Ok(n);
+            }
+            if let Some(e) = self.consumer.auth_error() {
+                return Err(Error::Authentication(e));
             }
             if let Some(e) = self.consumer.topic_error(topic).filter(|e| !e.is_retriable()) {
                 return Err(Error::Topic(e));

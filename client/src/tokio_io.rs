@@ -84,6 +84,9 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> TokioPr
             if let Some(n) = self.producer.partitions(topic) {
                 return Ok(n);
             }
+            if let Some(e) = self.producer.auth_error() {
+                return Err(Error::Authentication(e));
+            }
             if let Some(e) = self.producer.topic_error(topic).filter(|e| !e.is_retriable()) {
                 return Err(Error::Send(SendError::Topic(e)));
             }
@@ -167,6 +170,9 @@ impl<'c, const P: usize, const C: usize> TokioConsumer<'c, P, C> {
         loop {
             if let Some(n) = self.consumer.partitions(topic) {
                 return Ok(n);
+            }
+            if let Some(e) = self.consumer.auth_error() {
+                return Err(Error::Authentication(e));
             }
             if let Some(e) = self.consumer.topic_error(topic).filter(|e| !e.is_retriable()) {
                 return Err(Error::Topic(e));

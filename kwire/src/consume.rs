@@ -74,6 +74,8 @@ pub struct ConsumeArgs {
     /// driver's reader threads.
     #[arg(long = "async")]
     run_async: bool,
+    #[command(flatten)]
+    sasl: crate::produce::SaslArgs,
 }
 
 type C<'c> = Consumer<'c, PARTITIONS, CONNS>;
@@ -240,6 +242,7 @@ pub fn run(a: &ConsumeArgs) -> Result<(), String> {
         IsolationArg::ReadCommitted => Isolation::ReadCommitted,
     };
     config.reset = Reset::Earliest;
+    config.sasl = a.sasl.sasl()?;
     let topics = [a.topic.as_str()];
     let consumer: C<'_> = Consumer::new(config, &topics).map_err(|e| e.to_string())?;
     let mut c = Driven::new(consumer, a.run_async)?;

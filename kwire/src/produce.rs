@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use kafka_wire::records::NewHeader;
+use kafka_wire_client::sasl::{Mechanism, Sasl};
 use kafka_wire_client::std_io::{Error, StdProducer};
 use kafka_wire_client::tokio_io::TokioProducer;
 use kafka_wire_client::{Acks, Config, Delivery, Producer, Record, RecordId, TopicId};
@@ -75,6 +76,56 @@ pub struct ProduceArgs {
     /// driver's reader threads.
     #[arg(long = "async")]
     run_async: bool,
+    #[command(flatten)]
+    sasl: SaslArgs,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum MechanismArg {
+    #[value(name = "PLAIN")]
+    Plain,
+    #[value(name = "SCRAM-SHA-256")]
+    ScramSha256,
+    #[value(name = "SCRAM-SHA-512")]
+    ScramSha512,
+}
+
+/// SASL options, shared by produce and consume.
+#[derive(Args)]
+pub struct SaslArgs {
+    /// Authenticate every connection with this SASL mechanism.
+    #[arg(long, value_enum, requires_all = ["sasl_username", "sasl_password"])]
+    sasl_mechanism: Option<MechanismArg>,
+    /// The SASL user name.
+    #[arg(long)]
+    sasl_username: Option<String>,
+    /// The SASL password.
+    #[arg(long)]
+    sasl_password: Option<String>,
+}
+
+impl SaslArgs {
+    /// The credentials, with a nonce key from the operating system's random source.
+    pub fn sasl(&self) -> Result<Option<Sasl<'_>>, String> {
+        let (Some(m), Some(username), Some(password)) = (self.sasl_mechanism, &self.sasl_username, &self.sasl_password)
+        else {
+            return Ok(None);
+        };
+        let mut nonce_seed = [0u8; 32];
+        std::fs::File::open("/dev/urandom")
+            .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut nonce_seed))
+            .map_err(|e| format!("reading /dev/urandom for the SASL nonce: {e}"))?;
+        Ok(Some(Sasl {
+            mechanism: match m {
+                MechanismArg::Plain => Mechanism::Plain,
+                MechanismArg::ScramSha256 => Mechanism::ScramSha256,
+                MechanismArg::ScramSha512 => Mechanism::ScramSha512,
+            },
+            username,
+            password,
+            nonce_seed,
+        }))
+    }
 }
 
 type P<'c> = Producer<'c, PARTITIONS, SLOTS, BATCH, CONNS>;
@@ -163,6 +214,7 @@ pub fn run(a: &ProduceArgs) -> Result<(), String> {
     };
     config.idempotent = config.acks == Acks::All && !a.no_idempotence;
     config.linger_ms = a.linger_ms;
+    config.sasl = a.sasl.sasl()?;
     let topics = [a.topic.as_str()];
     let producer: P<'_> = Producer::new(config, &topics).map_err(|e| e.to_string())?;
     let mut p = Driven::new(producer, a.run_async)?;

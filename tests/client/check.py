@@ -18,7 +18,9 @@ order); `-o OFFSET -c N` on one partition is compared with the Java consumer's r
 offset. Transactions: a transactional Java producer commits some transactions and aborts others;
 `KWIRE consume --isolation read-committed` must equal the Java consumer under read_committed, and
 read-uncommitted the Java consumer under read_uncommitted. The idempotent produce and a zstd
-consume are run once more through the client's async driver on tokio (`--async`).
+consume are run once more through the client's async driver on tokio (`--async`). With a broker
+started with `start.sh --sasl`, produce and consume over its SASL listener with PLAIN,
+SCRAM-SHA-256 and SCRAM-SHA-512, and a wrong password refused.
     tests/client/check.py KWIRE CLASSPATH_FILE --cluster CLUSTER_DIR [RECORDS]
 runs on a 3-node cluster (tests/broker/cluster.sh) instead: RECORDS records (default 50,000)
 produced with acks=all while the node leading a partition is killed, read back exactly once, in
@@ -301,6 +303,40 @@ def check_transactions(kwire, classpath, bootstrap, n, report):
                      f"of {n} written, {took:.1f} s{'' if got == want else '; ' + first_difference(got, want)})")
 
 
+def check_sasl(kwire, classpath, bootstrap, sasl_bootstrap, n, report):
+    """Over the broker's SASL_PLAINTEXT listener: kwire produce with each mechanism, kwire consume
+    with another, Kafka's consumer (over PLAINTEXT) reading the same records; a wrong password
+    fails fast."""
+    mechanisms = ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
+    for i, m in enumerate(mechanisms):
+        topic = f"kwire-sasl-{m.lower()}-{os.getpid()}"
+        java(classpath, "create", bootstrap, topic, "3")
+        lines = [f"{m} record {j} " + "x" * (j % 50) for j in range(n)]
+        cred = ["--sasl-username", "alice", "--sasl-password", "alice-secret"]
+        p = subprocess.run([kwire, "produce", "-b", sasl_bootstrap, "-t", topic, "--sasl-mechanism", m, *cred],
+                           input="".join(l + "\n" for l in lines), capture_output=True, text=True, timeout=120)
+        summary = (p.stderr.strip().splitlines() or [""])[-1]
+        if not report.check(p.returncode == 0, f"SASL {m}: kwire produce exited {p.returncode}: {summary}"):
+            continue
+        other = mechanisms[(i + 1) % 3]
+        c = subprocess.run([kwire, "consume", "-b", sasl_bootstrap, "-t", topic, "-e", "--format", "value",
+                            "--sasl-mechanism", other, *cred], capture_output=True, text=True, timeout=120)
+        got = sorted(c.stdout.splitlines())
+        report.check(c.returncode == 0 and got == sorted(lines),
+                     f"SASL {m}: kwire consume over SASL {other} read the {n} records produced ({len(got)} read)")
+        java_got = [json.loads(l) for l in java(classpath, "consume", bootstrap, topic, str(n)).splitlines() if l.strip()]
+        values = sorted(base64.b64decode(g["value"]).decode() for g in java_got)
+        report.check(values == sorted(lines), f"SASL {m}: Kafka's consumer read the same {len(values)} records")
+    start = time.time()
+    p = subprocess.run([kwire, "produce", "-b", sasl_bootstrap, "-t", "any", "--sasl-mechanism", "SCRAM-SHA-256",
+                        "--sasl-username", "alice", "--sasl-password", "wrong"], input="x\n", capture_output=True,
+                       text=True, timeout=120)
+    took = time.time() - start
+    report.check(p.returncode != 0 and "SASL authentication failed" in p.stderr and took < 15,
+                 f"SASL: a wrong password fails with the broker's error in {took:.1f} s "
+                 f"({(p.stderr.strip().splitlines() or [''])[-1]})")
+
+
 class Report:
     def __init__(self):
         self.passed = self.failed = 0
@@ -369,6 +405,12 @@ def main():
         check_consume(kwire, classpath, bootstrap, "zstd", n, report, tokio=True)
     except Exception as e:
         report.check(False, f"consume, zstd, tokio: {e}")
+    sasl_port = os.path.join(broker_dir, "sasl-port") if broker_dir else None
+    if sasl_port and os.path.exists(sasl_port):
+        try:
+            check_sasl(kwire, classpath, bootstrap, f"127.0.0.1:{open(sasl_port).read().strip()}", 1000, report)
+        except Exception as e:
+            report.check(False, f"SASL: {e}")
     if broker_dir:
         try:
             check_mode(kwire, classpath, bootstrap, "all", 100_000, report, fault=restart_broker(broker_dir, cp_file))
