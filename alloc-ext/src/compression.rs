@@ -1,6 +1,7 @@
 //! Decompression of record batches and legacy wrapper messages: gzip, snappy (raw or in the
 //! xerial framing Kafka's Java client writes), LZ4 (the LZ4 frame format), and zstd, each with an
-//! output size limit.
+//! output size limit; and compression of a batch's records section with the same codecs
+//! ([`compress`]).
 //!
 //! `kafka-wire` hands out a compressed batch's codec and bytes; this module turns them into the
 //! records section, which [`Records::parse`] then validates against the batch's record count.
@@ -79,6 +80,36 @@ fn corrupt(codec: Compression, message: impl fmt::Display) -> DecompressError {
     }
 }
 
+/// Compresses a batch's records section with `codec`, appending to `out`: gzip (fastest level),
+/// snappy (a raw block, which Kafka's readers take as well as the xerial framing), LZ4 (the frame
+/// format, independent blocks), zstd (ruzstd's fastest level). `Compression::None` copies.
+pub fn compress(codec: Compression, input: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
+    use std::io::Write;
+    match codec {
+        Compression::None => out.extend_from_slice(input),
+        Compression::Gzip => {
+            let mut e = flate2::write::GzEncoder::new(out, flate2::Compression::fast());
+            e.write_all(input)?;
+            e.finish()?;
+        }
+        Compression::Snappy => {
+            let start = out.len();
+            out.resize(start + snap::raw::max_compress_len(input.len()), 0);
+            let n = snap::raw::Encoder::new()
+                .compress(input, out.get_mut(start..).unwrap_or_default())
+                .map_err(std::io::Error::other)?;
+            out.truncate(start + n);
+        }
+        Compression::Lz4 => {
+            let mut e = lz4_flex::frame::FrameEncoder::new(out);
+            e.write_all(input)?;
+            e.finish().map_err(std::io::Error::other)?;
+        }
+        Compression::Zstd => ruzstd::encoding::compress(input, out, ruzstd::encoding::CompressionLevel::Fastest),
+    }
+    Ok(())
+}
+
 /// Decompresses `input` compressed with `codec`, producing at most `limit` bytes.
 /// `Compression::None` copies the input (still subject to the limit).
 pub fn decompress(codec: Compression, input: &[u8], limit: usize) -> Result<Vec<u8>, DecompressError> {
@@ -94,7 +125,7 @@ pub fn decompress(codec: Compression, input: &[u8], limit: usize) -> Result<Vec<
         Compression::Lz4 => lz4(input, limit),
         Compression::Zstd => {
             let mut src = input;
-            let d = ruzstd::StreamingDecoder::new(&mut src).map_err(|e| corrupt(codec, e))?;
+            let d = ruzstd::decoding::StreamingDecoder::new(&mut src).map_err(|e| corrupt(codec, e))?;
             read_limited(d, codec, limit)
         }
     }

@@ -43,6 +43,6 @@ pub mod tokio_io;
 #[cfg(feature = "consumer")]
 pub use consumer::{Consumer, ConsumerConfig};
 pub use producer::{
-    Acks, CloseReason, Config, ConfigError, ConnEvent, ConnId, Delivery, DeliveryError, Event, Producer, ProtocolError,
-    Record, RecordId, SendError, TopicId, Transmit, TransmitError, MAX_HOST, MAX_IN_FLIGHT, MAX_TOPICS,
+    Acks, CloseReason, Compressor, Config, ConfigError, ConnEvent, ConnId, Delivery, DeliveryError, Event, Producer,
+    ProtocolError, Record, RecordId, SendError, TopicId, Transmit, TransmitError, MAX_HOST, MAX_IN_FLIGHT, MAX_TOPICS,
 };

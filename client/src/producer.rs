@@ -94,6 +94,9 @@ pub struct Config<'c> {
     /// SASL credentials (feature `sasl`): every connection authenticates after ApiVersions.
     #[cfg(feature = "sasl")]
     pub sasl: Option<crate::sasl::Sasl<'c>>,
+    /// The codec batches are compressed with, through the compressor given to
+    /// [`Producer::with_compressor`]; a batch that does not shrink goes uncompressed.
+    pub compression: Compression,
 }
 
 impl<'c> Config<'c> {
@@ -113,6 +116,7 @@ impl<'c> Config<'c> {
             reconnect_backoff_ms: 50,
             reconnect_backoff_max_ms: 1000,
             max_in_flight: MAX_IN_FLIGHT,
+            compression: Compression::None,
             #[cfg(feature = "sasl")]
             sasl: None,
         }
@@ -135,6 +139,14 @@ impl Config<'_> {
             reconnect_backoff_max_ms: self.reconnect_backoff_max_ms,
         }
     }
+}
+
+/// Compresses a batch's records section for the producer: the host's codecs (an allocator's,
+/// on `std` kafka-wire-ext's; on a device, whatever fits its flash).
+pub trait Compressor {
+    /// `records` compressed with `codec`, in a buffer the compressor owns; `None` when it
+    /// cannot (the batch goes uncompressed).
+    fn compress(&mut self, codec: Compression, records: &[u8]) -> Option<&[u8]>;
 }
 
 /// A configuration the producer refuses.
@@ -364,6 +376,8 @@ struct Slot<const B: usize> {
     max_ts: i64,
     opened: u64,
     seq: i32,
+    /// How the records section is compressed, once decided (at the first send).
+    codec: Option<Compression>,
 }
 
 impl<const B: usize> Slot<B> {
@@ -378,6 +392,7 @@ impl<const B: usize> Slot<B> {
         max_ts: 0,
         opened: 0,
         seq: -1,
+        codec: None,
     };
 }
 
@@ -426,6 +441,17 @@ pub struct Producer<'c, const P: usize, const S: usize, const B: usize, const C:
     epoch: i16,
     /// Records accepted and not yet reported.
     pending: u64,
+    /// Compresses batches when `Config::compression` asks for it.
+    compressor: Option<Hook<'c>>,
+}
+
+/// The compressor the host gave.
+struct Hook<'c>(&'c mut dyn Compressor);
+
+impl fmt::Debug for Hook<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Compressor")
+    }
 }
 
 impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Producer<'c, P, S, B, C> {
@@ -468,6 +494,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
             need_metadata: true,
             metadata_not_before: 0,
             metadata_in_flight: false,
+            compressor: None,
             pid: if config.idempotent {
                 Pid::Needed { not_before: 0 }
             } else {
@@ -504,6 +531,13 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
     /// Records accepted and not yet reported.
     pub fn pending(&self) -> u64 {
         self.pending
+    }
+
+    /// Compresses batches with `compressor` when [`Config::compression`] names a codec
+    /// (without one, batches go uncompressed).
+    pub fn with_compressor(mut self, compressor: &'c mut dyn Compressor) -> Self {
+        self.compressor = Some(Hook(compressor));
+        self
     }
 
     /// Why SASL authentication last failed, while no connection has authenticated since.
@@ -595,6 +629,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
                 s.max_ts = ts;
                 s.opened = now;
                 s.seq = -1;
+                s.codec = None;
             }
             if let Some(p) = self.parts.get_mut(pi) {
                 p.open = Some(free as u16);
@@ -926,10 +961,26 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
                 base_sequence: if idempotent { s.seq } else { -1 },
                 ..BatchBuilder::DEFAULT
             };
+            if s.codec.is_none() {
+                s.codec = Some(Compression::None);
+                let codec = self.config.compression;
+                if let (false, Some(c)) = (codec == Compression::None, self.compressor.as_mut()) {
+                    let records = s.buf.get(RECORD_BATCH_OVERHEAD..s.len).unwrap_or_default();
+                    // Kept only when smaller; otherwise the batch goes uncompressed.
+                    if let Some(z) = c.0.compress(codec, records).filter(|z| z.len() < records.len()) {
+                        let end = RECORD_BATCH_OVERHEAD + z.len();
+                        if let Some(dst) = s.buf.get_mut(RECORD_BATCH_OVERHEAD..end) {
+                            dst.copy_from_slice(z);
+                            s.len = end;
+                            s.codec = Some(codec);
+                        }
+                    }
+                }
+            }
             let len = s.len;
             if let Some(b) = s.buf.get_mut(..len) {
                 header
-                    .seal_in_place(b, Compression::None, s.count)
+                    .seal_in_place(b, s.codec.unwrap_or(Compression::None), s.count)
                     .map_err(TransmitError::Encode)?;
             }
         }

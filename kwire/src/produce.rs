@@ -5,11 +5,11 @@ use std::io::BufRead;
 use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
-use kafka_wire::records::NewHeader;
+use kafka_wire::records::{Compression, NewHeader};
 use kafka_wire_client::sasl::{Mechanism, Sasl};
 use kafka_wire_client::std_io::{Error, StdProducer};
 use kafka_wire_client::tokio_io::TokioProducer;
-use kafka_wire_client::{Acks, Config, Delivery, Producer, Record, RecordId, TopicId};
+use kafka_wire_client::{Acks, Compressor, Config, Delivery, Producer, Record, RecordId, TopicId};
 use serde_json::Value;
 
 /// Partitions the command writes to, at most.
@@ -78,6 +78,29 @@ pub struct ProduceArgs {
     run_async: bool,
     #[command(flatten)]
     sasl: SaslArgs,
+    /// Compress batches with this codec (kafka-wire-ext's encoders).
+    #[arg(long, value_enum, default_value = "none")]
+    compression: CodecArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum CodecArg {
+    None,
+    Gzip,
+    Snappy,
+    Lz4,
+    Zstd,
+}
+
+/// The producer's compressor: kafka-wire-ext's codecs into one reused buffer.
+struct ExtCompressor(Vec<u8>);
+
+impl Compressor for ExtCompressor {
+    fn compress(&mut self, codec: Compression, records: &[u8]) -> Option<&[u8]> {
+        self.0.clear();
+        kafka_wire_ext::compression::compress(codec, records, &mut self.0).ok()?;
+        Some(&self.0)
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -215,8 +238,18 @@ pub fn run(a: &ProduceArgs) -> Result<(), String> {
     config.idempotent = config.acks == Acks::All && !a.no_idempotence;
     config.linger_ms = a.linger_ms;
     config.sasl = a.sasl.sasl()?;
+    config.compression = match a.compression {
+        CodecArg::None => Compression::None,
+        CodecArg::Gzip => Compression::Gzip,
+        CodecArg::Snappy => Compression::Snappy,
+        CodecArg::Lz4 => Compression::Lz4,
+        CodecArg::Zstd => Compression::Zstd,
+    };
+    let mut compressor = ExtCompressor(Vec::with_capacity(BATCH));
     let topics = [a.topic.as_str()];
-    let producer: P<'_> = Producer::new(config, &topics).map_err(|e| e.to_string())?;
+    let producer: P<'_> = Producer::new(config, &topics)
+        .map_err(|e| e.to_string())?
+        .with_compressor(&mut compressor);
     let mut p = Driven::new(producer, a.run_async)?;
     let topic = TopicId(0);
 

@@ -17,7 +17,8 @@ is compared with what Kafka's Java consumer reads (partition, offset, key, value
 order); `-o OFFSET -c N` on one partition is compared with the Java consumer's records from that
 offset. Transactions: a transactional Java producer commits some transactions and aborts others;
 `KWIRE consume --isolation read-committed` must equal the Java consumer under read_committed, and
-read-uncommitted the Java consumer under read_uncommitted. The idempotent produce and a zstd
+read-uncommitted the Java consumer under read_uncommitted. Our producer compresses with each codec:
+Kafka's consumer reads the records back, and the broker's log segment holds batches of that codec. The idempotent produce and a zstd
 consume are run once more through the client's async driver on tokio (`--async`). With a broker
 started with `start.sh --sasl`, produce and consume over its SASL listener with PLAIN,
 SCRAM-SHA-256 and SCRAM-SHA-512, and a wrong password refused.
@@ -126,11 +127,13 @@ def kill(pid):
         time.sleep(0.05)
 
 
-def check_mode(kwire, classpath, bootstrap, acks, n, report, fault=None, tokio=False):
+def check_mode(kwire, classpath, bootstrap, acks, n, report, fault=None, tokio=False, codec=None, broker_dir=None):
     """Produces N records with acks ACKS and reads them back; with FAULT (restart_broker or
     kill_a_leader), the fault strikes once a tenth of the records are acknowledged; with TOKIO,
-    through the client's async driver on tokio (`--async`)."""
-    topic = f"kwire-client-acks-{acks}-{os.getpid()}{'-fault' if fault else ''}{'-tokio' if tokio else ''}"
+    through the client's async driver on tokio (`--async`); with CODEC, compressed with it, and
+    the broker's log segment (BROKER_DIR) read with `kwire dump-log` shows the codec kept."""
+    topic = (f"kwire-client-acks-{acks}-{os.getpid()}{'-fault' if fault else ''}{'-tokio' if tokio else ''}"
+             f"{'-' + codec if codec else ''}")
     java(classpath, "create", bootstrap, topic, "3", str(fault.replicas if fault else 1))
     recs = records(n, seed=hash(acks) & 0xffff)
     lines = "".join(json.dumps({k: v for k, v in r.items() if k != "_i"}) + "\n" for r in recs)
@@ -142,6 +145,9 @@ def check_mode(kwire, classpath, bootstrap, acks, n, report, fault=None, tokio=F
     if tokio:
         cmd.append("--async")
         acks += ", tokio"
+    if codec:
+        cmd += ["--compression", codec]
+        acks += f", {codec}"
     if fault:
         import tempfile
         import threading
@@ -213,6 +219,18 @@ def check_mode(kwire, classpath, bootstrap, acks, n, report, fault=None, tokio=F
                  f"acks={acks}: {len(keyed)} keyed records in the partition Kafka's Java partitioner gives "
                  f"(murmur2), {n // 10} in the partition named ({wrong_part} elsewhere)")
     report.check(order_ok, f"acks={acks}: each partition holds its records in the order produced")
+    if codec and broker_dir:
+        # The batches as the broker stored them: its log segment of each partition.
+        names = []
+        for part in range(3):
+            seg = os.path.join(broker_dir, "logs", f"{topic}-{part}", "00000000000000000000.log")
+            out = subprocess.run([kwire, "dump-log", seg], capture_output=True, text=True, timeout=60).stdout
+            names += [json.loads(l)["batch"]["compression"] for l in out.splitlines() if l.startswith('{"batch"')]
+        # A batch that does not shrink goes uncompressed (a lone short record under lz4's frame).
+        kept = names.count(codec)
+        report.check(kept > len(names) // 2 and set(names) <= {codec, "none"},
+                     f"acks={acks}: the broker stored {len(names)} batches, {kept} compressed with {codec}, "
+                     f"{names.count('none')} that did not shrink uncompressed")
 
 
 def java_lines(recs):
@@ -396,6 +414,12 @@ def main():
         check_transactions(kwire, classpath, bootstrap, min(n, 3000), report)
     except Exception as e:
         report.check(False, f"transactions: {e}")
+    # Compressed batches from our producer, read back by Kafka's consumer and found in the log.
+    for codec in ["gzip", "snappy", "lz4", "zstd"]:
+        try:
+            check_mode(kwire, classpath, bootstrap, "all", n, report, codec=codec, broker_dir=broker_dir)
+        except Exception as e:
+            report.check(False, f"acks=all, {codec}: {e}")
     # The async driver on tokio: the idempotent producer, and the consumer on a compressed topic.
     try:
         check_mode(kwire, classpath, bootstrap, "all", n, report, tokio=True)
