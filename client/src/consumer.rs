@@ -440,7 +440,7 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
             }
         }
         cluster::next_timeout(&self.conns, self.config.timing(), &mut at);
-        if self.need_metadata && !self.metadata_in_flight {
+        if self.need_metadata && !self.metadata_in_flight && self.metadata_not_before > 0 {
             at(self.metadata_not_before);
         }
         t
@@ -468,6 +468,13 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
     /// nothing is due now.
     pub fn poll_transmit(&mut self, now: u64, out: &mut [u8]) -> Result<Option<Transmit>, TransmitError> {
         cluster::tick(&mut self.conns, now, self.config.timing());
+        // What is due waits for a connection, not for a time (see `next_timeout`).
+        for p in self.parts.iter_mut().filter(|p| now >= p.not_before) {
+            p.not_before = 0;
+        }
+        if now >= self.metadata_not_before {
+            self.metadata_not_before = 0;
+        }
         if let Some(t) = cluster::send_api_versions(&mut self.conns, now, self.config.client_id, out)? {
             return Ok(Some(t));
         }

@@ -749,20 +749,44 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
             match s.state {
                 SlotState::Open => at(s.opened + self.config.linger_ms),
                 SlotState::Ready { not_before } => {
-                    at(not_before);
+                    // 0: due. It goes now if its leader's connection has room; otherwise it
+                    // waits for an answer or a connection event, which wake the host, not for
+                    // a time.
+                    if not_before > 0 {
+                        at(not_before);
+                    } else if self.sendable(s.part) {
+                        at(0);
+                    }
                     at(s.opened + self.config.delivery_timeout_ms);
                 }
                 _ => {}
             }
         }
         cluster::next_timeout(&self.conns, self.config.timing(), &mut at);
-        if self.need_metadata && !self.metadata_in_flight {
+        if self.need_metadata && !self.metadata_in_flight && self.metadata_not_before > 0 {
             at(self.metadata_not_before);
         }
         if let Pid::Needed { not_before } = self.pid {
-            at(not_before);
+            if not_before > 0 {
+                at(not_before);
+            }
         }
         t
+    }
+
+    /// Whether a due batch of partition `part` can go out now: a producer id in hand, nothing
+    /// of the partition in flight, and its leader's connection with room.
+    fn sendable(&self, part: u16) -> bool {
+        let Some(p) = self.parts.get(usize::from(part)) else {
+            return false;
+        };
+        self.pid == Pid::Have
+            && !p.in_flight
+            && p.leader >= 0
+            && self
+                .conns
+                .iter()
+                .any(|c| c.node == p.leader && c.ready(self.config.max_in_flight))
     }
 
     /// What falls due at `now`: lingers, timeouts, backoffs.
@@ -780,8 +804,20 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
                         self.pid = Pid::Bump;
                     }
                 }
+                SlotState::Ready { not_before } if not_before > 0 && now >= not_before => {
+                    if let Some(s) = self.slots.get_mut(i) {
+                        s.state = SlotState::Ready { not_before: 0 };
+                    }
+                }
                 _ => {}
             }
+        }
+        // What is due waits for a connection, not for a time (see `next_timeout`).
+        if now >= self.metadata_not_before {
+            self.metadata_not_before = 0;
+        }
+        if matches!(self.pid, Pid::Needed { not_before } if now >= not_before) {
+            self.pid = Pid::Needed { not_before: 0 };
         }
         cluster::tick(&mut self.conns, now, cfg.timing());
     }
