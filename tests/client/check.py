@@ -43,9 +43,23 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 JAVA_TOOL = os.path.join(HERE, "ClientCheck.java")
 
 
+_classes = None
+
+
 def java(classpath, *args, stdin=None):
-    r = subprocess.run(["java", "-cp", classpath, JAVA_TOOL, *args], input=stdin, capture_output=True, text=True,
+    """Runs ClientCheck (compiled once per run, rather than by every launch)."""
+    global _classes
+    if _classes is None:
+        import atexit
+        import shutil
+        import tempfile
+        out = tempfile.mkdtemp(prefix="clientcheck-")
+        atexit.register(shutil.rmtree, out, True)
+        subprocess.run(["javac", "-nowarn", "-cp", classpath, "-d", out, JAVA_TOOL], check=True, capture_output=True,
                        timeout=180)
+        _classes = out
+    r = subprocess.run(["java", "-cp", classpath + os.pathsep + _classes, "ClientCheck", *args], input=stdin,
+                       capture_output=True, text=True, timeout=180)
     if r.returncode != 0:
         why = [l for l in r.stderr.splitlines() if "Exception" in l][:2] or r.stderr.splitlines()[-3:]
         raise RuntimeError(f"ClientCheck {args[0]} exited {r.returncode}: {' / '.join(why)}")
