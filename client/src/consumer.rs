@@ -887,16 +887,29 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
             self.unanswered(ci, State::Fetching(ci as u8), now);
             return Ok(fetched);
         }
-        // First check every batch, so that no position moves on an answer that does not check.
+        // First check every batch, so that no position moves on an answer that does not check;
+        // the same pass finds where each partition's records end (in the answer's order).
+        let mut ends: Vec<i64, P> = Vec::new();
         for t in body.responses.iter() {
             for p in t.partitions.iter() {
+                let mut end = -1;
                 for b in Batches::new(p.records.unwrap_or_default()).verify_crc(true) {
-                    b.map_err(ProtocolError::Decode)?;
+                    if let Batch::V2(b) = b.map_err(ProtocolError::Decode)? {
+                        end = end.max(b.next_offset());
+                    }
                 }
+                // Beyond `P` partitions (an answer naming more than was asked), found again below.
+                let _ = ends.push(end);
             }
         }
+        let mut k = 0;
         for t in body.responses.iter() {
             for r in t.partitions.iter() {
+                let end = ends
+                    .get(k)
+                    .copied()
+                    .unwrap_or_else(|| records_end(r.records.unwrap_or_default()));
+                k += 1;
                 let Some(pi) = self.answered_part((t.topic, t.topic_id), r.partition_index, State::Fetching(ci as u8))
                 else {
                     continue;
@@ -930,13 +943,7 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
                 let Some(p) = self.parts.get_mut(pi) else { continue };
                 let from = p.position;
                 let records = r.records.unwrap_or_default();
-                let mut next = from;
-                for b in Batches::new(records) {
-                    if let Ok(Batch::V2(b)) = b {
-                        next = next.max(b.next_offset());
-                    }
-                }
-                p.position = next;
+                p.position = from.max(end);
                 p.end = match self.config.isolation {
                     Isolation::ReadCommitted if r.last_stable_offset >= 0 => r.last_stable_offset,
                     _ => r.high_watermark,
@@ -958,6 +965,17 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
         self.unanswered(ci, State::Fetching(ci as u8), now);
         Ok(fetched)
     }
+}
+
+/// The offset after the last whole batch of checked record bytes (-1 without one).
+fn records_end(records: &[u8]) -> i64 {
+    Batches::new(records)
+        .filter_map(|b| match b {
+            Ok(Batch::V2(b)) => Some(b.next_offset()),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(-1)
 }
 
 /// The start a resolving partition asked ListOffsets for, kept in its position meanwhile.
