@@ -7,6 +7,7 @@
 #   - the client script passed: the records read back equal those produced;
 #   - every frame decoded strictly (the log has no "error" and no lenient "note");
 #   - every request got its response, paired by correlation id;
+#   - no fault was logged beyond requests in flight when a client closed;
 #   - broker addresses were rewritten: no Metadata, DescribeCluster or FindCoordinator response
 #     reached the client with the broker's own port, and the client then connected through the
 #     proxy's listener for the broker (the JSON's connection label ends "via <listener>").
@@ -98,7 +99,17 @@ through_proxy() {
   python3 - "$log" "$name" "$port" "$lport" <<'EOF'
 import collections, json, sys
 path, name, broker_port, bootstrap = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-frames = [json.loads(l) for l in open(path) if l.strip()]
+lines = [json.loads(l) for l in open(path) if l.strip()]
+frames = [l for l in lines if "event" not in l]
+events = collections.Counter((l["event"], l.get("kind", "")) for l in lines if "event" in l)
+# A client that closes with a request in flight, or resets, costs that request: nothing else may
+# go wrong on the way.
+faults = [l for l in lines if l.get("event") == "fault" and l["kind"] not in ("unanswered", "client_reset")]
+summary = ", ".join("%s%s x%d" % (e, " " + k if k else "", n) for (e, k), n in sorted(events.items()))
+if not faults:
+    print("PASS: %s: no fault beyond requests in flight when a client closed (events: %s)" % (name, summary or "none"))
+else:
+    print("FAILED: %s: faults %s" % (name, json.dumps(faults[:5])[:2000]))
 bad = [f for f in frames if "error" in f or "note" in f]
 by_api = collections.Counter((f["apiName"], f["apiVersion"], f["direction"][:3]) for f in frames)
 req = {(f["connection"], f["correlationId"]) for f in frames if f["direction"] == "request"}

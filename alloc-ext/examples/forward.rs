@@ -9,7 +9,7 @@
 //! frame is written on from it; each is decoded in place (kafka-wire's views borrow the
 //! buffer) to look at its API, correlation id and fields. The loop allocates nothing. [`kafka_wire_ext::proxy::Pump`] is this
 //! loop with response pairing, address rewriting and an observer; `kwire proxy` runs two per
-//! connection.
+//! connection, over tokio's sockets.
 
 use std::io::{self, Read, Write};
 use std::net::{TcpListener, TcpStream};

@@ -1,13 +1,18 @@
 //! A decoding TCP proxy for Kafka: the library behind `kwire proxy`.
 //!
 //! Clients connect to the proxy instead of the broker. Every connection gets one connection to
-//! the upstream broker, and two threads: one forwards requests (client to broker), the other
-//! responses (broker to client). Each thread reads into the connection layer's frame cutter
-//! (`kafka_wire::conn::FrameCutter`), forwards every complete frame unchanged, and decodes it
-//! once on the way ([`Pump`]), leniently: a frame with bytes after its body is counted as
-//! lenient, not strict. Responses do not name their API; the two threads share one
+//! the upstream broker and two [`Pump`]s, one per direction. A pump reads into the connection
+//! layer's frame cutter (`kafka_wire::conn::FrameCutter`), forwards every complete frame, and
+//! decodes it once on the way, leniently: a frame with bytes after its body is counted as
+//! lenient, not strict. Responses do not name their API; the two pumps share one
 //! `kafka_wire::conn::Observer` ([`Pairing`]), which remembers each request's API key and
 //! version until its response comes back, and reads the response as its answer.
+//!
+//! [`Proxy`] (feature `proxy`) serves connections as tasks on a tokio runtime of its own, with
+//! everything bounded and timed ([`Limits`]): connections, buffer memory, connecting, idle
+//! clients, silent brokers, the drain at shutdown. Each fault costs at most its connection and
+//! is logged as a JSON line ([`Fault`]); the log sits behind a bounded queue ([`LogSink`]) and
+//! never holds up forwarding; the counters are served in Prometheus' text format.
 //!
 //! ## Addresses
 //!
@@ -23,30 +28,24 @@
 //!
 //! ## Cost on the forwarding path
 //!
-//! * Bytes are read straight into the connection's frame buffer. Frames that arrive together
-//!   are gathered into one write of up to [`WRITE_BATCH`] bytes (one copy); a frame larger than
-//!   that is written straight from the read buffer. A partial frame may be moved to the front
-//!   of the read buffer to make room for its rest.
+//! * Bytes are read straight into the connection's frame buffer. Small frames that arrive
+//!   together are gathered into one write of up to [`WRITE_BATCH`] bytes (one copy); a frame of
+//!   [`DIRECT`] bytes or more is written straight from the read buffer. A partial frame may be
+//!   moved to the front of the read buffer to make room for its rest.
 //! * Buffers are reused: forwarding allocates nothing per frame (`alloc-ext/tests/proxy_allocs.rs`
-//!   counts allocations); the read buffer grows as a large frame's bytes arrive and shrinks
-//!   back after it. Decoding uses the borrowing views of `kafka-wire`, which never allocate.
+//!   counts allocations). The read buffer grows as a large frame's bytes arrive, never ahead of
+//!   them, and shrinks back after it; so do the gathering and rewrite buffers. Decoding uses the
+//!   borrowing views of `kafka-wire`, which never allocate.
 //! * Only responses whose addresses change are re-encoded: the new broker list is built
 //!   (one small allocation), the body encoded from the view with the other fields' bytes
 //!   copied as they are, into a reused output buffer.
-//! * Logging a frame as JSON allocates; without an observer (`--quiet`) nothing is formatted.
+//! * Logging a frame as JSON allocates; without a log (`--quiet`) nothing is formatted.
 //!
-//! ## Threads rather than an async runtime
-//!
-//! A debugging proxy has a handful of connections, each with at most a few requests in flight.
-//! Two blocking threads per connection keep the forwarding loop a plain read-decode-write loop
-//! that an example can show in a few lines ([`Pump::step`] works on any `Read` and `Write`),
-//! need no runtime crate, and do not allocate per frame (an async runtime's task wake-ups and
-//! buffers are harder to account for). The latency this adds is measured in
-//! `benches/proxy_latency.sh` (results in `benches/RESULTS.md`).
+//! The latency the proxy adds is measured in `benches/proxy_latency.sh` (results in
+//! `benches/RESULTS.md`); its behaviour under faults in `tests/proxy/faults.py` and
+//! `alloc-ext/tests/proxy_server.rs`.
 
-use std::collections::HashMap;
 use std::io::{self, Read, Write};
-use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -60,6 +59,12 @@ use kafka_wire::messages::{
 use kafka_wire::{Array, EncodeError, Message, ResponseBody};
 
 use crate::conversation;
+
+#[cfg(feature = "proxy")]
+mod server;
+#[cfg(feature = "proxy")]
+#[cfg_attr(docsrs, doc(cfg(feature = "proxy")))]
+pub use server::{Config, Fault, Limits, Metrics, Proxy, BLOCKING_THREADS};
 
 /// Largest frame forwarded by default: 100 MiB, Kafka's default `socket.request.max.bytes`.
 pub const DEFAULT_MAX_FRAME: usize = 100 * 1024 * 1024;
@@ -103,6 +108,18 @@ impl Pairing {
         self.observer.lock().unwrap_or_else(|e| e.into_inner()).waiting()
     }
 
+    /// The correlation id of the oldest request waiting.
+    pub fn oldest(&self) -> Option<i32> {
+        let o = self.observer.lock().unwrap_or_else(|e| e.into_inner());
+        o.oldest().map(|p| p.correlation_id)
+    }
+
+    /// Forgets every waiting request (the connection closed); returns them, oldest first,
+    /// through `each`.
+    pub fn close(&self, each: impl FnMut(conn::Pending)) {
+        self.observer.lock().unwrap_or_else(|e| e.into_inner()).close(each);
+    }
+
     fn see<'a>(&self, direction: Direction, frame: &'a [u8]) -> conn::Event<'a> {
         let mut o = self.observer.lock().unwrap_or_else(|e| e.into_inner());
         match direction {
@@ -112,8 +129,20 @@ impl Pairing {
     }
 }
 
-/// Counters over all connections.
+/// API key slots counted one by one; larger keys share the last slot.
+pub const API_SLOTS: usize = 128;
+
+/// Frames and bytes of one API in one direction.
 #[derive(Debug, Default)]
+pub struct ApiCount {
+    /// Frames.
+    pub frames: AtomicU64,
+    /// Bytes (size prefixes included).
+    pub bytes: AtomicU64,
+}
+
+/// Counters over all connections.
+#[derive(Debug)]
 pub struct Stats {
     /// Frames forwarded.
     pub frames: AtomicU64,
@@ -127,6 +156,23 @@ pub struct Stats {
     pub rewritten: AtomicU64,
     /// Responses whose correlation id matched no request.
     pub unpaired: AtomicU64,
+    /// Frames and bytes per API key (requests, then responses); frames whose API is not
+    /// known (an unpaired response, a request too short for its key) are in the last slot.
+    pub apis: [[ApiCount; API_SLOTS]; 2],
+}
+
+impl Default for Stats {
+    fn default() -> Self {
+        Stats {
+            frames: AtomicU64::new(0),
+            strict: AtomicU64::new(0),
+            lenient: AtomicU64::new(0),
+            failed: AtomicU64::new(0),
+            rewritten: AtomicU64::new(0),
+            unpaired: AtomicU64::new(0),
+            apis: core::array::from_fn(|_| core::array::from_fn(|_| ApiCount::default())),
+        }
+    }
 }
 
 impl Stats {
@@ -142,6 +188,17 @@ impl Stats {
             g(&self.rewritten),
             g(&self.unpaired)
         )
+    }
+
+    fn count(&self, direction: Direction, key: Option<i16>, bytes: usize) {
+        let slot = key
+            .and_then(|k| usize::try_from(k).ok())
+            .map_or(API_SLOTS - 1, |k| k.min(API_SLOTS - 1));
+        let d = usize::from(direction == Direction::Response);
+        if let Some(c) = self.apis.get(d).and_then(|a| a.get(slot)) {
+            c.frames.fetch_add(1, Ordering::Relaxed);
+            c.bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+        }
     }
 }
 
@@ -299,30 +356,62 @@ pub fn rewrite_response(
 }
 
 /// One direction of one connection: reads frames, decodes them, forwards them.
+///
+/// The pump is sans-I/O: bytes are read into [`space`](Self::space) and committed with
+/// [`filled`](Self::filled); [`next_output`](Self::next_output) then decodes every whole frame
+/// and hands out what to write on, until `None`. Small frames that arrive together come out
+/// gathered into one write (one copy); a frame of [`DIRECT`] bytes or more comes out on its
+/// own, straight from the read buffer (no copy). [`step`](Self::step) is that loop over
+/// blocking `Read` and `Write`; `kwire proxy` runs it over tokio's sockets.
 pub struct Pump {
     direction: Direction,
     connection: u64,
     cutter: FrameCutter<Growable>,
+    rest: usize,
     /// Frames gathered for one write.
     batch: Vec<u8>,
     /// A rewritten response frame.
     out: Vec<u8>,
+    /// What the last [`next_output`](Self::next_output) handed out.
+    last: Last,
+    /// A frame handled but not handed out yet (the gathered batch went first): `true` when it
+    /// was rewritten into `out`, `false` when it is the cutter's handed frame.
+    held: Option<bool>,
+    /// A refused size prefix, reported after the frames gathered before it.
+    error: Option<conn::CutError>,
     pairing: Arc<Pairing>,
     stats: Arc<Stats>,
     map: Option<Arc<dyn AddressMap>>,
     observer: Option<Box<dyn FrameObserver>>,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Last {
+    Nothing,
+    Batch,
+    Held,
+}
+
+/// Frames of this many bytes or more are written straight from the read buffer.
+pub const DIRECT: usize = 16 * 1024;
+
+/// Gathering and rewrite buffers above this capacity are given back once written.
+const KEEP: usize = 16 * 1024;
+
 impl Pump {
     /// A pump for `direction` of connection number `connection`. Both directions of a
-    /// connection share `pairing`.
+    /// connection share `pairing`. Its read buffer rests at 64 KiB.
     pub fn new(direction: Direction, connection: u64, pairing: Arc<Pairing>, stats: Arc<Stats>) -> Self {
         Pump {
             direction,
             connection,
             cutter: FrameCutter::new(Growable::new(READ_REST), DEFAULT_MAX_FRAME),
-            batch: Vec::with_capacity(WRITE_BATCH),
-            out: Vec::with_capacity(4096),
+            rest: READ_REST,
+            batch: Vec::new(),
+            out: Vec::new(),
+            last: Last::Nothing,
+            held: None,
+            error: None,
             pairing,
             stats,
             map: None,
@@ -332,7 +421,15 @@ impl Pump {
 
     /// Rejects frames above `max` bytes (the connection is closed).
     pub fn max_frame(mut self, max: usize) -> Self {
-        self.cutter = FrameCutter::new(Growable::new(READ_REST), max);
+        self.cutter = FrameCutter::new(Growable::new(self.rest), max);
+        self
+    }
+
+    /// A read buffer that rests at `rest` bytes (it grows while a larger frame arrives, and
+    /// shrinks back after it), refusing frames above `max` bytes.
+    pub fn buffer(mut self, rest: usize, max: usize) -> Self {
+        self.rest = rest;
+        self.cutter = FrameCutter::new(Growable::new(rest), max);
         self
     }
 
@@ -353,26 +450,43 @@ impl Pump {
         self.cutter.storage().capacity()
     }
 
-    /// Forwards until `from` ends. Frames still incomplete at the end are dropped.
-    pub fn run<R: Read + ?Sized, W: Write + ?Sized>(&mut self, from: &mut R, to: &mut W) -> io::Result<()> {
-        while self.step(from, to)? {}
-        Ok(())
+    /// The memory the pump's buffers commit now: the read buffer, the gathering buffer and the
+    /// rewrite buffer.
+    pub fn memory(&self) -> usize {
+        self.cutter.storage().capacity() + self.batch.capacity() + self.out.capacity()
     }
 
-    /// Reads once, then decodes and forwards every complete frame. `Ok(false)` at the end of
-    /// the stream.
-    pub fn step<R: Read + ?Sized, W: Write + ?Sized>(&mut self, from: &mut R, to: &mut W) -> io::Result<bool> {
-        let n = loop {
-            let space = self.cutter.space();
-            match from.read(space) {
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                r => break r?,
-            }
-        };
-        if n == 0 {
-            return Ok(false);
-        }
+    /// Bytes received that are not a whole frame yet (at the end of a stream: a cut frame).
+    pub fn buffered(&self) -> usize {
+        self.cutter.buffered()
+    }
+
+    /// Where the next bytes read go; commit them with [`filled`](Self::filled).
+    pub fn space(&mut self) -> &mut [u8] {
+        self.cutter.space()
+    }
+
+    /// Commits `n` bytes read into [`space`](Self::space).
+    pub fn filled(&mut self, n: usize) {
         self.cutter.filled(n);
+    }
+
+    /// The next bytes to write on, after decoding (and maybe rewriting) the frames they hold;
+    /// `None` once every whole frame received has been handed out. Each call takes the
+    /// previous output as written. A size prefix that is negative or above the maximum is an
+    /// error, after the frames before it, and the stream cannot go on.
+    pub fn next_output(&mut self) -> Result<Option<&[u8]>, conn::CutError> {
+        if self.last == Last::Batch {
+            self.batch.clear();
+        }
+        self.last = Last::Nothing;
+        if let Some(rewritten) = self.held.take() {
+            self.last = Last::Held;
+            return Ok(Some(if rewritten { &self.out } else { self.cutter.handed() }));
+        }
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
         loop {
             let Pump {
                 direction,
@@ -384,14 +498,15 @@ impl Pump {
                 stats,
                 map,
                 observer,
+                ..
             } = self;
             let frame = match cutter.next_frame() {
                 Ok(Cut::Frame(f)) => f,
                 Ok(Cut::NeedMore(_)) => break,
+                Err(e) if batch.is_empty() => return Err(e),
                 Err(e) => {
-                    to.write_all(batch)?;
-                    batch.clear();
-                    return Err(io::Error::new(io::ErrorKind::InvalidData, e));
+                    self.error = Some(e);
+                    break;
                 }
             };
             let rewritten = handle(
@@ -404,19 +519,56 @@ impl Pump {
                 map.as_deref(),
                 observer,
             );
-            let forward: &[u8] = if rewritten { out } else { frame };
-            if batch.len() + forward.len() > WRITE_BATCH {
-                to.write_all(batch)?;
-                batch.clear();
+            let len = if rewritten { out.len() } else { frame.len() };
+            if len >= DIRECT || batch.len() + len > WRITE_BATCH {
+                if batch.is_empty() {
+                    self.last = Last::Held;
+                    return Ok(Some(if rewritten { &self.out } else { self.cutter.handed() }));
+                }
+                self.held = Some(rewritten);
+                break;
             }
-            if forward.len() > WRITE_BATCH {
-                to.write_all(forward)?;
-            } else {
-                batch.extend_from_slice(forward);
+            batch.extend_from_slice(if rewritten { out } else { frame });
+        }
+        if self.batch.is_empty() {
+            if self.batch.capacity() > KEEP {
+                self.batch = Vec::new();
+            }
+            if self.out.capacity() > KEEP {
+                self.out = Vec::new();
+            }
+            return Ok(None);
+        }
+        self.last = Last::Batch;
+        Ok(Some(&self.batch))
+    }
+
+    /// Forwards until `from` ends. Frames still incomplete at the end are dropped.
+    pub fn run<R: Read + ?Sized, W: Write + ?Sized>(&mut self, from: &mut R, to: &mut W) -> io::Result<()> {
+        while self.step(from, to)? {}
+        Ok(())
+    }
+
+    /// Reads once, then decodes and forwards every complete frame. `Ok(false)` at the end of
+    /// the stream.
+    pub fn step<R: Read + ?Sized, W: Write + ?Sized>(&mut self, from: &mut R, to: &mut W) -> io::Result<bool> {
+        let n = loop {
+            match from.read(self.space()) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                r => break r?,
+            }
+        };
+        if n == 0 {
+            return Ok(false);
+        }
+        self.filled(n);
+        loop {
+            match self.next_output() {
+                Ok(Some(bytes)) => to.write_all(bytes)?,
+                Ok(None) => break,
+                Err(e) => return Err(io::Error::new(io::ErrorKind::InvalidData, e)),
             }
         }
-        to.write_all(&self.batch)?;
-        self.batch.clear();
         to.flush()?;
         Ok(true)
     }
@@ -437,6 +589,7 @@ fn handle(
 ) -> bool {
     let event = pairing.see(direction, frame);
     stats.frames.fetch_add(1, Ordering::Relaxed);
+    stats.count(direction, event.api.map(|(k, _)| k.id()), frame.len());
     let counter = match &event.decoded {
         conn::Decoded::Request(r) if r.trailing.is_empty() => &stats.strict,
         conn::Decoded::Response(r) if r.trailing.is_empty() => &stats.strict,
@@ -463,19 +616,144 @@ fn handle(
     rewritten
 }
 
+/// Where the proxy's JSON lines go: a bounded queue in front of a writer thread, so that a slow
+/// or stalled sink (a full disk, `| less`) never holds up forwarding. When the queue is full,
+/// lines are dropped and counted; the writer logs the count (`{"event": "log_dropped"}`) when
+/// it catches up. Lines are written through a buffer, flushed whenever the queue runs empty.
+#[derive(Clone)]
+pub struct LogSink {
+    tx: std::sync::mpsc::SyncSender<Option<String>>,
+    counts: Arc<LogCounts>,
+}
+
+#[derive(Debug, Default)]
+struct LogCounts {
+    dropped: AtomicU64,
+    written: AtomicU64,
+}
+
+/// The writer thread of a [`LogSink`]; [`finish`](Self::finish) flushes what is queued.
+pub struct LogWriter {
+    tx: std::sync::mpsc::SyncSender<Option<String>>,
+    ended: std::sync::mpsc::Receiver<()>,
+}
+
+impl LogSink {
+    /// A sink of `capacity` queued lines writing to `out` from a thread of its own (named
+    /// `kwire-log`). Fails only when the thread cannot be started.
+    pub fn start(out: Box<dyn Write + Send>, capacity: usize) -> io::Result<(LogSink, LogWriter)> {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Option<String>>(capacity.max(1));
+        let counts = Arc::new(LogCounts::default());
+        let c = counts.clone();
+        let (end_tx, ended) = std::sync::mpsc::channel();
+        thread::Builder::new().name("kwire-log".into()).spawn(move || {
+            write_lines(rx, out, &c);
+            let _ = end_tx.send(());
+        })?;
+        Ok((LogSink { tx: tx.clone(), counts }, LogWriter { tx, ended }))
+    }
+
+    /// Queues one line (without its newline); drops it, counted, when the queue is full.
+    pub fn line(&self, line: String) {
+        if self.tx.try_send(Some(line)).is_err() {
+            self.counts.dropped.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Lines dropped because the queue was full.
+    pub fn dropped(&self) -> u64 {
+        self.counts.dropped.load(Ordering::Relaxed)
+    }
+
+    /// Lines written.
+    pub fn written(&self) -> u64 {
+        self.counts.written.load(Ordering::Relaxed)
+    }
+}
+
+impl LogWriter {
+    /// Writes and flushes every line queued so far, and ends the writer thread (lines queued
+    /// after this are dropped). Gives up after `timeout` when the sink does not take them (a
+    /// stalled pipe): `false` then, and the thread is left blocked.
+    pub fn finish(self, timeout: std::time::Duration) -> bool {
+        let deadline = std::time::Instant::now() + timeout;
+        let mut end = Some(None);
+        while let Some(e) = end.take() {
+            match self.tx.try_send(e) {
+                Ok(()) => {}
+                Err(std::sync::mpsc::TrySendError::Full(e)) => {
+                    if std::time::Instant::now() >= deadline {
+                        return false;
+                    }
+                    end = Some(e);
+                    thread::sleep(std::time::Duration::from_millis(5));
+                }
+                Err(std::sync::mpsc::TrySendError::Disconnected(_)) => return true,
+            }
+        }
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        self.ended.recv_timeout(left).is_ok()
+    }
+}
+
+fn write_lines(rx: std::sync::mpsc::Receiver<Option<String>>, out: Box<dyn Write + Send>, counts: &LogCounts) {
+    let mut out = io::BufWriter::with_capacity(64 * 1024, out);
+    let mut reported = 0;
+    let mut next = rx.recv().unwrap_or(None);
+    loop {
+        let Some(line) = next.take() else {
+            report_dropped(&mut out, counts, &mut reported);
+            let _ = out.flush();
+            return;
+        };
+        let _ = out.write_all(line.as_bytes());
+        let _ = out.write_all(b"\n");
+        counts.written.fetch_add(1, Ordering::Relaxed);
+        next = match rx.try_recv() {
+            Ok(l) => l,
+            Err(_) => {
+                // Caught up: say what was dropped meanwhile, and flush.
+                report_dropped(&mut out, counts, &mut reported);
+                let _ = out.flush();
+                rx.recv().unwrap_or(None)
+            }
+        };
+    }
+}
+
+fn report_dropped(out: &mut impl Write, counts: &LogCounts, reported: &mut u64) {
+    let dropped = counts.dropped.load(Ordering::Relaxed);
+    if dropped > *reported {
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::json!({"event": "log_dropped", "time": now(), "dropped": dropped - *reported})
+        );
+        *reported = dropped;
+    }
+}
+
+/// Seconds since the Unix epoch.
+fn now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
+}
+
 /// Logs every frame as one JSON line, in the shape of [`crate::conversation`] (read off the
 /// pump's one parse, [`conversation::to_json`]), plus `"rewritten": true` and `"forwardedBody"`
 /// (the body the client received) for responses whose broker addresses were rewritten.
 #[derive(Clone)]
 pub struct JsonLog {
     label: Arc<str>,
-    out: Arc<Mutex<Box<dyn Write + Send>>>,
+    out: LogSink,
 }
 
 impl JsonLog {
     /// The observer of one connection named `label` (both directions), writing to `out` (which
     /// every connection shares).
-    pub fn new(label: impl Into<String>, out: Arc<Mutex<Box<dyn Write + Send>>>) -> JsonLog {
+    pub fn new(label: impl Into<String>, out: LogSink) -> JsonLog {
         JsonLog {
             label: Arc::from(label.into()),
             out,
@@ -498,11 +776,7 @@ fn forwarded_body(parsed: &frame::ResponseFrame<'_>, rewritten: &[u8]) -> Result
 
 impl FrameObserver for JsonLog {
     fn frame(&mut self, f: &Forwarded<'_>) {
-        let time = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs_f64())
-            .unwrap_or(0.0);
-        let mut ev = conversation::to_json(&self.label, time, &f.event);
+        let mut ev = conversation::to_json(&self.label, now(), &f.event);
         if let (Some(r), conn::Decoded::Response(parsed), Some(obj)) =
             (f.rewritten, &f.event.decoded, ev.json.as_object_mut())
         {
@@ -515,256 +789,6 @@ impl FrameObserver for JsonLog {
                 ),
             };
         }
-        let line = ev.json.to_string();
-        let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = writeln!(out, "{line}");
-        let _ = out.flush();
+        self.out.line(ev.json.to_string());
     }
-}
-
-/// How to run a [`Proxy`].
-pub struct Config {
-    /// The bootstrap listener's address.
-    pub listen: SocketAddr,
-    /// The broker the bootstrap listener forwards to.
-    pub upstream: String,
-    /// The host advertised to clients in rewritten responses (default: the listening IP, or
-    /// `localhost` when it listens on every interface).
-    pub advertised_host: Option<String>,
-    /// Broker `N` listens on `broker_port_base + N` (default: listening port + 1; 0 for
-    /// ephemeral ports).
-    pub broker_port_base: Option<u16>,
-    /// Largest frame forwarded.
-    pub max_frame: usize,
-    /// Where the JSON lines go; `None` logs nothing.
-    pub log: Option<Arc<Mutex<Box<dyn Write + Send>>>>,
-    /// Rewrite broker addresses (on by default).
-    pub rewrite: bool,
-}
-
-impl Config {
-    /// Listen on `listen`, forward to `upstream`, log nothing, rewrite addresses.
-    pub fn new(listen: SocketAddr, upstream: impl Into<String>) -> Self {
-        Config {
-            listen,
-            upstream: upstream.into(),
-            advertised_host: None,
-            broker_port_base: None,
-            max_frame: DEFAULT_MAX_FRAME,
-            log: None,
-            rewrite: true,
-        }
-    }
-}
-
-/// A broker's listener: its upstream address and the proxy port for it.
-#[derive(Debug, Clone)]
-struct BrokerListener {
-    host: String,
-    port: i32,
-    proxy_port: i32,
-}
-
-/// The running proxy's state shared by its threads; it is the [`AddressMap`].
-struct Shared {
-    listen_ip: std::net::IpAddr,
-    advertised_host: String,
-    broker_port_base: u16,
-    max_frame: usize,
-    log: Option<Arc<Mutex<Box<dyn Write + Send>>>>,
-    rewrite: bool,
-    stats: Arc<Stats>,
-    brokers: Mutex<HashMap<i32, BrokerListener>>,
-    connections: AtomicU64,
-    me: Mutex<std::sync::Weak<Shared>>,
-}
-
-impl AddressMap for Shared {
-    fn map(&self, node_id: i32, host: &str, port: i32) -> Option<(&str, i32)> {
-        let mut brokers = self.brokers.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(b) = brokers.get(&node_id) {
-            if b.host == host && b.port == port {
-                return Some((&self.advertised_host, b.proxy_port));
-            }
-        }
-        // A new broker, or one that moved: a listener for it.
-        let upstream = format!("{host}:{port}");
-        let wanted = i64::from(self.broker_port_base) + i64::from(node_id);
-        let try_bind = |p: u16| TcpListener::bind(SocketAddr::new(self.listen_ip, p));
-        let listener = match (self.broker_port_base, u16::try_from(wanted)) {
-            (1.., Ok(p)) if p > 0 => try_bind(p).or_else(|_| try_bind(0)),
-            _ => try_bind(0),
-        };
-        let listener = match listener {
-            Ok(l) => l,
-            Err(e) => {
-                eprintln!("kwire proxy: cannot listen for broker {node_id} ({upstream}): {e}");
-                return None;
-            }
-        };
-        let proxy_port = listener.local_addr().map(|a| i32::from(a.port())).unwrap_or(0);
-        eprintln!(
-            "kwire proxy: broker {node_id} ({upstream}) is reached through {}:{proxy_port}",
-            self.advertised_host
-        );
-        brokers.insert(
-            node_id,
-            BrokerListener {
-                host: host.to_string(),
-                port,
-                proxy_port,
-            },
-        );
-        let me = self.me.lock().unwrap_or_else(|e| e.into_inner()).upgrade();
-        if let Some(me) = me {
-            thread::spawn(move || accept_loop(me, listener, upstream));
-        }
-        Some((&self.advertised_host, proxy_port))
-    }
-}
-
-/// A running proxy.
-pub struct Proxy {
-    shared: Arc<Shared>,
-    local: SocketAddr,
-}
-
-impl Proxy {
-    /// Binds the bootstrap listener and starts accepting in a background thread.
-    pub fn start(config: Config) -> io::Result<Proxy> {
-        let listener = TcpListener::bind(config.listen)?;
-        let local = listener.local_addr()?;
-        let advertised_host = config.advertised_host.unwrap_or_else(|| {
-            if local.ip().is_unspecified() {
-                "localhost".to_string()
-            } else {
-                local.ip().to_string()
-            }
-        });
-        let broker_port_base = config.broker_port_base.unwrap_or(if config.listen.port() == 0 {
-            0
-        } else {
-            local.port().saturating_add(1)
-        });
-        let shared = Arc::new(Shared {
-            listen_ip: local.ip(),
-            advertised_host,
-            broker_port_base,
-            max_frame: config.max_frame,
-            log: config.log,
-            rewrite: config.rewrite,
-            stats: Arc::new(Stats::default()),
-            brokers: Mutex::new(HashMap::new()),
-            connections: AtomicU64::new(0),
-            me: Mutex::new(std::sync::Weak::new()),
-        });
-        *shared.me.lock().unwrap_or_else(|e| e.into_inner()) = Arc::downgrade(&shared);
-        let s = shared.clone();
-        let upstream = config.upstream;
-        thread::spawn(move || accept_loop(s, listener, upstream));
-        Ok(Proxy { shared, local })
-    }
-
-    /// The bootstrap listener's address.
-    pub fn local_addr(&self) -> SocketAddr {
-        self.local
-    }
-
-    /// The counters.
-    pub fn stats(&self) -> &Stats {
-        &self.shared.stats
-    }
-
-    /// The brokers discovered so far: node id, upstream `host:port`, proxy port.
-    pub fn brokers(&self) -> Vec<(i32, String, i32)> {
-        let b = self.shared.brokers.lock().unwrap_or_else(|e| e.into_inner());
-        let mut v: Vec<_> = b
-            .iter()
-            .map(|(id, l)| (*id, format!("{}:{}", l.host, l.port), l.proxy_port))
-            .collect();
-        v.sort();
-        v
-    }
-}
-
-fn accept_loop(shared: Arc<Shared>, listener: TcpListener, upstream: String) {
-    for client in listener.incoming() {
-        let Ok(client) = client else { continue };
-        let shared = shared.clone();
-        let upstream = upstream.clone();
-        thread::spawn(move || {
-            if let Err(e) = serve(&shared, client, &upstream) {
-                eprintln!("kwire proxy: connection to {upstream}: {e}");
-            }
-        });
-    }
-}
-
-fn connect(upstream: &str) -> io::Result<TcpStream> {
-    let mut last = io::Error::new(io::ErrorKind::NotFound, format!("{upstream} resolves to no address"));
-    for a in upstream.to_socket_addrs()? {
-        match TcpStream::connect(a) {
-            Ok(s) => return Ok(s),
-            Err(e) => last = e,
-        }
-    }
-    Err(last)
-}
-
-fn serve(shared: &Arc<Shared>, client: TcpStream, upstream: &str) -> io::Result<()> {
-    let server = connect(upstream)?;
-    client.set_nodelay(true)?;
-    server.set_nodelay(true)?;
-    let connection = shared.connections.fetch_add(1, Ordering::Relaxed) + 1;
-    let pairing = Arc::new(Pairing::new());
-    // "client > broker via proxy listener", e.g. "127.0.0.1:50310 > 127.0.0.1:9092 via 127.0.0.1:19094".
-    let label = format!(
-        "{} > {} via {}",
-        client.peer_addr()?,
-        server.peer_addr()?,
-        client.local_addr()?
-    );
-    let (log_requests, log_responses) = match &shared.log {
-        Some(out) => {
-            let log = JsonLog::new(label, out.clone());
-            (Some(log.clone()), Some(log))
-        }
-        None => (None, None),
-    };
-    let pump = |direction, log: Option<JsonLog>| {
-        let mut p = Pump::new(direction, connection, pairing.clone(), shared.stats.clone()).max_frame(shared.max_frame);
-        if let Some(log) = log {
-            p = p.observe(Box::new(log));
-        }
-        if shared.rewrite && direction == Direction::Response {
-            p = p.rewrite_with(shared.clone() as Arc<dyn AddressMap>);
-        }
-        p
-    };
-    let mut requests = pump(Direction::Request, log_requests);
-    let mut responses = pump(Direction::Response, log_responses);
-    let (mut c_read, mut c_write) = (client.try_clone()?, client);
-    let (mut s_read, mut s_write) = (server.try_clone()?, server);
-    let back = thread::spawn(move || {
-        let r = responses.run(&mut s_read, &mut c_write);
-        let _ = c_write.shutdown(Shutdown::Both);
-        let _ = s_read.shutdown(Shutdown::Both);
-        r
-    });
-    let r = requests.run(&mut c_read, &mut s_write);
-    let _ = s_write.shutdown(Shutdown::Both);
-    let _ = c_read.shutdown(Shutdown::Both);
-    let back = back.join().unwrap_or(Ok(()));
-    let quiet = |r: io::Result<()>| match r {
-        Err(e)
-            if matches!(
-                e.kind(),
-                io::ErrorKind::ConnectionReset | io::ErrorKind::BrokenPipe | io::ErrorKind::NotConnected
-            ) =>
-        {
-            Ok(())
-        }
-        r => r,
-    };
-    quiet(r).and(quiet(back))
 }

@@ -1,13 +1,12 @@
-//! `kafka_wire_ext::proxy`: frames split across reads, pairing, the address rewrites of
-//! Metadata, FindCoordinator (both shapes), DescribeCluster and Produce node endpoints, and a
-//! proxy on real sockets in front of a small fake broker.
+//! `kafka_wire_ext::proxy`'s pump: frames split across reads, pairing, and the address rewrites
+//! of Metadata, FindCoordinator (both shapes), DescribeCluster and Produce node endpoints. The
+//! proxy on real sockets is in `proxy_server.rs`.
 
-use std::io::{self, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::io;
 use std::sync::{Arc, Mutex};
 
 use kafka_wire::conn;
-use kafka_wire::frame::{encode_request_frame, encode_response_frame, parse_request, parse_response, Mode};
+use kafka_wire::frame::{encode_request_frame, encode_response_frame, parse_response, Mode};
 use kafka_wire::messages::{
     describe_cluster_response::{DescribeClusterBroker, DescribeClusterResponse},
     find_coordinator_response::{Coordinator, FindCoordinatorResponse},
@@ -16,7 +15,7 @@ use kafka_wire::messages::{
     ApiVersionsRequest, ApiVersionsResponse, DescribeClusterRequest, FindCoordinatorRequest, MetadataRequest,
 };
 use kafka_wire::{ApiKey, Array, RequestBody, ResponseBody};
-use kafka_wire_ext::proxy::{AddressMap, Config, Direction, Forwarded, FrameObserver, Pairing, Proxy, Pump, Stats};
+use kafka_wire_ext::proxy::{AddressMap, Direction, Forwarded, FrameObserver, Pairing, Pump, Stats};
 
 fn request(corr: i32, body: RequestBody<'_>, version: i16) -> Vec<u8> {
     let mut buf = vec![0u8; 4096];
@@ -441,210 +440,4 @@ fn produce_with_acks_0_expects_no_response() {
     )
     .unwrap();
     assert_eq!(pairing.waiting(), 0);
-}
-
-// A proxy on real sockets.
-
-fn read_payload(s: &mut TcpStream) -> io::Result<Vec<u8>> {
-    let mut size = [0u8; 4];
-    s.read_exact(&mut size)?;
-    let mut p = vec![0u8; i32::from_be_bytes(size) as usize];
-    s.read_exact(&mut p)?;
-    Ok(p)
-}
-
-/// A fake broker with node id 7 that answers ApiVersions, Metadata, FindCoordinator and
-/// DescribeCluster, naming itself at its own address.
-fn fake_broker() -> SocketAddr {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = l.local_addr().unwrap();
-    std::thread::spawn(move || {
-        for s in l.incoming() {
-            let mut s = s.unwrap();
-            let port = i32::from(addr.port());
-            std::thread::spawn(move || {
-                while let Ok(p) = read_payload(&mut s) {
-                    let f = parse_request(&p, Mode::Strict).unwrap();
-                    let corr = f.header.correlation_id;
-                    let v = f.api_version;
-                    let brokers = [MetadataResponseBroker {
-                        node_id: 7,
-                        host: "127.0.0.1",
-                        port,
-                        ..MetadataResponseBroker::DEFAULT
-                    }];
-                    let dbrokers = [DescribeClusterBroker {
-                        broker_id: 7,
-                        host: "127.0.0.1",
-                        port,
-                        ..DescribeClusterBroker::DEFAULT
-                    }];
-                    let cs = [Coordinator {
-                        key: "g",
-                        node_id: 7,
-                        host: "127.0.0.1",
-                        port,
-                        ..Coordinator::DEFAULT
-                    }];
-                    let body = match f.api_key {
-                        ApiKey::ApiVersions => ResponseBody::ApiVersions(ApiVersionsResponse {
-                            throttle_time_ms: port,
-                            ..ApiVersionsResponse::DEFAULT
-                        }),
-                        ApiKey::Metadata => ResponseBody::Metadata(MetadataResponse {
-                            brokers: Array::from_slice(&brokers),
-                            ..MetadataResponse::DEFAULT
-                        }),
-                        ApiKey::DescribeCluster => ResponseBody::DescribeCluster(DescribeClusterResponse {
-                            brokers: Array::from_slice(&dbrokers),
-                            ..DescribeClusterResponse::DEFAULT
-                        }),
-                        ApiKey::FindCoordinator if v >= 4 => ResponseBody::FindCoordinator(FindCoordinatorResponse {
-                            coordinators: Array::from_slice(&cs),
-                            ..FindCoordinatorResponse::DEFAULT
-                        }),
-                        ApiKey::FindCoordinator => ResponseBody::FindCoordinator(FindCoordinatorResponse {
-                            node_id: 7,
-                            host: "127.0.0.1",
-                            port,
-                            ..FindCoordinatorResponse::DEFAULT
-                        }),
-                        k => panic!("fake broker: {k:?}"),
-                    };
-                    if s.write_all(&response(corr, body, v)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-    });
-    addr
-}
-
-fn call(s: &mut TcpStream, corr: i32, body: RequestBody<'_>, v: i16, check: impl FnOnce(ResponseBody<'_>)) {
-    s.write_all(&request(corr, body, v)).unwrap();
-    let p = read_payload(s).unwrap();
-    let f = parse_response(&p, body.key(), v, Mode::Strict).unwrap();
-    assert_eq!(f.header.correlation_id, corr);
-    check(f.body);
-}
-
-#[derive(Clone, Default)]
-struct SharedBuf(Arc<Mutex<Vec<u8>>>);
-impl Write for SharedBuf {
-    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
-        self.0
-            .lock()
-            .map_err(|_| io::Error::other("poisoned"))?
-            .extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-#[test]
-fn clients_are_sent_to_the_proxy_s_listener_for_each_broker() {
-    let broker = fake_broker();
-    let log = SharedBuf::default();
-    let mut config = Config::new("127.0.0.1:0".parse().unwrap(), broker.to_string());
-    config.log = Some(Arc::new(Mutex::new(Box::new(log.clone()))));
-    let proxy = Proxy::start(config).unwrap();
-    let mut s = TcpStream::connect(proxy.local_addr()).unwrap();
-    let mut listener_port = 0;
-    call(&mut s, 1, RequestBody::Metadata(MetadataRequest::DEFAULT), 12, |b| {
-        let ResponseBody::Metadata(m) = b else { panic!() };
-        let b = m.brokers.iter().next().unwrap();
-        assert_eq!((b.node_id, b.host), (7, "127.0.0.1"));
-        assert_ne!(
-            b.port,
-            i32::from(broker.port()),
-            "the broker's own port reached the client"
-        );
-        listener_port = b.port;
-    });
-    assert_eq!(proxy.brokers(), [(7, broker.to_string(), listener_port)]);
-    // The same listener in every other address-bearing response.
-    for v in [3, 6] {
-        let keys = ["g"];
-        let req = if v >= 4 {
-            FindCoordinatorRequest {
-                coordinator_keys: Array::from_slice(&keys),
-                ..FindCoordinatorRequest::DEFAULT
-            }
-        } else {
-            FindCoordinatorRequest {
-                key: "g",
-                ..FindCoordinatorRequest::DEFAULT
-            }
-        };
-        let req = RequestBody::FindCoordinator(req);
-        call(&mut s, 2, req, v, |b| {
-            let ResponseBody::FindCoordinator(m) = b else { panic!() };
-            let port = if v >= 4 {
-                m.coordinators.iter().next().unwrap().port
-            } else {
-                m.port
-            };
-            assert_eq!(port, listener_port, "FindCoordinator v{v}");
-        });
-    }
-    call(
-        &mut s,
-        3,
-        RequestBody::DescribeCluster(DescribeClusterRequest::DEFAULT),
-        1,
-        |b| {
-            let ResponseBody::DescribeCluster(m) = b else { panic!() };
-            assert_eq!(m.brokers.iter().next().unwrap().port, listener_port);
-        },
-    );
-    // The listener leads to the broker.
-    let mut direct = TcpStream::connect(("127.0.0.1", listener_port as u16)).unwrap();
-    call(
-        &mut direct,
-        9,
-        RequestBody::ApiVersions(ApiVersionsRequest::DEFAULT),
-        3,
-        |b| {
-            let ResponseBody::ApiVersions(m) = b else { panic!() };
-            assert_eq!(
-                m.throttle_time_ms,
-                i32::from(broker.port()),
-                "answered by the fake broker"
-            );
-        },
-    );
-    drop((s, direct));
-    // One JSON line per frame, each decoded, the rewritten ones marked.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-    let lines = loop {
-        let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
-        let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-        if lines.len() >= 10 || std::time::Instant::now() > deadline {
-            break lines;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    assert_eq!(lines.len(), 10, "{lines:#?}");
-    for l in &lines {
-        assert!(l.get("error").is_none() && l.get("note").is_none(), "{l}");
-        assert!(l["header"].is_object() && l["body"].is_object(), "{l}");
-    }
-    let rewritten: Vec<_> = lines
-        .iter()
-        .filter(|l| l["rewritten"] == true)
-        .map(|l| l["apiName"].as_str().unwrap())
-        .collect();
-    assert_eq!(
-        rewritten,
-        ["Metadata", "FindCoordinator", "FindCoordinator", "DescribeCluster"]
-    );
-    let m = lines
-        .iter()
-        .find(|l| l["apiName"] == "Metadata" && l["direction"] == "response")
-        .unwrap();
-    assert_eq!(m["body"]["brokers"][0]["port"], i64::from(broker.port()));
-    assert_eq!(m["forwardedBody"]["brokers"][0]["port"], i64::from(listener_port));
 }

@@ -76,7 +76,16 @@ tcpdump -i lo -w - port 9092 | kwire pcap -"
     /// A TCP proxy in front of a Kafka broker or cluster: forwards bytes both ways, logs every
     /// frame as a JSON line, and rewrites broker addresses so clients stay on the proxy.
     #[command(
-        after_help = "Examples:\n  kwire proxy --listen 127.0.0.1:19092 --upstream 127.0.0.1:9092\n  kwire proxy --listen 0.0.0.0:19092 --upstream kafka:9092 --advertised-host proxy.local --log frames.jsonl\n\nBroker N (its node id) is reached through port BROKER_PORT_BASE + N (default: the listening\nport + 1 + N), or an ephemeral port when that one is out of range or taken."
+        after_help = "Examples:\n  kwire proxy --listen 127.0.0.1:19092 --upstream 127.0.0.1:9092\n  kwire proxy --listen 0.0.0.0:19092 --upstream kafka:9092 --advertised-host proxy.local --log frames.jsonl\n\nBroker N (its node id) is reached through port BROKER_PORT_BASE + N (default: the listening\nport + 1 + N), or an ephemeral port when that one is out of range or taken. A broker that moves\n\
+keeps its listener. Connections are tasks on a runtime with one worker per core.\n\n\
+Faults are JSON lines {\"event\": \"fault\", \"kind\": …} in the log (on standard error with --quiet),\n\
+naming the client, the broker, the direction and the correlation id where known: connection_limit,\n\
+accept_failed, upstream_refused, upstream_timeout, upstream_reset, upstream_closed, client_reset,\n\
+truncated_frame, client_cut_frame, oversized_frame, unanswered, decode_failed, idle_timeout,\n\
+request_timeout, memory_budget, broker_limit, listen_failed, drain_timeout. The log never holds\n\
+up forwarding: lines beyond --log-queue are dropped, counted, and the count logged.\n\n\
+SIGTERM or SIGINT: stop accepting, let requests in flight be answered (--drain-timeout), flush\n\
+the log, print the counters, exit 0. Exits 1 when a listener cannot be bound at start."
     )]
     Proxy(ProxyArgs),
     /// Produce records from standard input to a topic (one per line), idempotent with acks=all by
@@ -132,11 +141,42 @@ struct ProxyArgs {
     /// Write the bootstrap listener's port to FILE once listening (useful with port 0).
     #[arg(long)]
     port_file: Option<String>,
+    /// Client connections open at once; one more is accepted, closed and logged.
+    #[arg(long, default_value_t = 10_000)]
+    max_connections: usize,
+    /// Bytes all connections' buffers may hold together; a connection whose buffers grow
+    /// beyond it is closed and logged.
+    #[arg(long, default_value_t = 1 << 30)]
+    memory_budget: usize,
+    /// Seconds to connect to a broker.
+    #[arg(long, default_value_t = 10.0)]
+    connect_timeout: f64,
+    /// Seconds a connection may sit with no byte either way and no request waiting.
+    #[arg(long, default_value_t = 600.0)]
+    idle_timeout: f64,
+    /// Seconds a broker may stay silent while a request waits for its response.
+    #[arg(long, default_value_t = 120.0)]
+    request_timeout: f64,
+    /// Seconds of silence before TCP keepalive probes, on both sockets (0: the system's setting).
+    #[arg(long, default_value_t = 60.0)]
+    keepalive: f64,
+    /// Seconds requests in flight get to be answered after SIGTERM or SIGINT.
+    #[arg(long, default_value_t = 30.0)]
+    drain_timeout: f64,
+    /// JSON lines queued for the log; beyond it lines are dropped and counted, never waited for.
+    #[arg(long, default_value_t = 65_536)]
+    log_queue: usize,
+    /// Serve the counters in Prometheus' text format at http://ADDR/ (any path).
+    #[arg(long)]
+    metrics: Option<std::net::SocketAddr>,
+}
+
+fn seconds(name: &str, s: f64) -> Result<std::time::Duration, String> {
+    std::time::Duration::try_from_secs_f64(s).map_err(|e| format!("--{name} {s}: {e}"))
 }
 
 fn proxy(a: ProxyArgs) -> Result<(), String> {
-    use kafka_wire_ext::proxy::{Config, Proxy};
-    use std::sync::{Arc, Mutex};
+    use kafka_wire_ext::proxy::{Config, Limits, Proxy};
     let log: Option<Box<dyn Write + Send>> = match (&a.log, a.quiet) {
         (_, true) => None,
         (Some(f), _) => Some(Box::new(
@@ -149,26 +189,45 @@ fn proxy(a: ProxyArgs) -> Result<(), String> {
     config.broker_port_base = a.broker_port_base;
     config.max_frame = a.max_frame_bytes;
     config.rewrite = !a.no_rewrite;
-    config.log = log.map(|l| Arc::new(Mutex::new(l)));
-    let p = Proxy::start(config).map_err(|e| format!("listening on {}: {e}", a.listen))?;
+    config.log = log;
+    config.metrics = a.metrics;
+    config.signals = true;
+    let keepalive = seconds("keepalive", a.keepalive)?;
+    config.limits = Limits {
+        max_connections: a.max_connections,
+        memory_budget: a.memory_budget,
+        connect_timeout: seconds("connect-timeout", a.connect_timeout)?,
+        idle_timeout: seconds("idle-timeout", a.idle_timeout)?,
+        request_timeout: seconds("request-timeout", a.request_timeout)?,
+        keepalive: (!keepalive.is_zero()).then_some(keepalive),
+        drain_timeout: seconds("drain-timeout", a.drain_timeout)?,
+        log_queue: a.log_queue,
+        ..Limits::default()
+    };
+    let p = Proxy::start(config).map_err(|e| format!("starting on {}: {e}", a.listen))?;
     eprintln!(
-        "kwire proxy: listening on {}, forwarding to {}",
+        "kwire proxy: listening on {}, forwarding to {}{}",
         p.local_addr(),
-        a.upstream
+        a.upstream,
+        p.metrics_addr()
+            .map(|m| format!(", metrics on http://{m}/"))
+            .unwrap_or_default()
     );
     if let Some(f) = &a.port_file {
         std::fs::write(f, p.local_addr().port().to_string()).map_err(|e| format!("writing {f}: {e}"))?;
     }
-    // Runs until killed; the counters go to stderr every minute when they changed.
+    // Runs until SIGTERM or SIGINT; the counters go to stderr every minute when they changed,
+    // and once more at the end.
     let mut last = String::new();
-    loop {
-        std::thread::sleep(std::time::Duration::from_secs(60));
-        let s = p.stats().summary();
+    while !p.wait(std::time::Duration::from_secs(60)) {
+        let s = p.summary();
         if s != last {
             eprintln!("kwire proxy: {s}");
             last = s;
         }
     }
+    eprintln!("kwire proxy: stopped; {}", p.summary());
+    Ok(())
 }
 
 #[derive(Args)]

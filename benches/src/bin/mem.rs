@@ -349,7 +349,7 @@ fn main() {
         },
     );
     rows.push(Row {
-        reader: "kafka-wire-ext `proxy::Pump` (its read buffer a `FrameCutter<Growable>` of 64 KiB at rest; also a 64 KiB write batch, a 4 KiB rewrite buffer and the connection's pairing table)".into(),
+        reader: "kafka-wire-ext `proxy::Pump` (its read buffer a `FrameCutter<Growable>` of 64 KiB at rest; its gathering and rewrite buffers empty until used; the connection's pairing table and the counters)".into(),
         rest,
         held,
         guarded: true,

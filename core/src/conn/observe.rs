@@ -140,6 +140,14 @@ impl<const N: usize> Observer<N> {
             .copied()
     }
 
+    /// The oldest request waiting for its response.
+    pub fn oldest(&self) -> Option<Pending> {
+        if self.len == 0 {
+            return None;
+        }
+        self.at(0).copied()
+    }
+
     /// Forgets every waiting request (the connection closed); returns them, oldest first, through
     /// `each`.
     pub fn close(&mut self, mut each: impl FnMut(Pending)) {
