@@ -8,6 +8,8 @@
 #   - every frame decoded strictly (the log has no "error" and no lenient "note");
 #   - every request got its response, paired by correlation id;
 #   - no fault was logged beyond requests in flight when a client closed;
+#   - then both again with TLS from the client to the proxy (--tls-cert) and SASL/SCRAM-SHA-512
+#     to the broker's SASL_PLAINTEXT listener, passed through;
 #   - broker addresses were rewritten: no Metadata, DescribeCluster or FindCoordinator response
 #     reached the client with the broker's own port, and the client then connected through the
 #     proxy's listener for the broker (the JSON's connection label ends "via <listener>").
@@ -66,7 +68,7 @@ kwire=$root/target/debug/kwire
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 echo "== proxy: a Kafka 4.4.0 broker (tests/broker/start.sh)"
-bash tests/broker/start.sh "$work/broker" "$cp_file"
+bash tests/broker/start.sh --sasl "$work/broker" "$cp_file"
 rc=$?
 [ -s "$work/broker/broker.pid" ] && pids+=("$(cat "$work/broker/broker.pid")")
 if [ "$rc" -ne 0 ]; then fail "the broker did not start"; finish; fi
@@ -74,11 +76,15 @@ port=$(cat "$work/broker/port")
 pass "a KRaft Kafka 4.4.0 broker listens on 127.0.0.1:$port"
 
 # through_proxy NAME COMMAND...: runs the client against a fresh proxy (bootstrap as last argument).
+# UPSTREAM_PORT overrides the broker port, PROXY_ARGS adds proxy flags, and KWIRE_CLIENT_CONFIG
+# (a key=value file) reaches the client scripts.
 through_proxy() {
   local name=$1; shift
   local log="$work/$name.jsonl" lport
+  local port=${UPSTREAM_PORT:-$port}
   lport=$(free_port)
-  "$kwire" proxy --listen "127.0.0.1:$lport" --upstream "127.0.0.1:$port" --log "$log" \
+  # shellcheck disable=SC2086
+  "$kwire" proxy --listen "127.0.0.1:$lport" --upstream "127.0.0.1:$port" --log "$log" ${PROXY_ARGS:-} \
     --port-file "$work/$name.port" 2>"$work/$name.proxy.err" &
   local proxy_pid=$!
   pids+=($proxy_pid)
@@ -164,6 +170,40 @@ export KAFKAJS_NO_PARTITIONER_WARNING=1
 through_proxy librdkafka "$py" tests/clients/python/confluent_client.py 2>&1 | tee "$work/out1"
 echo "== proxy: Kafka's Java client 4.4.0"
 through_proxy java-4.4.0 java -Xmx256m -cp "$jdir/kwire-java-client.jar:$(cat "$jdir/classpath.txt")" kwire.Client 2>&1 | tee "$work/out2"
-passed=$((passed + $(cat "$work/out1" "$work/out2" | grep -c '^PASS:')))
-failed=$((failed + $(cat "$work/out1" "$work/out2" | grep -c '^FAILED:')))
+
+# TLS from the clients to the proxy (its certificate, made here by openssl for 127.0.0.1), SASL
+# SCRAM-SHA-512 passed through untouched to the broker's SASL_PLAINTEXT listener.
+echo "== proxy: TLS and SASL/SCRAM through the proxy"
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost -keyout "$work/key.pem" -out "$work/cert.pem" \
+  -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" >"$work/openssl.log" 2>&1 || { cat "$work/openssl.log"; fail "openssl: the proxy's certificate"; finish; }
+sport=$(cat "$work/broker/sasl-port")
+cat >"$work/java-sasl-ssl.properties" <<EOF2
+security.protocol=SASL_SSL
+sasl.mechanism=SCRAM-SHA-512
+sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="alice" password="alice-secret";
+ssl.truststore.type=PEM
+ssl.truststore.location=$work/cert.pem
+EOF2
+cat >"$work/rdkafka-sasl-ssl.conf" <<EOF2
+security.protocol=SASL_SSL
+sasl.mechanism=SCRAM-SHA-512
+sasl.username=alice
+sasl.password=alice-secret
+ssl.ca.location=$work/cert.pem
+EOF2
+tls_args="--tls-cert $work/cert.pem --tls-key $work/key.pem"
+UPSTREAM_PORT=$sport PROXY_ARGS=$tls_args KWIRE_CLIENT_CONFIG=$work/rdkafka-sasl-ssl.conf KWIRE_NAME_SUFFIX=-sasl-ssl \
+  through_proxy librdkafka-sasl-ssl "$py" tests/clients/python/confluent_client.py 2>&1 | tee "$work/out3"
+UPSTREAM_PORT=$sport PROXY_ARGS=$tls_args KWIRE_CLIENT_CONFIG=$work/java-sasl-ssl.properties KWIRE_NAME_SUFFIX=-sasl-ssl \
+  through_proxy java-4.4.0-sasl-ssl java -Xmx256m -cp "$jdir/kwire-java-client.jar:$(cat "$jdir/classpath.txt")" kwire.Client 2>&1 | tee "$work/out4"
+# The SASL exchanges went through, decoded, and every request after them was answered.
+for n in librdkafka-sasl-ssl java-4.4.0-sasl-ssl; do
+  if grep -q '"apiName":"SaslAuthenticate"' "$work/$n.jsonl" && grep -q '"apiName":"SaslHandshake"' "$work/$n.jsonl"; then
+    echo "PASS: $n: SaslHandshake and SaslAuthenticate (SCRAM-SHA-512) passed through the proxy, decoded" | tee -a "$work/out4"
+  else
+    echo "FAILED: $n: no SASL exchange in the proxy's log" | tee -a "$work/out4"
+  fi
+done
+passed=$((passed + $(cat "$work/out1" "$work/out2" "$work/out3" "$work/out4" | grep -c '^PASS:')))
+failed=$((failed + $(cat "$work/out1" "$work/out2" "$work/out3" "$work/out4" | grep -c '^FAILED:')))
 finish

@@ -26,7 +26,7 @@ CRATES = [
     ("kafka-wire", "std,bytes,arbitrary,defmt,embedded-io,embedded-io-async", "full"),
     ("kafka-wire-msgs-a", "all", "types"),
     ("kafka-wire-msgs-b", "all", "types"),
-    ("kafka-wire-ext", "tokio,proxy", "full"),
+    ("kafka-wire-ext", "tokio,proxy,tls", "full"),
     ("kwire", "", "full"),
     ("kafka-wire-client", "std,embedded-io,embedded-io-async,tokio", "full"),
 ]

@@ -62,6 +62,9 @@ use crate::conversation;
 
 #[cfg(feature = "proxy")]
 mod server;
+#[cfg(feature = "tls")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tls")))]
+pub use server::Tls;
 #[cfg(feature = "proxy")]
 #[cfg_attr(docsrs, doc(cfg(feature = "proxy")))]
 pub use server::{Config, Fault, Limits, Metrics, Proxy, BLOCKING_THREADS};

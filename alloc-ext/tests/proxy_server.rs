@@ -35,7 +35,7 @@ fn response(corr: i32, body: ResponseBody<'_>, version: i16) -> Vec<u8> {
 
 // A proxy on real sockets.
 
-fn read_payload(s: &mut TcpStream) -> io::Result<Vec<u8>> {
+fn read_payload(s: &mut impl Read) -> io::Result<Vec<u8>> {
     let mut size = [0u8; 4];
     s.read_exact(&mut size)?;
     let mut p = vec![0u8; i32::from_be_bytes(size) as usize];
@@ -146,7 +146,7 @@ fn broker(behave: Behave) -> SocketAddr {
     addr
 }
 
-fn call(s: &mut TcpStream, corr: i32, body: RequestBody<'_>, v: i16, check: impl FnOnce(ResponseBody<'_>)) {
+fn call(s: &mut (impl Read + Write), corr: i32, body: RequestBody<'_>, v: i16, check: impl FnOnce(ResponseBody<'_>)) {
     s.write_all(&request(corr, body, v)).unwrap();
     let p = read_payload(s).unwrap();
     let f = parse_response(&p, body.key(), v, Mode::Strict).unwrap();
@@ -345,14 +345,17 @@ fn healthy(p: &Proxy, broker: SocketAddr) {
     );
 }
 
-/// Whether the proxy closed `s` (end of stream or a reset) within 5 s.
+/// Whether the proxy closed `s` (end of stream or a reset) within 5 s of the last byte it sent.
 fn closed(s: &mut TcpStream) -> bool {
     s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-    let mut b = [0u8; 16];
-    match s.read(&mut b) {
-        Ok(0) => true,
-        Ok(_) => false,
-        Err(e) => !matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut),
+    let mut b = [0u8; 256];
+    loop {
+        // Whatever comes first (a TLS alert, say) is read past.
+        match s.read(&mut b) {
+            Ok(0) => return true,
+            Ok(_) => continue,
+            Err(e) => return !matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut),
+        }
     }
 }
 
@@ -634,5 +637,199 @@ fn metrics_are_served_in_prometheus_text_format() {
         "kwire_proxy_faults_total{kind=\"connection_limit\"} 0\n",
     ] {
         assert!(text.contains(line), "{line:?} in {text}");
+    }
+}
+
+// TLS (feature `tls`): certificates made here with rcgen, blocking rustls clients and brokers.
+
+#[cfg(feature = "tls")]
+mod tls {
+    use super::*;
+    use kafka_wire_ext::proxy::Tls;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName};
+
+    /// A self-signed certificate for `localhost` and 127.0.0.1, written as PEM files; with its
+    /// DER forms.
+    struct Cert {
+        cert: std::path::PathBuf,
+        key: std::path::PathBuf,
+        der: CertificateDer<'static>,
+        key_der: Vec<u8>,
+    }
+
+    fn cert(name: &str) -> Cert {
+        let c = rcgen::generate_simple_self_signed(vec!["localhost".to_string(), "127.0.0.1".to_string()]).unwrap();
+        let dir = std::env::temp_dir().join(format!("kwire-tls-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
+        std::fs::write(&cert, c.cert.pem()).unwrap();
+        std::fs::write(&key, c.signing_key.serialize_pem()).unwrap();
+        Cert {
+            cert,
+            key,
+            der: c.cert.der().clone(),
+            key_der: c.signing_key.serialize_der(),
+        }
+    }
+
+    fn provider() -> Arc<rustls::crypto::CryptoProvider> {
+        #[allow(deprecated)]
+        Arc::new(rustls::crypto::ring::default_provider())
+    }
+
+    fn client_config(trust: &Cert) -> Arc<rustls::ClientConfig> {
+        let mut roots = rustls::RootCertStore::empty();
+        roots.add(trust.der.clone()).unwrap();
+        Arc::new(
+            rustls::ClientConfig::builder_with_provider(provider())
+                .with_safe_default_protocol_versions()
+                .unwrap()
+                .with_root_certificates(roots)
+                .with_no_client_auth(),
+        )
+    }
+
+    /// A fake broker behind TLS (node id 7, answering as `fake_broker` does, ApiVersions only).
+    fn tls_broker(c: &Cert) -> SocketAddr {
+        let config = Arc::new(
+            rustls::ServerConfig::builder_with_provider(provider())
+                .with_safe_default_protocol_versions()
+                .unwrap()
+                .with_no_client_auth()
+                .with_single_cert(
+                    vec![c.der.clone()],
+                    PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(c.key_der.clone())),
+                )
+                .unwrap(),
+        );
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        std::thread::spawn(move || {
+            for s in l.incoming() {
+                let Ok(s) = s else { continue };
+                let config = config.clone();
+                std::thread::spawn(move || {
+                    let conn = rustls::ServerConnection::new(config).unwrap();
+                    let mut s = rustls::StreamOwned::new(conn, s);
+                    while let Ok(p) = read_payload(&mut s) {
+                        let f = parse_request(&p, Mode::Strict).unwrap();
+                        let body = ResponseBody::ApiVersions(ApiVersionsResponse {
+                            throttle_time_ms: i32::from(addr.port()),
+                            ..ApiVersionsResponse::DEFAULT
+                        });
+                        if s.write_all(&response(f.header.correlation_id, body, f.api_version))
+                            .is_err()
+                        {
+                            break;
+                        }
+                        let _ = s.flush();
+                    }
+                });
+            }
+        });
+        addr
+    }
+
+    #[test]
+    fn tls_from_clients_is_terminated_and_a_plain_client_is_refused_and_logged() {
+        let broker = fake_broker();
+        let c = cert("terminate");
+        let log = SharedBuf::default();
+        let mut config = Config::new("127.0.0.1:0".parse().unwrap(), broker.to_string());
+        config.log = Some(Box::new(log.clone()));
+        config.tls = Tls {
+            listen: Some((c.cert.clone(), c.key.clone())),
+            ..Tls::default()
+        };
+        let p = Proxy::start(config).unwrap();
+        let conn =
+            rustls::ClientConnection::new(client_config(&c), ServerName::try_from("localhost").unwrap()).unwrap();
+        let mut s = rustls::StreamOwned::new(conn, connect(&p));
+        call(
+            &mut s,
+            1,
+            RequestBody::ApiVersions(ApiVersionsRequest::DEFAULT),
+            3,
+            |b| {
+                let ResponseBody::ApiVersions(m) = b else { panic!() };
+                assert_eq!(m.throttle_time_ms, i32::from(broker.port()), "answered by the broker");
+            },
+        );
+        // A client speaking Kafka in the clear to the TLS listener.
+        let mut plain = connect(&p);
+        plain
+            .write_all(&request(2, RequestBody::ApiVersions(ApiVersionsRequest::DEFAULT), 3))
+            .unwrap();
+        assert!(closed(&mut plain));
+        let f = log.fault("tls_handshake");
+        assert_eq!(f["direction"], "request");
+        assert_eq!(f["client"], plain.local_addr().unwrap().to_string());
+    }
+
+    #[test]
+    fn tls_to_brokers_is_originated_and_checked_against_the_ca() {
+        let c = cert("originate");
+        let broker = tls_broker(&c);
+        let upstream = format!("localhost:{}", broker.port());
+        let mut config = Config::new("127.0.0.1:0".parse().unwrap(), upstream.clone());
+        config.tls = Tls {
+            upstream_ca: Some(c.cert.clone()),
+            ..Tls::default()
+        };
+        let p = Proxy::start(config).unwrap();
+        let mut s = connect(&p);
+        call(
+            &mut s,
+            1,
+            RequestBody::ApiVersions(ApiVersionsRequest::DEFAULT),
+            3,
+            |b| {
+                let ResponseBody::ApiVersions(m) = b else { panic!() };
+                assert_eq!(m.throttle_time_ms, i32::from(broker.port()), "answered over TLS");
+            },
+        );
+        // A CA that did not sign the broker's certificate.
+        let other = cert("other-ca");
+        let log = SharedBuf::default();
+        let mut config = Config::new("127.0.0.1:0".parse().unwrap(), upstream);
+        config.log = Some(Box::new(log.clone()));
+        config.tls = Tls {
+            upstream_ca: Some(other.cert.clone()),
+            ..Tls::default()
+        };
+        let p = Proxy::start(config).unwrap();
+        let mut s = connect(&p);
+        assert!(closed(&mut s));
+        let f = log.fault("tls_handshake");
+        assert_eq!(f["direction"], "response");
+        assert!(f["message"].as_str().unwrap().contains("certificate"), "{f}");
+    }
+
+    #[test]
+    fn tls_on_both_sides() {
+        let c = cert("both");
+        let broker = tls_broker(&c);
+        let mut config = Config::new("127.0.0.1:0".parse().unwrap(), format!("localhost:{}", broker.port()));
+        config.tls = Tls {
+            listen: Some((c.cert.clone(), c.key.clone())),
+            upstream_ca: Some(c.cert.clone()),
+            upstream_server_name: None,
+        };
+        let p = Proxy::start(config).unwrap();
+        let conn =
+            rustls::ClientConnection::new(client_config(&c), ServerName::try_from("localhost").unwrap()).unwrap();
+        let mut s = rustls::StreamOwned::new(conn, connect(&p));
+        for corr in 0..20 {
+            call(
+                &mut s,
+                corr,
+                RequestBody::ApiVersions(ApiVersionsRequest::DEFAULT),
+                3,
+                |b| {
+                    let ResponseBody::ApiVersions(m) = b else { panic!() };
+                    assert_eq!(m.throttle_time_ms, i32::from(broker.port()));
+                },
+            );
+        }
     }
 }

@@ -82,8 +82,11 @@ Faults are JSON lines {\"event\": \"fault\", \"kind\": …} in the log (on stand
 naming the client, the broker, the direction and the correlation id where known: connection_limit,\n\
 accept_failed, upstream_refused, upstream_timeout, upstream_reset, upstream_closed, client_reset,\n\
 truncated_frame, client_cut_frame, oversized_frame, unanswered, decode_failed, idle_timeout,\n\
-request_timeout, memory_budget, broker_limit, listen_failed, drain_timeout. The log never holds\n\
+request_timeout, memory_budget, broker_limit, listen_failed, drain_timeout, tls_handshake. The log never holds\n\
 up forwarding: lines beyond --log-queue are dropped, counted, and the count logged.\n\n\
+TLS (rustls): --tls-cert and --tls-key terminate TLS from clients; --upstream-tls-ca originates\n\
+TLS to brokers, checking each broker's certificate against the bundle and the broker's host\n\
+(or --upstream-tls-server-name). Either side may be TLS alone. SASL passes through untouched.\n\n\
 SIGTERM or SIGINT: stop accepting, let requests in flight be answered (--drain-timeout), flush\n\
 the log, print the counters, exit 0. Exits 1 when a listener cannot be bound at start."
     )]
@@ -169,6 +172,18 @@ struct ProxyArgs {
     /// Serve the counters in Prometheus' text format at http://ADDR/ (any path).
     #[arg(long)]
     metrics: Option<std::net::SocketAddr>,
+    /// Terminate TLS from clients with this certificate chain (PEM); needs --tls-key.
+    #[arg(long, requires = "tls_key")]
+    tls_cert: Option<std::path::PathBuf>,
+    /// The private key of --tls-cert (PEM).
+    #[arg(long, requires = "tls_cert")]
+    tls_key: Option<std::path::PathBuf>,
+    /// Originate TLS to brokers, trusting the CA certificates of this PEM bundle.
+    #[arg(long)]
+    upstream_tls_ca: Option<std::path::PathBuf>,
+    /// The name brokers' certificates must carry (default: the host of each broker's address).
+    #[arg(long, requires = "upstream_tls_ca")]
+    upstream_tls_server_name: Option<String>,
 }
 
 fn seconds(name: &str, s: f64) -> Result<std::time::Duration, String> {
@@ -192,6 +207,11 @@ fn proxy(a: ProxyArgs) -> Result<(), String> {
     config.log = log;
     config.metrics = a.metrics;
     config.signals = true;
+    config.tls = kafka_wire_ext::proxy::Tls {
+        listen: a.tls_cert.zip(a.tls_key),
+        upstream_ca: a.upstream_tls_ca,
+        upstream_server_name: a.upstream_tls_server_name,
+    };
     let keepalive = seconds("keepalive", a.keepalive)?;
     config.limits = Limits {
         max_connections: a.max_connections,

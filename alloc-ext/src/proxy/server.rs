@@ -103,6 +103,147 @@ pub struct Config {
     pub signals: bool,
     /// Runtime workers (default: the cores available).
     pub workers: Option<usize>,
+    /// TLS with clients and with brokers (feature `tls`).
+    #[cfg(feature = "tls")]
+    pub tls: Tls,
+}
+
+/// TLS on either side of the proxy, or both (feature `tls`). SASL passes through untouched.
+#[cfg(feature = "tls")]
+#[derive(Clone, Debug, Default)]
+pub struct Tls {
+    /// Terminate TLS from clients with this certificate chain and private key (PEM files).
+    pub listen: Option<(std::path::PathBuf, std::path::PathBuf)>,
+    /// Originate TLS to brokers, trusting the CA certificates of this PEM bundle.
+    pub upstream_ca: Option<std::path::PathBuf>,
+    /// The name brokers' certificates must carry (default: the host of each broker's address).
+    pub upstream_server_name: Option<String>,
+}
+
+/// The TLS ends built from [`Tls`].
+#[cfg(feature = "tls")]
+#[derive(Default)]
+struct TlsEnds {
+    acceptor: Option<tokio_rustls::TlsAcceptor>,
+    connector: Option<tokio_rustls::TlsConnector>,
+    server_name: Option<String>,
+}
+
+#[cfg(feature = "tls")]
+impl TlsEnds {
+    fn new(tls: Tls) -> io::Result<TlsEnds> {
+        use tokio_rustls::rustls;
+        use tokio_rustls::rustls::pki_types::pem::PemObject;
+        use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
+        let bad = |what: &std::path::Path| {
+            let what = what.display().to_string();
+            move |e: &dyn std::fmt::Display| io::Error::new(io::ErrorKind::InvalidInput, format!("{what}: {e}"))
+        };
+        let certs = |path: &std::path::Path| -> io::Result<Vec<CertificateDer<'static>>> {
+            let e = bad(path);
+            let certs = CertificateDer::pem_file_iter(path)
+                .map_err(|x| e(&x))?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|x| e(&x))?;
+            if certs.is_empty() {
+                return Err(e(&"no certificate"));
+            }
+            Ok(certs)
+        };
+        // ring's cryptography builds with a C compiler alone (aws-lc-rs needs CMake as well); it
+        // offers no post-quantum key exchange, which is why rustls marks it deprecated.
+        #[allow(deprecated)]
+        let provider = || Arc::new(rustls::crypto::ring::default_provider());
+        let acceptor = match &tls.listen {
+            Some((cert, key)) => {
+                let chain = certs(cert)?;
+                let key = PrivateKeyDer::from_pem_file(key).map_err(|x| bad(key)(&x))?;
+                let config = rustls::ServerConfig::builder_with_provider(provider())
+                    .with_safe_default_protocol_versions()
+                    .and_then(|b| b.with_no_client_auth().with_single_cert(chain, key))
+                    .map_err(|x| bad(cert)(&x))?;
+                Some(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
+            }
+            None => None,
+        };
+        let connector = match &tls.upstream_ca {
+            Some(ca) => {
+                let mut roots = rustls::RootCertStore::empty();
+                for c in certs(ca)? {
+                    roots.add(c).map_err(|x| bad(ca)(&x))?;
+                }
+                let config = rustls::ClientConfig::builder_with_provider(provider())
+                    .with_safe_default_protocol_versions()
+                    .map_err(|x| bad(ca)(&x))?
+                    .with_root_certificates(roots)
+                    .with_no_client_auth();
+                Some(tokio_rustls::TlsConnector::from(Arc::new(config)))
+            }
+            None => None,
+        };
+        Ok(TlsEnds {
+            acceptor,
+            connector,
+            server_name: tls.upstream_server_name,
+        })
+    }
+}
+
+/// A connection's socket, in the clear or in TLS.
+#[cfg(feature = "tls")]
+enum Stream {
+    Plain(TcpStream),
+    Tls(Box<tokio_rustls::TlsStream<TcpStream>>),
+}
+
+#[cfg(feature = "tls")]
+impl AsyncRead for Stream {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => std::pin::Pin::new(s).poll_read(cx, buf),
+            Stream::Tls(s) => std::pin::Pin::new(s.as_mut()).poll_read(cx, buf),
+        }
+    }
+}
+
+#[cfg(feature = "tls")]
+impl AsyncWrite for Stream {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<io::Result<usize>> {
+        match self.get_mut() {
+            Stream::Plain(s) => std::pin::Pin::new(s).poll_write(cx, buf),
+            Stream::Tls(s) => std::pin::Pin::new(s.as_mut()).poll_write(cx, buf),
+        }
+    }
+    fn poll_flush(self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => std::pin::Pin::new(s).poll_flush(cx),
+            Stream::Tls(s) => std::pin::Pin::new(s.as_mut()).poll_flush(cx),
+        }
+    }
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => std::pin::Pin::new(s).poll_shutdown(cx),
+            Stream::Tls(s) => std::pin::Pin::new(s.as_mut()).poll_shutdown(cx),
+        }
+    }
+}
+
+/// The host of `host:port` (an IPv6 address without its brackets).
+#[cfg(feature = "tls")]
+fn host_of(address: &str) -> &str {
+    let host = address.rsplit_once(':').map_or(address, |(h, _)| h);
+    host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host)
 }
 
 impl Config {
@@ -121,6 +262,8 @@ impl Config {
             metrics: None,
             signals: false,
             workers: None,
+            #[cfg(feature = "tls")]
+            tls: Tls::default(),
         }
     }
 }
@@ -165,11 +308,14 @@ pub enum Fault {
     ListenFailed,
     /// Requests were still waiting when the drain deadline of a shutdown passed.
     DrainTimeout,
+    /// A TLS handshake failed or timed out: with the client (direction `request`) or with the
+    /// broker (direction `response`).
+    TlsHandshake,
 }
 
 impl Fault {
     /// Every fault, in the order of [`Metrics::faults`].
-    pub const ALL: [Fault; 18] = [
+    pub const ALL: [Fault; 19] = [
         Fault::ConnectionLimit,
         Fault::AcceptFailed,
         Fault::UpstreamRefused,
@@ -188,6 +334,7 @@ impl Fault {
         Fault::BrokerLimit,
         Fault::ListenFailed,
         Fault::DrainTimeout,
+        Fault::TlsHandshake,
     ];
 
     /// Its name in the log and the metrics.
@@ -211,6 +358,7 @@ impl Fault {
             Fault::BrokerLimit => "broker_limit",
             Fault::ListenFailed => "listen_failed",
             Fault::DrainTimeout => "drain_timeout",
+            Fault::TlsHandshake => "tls_handshake",
         }
     }
 
@@ -286,6 +434,8 @@ struct Shared {
     shutdown: watch::Receiver<bool>,
     runtime: tokio::runtime::Handle,
     me: Weak<Shared>,
+    #[cfg(feature = "tls")]
+    tls: TlsEnds,
 }
 
 impl Shared {
@@ -438,6 +588,8 @@ impl Proxy {
             .enable_all()
             .build()?;
         let limits = config.limits;
+        #[cfg(feature = "tls")]
+        let tls = TlsEnds::new(config.tls)?;
         let (log, log_writer) = match config.log {
             Some(out) => {
                 let (s, w) = LogSink::start(out, limits.log_queue)?;
@@ -481,6 +633,8 @@ impl Proxy {
             shutdown,
             runtime: runtime.handle().clone(),
             me: me.clone(),
+            #[cfg(feature = "tls")]
+            tls,
         });
         let listener = {
             let _in_runtime = runtime.enter();
@@ -782,7 +936,28 @@ async fn serve(shared: &Arc<Shared>, client: TcpStream, addr: SocketAddr, upstre
         broker: upstream.clone(),
         listener,
     };
-    let mut server = match tokio::time::timeout(limits.connect_timeout, connect(&upstream)).await {
+    tune(&client, limits.keepalive);
+    #[cfg(feature = "tls")]
+    let client = match &shared.tls.acceptor {
+        Some(acceptor) => match tokio::time::timeout(limits.connect_timeout, acceptor.accept(client)).await {
+            Ok(Ok(s)) => Stream::Tls(Box::new(s.into())),
+            Ok(Err(e)) => {
+                let m = format!("TLS handshake with the client: {e}");
+                shared.fault(Fault::TlsHandshake, Some(&peer), Some(Direction::Request), None, &m);
+                return;
+            }
+            Err(_) => {
+                let m = format!(
+                    "no TLS handshake from the client within {} ms",
+                    limits.connect_timeout.as_millis()
+                );
+                shared.fault(Fault::TlsHandshake, Some(&peer), Some(Direction::Request), None, &m);
+                return;
+            }
+        },
+        None => Stream::Plain(client),
+    };
+    let server = match tokio::time::timeout(limits.connect_timeout, connect(&upstream)).await {
         Ok(Ok(s)) => s,
         Ok(Err(e)) => {
             shared.fault(
@@ -803,13 +978,82 @@ async fn serve(shared: &Arc<Shared>, client: TcpStream, addr: SocketAddr, upstre
             return;
         }
     };
-    let mut client = client;
-    tune(&client, limits.keepalive);
     tune(&server, limits.keepalive);
     if let Ok(a) = server.peer_addr() {
         peer.broker = a.to_string();
     }
+    #[cfg(feature = "tls")]
+    let server = match &shared.tls.connector {
+        Some(connector) => {
+            let name = shared
+                .tls
+                .server_name
+                .clone()
+                .unwrap_or_else(|| host_of(&upstream).to_string());
+            let handshake = async {
+                use tokio_rustls::rustls::pki_types::ServerName;
+                let name = ServerName::try_from(name.clone())
+                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, format!("server name {name:?}: {e}")))?;
+                connector.connect(name, server).await
+            };
+            match tokio::time::timeout(limits.connect_timeout, handshake).await {
+                Ok(Ok(s)) => Stream::Tls(Box::new(s.into())),
+                Ok(Err(e)) => {
+                    let m = format!("TLS handshake with the broker: {e}");
+                    shared.fault(Fault::TlsHandshake, Some(&peer), Some(Direction::Response), None, &m);
+                    return;
+                }
+                Err(_) => {
+                    let m = format!(
+                        "no TLS handshake from the broker within {} ms",
+                        limits.connect_timeout.as_millis()
+                    );
+                    shared.fault(Fault::TlsHandshake, Some(&peer), Some(Direction::Response), None, &m);
+                    return;
+                }
+            }
+        }
+        None => Stream::Plain(server),
+    };
     let peer = Arc::new(peer);
+    #[cfg(feature = "tls")]
+    match (client, server) {
+        (Stream::Plain(mut c), Stream::Plain(mut s)) => {
+            let (cr, cw) = c.split();
+            let (sr, sw) = s.split();
+            relay(shared, &peer, cr, cw, sr, sw).await;
+        }
+        (c, s) => {
+            let (cr, cw) = tokio::io::split(c);
+            let (sr, sw) = tokio::io::split(s);
+            relay(shared, &peer, cr, cw, sr, sw).await;
+        }
+    }
+    #[cfg(not(feature = "tls"))]
+    {
+        let (mut client, mut server) = (client, server);
+        let (cr, cw) = client.split();
+        let (sr, sw) = server.split();
+        relay(shared, &peer, cr, cw, sr, sw).await;
+    }
+}
+
+/// Forwards both ways between a client and its broker until either ends, a fault, or the
+/// shutdown's drain; logs how it ended.
+async fn relay<CR, CW, SR, SW>(
+    shared: &Arc<Shared>,
+    peer: &Arc<Peer>,
+    mut c_read: CR,
+    mut c_write: CW,
+    mut s_read: SR,
+    mut s_write: SW,
+) where
+    CR: AsyncRead + Unpin,
+    CW: AsyncWrite + Unpin,
+    SR: AsyncRead + Unpin,
+    SW: AsyncWrite + Unpin,
+{
+    let limits = &shared.limits;
     let pairing = Arc::new(Pairing::new());
     let log_label = format!("{} > {} via {}", peer.client, peer.broker, peer.listener);
     let pump = |direction| {
@@ -833,8 +1077,6 @@ async fn serve(shared: &Arc<Shared>, client: TcpStream, addr: SocketAddr, upstre
         last: AtomicU64::new(0),
         owed_since: AtomicU64::new(0),
     };
-    let (mut c_read, mut c_write) = client.split();
-    let (mut s_read, mut s_write) = server.split();
     let ends = Ends {
         shared,
         pairing: &pairing,
@@ -863,7 +1105,7 @@ async fn serve(shared: &Arc<Shared>, client: TcpStream, addr: SocketAddr, upstre
         }
     };
     if let End::Fault(kind, direction, correlation_id, message) = &end {
-        shared.fault(*kind, Some(&peer), *direction, *correlation_id, message);
+        shared.fault(*kind, Some(peer), *direction, *correlation_id, message);
     }
     let mut unanswered = Vec::new();
     pairing.close(|p| unanswered.push(p));
@@ -879,7 +1121,7 @@ async fn serve(shared: &Arc<Shared>, client: TcpStream, addr: SocketAddr, upstre
             }
         );
         let first = unanswered.first().map(|p| p.correlation_id);
-        shared.fault(Fault::Unanswered, Some(&peer), Some(Direction::Request), first, &m);
+        shared.fault(Fault::Unanswered, Some(peer), Some(Direction::Request), first, &m);
     }
 }
 

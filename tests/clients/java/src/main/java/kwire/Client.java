@@ -28,8 +28,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * from those produced.
  */
 public final class Client {
-    private static final String TOPIC = "kwire-java";
-    private static final String SCRATCH = "kwire-java-scratch";
+    /** KWIRE_NAME_SUFFIX keeps a second run on the same broker apart (topics and groups). */
+    private static final String SUFFIX = System.getenv().getOrDefault("KWIRE_NAME_SUFFIX", "");
+    private static final String TOPIC = "kwire-java" + SUFFIX;
+    private static final String SCRATCH = "kwire-java-scratch" + SUFFIX;
 
     public static void main(String[] args) throws Exception {
         String bootstrap = args[0];
@@ -45,7 +47,7 @@ public final class Client {
         Properties a = new Properties();
         a.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         a.put(AdminClientConfig.CLIENT_ID_CONFIG, "kwire-admin");
-        clusterCheck(a);
+        common(a);
         try (Admin admin = Admin.create(a)) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1), new NewTopic(SCRATCH, 1, (short) 1))).all().get();
             ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
@@ -56,7 +58,7 @@ public final class Client {
             Properties p = new Properties();
             p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             p.put(ProducerConfig.CLIENT_ID_CONFIG, "kwire-producer");
-            clusterCheck(p);
+            common(p);
             p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
             p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, codecs.get(n));
             p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
@@ -72,9 +74,9 @@ public final class Client {
             }
         }
 
-        consume(bootstrap, sent, "kwire-group", "classic", "kwire-consumer");
+        consume(bootstrap, sent, "kwire-group" + SUFFIX, "classic", "kwire-consumer");
         // The KIP-848 group protocol (ConsumerGroupHeartbeat).
-        consume(bootstrap, sent, "kwire-group-kip848", "consumer", "kwire-consumer-kip848");
+        consume(bootstrap, sent, "kwire-group-kip848" + SUFFIX, "consumer", "kwire-consumer-kip848");
 
         try (Admin admin = Admin.create(a)) {
             System.out.println("groups: " + admin.listGroups().all().get());
@@ -88,7 +90,14 @@ public final class Client {
      * connecting to a broker known from metadata ({@code metadata.cluster.check.enable}, off by
      * default), so that the capture holds the request's new fields. Older clients lack the setting.
      */
-    private static void clusterCheck(Properties p) {
+    private static void common(Properties p) throws java.io.IOException {
+        // Settings for every client from the properties file KWIRE_CLIENT_CONFIG names (security).
+        String extra = System.getenv("KWIRE_CLIENT_CONFIG");
+        if (extra != null) {
+            try (java.io.Reader r = java.nio.file.Files.newBufferedReader(java.nio.file.Path.of(extra))) {
+                p.load(r);
+            }
+        }
         String[] v = clientVersion().split("\\.");
         if (Integer.parseInt(v[0]) > 4 || (Integer.parseInt(v[0]) == 4 && Integer.parseInt(v[1]) >= 4)) {
             p.put("metadata.cluster.check.enable", "true");
@@ -107,11 +116,11 @@ public final class Client {
     }
 
     /** Reads the records back in {@code group} with the given group protocol and commits. */
-    private static void consume(String bootstrap, List<String> sent, String group, String protocol, String clientId) {
+    private static void consume(String bootstrap, List<String> sent, String group, String protocol, String clientId) throws java.io.IOException {
         Properties c = new Properties();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
-        clusterCheck(c);
+        common(c);
         c.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         c.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, protocol);
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
