@@ -22,6 +22,7 @@ import asyncio, os, resource, socket, statistics, struct, subprocess, sys, tempf
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 KWIRE = os.path.join(ROOT, "target", "release", "kwire")
+MAXCONN = 10050
 
 
 def frame(payload):
@@ -134,10 +135,10 @@ def start_haproxy(broker, work):
     port = free_port()
     cfg = os.path.join(work, "haproxy.cfg")
     open(cfg, "w").write(
-        "global\n  maxconn 30000\n  nbthread 2\n"
+        "global\n  maxconn %d\n  nbthread 2\n"
         "defaults\n  mode tcp\n  timeout connect 10s\n  timeout client 600s\n  timeout server 600s\n"
         "frontend kafka\n  bind 127.0.0.1:%d\n  default_backend broker\n"
-        "backend broker\n  server b1 127.0.0.1:%d\n" % (port, broker))
+        "backend broker\n  server b1 127.0.0.1:%d\n" % (MAXCONN, port, broker))
     p = subprocess.Popen(["haproxy", "-f", cfg], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_port(port)
     return p, port
@@ -228,9 +229,15 @@ def main():
         n = int(args[args.index("--connections") + 1])
     if "--seconds" in args:
         seconds = float(args[args.index("--seconds") + 1])
+    global MAXCONN
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     want = 65536 if hard == resource.RLIM_INFINITY else min(65536, hard)
     resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    # A proxy holds two descriptors per connection: the limit caps the connections measured.
+    if 2 * n + 200 > want:
+        print("(`ulimit -n` is %d here: %d connections instead of %d)\n" % (want, (want - 200) // 2, n))
+        n = (want - 200) // 2
+    MAXCONN = n + 50
     work = tempfile.mkdtemp(prefix="kwire-load.")
     bport = free_port()
     broker = subprocess.Popen([sys.executable, os.path.abspath(__file__), "broker", str(bport)])
