@@ -33,8 +33,10 @@
 //!   [`DIRECT`] bytes or more is written straight from the read buffer. A partial frame may be
 //!   moved to the front of the read buffer to make room for its rest.
 //! * Buffers are reused: forwarding allocates nothing per frame (`alloc-ext/tests/proxy_allocs.rs`
-//!   counts allocations). The read buffer grows as a large frame's bytes arrive, never ahead of
-//!   them, and shrinks back after it; so do the gathering and rewrite buffers. Decoding uses the
+//!   counts allocations). The read buffer doubles as a large frame's bytes arrive, never beyond
+//!   twice what arrived, and keeps its size while frames keep coming; [`Pump::relax`] gives it
+//!   back (the proxy's server does after a second without bytes). The gathering and rewrite
+//!   buffers are given back after each burst that grew them. Decoding uses the
 //!   borrowing views of `kafka-wire`, which never allocate.
 //! * Only responses whose addresses change are re-encoded: the new broker list is built
 //!   (one small allocation), the body encoded from the view with the other fields' bytes
@@ -50,7 +52,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use kafka_wire::conn::{self, Cut, FrameCutter, Growable, Observer};
+use kafka_wire::conn::{self, Cut, FrameCutter, Observer, Storage};
 use kafka_wire::frame;
 use kafka_wire::messages::{
     describe_cluster_response, fetch_response, find_coordinator_response, metadata_response, produce_response,
@@ -358,6 +360,40 @@ pub fn rewrite_response(
     Ok(true)
 }
 
+/// A pump's read buffer: it grows only while every byte it holds is a received one (so a size
+/// prefix alone commits nothing), doubling each time, so that a large frame costs a few
+/// re-allocations rather than one per read; and it keeps its size while frames keep coming, until
+/// [`Pump::relax`] gives the memory back.
+#[derive(Debug)]
+struct Held {
+    buf: Vec<u8>,
+}
+
+impl Held {
+    fn new(rest: usize) -> Held {
+        Held { buf: vec![0; rest] }
+    }
+}
+
+impl Storage for Held {
+    const GROWS: bool = true;
+    fn bytes(&self) -> &[u8] {
+        &self.buf
+    }
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.buf
+    }
+    fn grow_to(&mut self, want: usize) -> usize {
+        // At most twice what arrived: the cutter asks only when the buffer is full of it.
+        let len = self.buf.len();
+        if want > len {
+            self.buf
+                .resize(want.max(len.saturating_mul(2)).min(want.saturating_add(len)), 0);
+        }
+        self.buf.len()
+    }
+}
+
 /// One direction of one connection: reads frames, decodes them, forwards them.
 ///
 /// The pump is sans-I/O: bytes are read into [`space`](Self::space) and committed with
@@ -369,7 +405,7 @@ pub fn rewrite_response(
 pub struct Pump {
     direction: Direction,
     connection: u64,
-    cutter: FrameCutter<Growable>,
+    cutter: FrameCutter<Held>,
     rest: usize,
     /// Frames gathered for one write.
     batch: Vec<u8>,
@@ -408,7 +444,7 @@ impl Pump {
         Pump {
             direction,
             connection,
-            cutter: FrameCutter::new(Growable::new(READ_REST), DEFAULT_MAX_FRAME),
+            cutter: FrameCutter::new(Held::new(READ_REST), DEFAULT_MAX_FRAME),
             rest: READ_REST,
             batch: Vec::new(),
             out: Vec::new(),
@@ -424,15 +460,15 @@ impl Pump {
 
     /// Rejects frames above `max` bytes (the connection is closed).
     pub fn max_frame(mut self, max: usize) -> Self {
-        self.cutter = FrameCutter::new(Growable::new(self.rest), max);
+        self.cutter = FrameCutter::new(Held::new(self.rest), max);
         self
     }
 
     /// A read buffer that rests at `rest` bytes (it grows while a larger frame arrives, and
-    /// shrinks back after it), refusing frames above `max` bytes.
+    /// shrinks back at [`relax`](Self::relax)), refusing frames above `max` bytes.
     pub fn buffer(mut self, rest: usize, max: usize) -> Self {
         self.rest = rest;
-        self.cutter = FrameCutter::new(Growable::new(rest), max);
+        self.cutter = FrameCutter::new(Held::new(rest), max);
         self
     }
 
@@ -450,13 +486,33 @@ impl Pump {
 
     /// The read buffer's current size.
     pub fn buffer_capacity(&self) -> usize {
-        self.cutter.storage().capacity()
+        self.cutter.storage().buf.len()
+    }
+
+    /// Gives memory back: a read buffer grown by a large frame returns to its resting size when
+    /// no partial frame is held in it, and the gathering and rewrite buffers are freed. Call it
+    /// when the connection goes quiet (`kwire proxy` does after a second without bytes); the
+    /// buffers otherwise keep their size while frames keep coming. `true` when memory was given
+    /// back.
+    pub fn relax(&mut self) -> bool {
+        let mut freed = false;
+        if self.cutter.buffered() == 0 && self.cutter.storage().buf.len() > self.rest {
+            let max = self.cutter.max_frame();
+            self.cutter = FrameCutter::new(Held::new(self.rest), max);
+            freed = true;
+        }
+        if self.last == Last::Nothing && self.held.is_none() {
+            freed |= self.batch.capacity() > 0 || self.out.capacity() > 0;
+            self.batch = Vec::new();
+            self.out = Vec::new();
+        }
+        freed
     }
 
     /// The memory the pump's buffers commit now: the read buffer, the gathering buffer and the
     /// rewrite buffer.
     pub fn memory(&self) -> usize {
-        self.cutter.storage().capacity() + self.batch.capacity() + self.out.capacity()
+        self.cutter.storage().buf.capacity() + self.batch.capacity() + self.out.capacity()
     }
 
     /// Bytes received that are not a whole frame yet (at the end of a stream: a cut frame).

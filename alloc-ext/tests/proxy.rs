@@ -203,6 +203,31 @@ fn lenient_and_undecodable_frames_are_forwarded_with_their_outcome() {
 }
 
 #[test]
+fn a_large_frame_grows_the_buffer_to_at_most_twice_its_size_until_relax() {
+    let stats = Arc::new(Stats::default());
+    let mut p = Pump::new(Direction::Request, 1, Arc::new(Pairing::new()), stats).buffer(16 * 1024, 8 << 20);
+    // A 1 MiB frame (its bytes need not decode to be forwarded), read 64 KiB at a time.
+    let mut frame = ((1i32 << 20) - 4).to_be_bytes().to_vec();
+    frame.resize(1 << 20, 7);
+    let mut forwarded = Vec::new();
+    p.run(
+        &mut Chunked {
+            bytes: &frame,
+            chunk: 64 * 1024,
+        },
+        &mut forwarded,
+    )
+    .unwrap();
+    assert_eq!(forwarded, frame, "forwarded whole");
+    let grown = p.buffer_capacity();
+    assert!(((1 << 20)..=2 << 20).contains(&grown), "{grown}");
+    // The grown buffer stays for the next frame, until the connection is relaxed.
+    assert!(p.relax());
+    assert_eq!(p.buffer_capacity(), 16 * 1024);
+    assert!(!p.relax(), "nothing more to give back");
+}
+
+#[test]
 fn a_negative_or_oversized_frame_size_closes_the_stream() {
     let stats = Arc::new(Stats::default());
     let mut p = Pump::new(Direction::Request, 1, Arc::new(Pairing::new()), stats).max_frame(100);

@@ -24,6 +24,9 @@ use tokio::sync::watch;
 
 use super::{now, AddressMap, Direction, Forwarded, FrameObserver, JsonLog, LogSink, Pairing, Pump, Stats};
 
+/// How long a connection's direction goes without bytes before its grown buffers are given back.
+const RELAX_AFTER: Duration = Duration::from_secs(1);
+
 /// Threads the runtime may start for blocking work (resolving upstream host names).
 pub const BLOCKING_THREADS: usize = 4;
 
@@ -1184,7 +1187,17 @@ impl Ends<'_> {
                 );
                 return End::Fault(Fault::MemoryBudget, Some(direction), None, m);
             }
-            let n = match from.read(pump.space()).await {
+            // A read buffer grown by a large frame is given back after a second without bytes.
+            let read = loop {
+                tokio::select! {
+                    r = from.read(pump.space()) => break r,
+                    _ = tokio::time::sleep(RELAX_AFTER), if pump.buffer_capacity() > limits.buffer_rest => {
+                        pump.relax();
+                        committed.set(pump.memory());
+                    }
+                }
+            };
+            let n = match read {
                 Ok(0) => {
                     let cut = pump.buffered();
                     return match (cut, direction) {
