@@ -6,7 +6,7 @@ use std::io;
 use std::sync::{Arc, Mutex};
 
 use kafka_wire::conn;
-use kafka_wire::frame::{encode_request_frame, encode_response_frame, parse_response, Mode};
+use kafka_wire::frame::{parse_response, Mode};
 use kafka_wire::messages::{
     describe_cluster_response::{DescribeClusterBroker, DescribeClusterResponse},
     find_coordinator_response::{Coordinator, FindCoordinatorResponse},
@@ -17,19 +17,8 @@ use kafka_wire::messages::{
 use kafka_wire::{ApiKey, Array, RequestBody, ResponseBody};
 use kafka_wire_ext::proxy::{AddressMap, Direction, Forwarded, FrameObserver, Pairing, Pump, Stats};
 
-fn request(corr: i32, body: RequestBody<'_>, version: i16) -> Vec<u8> {
-    let mut buf = vec![0u8; 4096];
-    let n = encode_request_frame(corr, Some("proxy-test"), &body, version, &mut buf).unwrap();
-    buf.truncate(n);
-    buf
-}
-
-fn response(corr: i32, body: ResponseBody<'_>, version: i16) -> Vec<u8> {
-    let mut buf = vec![0u8; 4096];
-    let n = encode_response_frame(corr, &body, version, &mut buf).unwrap();
-    buf.truncate(n);
-    buf
-}
+mod frames;
+use frames::{request, response};
 
 /// Maps every broker to `proxy:(9000 + node id)`.
 struct Fixed;

@@ -9,7 +9,7 @@ use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use kafka_wire::frame::{encode_request_frame, encode_response_frame, parse_request, parse_response, Mode};
+use kafka_wire::frame::{parse_request, parse_response, Mode};
 use kafka_wire::messages::{
     describe_cluster_response::{DescribeClusterBroker, DescribeClusterResponse},
     find_coordinator_response::{Coordinator, FindCoordinatorResponse},
@@ -19,19 +19,8 @@ use kafka_wire::messages::{
 use kafka_wire::{ApiKey, Array, RequestBody, ResponseBody};
 use kafka_wire_ext::proxy::{Config, Fault, Limits, Proxy};
 
-fn request(corr: i32, body: RequestBody<'_>, version: i16) -> Vec<u8> {
-    let mut buf = vec![0u8; 4096];
-    let n = encode_request_frame(corr, Some("proxy-test"), &body, version, &mut buf).unwrap();
-    buf.truncate(n);
-    buf
-}
-
-fn response(corr: i32, body: ResponseBody<'_>, version: i16) -> Vec<u8> {
-    let mut buf = vec![0u8; 4096];
-    let n = encode_response_frame(corr, &body, version, &mut buf).unwrap();
-    buf.truncate(n);
-    buf
-}
+mod frames;
+use frames::{request, response};
 
 // A proxy on real sockets.
 
@@ -689,6 +678,13 @@ mod tls {
         )
     }
 
+    /// A TLS client of the proxy, trusting `trust`, for the name `localhost`.
+    fn tls_client(p: &Proxy, trust: &Cert) -> rustls::StreamOwned<rustls::ClientConnection, TcpStream> {
+        let name = ServerName::try_from("localhost").unwrap();
+        let conn = rustls::ClientConnection::new(client_config(trust), name).unwrap();
+        rustls::StreamOwned::new(conn, connect(p))
+    }
+
     /// A fake broker behind TLS (node id 7, answering as `fake_broker` does, ApiVersions only).
     fn tls_broker(c: &Cert) -> SocketAddr {
         let config = Arc::new(
@@ -742,9 +738,7 @@ mod tls {
             ..Tls::default()
         };
         let p = Proxy::start(config).unwrap();
-        let conn =
-            rustls::ClientConnection::new(client_config(&c), ServerName::try_from("localhost").unwrap()).unwrap();
-        let mut s = rustls::StreamOwned::new(conn, connect(&p));
+        let mut s = tls_client(&p, &c);
         call(
             &mut s,
             1,
@@ -816,9 +810,7 @@ mod tls {
             upstream_server_name: None,
         };
         let p = Proxy::start(config).unwrap();
-        let conn =
-            rustls::ClientConnection::new(client_config(&c), ServerName::try_from("localhost").unwrap()).unwrap();
-        let mut s = rustls::StreamOwned::new(conn, connect(&p));
+        let mut s = tls_client(&p, &c);
         for corr in 0..20 {
             call(
                 &mut s,

@@ -242,6 +242,29 @@ impl AsyncWrite for Stream {
     }
 }
 
+/// A TLS handshake with the client (`Direction::Request`) or the broker (`Direction::Response`),
+/// within the connect timeout; a failure or a timeout is logged as a `tls_handshake` fault.
+#[cfg(feature = "tls")]
+async fn tls_handshake<T>(
+    shared: &Shared,
+    peer: &Peer,
+    side: Direction,
+    handshake: impl std::future::Future<Output = io::Result<T>>,
+) -> Option<T> {
+    let who = match side {
+        Direction::Request => "the client",
+        Direction::Response => "the broker",
+    };
+    let timeout = shared.limits.connect_timeout;
+    let m = match tokio::time::timeout(timeout, handshake).await {
+        Ok(Ok(s)) => return Some(s),
+        Ok(Err(e)) => format!("TLS handshake with {who}: {e}"),
+        Err(_) => format!("no TLS handshake from {who} within {} ms", timeout.as_millis()),
+    };
+    shared.fault(Fault::TlsHandshake, Some(peer), Some(side), None, &m);
+    None
+}
+
 /// The host of `host:port` (an IPv6 address without its brackets).
 #[cfg(feature = "tls")]
 fn host_of(address: &str) -> &str {
@@ -942,22 +965,13 @@ async fn serve(shared: &Arc<Shared>, client: TcpStream, addr: SocketAddr, upstre
     tune(&client, limits.keepalive);
     #[cfg(feature = "tls")]
     let client = match &shared.tls.acceptor {
-        Some(acceptor) => match tokio::time::timeout(limits.connect_timeout, acceptor.accept(client)).await {
-            Ok(Ok(s)) => Stream::Tls(Box::new(s.into())),
-            Ok(Err(e)) => {
-                let m = format!("TLS handshake with the client: {e}");
-                shared.fault(Fault::TlsHandshake, Some(&peer), Some(Direction::Request), None, &m);
-                return;
+        Some(acceptor) => {
+            let handshake = acceptor.accept(client);
+            match tls_handshake(shared, &peer, Direction::Request, handshake).await {
+                Some(s) => Stream::Tls(Box::new(s.into())),
+                None => return,
             }
-            Err(_) => {
-                let m = format!(
-                    "no TLS handshake from the client within {} ms",
-                    limits.connect_timeout.as_millis()
-                );
-                shared.fault(Fault::TlsHandshake, Some(&peer), Some(Direction::Request), None, &m);
-                return;
-            }
-        },
+        }
         None => Stream::Plain(client),
     };
     let server = match tokio::time::timeout(limits.connect_timeout, connect(&upstream)).await {
@@ -999,21 +1013,9 @@ async fn serve(shared: &Arc<Shared>, client: TcpStream, addr: SocketAddr, upstre
                     .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, format!("server name {name:?}: {e}")))?;
                 connector.connect(name, server).await
             };
-            match tokio::time::timeout(limits.connect_timeout, handshake).await {
-                Ok(Ok(s)) => Stream::Tls(Box::new(s.into())),
-                Ok(Err(e)) => {
-                    let m = format!("TLS handshake with the broker: {e}");
-                    shared.fault(Fault::TlsHandshake, Some(&peer), Some(Direction::Response), None, &m);
-                    return;
-                }
-                Err(_) => {
-                    let m = format!(
-                        "no TLS handshake from the broker within {} ms",
-                        limits.connect_timeout.as_millis()
-                    );
-                    shared.fault(Fault::TlsHandshake, Some(&peer), Some(Direction::Response), None, &m);
-                    return;
-                }
+            match tls_handshake(shared, &peer, Direction::Response, handshake).await {
+                Some(s) => Stream::Tls(Box::new(s.into())),
+                None => return,
             }
         }
         None => Stream::Plain(server),
