@@ -641,11 +641,9 @@ pub fn small_compact_len(c: &mut &[u8]) -> Option<usize> {
 /// `bytes` as UTF-8; an error is reported where `start` remains (the string's first byte).
 #[inline(always)]
 pub fn utf8<'a, C: Src<'a>>(c: &mut C, start: &[u8], bytes: &'a [u8], f: &'static str) -> Result<&'a str, C::Err> {
-    // `from_utf8` has its own word-at-a-time ASCII fast path; a second pre-scan here would only
-    // add work, since safe code cannot skip the validation it does.
-    match core::str::from_utf8(bytes) {
-        Ok(s) => Ok(s),
-        Err(_) => Err(fail(c, start.len(), K::InvalidUtf8, f)),
+    match crate::text::str_of(bytes) {
+        Some(s) => Ok(s),
+        None => Err(fail(c, start.len(), K::InvalidUtf8, f)),
     }
 }
 
