@@ -485,31 +485,38 @@ impl<'c, const P: usize, const C: usize> StdConsumer<'c, P, C> {
 }
 
 /// Cuts frames from `stream` and hands each to the driver; says when the stream ends or
-/// breaks.
+/// breaks. Frames that fit the cutter's 64 KiB are cut from it and copied out; a larger one (a
+/// fetch answer) is read straight into an allocation of its own size once its prefix is in, so
+/// that its bytes are neither zeroed nor copied on their way.
 fn read_frames(mut stream: TcpStream, conn: u8, gen: u64, tx: &Sender<Msg>) {
-    let mut cut = FrameCutter::new(Growable::new(64 << 10), MAX_FRAME);
+    const REST: usize = 64 << 10;
+    let mut cut = FrameCutter::new(Growable::new(REST), MAX_FRAME);
     loop {
-        match cut.next_frame() {
-            Ok(Cut::Frame(f)) => {
-                if tx
-                    .send(Msg::Frame {
-                        conn,
-                        gen,
-                        frame: f.to_vec(),
-                    })
-                    .is_err()
-                {
-                    return;
+        let frame = match cut.next_frame() {
+            Ok(Cut::Frame(f)) => f.to_vec(),
+            Ok(Cut::NeedMore(need)) => {
+                let got = cut.pending().len();
+                if got < 4 || got + need <= REST {
+                    match stream.read(cut.space()) {
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => cut.filled(n),
+                    }
+                    continue;
                 }
-                continue;
+                // The prefix was checked against the maximum by the cutter: `need` is bounded.
+                let mut frame = Vec::with_capacity(got + need);
+                frame.extend_from_slice(cut.pending());
+                cut.discard(got);
+                match (&mut stream).take(need as u64).read_to_end(&mut frame) {
+                    Ok(n) if n == need => frame,
+                    _ => break,
+                }
             }
-            Ok(Cut::NeedMore(_)) => {}
             Err(_) => break,
-        }
-        match stream.read(cut.space()) {
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Ok(0) | Err(_) => break,
-            Ok(n) => cut.filled(n),
+        };
+        if tx.send(Msg::Frame { conn, gen, frame }).is_err() {
+            return;
         }
     }
     let _ = tx.send(Msg::Closed { conn, gen });

@@ -547,6 +547,12 @@ fn uvarint_inline<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, C::
 /// caller, and every field read would then store it back.
 #[inline(never)]
 pub fn uvarint_slow(start: &[u8]) -> Option<(u32, usize, bool)> {
+    // Two bytes, the next most common form (128 to 16,383: record lengths, 1 KiB values).
+    if let Some(&[b0, b1]) = start.first_chunk::<2>() {
+        if b0 >= 0x80 && b1.wrapping_sub(1) < 0x7f {
+            return Some((u32::from(b0 & 0x7f) | u32::from(b1) << 7, 2, false));
+        }
+    }
     let mut value: u32 = 0;
     for (i, &b) in start.iter().take(5).enumerate() {
         value |= u32::from(b & 0x7f).wrapping_shl(7 * i as u32);
@@ -991,4 +997,32 @@ pub fn skip_tag_fields(c: &mut Cursor<'_>) -> Option<()> {
         skip(c, size as usize)?;
     }
     Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uvarint_slow;
+
+    /// Unsigned varints as the protocol encodes them (seven bits a byte, low group first; the
+    /// protobuf documentation's 300 = AC 02), through the two-byte shortcut and the loop.
+    #[test]
+    fn uvarint_forms() {
+        assert_eq!(uvarint_slow(&[0x80, 0x01]), Some((128, 2, false)));
+        assert_eq!(uvarint_slow(&[0xac, 0x02, 0x55]), Some((300, 2, false)));
+        assert_eq!(uvarint_slow(&[0xff, 0x7f]), Some((16_383, 2, false)));
+        assert_eq!(uvarint_slow(&[0x80, 0x80, 0x01]), Some((16_384, 3, false)));
+        assert_eq!(
+            uvarint_slow(&[0xff, 0xff, 0xff, 0xff, 0x0f]),
+            Some((u32::MAX, 5, false))
+        );
+        // Non-minimal: a zero last byte after the first, or bits past 32.
+        assert_eq!(uvarint_slow(&[0x80, 0x00]), Some((0, 2, true)));
+        assert_eq!(uvarint_slow(&[0xff, 0xff, 0xff, 0xff, 0x1f]), Some((u32::MAX, 5, true)));
+        // Cut short, or longer than five bytes.
+        assert_eq!(uvarint_slow(&[0x80]), None);
+        assert_eq!(uvarint_slow(&[0x80, 0x80]), None);
+        assert_eq!(uvarint_slow(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x01]), None);
+        // A one-byte varint read here too (the callers' fast path takes these first).
+        assert_eq!(uvarint_slow(&[0x05, 0x01]), Some((5, 1, false)));
+    }
 }
