@@ -87,7 +87,7 @@
 //! | feature | what it adds |
 //! |---|---|
 //! | `alloc` | owned twins of every view (`owned` modules, `OwnedMessage`), `Vec` sinks, `to_vec`, `dynamic` |
-//! | `std` | `alloc`, and `conn::StdIo` (the connection driver over `std::io` streams) |
+//! | `std` | `alloc`, `conn::StdIo` (the connection driver over `std::io` streams), and batch CRCs through the `crc32c` crate (the CPU's CRC-32C instruction where it has one) |
 //! | `bytes` | owned `bytes`, `records` and long string fields slice a shared `bytes::Bytes` (`OwnedMessage::parse_bytes`); `BytesMut` is a sink |
 //! | `bytes-portable-atomic` | `bytes` on targets without atomic compare-and-swap (thumbv6m), through `portable-atomic` |
 //! | `defmt` | `defmt::Format` for views, errors and [`ApiKey`] |
