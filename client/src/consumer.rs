@@ -967,11 +967,11 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
     }
 }
 
-/// The offset after the last whole batch of checked record bytes (-1 without one): bytes whose
-/// CRCs `on_frame`'s first pass verified, so they are not computed again.
+/// The offset after the last whole batch of checked record bytes (-1 without one): bytes that
+/// `on_frame`'s first pass read, so neither CRCs nor records are checked again.
 fn records_end(records: &[u8]) -> i64 {
     Batches::new(records)
-        .verify_crc(false)
+        .revisit()
         .filter_map(|b| match b {
             Ok(Batch::V2(b)) => Some(b.next_offset()),
             _ => None,
@@ -1297,8 +1297,8 @@ impl<'f> Iterator for Items<'_, 'f> {
             let (first, rest) = self.spans.split_first()?;
             self.spans = rest;
             self.span = Some(*first);
-            // `on_frame` verified every batch's CRC before any span was made.
-            self.batches = Batches::new(first.records).verify_crc(false);
+            // `on_frame` read every batch (CRCs, records) before any span was made.
+            self.batches = Batches::new(first.records).revisit();
             self.active.clear();
             self.activated = 0;
         }

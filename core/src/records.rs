@@ -354,6 +354,7 @@ pub struct Batches<'a> {
     pos: usize,
     strict: bool,
     verify_crc: bool,
+    walk: bool,
     done: bool,
 }
 
@@ -366,6 +367,7 @@ impl<'a> Batches<'a> {
             pos: 0,
             strict: false,
             verify_crc: true,
+            walk: true,
             done: false,
         }
     }
@@ -379,6 +381,7 @@ impl<'a> Batches<'a> {
             pos: 0,
             strict: true,
             verify_crc: true,
+            walk: true,
             done: false,
         }
     }
@@ -395,6 +398,16 @@ impl<'a> Batches<'a> {
     /// Turns CRC verification on (the default) or off. It is always off under `cfg(fuzzing)`.
     pub const fn verify_crc(mut self, on: bool) -> Self {
         self.verify_crc = on;
+        self
+    }
+
+    /// For bytes that an earlier `Batches` over the same input read without an error: CRCs are
+    /// not computed again and the records of uncompressed batches are not walked until they are
+    /// iterated. On other bytes nothing panics, but a record that does not read ends its batch's
+    /// iteration early, silently.
+    pub const fn revisit(mut self) -> Self {
+        self.verify_crc = false;
+        self.walk = false;
         self
     }
 
@@ -437,7 +450,7 @@ impl<'a> Batches<'a> {
                         "batch_length",
                     ));
                 }
-                Batch::V2(batch::parse_v2(bytes, pos, self.verify_crc)?)
+                Batch::V2(batch::parse_v2(bytes, pos, self.verify_crc, self.walk)?)
             }
             0 | 1 => Batch::Legacy(legacy::parse(bytes, pos, self.verify_crc)?),
             m => {

@@ -94,7 +94,7 @@ impl<'a> RecordBatch<'a> {
             ));
         }
         let (b, rest) = bytes.split_at_checked(total).unwrap_or((bytes, &[]));
-        Ok((parse_v2(b, 0, verify_crc)?, rest))
+        Ok((parse_v2(b, 0, verify_crc, true)?, rest))
     }
 
     /// The whole batch's bytes, as it was read (for forwarding it unchanged).
@@ -243,7 +243,8 @@ const HEADER_FIELDS: &[(&str, u8)] = &[
 ];
 
 /// Parses `b`, exactly one magic 2 batch whose framing was checked, found at `pos` in the input.
-pub(crate) fn parse_v2(b: &[u8], pos: usize, verify_crc: bool) -> Result<RecordBatch<'_>, DecodeError> {
+/// `walk`: validate the records section now (off only for bytes an earlier pass validated).
+pub(crate) fn parse_v2(b: &[u8], pos: usize, verify_crc: bool, walk: bool) -> Result<RecordBatch<'_>, DecodeError> {
     let end = pos + b.len();
     let (header, records_bytes) = batch_header(b).map_err(|e| e.finish(end, V2_NAME, 2))?;
     let (
@@ -313,12 +314,11 @@ pub(crate) fn parse_v2(b: &[u8], pos: usize, verify_crc: bool) -> Result<RecordB
                 "record_count",
             ));
         }
-        Some(record::validate(
-            records_bytes,
-            record_count as u32,
-            pos + RECORD_BATCH_OVERHEAD,
-            V2_NAME,
-        )?)
+        Some(if walk {
+            record::validate(records_bytes, record_count as u32, pos + RECORD_BATCH_OVERHEAD, V2_NAME)?
+        } else {
+            Records::validated(records_bytes, record_count as u32, pos + RECORD_BATCH_OVERHEAD)
+        })
     } else {
         None
     };
@@ -358,7 +358,7 @@ mod tests {
         for &(field, w) in HEADER_FIELDS {
             let end = start + usize::from(w);
             for cut in start..end {
-                let e = parse_v2(&bytes[..cut], 100, false).unwrap_err();
+                let e = parse_v2(&bytes[..cut], 100, false, true).unwrap_err();
                 assert_eq!(e.kind(), DecodeErrorKind::UnexpectedEof { needed: end - cut }, "{cut}");
                 assert_eq!((e.field(), e.offset()), (field, 100 + start), "{cut}");
                 assert_eq!((e.message(), e.version()), ("RecordBatch", 2), "{cut}");

@@ -15,6 +15,10 @@ pub struct Records<'a> {
 }
 
 impl<'a> Records<'a> {
+    /// Records that an earlier pass validated (`validate` returned them for the same bytes).
+    pub(crate) const fn validated(bytes: &'a [u8], count: u32, base: usize) -> Self {
+        Records { bytes, count, base }
+    }
     /// Validates `bytes` as exactly `count` records (the records section of an uncompressed
     /// batch, or a compressed one's records once decompressed). Offsets in errors, and
     /// [`Record::position`], are from the start of `bytes`.
