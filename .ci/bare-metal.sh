@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# .ci/bare-metal.sh — kafka-wire on bare metal (issue 7). Called by .ci/run as
+# .ci/bare-metal.sh — kafka-wire on bare metal. Called by .ci/run as
 # `bash .ci/bare-metal.sh` from the repository root (root, CI=true); runs alone too.
 #
 # Every check prints `PASS: ...` or `FAILED: ...`; the script goes on after a failure where it

@@ -7,7 +7,7 @@ use crate::sealed::Sealed;
 use crate::visit::Visitor;
 use crate::write::Writer;
 
-/// A generated struct: the codec's three functions, each covering every version.
+/// A generated struct: read, check, skip, visit, size and write, each covering every version.
 ///
 /// Call the [`Message`](crate::Message) methods instead; these are the building blocks they use.
 pub trait Struct<'a>: Copy + Sized + Sealed {
