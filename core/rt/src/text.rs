@@ -3,9 +3,21 @@
 //! a time, so the common case is checked here a word at a time first, and only text with a byte
 //! above 0x7f goes through the full UTF-8 validation.
 //!
-//! This module holds the runtime's one `unsafe` block (docs/MAINTAINING.md, "Unsafe code").
+//! This module holds the runtime's one `unsafe` block (docs/MAINTAINING.md, "Unsafe code"),
+//! left out with feature `small-code`, where every string goes through `from_utf8`.
+
+/// `bytes` as a `str`, or `None` where they are not valid UTF-8. With feature `small-code`,
+/// `core::str::from_utf8` alone: the ASCII check costs about 230 bytes of flash (measured on
+/// AlterPartitionRequest's probe, tests/firmware/BUDGETS.md), and that build trades speed for
+/// size.
+#[cfg(feature = "small-code")]
+#[inline(never)]
+pub(crate) fn str_of(bytes: &[u8]) -> Option<&str> {
+    core::str::from_utf8(bytes).ok()
+}
 
 /// `bytes` as a `str`, or `None` where they are not valid UTF-8.
+#[cfg(not(feature = "small-code"))]
 #[inline(never)]
 pub(crate) fn str_of(bytes: &[u8]) -> Option<&str> {
     if is_ascii(bytes) {
