@@ -547,7 +547,9 @@ fn uvarint_inline<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, C::
 /// caller, and every field read would then store it back.
 #[inline(never)]
 pub fn uvarint_slow(start: &[u8]) -> Option<(u32, usize, bool)> {
-    // Two bytes, the next most common form (128 to 16,383: record lengths, 1 KiB values).
+    // Two bytes, the next most common form (128 to 16,383: record lengths, 1 KiB values); not
+    // with `small-code`, where the loop below reads them in less flash.
+    #[cfg(not(feature = "small-code"))]
     if let Some(&[b0, b1]) = start.first_chunk::<2>() {
         if b0 >= 0x80 && b1.wrapping_sub(1) < 0x7f {
             return Some((u32::from(b0 & 0x7f) | u32::from(b1) << 7, 2, false));

@@ -11,7 +11,7 @@
 /// AlterPartitionRequest's probe, tests/firmware/BUDGETS.md), and that build trades speed for
 /// size.
 #[cfg(feature = "small-code")]
-#[inline(never)]
+#[inline(always)]
 pub(crate) fn str_of(bytes: &[u8]) -> Option<&str> {
     core::str::from_utf8(bytes).ok()
 }
