@@ -253,6 +253,11 @@ def rounds(label, run, tools=("kwire", "kcat")):
     return {t: tuple(statistics.median(x[i] for x in got[t]) for i in range(3)) for t in got}
 
 
+def row(*cells):
+    """One markdown table row."""
+    print("| " + " | ".join(cells) + " |", flush=True)
+
+
 inputs = {}
 for size, n in cases:
     path = os.path.join(work, f"records-{size}.txt")
@@ -288,10 +293,10 @@ if "produce" in what:
             label = "all, idempotent" if acks == "all" else "1"
             for tool in ("kwire", "kcat"):
                 wall, cpu, rss = med[tool]
-                print(f"| {size} B | {n:,} | {label} | {'kwire produce' if tool == 'kwire' else 'kcat (librdkafka)'} "
-                      f"| {n / wall:,.0f} | {payload / wall / 1e6:.1f} | {wall:.2f} | {cpu:.2f} | {cpu / n * 1e6:.2f} "
-                      f"| {rss / 1024:.0f} | {f'{ratio:.2f}×' if tool == 'kwire' else ''} | {why if tool == 'kwire' else ''} |",
-                      flush=True)
+                mine = tool == "kwire"
+                row(f"{size} B", f"{n:,}", label, "kwire produce" if mine else "kcat (librdkafka)", f"{n / wall:,.0f}",
+                    f"{payload / wall / 1e6:.1f}", f"{wall:.2f}", f"{cpu:.2f}", f"{cpu / n * 1e6:.2f}",
+                    f"{rss / 1024:.0f}", f"{ratio:.2f}×" if mine else "", why if mine else "")
     print()
     print(f"every produce run's records counted in the topic's end offsets: exact ({len(cases) * 2 * runs * 2} runs)")
     print()
@@ -329,10 +334,8 @@ if "consume" in what:
         cols = {"kwire": (f"{ratio:.2f}× ({same:.2f}× of check.crcs=true)", why), "kcat": ("", ""), "kcat-crc": ("", "")}
         for tool in ("kwire", "kcat", "kcat-crc"):
             wall, cpu, rss = med[tool]
-            print(f"| {size} B | {n:,} | {names[tool]} "
-                  f"| {n / wall:,.0f} | {payload / wall / 1e6:.1f} | {wall:.2f} | {cpu:.2f} | {cpu / payload * 1e9:.2f} "
-                  f"| {rss / 1024:.0f} | {cols[tool][0]} | {cols[tool][1]} |",
-                  flush=True)
+            row(f"{size} B", f"{n:,}", names[tool], f"{n / wall:,.0f}", f"{payload / wall / 1e6:.1f}", f"{wall:.2f}",
+                f"{cpu:.2f}", f"{cpu / payload * 1e9:.2f}", f"{rss / 1024:.0f}", *cols[tool])
     print()
     print(f"every consume run's output held exactly the values produced ({len(cases) * runs * 3} runs)")
     print()
