@@ -1295,7 +1295,7 @@ fn pin_key(m: &Message) -> String {
 /// the pinned version, if the build pins one.
 fn pin_v(o: &mut String, sig: &str, pin: &str) {
     if !pin.is_empty() && sig.contains(" v: i16") {
-        let _ = writeln!(o, "        let v = if let Some(p) = {pin} {{ p }} else {{ v }};");
+        let _ = writeln!(o, "        let v = rt::pin::or({pin}, v);");
     }
 }
 
@@ -1926,7 +1926,7 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str, owned
             let t = x.f.tag.unwrap_or(0);
             let _ = writeln!(
                 sb,
-                "            if {} {{\n                let s = {e};\n                tags += 1;\n                n += rt::write::uvarint_size({t}) + rt::write::uvarint_size(s as u32) + s;\n            }}",
+                "            if {} {{\n                tags += 1;\n                n += rt::write::tagged_size({t}, {e});\n            }}",
                 and(&tc, &Cond::expr(x.is_set()))
             );
         }
@@ -2006,11 +2006,7 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str, owned
                 "        {};\n",
                 select(
                     flex,
-                    if owned {
-                        "w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())"
-                    } else {
-                        "w.unknown_tags_view(&self.unknown_tagged_fields)"
-                    },
+                    "w.unknown_tags_only(&self.unknown_tagged_fields)",
                     &format!("w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\")")
                 )
             );
@@ -2042,18 +2038,12 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str, owned
                 let _ = writeln!(wb, "            tags += usize::from(has_{});", x.snake);
             }
             let _ = writeln!(wb, "            w.uvarint(tags as u32, \"{prefix}_tagged_fields\");");
-            // Unknown tags go in tag order among the known ones, as Kafka writes them: those below
-            // each known tag before it (a value built by hand may hold any tag). A view writes
-            // the ones between two known tags with one call and no iterator state.
-            if owned {
-                wb.push_str("            let mut unknown = self.unknown_tagged_fields.iter().peekable();\n");
-            }
+            // Unknown tags go among the known ones as Kafka writes them (`rt::write::unknown_between`):
+            // those between two known tags with one call each.
             let mut lo = 0u32;
             for x in tagged {
                 let t = x.f.tag.unwrap_or(0);
-                let before = if owned {
-                    format!("w.unknown_tags_before(&mut unknown, {t});\n            ")
-                } else if t > lo {
+                let before = if t > lo {
                     format!(
                         "w.unknown_tags_in(&self.unknown_tagged_fields, {lo}, {});\n            ",
                         t - 1
@@ -2078,18 +2068,16 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str, owned
                 }
                 let _ = writeln!(
                     wb,
-                    "            {before}if has_{id} {{\n                let s = {se};\n                w.uvarint({t}, \"{}\");\n                w.uvarint(s as u32, \"{}\");\n                {ws}\n            }}",
-                    x.path, x.path
+                    "            {before}if has_{id} {{\n                {}w.tag_header({t}, {}, \"{}\");\n                {ws}\n            }}",
+                    if sw.is_some() { String::new() } else { format!("let s = {se};\n                ") },
+                    if sw.is_some() { &se } else { "s" },
+                    x.path
                 );
             }
-            if owned {
-                wb.push_str("            w.unknown_tags_rest(&mut unknown);\n");
-            } else {
-                let _ = writeln!(
-                    wb,
-                    "            w.unknown_tags_in(&self.unknown_tagged_fields, {lo}, u32::MAX);"
-                );
-            }
+            let _ = writeln!(
+                wb,
+                "            w.unknown_tags_in(&self.unknown_tagged_fields, {lo}, u32::MAX);"
+            );
             let no_tags = format!("w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\");");
             let _ = writeln!(wb, "        {}", close_else(flex, &no_tags));
         }
@@ -2379,8 +2367,8 @@ fn info_literal(m: &Message, pinned: bool) -> String {
     let hi = m.valid.max().unwrap_or(0);
     let (lo, hi) = if pinned {
         (
-            format!("if let Some(p) = PIN {{ p }} else {{ {lo} }}"),
-            format!("if let Some(p) = PIN {{ p }} else {{ {hi} }}"),
+            format!("rt::pin::or(PIN, {lo})"),
+            format!("rt::pin::or(PIN, {hi})"),
         )
     } else {
         (lo.to_string(), hi.to_string())

@@ -546,8 +546,7 @@ pub mod write {
             f: &'static str,
         ) {
             let s = self.ok(opt_array_size(a, true, nullable, v, f));
-            self.uvarint(tag, f);
-            self.uvarint(s as u32, f);
+            self.tag_header(tag, s, f);
             self.opt_array(a, true, nullable, v, f);
         }
 
@@ -557,8 +556,7 @@ pub mod write {
         #[doc(hidden)]
         pub fn tagged_array<'a, T: Elem<'a>>(&mut self, tag: u32, a: &Array<'a, T>, v: i16, f: &'static str) {
             let s = self.ok(array_size(a, true, v, f));
-            self.uvarint(tag, f);
-            self.uvarint(s as u32, f);
+            self.tag_header(tag, s, f);
             self.array(a, true, v, f);
         }
 
@@ -594,51 +592,36 @@ pub mod write {
             }
         }
 
-        /// Writes every unknown tagged field left in `it`.
-        #[inline]
+        /// A tagged field's tag and the size of its payload, which the caller writes next.
+        #[inline(always)]
         #[doc(hidden)]
-        pub fn unknown_tags_rest<'t, I: Iterator<Item = RawTaggedField<'t>>>(
-            &mut self,
-            it: &mut core::iter::Peekable<I>,
-        ) {
-            for r in it {
-                self.raw_tag(r.tag, r.data);
-            }
+        pub fn tag_header(&mut self, tag: u32, size: usize, f: &'static str) {
+            self.uvarint(tag, f);
+            self.uvarint(size as u32, f);
         }
 
-        /// The tagged-field section of a struct that knows no tags.
+        /// The tagged-field section of a struct that knows no tags: its unknown fields. With
+        /// `small-code`, one function per holder type that every struct calls.
         #[cfg_attr(not(feature = "small-code"), inline(always))]
         #[cfg_attr(feature = "small-code", inline(never))]
         #[doc(hidden)]
-        pub fn unknown_tags_only<'t>(&mut self, n: usize, tags: impl Iterator<Item = RawTaggedField<'t>>) {
+        pub fn unknown_tags_only<U: UnknownTags + ?Sized>(&mut self, t: &U) {
+            let n = t.count();
             if n == 0 {
                 return self.arr([0], "_tagged_fields");
             }
-            self.unknown_tags_some(n, tags)
-        }
-
-        /// The tagged-field section of a view that knows no tags: its unknown fields. With
-        /// `small-code`, one function that every struct calls with its field.
-        #[cfg_attr(not(feature = "small-code"), inline(always))]
-        #[cfg_attr(feature = "small-code", inline(never))]
-        #[doc(hidden)]
-        pub fn unknown_tags_view(&mut self, t: &TaggedFields<'_>) {
-            if t.is_empty() {
-                return self.arr([0], "_tagged_fields");
-            }
-            self.uvarint(t.len() as u32, "_tagged_fields");
+            self.uvarint(n as u32, "_tagged_fields");
             self.raw_tags_in(t, 0, u32::MAX)
         }
 
-        /// Writes the unknown tagged fields of a view whose tags are at least `lo` and at most
-        /// `last`. With `lo` a struct's known tag and `last` one below the next, these are the
-        /// fields that go between the two, where Kafka puts them (the fields are in ascending tag
-        /// order, and a value built by hand may hold a known tag's number).
+        /// Writes the unknown tagged fields that go after the known tag `lo` and before the
+        /// next known tag, `last + 1` (see [`unknown_between`]). A section opens with
+        /// `lo` 0 and ends with `last` `u32::MAX`.
         #[inline(always)]
         #[doc(hidden)]
-        pub fn unknown_tags_in(&mut self, t: &TaggedFields<'_>, lo: u32, last: u32) {
+        pub fn unknown_tags_in<U: UnknownTags + ?Sized>(&mut self, t: &U, lo: u32, last: u32) {
             #[cfg(not(feature = "small-code"))]
-            if t.is_empty() {
+            if t.count() == 0 {
                 return;
             }
             self.raw_tags_in(t, lo, last)
@@ -646,35 +629,9 @@ pub mod write {
 
         /// [`Writer::unknown_tags_in`], out of line: unknown fields are rare.
         #[inline(never)]
-        fn raw_tags_in(&mut self, t: &TaggedFields<'_>, lo: u32, last: u32) {
-            for r in t.iter() {
-                if (lo..=last).contains(&r.tag) {
-                    self.raw_tag(r.tag, r.data);
-                }
-            }
-        }
-
-        #[inline(never)]
-        fn unknown_tags_some<'t>(&mut self, n: usize, tags: impl Iterator<Item = RawTaggedField<'t>>) {
-            self.uvarint(n as u32, "_tagged_fields");
-            for r in tags {
-                self.raw_tag(r.tag, r.data);
-            }
-        }
-
-        /// Writes the unknown tagged fields whose tag is below `next`.
-        #[cfg_attr(not(feature = "small-code"), inline)]
-        #[cfg_attr(feature = "small-code", inline(never))]
-        #[doc(hidden)]
-        pub fn unknown_tags_before<'t, I: Iterator<Item = RawTaggedField<'t>>>(
-            &mut self,
-            it: &mut core::iter::Peekable<I>,
-            next: u32,
-        ) {
-            // `peek` and `next`, not `next_if`: `next_if` holds an assertion, a panic site.
-            while let Some(&r) = it.peek().filter(|r| r.tag < next) {
-                it.next();
-                self.raw_tag(r.tag, r.data);
+        fn raw_tags_in<U: UnknownTags + ?Sized>(&mut self, t: &U, lo: u32, last: u32) {
+            for r in unknown_between(t.each(), lo, last) {
+                self.raw_tag(r);
             }
         }
 
@@ -687,14 +644,69 @@ pub mod write {
             }
         }
 
-        fn raw_tag(&mut self, tag: u32, data: &[u8]) {
-            if data.len() > i32::MAX as usize {
-                return self.fail(EncodeError::new(K::TooLong { length: data.len() }, "_tagged_fields"));
+        /// One unknown tagged field: its tag, its size and its payload as held.
+        #[doc(hidden)]
+        pub fn raw_tag(&mut self, r: RawTaggedField<'_>) {
+            if let Err(e) = raw_tag_size(r) {
+                return self.fail(e);
             }
-            self.uvarint(tag, "_tagged_fields");
-            self.uvarint(data.len() as u32, "_tagged_fields");
-            self.put(data, "_tagged_fields")
+            self.tag_header(r.tag, r.data.len(), "_tagged_fields");
+            self.put(r.data, "_tagged_fields")
         }
+    }
+
+    /// The unknown tagged fields of a struct, as views ([`TaggedFields`]) and owned values
+    /// (`OwnedTaggedFields`) hold them; the encoders of both write them through this.
+    #[doc(hidden)]
+    pub trait UnknownTags {
+        /// How many there are.
+        fn count(&self) -> usize;
+        /// The fields, in the order held.
+        fn each(&self) -> impl Iterator<Item = RawTaggedField<'_>>;
+    }
+
+    impl UnknownTags for TaggedFields<'_> {
+        #[inline(always)]
+        fn count(&self) -> usize {
+            self.len()
+        }
+        #[inline]
+        fn each(&self) -> impl Iterator<Item = RawTaggedField<'_>> {
+            self.iter()
+        }
+    }
+
+    /// Where an encoder puts unknown tagged fields, as Kafka does: the known and unknown fields
+    /// of a section go in ascending tag order, and an unknown field holding a known field's tag
+    /// goes after it. So after the known tag `lo`, and before the next known tag, `last + 1`, go
+    /// the unknown fields whose tags are in `lo..=last`, in the order held; views, owned values
+    /// and `dynamic` all place them by this.
+    #[inline]
+    #[doc(hidden)]
+    pub fn unknown_between<'t>(
+        tags: impl Iterator<Item = RawTaggedField<'t>>,
+        lo: u32,
+        last: u32,
+    ) -> impl Iterator<Item = RawTaggedField<'t>> {
+        tags.filter(move |r| lo <= r.tag && r.tag <= last)
+    }
+
+    /// Size of a tagged field with a payload of `size` bytes: its tag, its size and the payload.
+    #[inline(always)]
+    #[doc(hidden)]
+    pub const fn tagged_size(tag: u32, size: usize) -> usize {
+        uvarint_size(tag) + uvarint_size(size as u32) + size
+    }
+
+    /// Size of an unknown tagged field, or the error for a payload too long for its size
+    /// prefix.
+    #[inline]
+    #[doc(hidden)]
+    pub fn raw_tag_size(r: RawTaggedField<'_>) -> Result<usize, EncodeError> {
+        if r.data.len() > i32::MAX as usize {
+            return Err(EncodeError::new(K::TooLong { length: r.data.len() }, "_tagged_fields"));
+        }
+        Ok(tagged_size(r.tag, r.data.len()))
     }
 
     /// Size of an array.

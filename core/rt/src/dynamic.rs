@@ -6,6 +6,8 @@ use alloc::vec::Vec;
 use crate::codec::{checked_len, MessageInfo};
 use crate::error::{EncodeError, EncodeErrorKind as K};
 use crate::reflect::{DefaultValue, FieldDesc, Kind, StructDesc};
+use crate::compound::write::{raw_tag_size, tagged_size, unknown_between};
+use crate::types::RawTaggedField;
 use crate::write::{len_size, null_not_allowed, str_size, uvarint_size, Writer};
 
 /// A field's value (an array element's, for arrays).
@@ -97,6 +99,7 @@ trait Out {
     fn len_prefix(&mut self, len: usize, compact: bool, f: &'static str) -> Result<(), EncodeError>;
     fn str(&mut self, s: &str, compact: bool, f: &'static str) -> Result<(), EncodeError>;
     fn raw(&mut self, b: &[u8], f: &'static str);
+    fn tag_header(&mut self, tag: u32, size: usize, f: &'static str);
 }
 
 /// The size pass.
@@ -123,6 +126,9 @@ impl Out for Count {
     fn raw(&mut self, b: &[u8], _: &'static str) {
         self.0 += b.len();
     }
+    fn tag_header(&mut self, tag: u32, size: usize, _: &'static str) {
+        self.0 += tagged_size(tag, size) - size;
+    }
 }
 
 impl Out for Writer<'_> {
@@ -142,6 +148,9 @@ impl Out for Writer<'_> {
     }
     fn raw(&mut self, b: &[u8], f: &'static str) {
         self.put(b, f)
+    }
+    fn tag_header(&mut self, tag: u32, size: usize, f: &'static str) {
+        Writer::tag_header(self, tag, size, f)
     }
 }
 
@@ -176,8 +185,8 @@ fn emit_struct<O: Out>(o: &mut O, desc: &StructDesc, s: &Struct<'_>, v: i16) -> 
         }
         return Ok(());
     }
-    // Known tagged fields in schema order (ascending tags), unknown ones merged in by tag; an
-    // unknown tag equal to a known one follows it.
+    // Known tagged fields in ascending tag order, each with the unknown ones that go after it
+    // (`unknown_between`, the rule the generated encoders follow).
     let mut known: Vec<(&FieldDesc, &Value<'_>)> = desc
         .fields
         .iter()
@@ -188,33 +197,28 @@ fn emit_struct<O: Out>(o: &mut O, desc: &StructDesc, s: &Struct<'_>, v: i16) -> 
         })
         .collect();
     known.sort_by_key(|(f, _)| f.tag);
-    let mut unknown: Vec<&(u32, Cow<'_, [u8]>)> = s.unknown_tags.iter().collect();
-    unknown.sort_by_key(|(t, _)| *t);
-    o.uvarint((known.len() + unknown.len()) as u32, "_tagged_fields");
-    let mut unknown = unknown.into_iter().peekable();
+    o.uvarint((known.len() + s.unknown_tags.len()) as u32, "_tagged_fields");
+    let unknown = || s.unknown_tags.iter().map(|(tag, data)| RawTaggedField { tag: *tag, data });
+    let mut lo = 0u32;
     for (f, x) in known {
-        while let Some((t, data)) = unknown.next_if(|(t, _)| *t < f.tag) {
-            raw_tag(o, *t, data)?;
+        if f.tag > lo {
+            raw_tags(o, unknown_between(unknown(), lo, f.tag - 1))?;
         }
+        lo = f.tag;
         let mut c = Count(0);
         emit_field(&mut c, f, x, v, true, true)?;
-        o.uvarint(f.tag, f.name);
-        o.uvarint(c.0 as u32, f.name);
+        o.tag_header(f.tag, c.0, f.name);
         emit_field(o, f, x, v, true, true)?;
     }
-    for (t, data) in unknown {
-        raw_tag(o, *t, data)?;
-    }
-    Ok(())
+    raw_tags(o, unknown_between(unknown(), lo, u32::MAX))
 }
 
-fn raw_tag<O: Out>(o: &mut O, tag: u32, data: &[u8]) -> Result<(), EncodeError> {
-    if data.len() > i32::MAX as usize {
-        return Err(EncodeError::new(K::TooLong { length: data.len() }, "_tagged_fields"));
+fn raw_tags<'t, O: Out>(o: &mut O, tags: impl Iterator<Item = RawTaggedField<'t>>) -> Result<(), EncodeError> {
+    for r in tags {
+        raw_tag_size(r)?;
+        o.tag_header(r.tag, r.data.len(), "_tagged_fields");
+        o.raw(r.data, "_tagged_fields");
     }
-    o.uvarint(tag, "_tagged_fields");
-    o.uvarint(data.len() as u32, "_tagged_fields");
-    o.raw(data, "_tagged_fields");
     Ok(())
 }
 

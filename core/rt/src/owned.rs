@@ -104,16 +104,21 @@ impl OwnedTaggedFields {
     #[inline(never)]
     fn size_some(&self) -> Result<usize, EncodeError> {
         let mut n = 0usize;
-        for t in self.as_slice() {
-            if t.data.len() > i32::MAX as usize {
-                return Err(EncodeError::new(
-                    EncodeErrorKind::TooLong { length: t.data.len() },
-                    "_tagged_fields",
-                ));
-            }
-            n += write::uvarint_size(t.tag) + write::uvarint_size(t.data.len() as u32) + t.data.len();
+        for t in self.iter() {
+            n += crate::compound::write::raw_tag_size(t)?;
         }
         Ok(n)
+    }
+}
+
+impl crate::compound::write::UnknownTags for OwnedTaggedFields {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.len()
+    }
+    #[inline]
+    fn each(&self) -> impl Iterator<Item = RawTaggedField<'_>> {
+        self.iter()
     }
 }
 

@@ -12,6 +12,16 @@
 //! rebuilds). A key that names no API of this build is ignored; a value that is not a version of
 //! the API, or a list that does not parse, stops the build with an error naming the key.
 
+/// The version a generated function works at: the pinned one (`PIN`, from [`version`]) if the
+/// build pins one, else the `v` it was called with. A constant `pin` folds it away.
+#[inline(always)]
+pub const fn or(pin: Option<i16>, v: i16) -> i16 {
+    match pin {
+        Some(p) => p,
+        None => v,
+    }
+}
+
 /// The version `list` fixes for the API whose feature is `key`, if any: `list` is the value of
 /// `KAFKA_WIRE_PIN` (comma-separated `feature=version` pairs, spaces allowed around each), and
 /// `min..=max` are the API's valid versions. Evaluated in a `const`, so its panics are build

@@ -500,13 +500,7 @@ impl<'a> TaggedFields<'a> {
     pub fn size(&self) -> Result<usize, EncodeError> {
         let mut n = 0usize;
         for t in self.iter() {
-            n += write::uvarint_size(t.tag) + write::uvarint_size(t.data.len() as u32) + t.data.len();
-            if t.data.len() > i32::MAX as usize {
-                return Err(EncodeError::new(
-                    crate::error::EncodeErrorKind::TooLong { length: t.data.len() },
-                    "_tagged_fields",
-                ));
-            }
+            n += crate::compound::write::raw_tag_size(t)?;
         }
         Ok(n)
     }

@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
             let r: [u8; 10] = match rt::read::run::<10>(c) {
                 Some(r) => r,
@@ -99,7 +99,7 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::TRANSACTIONAL_ID,
@@ -119,7 +119,7 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 10;
             n += rt::write::str_size(self.transactional_id, v >= 3, "transactional_id")?;
             n += rt::write::str_size(self.group_id, v >= 3, "group_id")?;
@@ -139,13 +139,13 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.transactional_id, v >= 3, "transactional_id");
             w.i64(self.producer_id, "producer_id");
             w.i16(self.producer_epoch, "producer_epoch");
             w.str(self.group_id, v >= 3, "group_id");
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -158,8 +158,8 @@ impl<'a> rt::Message<'a> for AddOffsetsToTxnRequest<'a> {
         name: "AddOffsetsToTxnRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(25),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 4 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 4),
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -316,7 +316,7 @@ pub mod owned {
     impl rt::OwnedStruct for AddOffsetsToTxnRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let transactional_id = rt::owned::read_str(c, v >= 3, "transactional_id")?;
             let r: [u8; 10] = match rt::read::run::<10>(c) {
                 Some(r) => r,
@@ -344,7 +344,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 10;
                 n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
                 n += rt::write::str_size(&self.group_id, v >= 3, "group_id")?;
@@ -364,7 +364,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.str(&self.transactional_id, v >= 3, "transactional_id");
                 if let Some(r) = w.run::<10>("producer_id") {
                     r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
@@ -372,7 +372,7 @@ pub mod owned {
                 }
                 w.str(&self.group_id, v >= 3, "group_id");
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };

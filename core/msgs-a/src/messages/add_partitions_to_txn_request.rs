@@ -70,7 +70,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let transactions = if v >= 4 {
                 rt::read::array::<AddPartitionsToTxnTransaction<'a>>(c, v >= 3, v, "transactions")?
             } else {
@@ -122,7 +122,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 4 {
                 rt::visit::array::<AddPartitionsToTxnTransaction<'a>, V>(
@@ -175,7 +175,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 4 {
                 n += rt::write::array_size(&self.transactions, v >= 3, v, "transactions")?;
@@ -227,7 +227,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 3 && !self.transactions.is_empty() {
                 w.not_in_version("transactions");
             }
@@ -263,7 +263,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
                 w.array(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics");
             }
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -325,7 +325,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let transactional_id = if v >= 4 {
                 rt::read::str(c, v >= 3, "transactions[].transactional_id")?
             } else {
@@ -374,7 +374,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v >= 4 {
         rt::read::str(c, v >= 3, "transactions[].transactional_id")?;
@@ -399,7 +399,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 4 {
                 rt::read::skip_str(c, v >= 3)?;
             }
@@ -422,7 +422,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 4 {
                 vis.str(
@@ -476,7 +476,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 4 {
                 n += rt::write::str_size(self.transactional_id, v >= 3, "transactions[].transactional_id")?;
@@ -525,7 +525,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 3 && !self.transactional_id.is_empty() {
                 w.not_in_version("transactions[].transactional_id");
             }
@@ -559,7 +559,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
                 });
             }
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "transactions[]._tagged_fields")
             };
@@ -618,7 +618,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?;
             let partitions = rt::read::array::<i32>(c, v >= 3, v, "v3_and_below_topics[].partitions")?;
             let unknown_tagged_fields = if v >= 3 {
@@ -637,7 +637,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?;
             rt::read::check_array::<i32>(c, v >= 3, false, v, "v3_and_below_topics[].partitions")?;
@@ -652,7 +652,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 3)?;
             rt::read::skip_array::<i32>(c, v >= 3, v)?;
             if v >= 3 {
@@ -668,7 +668,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::V3_AND_BELOW_TOPICS_NAME,
@@ -699,7 +699,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 3, "v3_and_below_topics[].name")?;
             n += rt::write::array_size(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions")?;
@@ -719,11 +719,11 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, v >= 3, "v3_and_below_topics[].name");
             w.array(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions");
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "v3_and_below_topics[]._tagged_fields")
             };
@@ -736,8 +736,8 @@ impl<'a> rt::Message<'a> for AddPartitionsToTxnRequest<'a> {
         name: "AddPartitionsToTxnRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(24),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 5 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 5),
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -1119,7 +1119,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let transactions = if v >= 4 {
                     rt::owned::read_array::<AddPartitionsToTxnTransaction, _>(c, v >= 3, v, "transactions")?
                 } else {
@@ -1169,7 +1169,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 4 {
                     n += rt::owned::vec_size(&self.transactions, v >= 3, v, "transactions")?;
@@ -1221,7 +1221,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 3 && !self.transactions.is_empty() {
                     w.not_in_version("transactions");
                 }
@@ -1257,7 +1257,7 @@ pub mod owned {
                     rt::owned::write_vec(w, &self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics");
                 }
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -1317,7 +1317,7 @@ pub mod owned {
     impl rt::OwnedStruct for AddPartitionsToTxnTransaction {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let transactional_id = if v >= 4 {
                 rt::owned::read_str(c, v >= 3, "transactions[].transactional_id")?
             } else {
@@ -1367,7 +1367,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 4 {
                     n += rt::write::str_size(&self.transactional_id, v >= 3, "transactions[].transactional_id")?;
@@ -1415,7 +1415,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 3 && !self.transactional_id.is_empty() {
                 w.not_in_version("transactions[].transactional_id");
             }
@@ -1447,7 +1447,7 @@ pub mod owned {
                 });
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "transactions[]._tagged_fields")
             };
@@ -1494,7 +1494,7 @@ pub mod owned {
     impl rt::OwnedStruct for AddPartitionsToTxnTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, v >= 3, "v3_and_below_topics[].name")?;
             let partitions = rt::owned::read_array::<i32, _>(c, v >= 3, v, "v3_and_below_topics[].partitions")?;
             let unknown_tagged_fields = if v >= 3 {
@@ -1514,7 +1514,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 3, "v3_and_below_topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions")?;
@@ -1533,11 +1533,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, v >= 3, "v3_and_below_topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 3, v, "v3_and_below_topics[].partitions");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "v3_and_below_topics[]._tagged_fields")
             };

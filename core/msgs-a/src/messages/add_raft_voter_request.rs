@@ -73,7 +73,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
             let r: [u8; 24] = match rt::read::run::<24>(c) {
                 Some(r) => r,
@@ -109,7 +109,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
             vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
@@ -128,7 +128,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 24;
             n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
             n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
@@ -150,7 +150,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && !self.ack_when_committed {
                 w.not_in_version("ack_when_committed");
             }
@@ -162,7 +162,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
             if v >= 1 {
                 w.bool(self.ack_when_committed, "ack_when_committed");
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -302,7 +302,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
             w.str(self.name, true, "listeners[].name");
             w.str(self.host, true, "listeners[].host");
             w.u16(self.port, "listeners[].port");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -312,8 +312,8 @@ impl<'a> rt::Message<'a> for AddRaftVoterRequest<'a> {
         name: "AddRaftVoterRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(80),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -576,7 +576,7 @@ pub mod owned {
     impl rt::OwnedStruct for AddRaftVoterRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let cluster_id = rt::owned::read_opt_str(c, true, true, "cluster_id")?;
             let r: [u8; 24] = match rt::read::run::<24>(c) {
                 Some(r) => r,
@@ -608,7 +608,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 24;
                 n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
                 n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
@@ -630,7 +630,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && !self.ack_when_committed {
                     w.not_in_version("ack_when_committed");
                 }
@@ -650,7 +650,7 @@ pub mod owned {
                     if v >= 1 {
                         w.bool(self.ack_when_committed, "ack_when_committed");
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }
@@ -741,7 +741,7 @@ pub mod owned {
                 }
             } else {
                 w.u16(self.port, "listeners[].port");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

@@ -117,7 +117,7 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsRequest<'a> {
         rt::outline(move || {
             w.i32(self.broker_id, "broker_id");
             w.i64(self.broker_epoch, "broker_epoch");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -127,8 +127,8 @@ impl<'a> rt::Message<'a> for AllocateProducerIdsRequest<'a> {
         name: "AllocateProducerIdsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(67),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -282,7 +282,7 @@ pub mod owned {
                         r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
                         r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

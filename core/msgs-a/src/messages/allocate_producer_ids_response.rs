@@ -124,7 +124,7 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
             w.i16(self.error_code, "error_code");
             w.i64(self.producer_id_start, "producer_id_start");
             w.i32(self.producer_id_len, "producer_id_len");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -134,8 +134,8 @@ impl<'a> rt::Message<'a> for AllocateProducerIdsResponse<'a> {
         name: "AllocateProducerIdsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(67),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -343,7 +343,7 @@ pub mod owned {
                         r[6..14].copy_from_slice(&self.producer_id_start.to_be_bytes());
                         r[14..18].copy_from_slice(&self.producer_id_len.to_be_bytes());
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

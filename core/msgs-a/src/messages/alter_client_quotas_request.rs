@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let entries = rt::read::array::<EntryData<'a>>(c, v >= 1, v, "entries")?;
             let validate_only = rt::read::bool(c, "validate_only")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -88,7 +88,7 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<EntryData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES, vis, "entries")?;
             vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 1;
             n += rt::write::array_size(&self.entries, v >= 1, v, "entries")?;
             if v >= 1 {
@@ -122,11 +122,11 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.entries, v >= 1, v, "entries");
             w.bool(self.validate_only, "validate_only");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -185,7 +185,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let entity = rt::read::array::<EntityData<'a>>(c, v >= 1, v, "entries[].entity")?;
             let ops = rt::read::array::<OpData<'a>>(c, v >= 1, v, "entries[].ops")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -204,7 +204,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::check_array::<EntityData<'a>>(c, v >= 1, false, v, "entries[].entity")?;
             rt::read::check_array::<OpData<'a>>(c, v >= 1, false, v, "entries[].ops")?;
@@ -219,7 +219,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_array::<EntityData<'a>>(c, v >= 1, v)?;
             rt::read::skip_array::<OpData<'a>>(c, v >= 1, v)?;
             if v >= 1 {
@@ -235,7 +235,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<EntityData<'a>, V>(
                 c,
@@ -258,7 +258,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.entity, v >= 1, v, "entries[].entity")?;
             n += rt::write::array_size(&self.ops, v >= 1, v, "entries[].ops")?;
@@ -278,11 +278,11 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.entity, v >= 1, v, "entries[].entity");
             w.array(&self.ops, v >= 1, v, "entries[].ops");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields")
             };
@@ -341,7 +341,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
             let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -360,7 +360,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
             rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
@@ -375,7 +375,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_str(c, v >= 1)?;
             if v >= 1 {
@@ -391,7 +391,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::ENTRIES_ENTITY_ENTITY_TYPE,
@@ -417,7 +417,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
             n += rt::write::opt_str_size(self.entity_name, v >= 1, true, "entries[].entity[].entity_name")?;
@@ -437,11 +437,11 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
             w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields")
             };
@@ -504,7 +504,7 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let key = rt::read::str(c, v >= 1, "entries[].ops[].key")?;
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
@@ -531,7 +531,7 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 1, "entries[].ops[].key")?;
             match rt::read::run::<9>(c) {
@@ -553,7 +553,7 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip(c, 9)?;
             if v >= 1 {
@@ -569,7 +569,7 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::ENTRIES_OPS_KEY,
@@ -593,7 +593,7 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 9;
             n += rt::write::str_size(self.key, v >= 1, "entries[].ops[].key")?;
             if v >= 1 {
@@ -612,12 +612,12 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.key, v >= 1, "entries[].ops[].key");
             w.f64(self.value, "entries[].ops[].value");
             w.bool(self.remove, "entries[].ops[].remove");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[].ops[]._tagged_fields")
             };
@@ -630,8 +630,8 @@ impl<'a> rt::Message<'a> for AlterClientQuotasRequest<'a> {
         name: "AlterClientQuotasRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(49),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -903,7 +903,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let entries = rt::owned::read_array::<EntryData, _>(c, v >= 1, v, "entries")?;
                 let validate_only = rt::read::bool(c, "validate_only")?;
                 let unknown_tagged_fields = if v >= 1 {
@@ -922,7 +922,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 1;
                 n += rt::owned::vec_size(&self.entries, v >= 1, v, "entries")?;
                 if v >= 1 {
@@ -941,7 +941,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.entries, v >= 1, v, "entries");
                 if v >= 1 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<2>("validate_only") {
@@ -951,7 +951,7 @@ pub mod owned {
                 } else {
                     w.bool(self.validate_only, "validate_only");
                     if v >= 1 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };
@@ -1000,7 +1000,7 @@ pub mod owned {
     impl rt::OwnedStruct for EntryData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let entity = rt::owned::read_array::<EntityData, _>(c, v >= 1, v, "entries[].entity")?;
             let ops = rt::owned::read_array::<OpData, _>(c, v >= 1, v, "entries[].ops")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -1020,7 +1020,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.entity, v >= 1, v, "entries[].entity")?;
                 n += rt::owned::vec_size(&self.ops, v >= 1, v, "entries[].ops")?;
@@ -1039,11 +1039,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             rt::owned::write_vec(w, &self.entity, v >= 1, v, "entries[].entity");
             rt::owned::write_vec(w, &self.ops, v >= 1, v, "entries[].ops");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields")
             };
@@ -1090,7 +1090,7 @@ pub mod owned {
     impl rt::OwnedStruct for EntityData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let entity_type = rt::owned::read_str(c, v >= 1, "entries[].entity[].entity_type")?;
             let entity_name = rt::owned::read_opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -1110,7 +1110,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
                 n += rt::write::opt_str_size(
@@ -1134,7 +1134,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.entity_type, v >= 1, "entries[].entity[].entity_type");
             w.opt_str(
                 self.entity_name.as_deref(),
@@ -1143,7 +1143,7 @@ pub mod owned {
                 "entries[].entity[].entity_name",
             );
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields")
             };
@@ -1194,7 +1194,7 @@ pub mod owned {
     impl rt::OwnedStruct for OpData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let key = rt::owned::read_str(c, v >= 1, "entries[].ops[].key")?;
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
@@ -1222,7 +1222,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 9;
                 n += rt::write::str_size(&self.key, v >= 1, "entries[].ops[].key")?;
                 if v >= 1 {
@@ -1240,7 +1240,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.key, v >= 1, "entries[].ops[].key");
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<10>("entries[].ops[].value") {
@@ -1254,7 +1254,7 @@ pub mod owned {
                     r[8] = u8::from(self.remove);
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "entries[].ops[]._tagged_fields")
                 };

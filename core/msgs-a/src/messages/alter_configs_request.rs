@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let resources = rt::read::array::<AlterConfigsResource<'a>>(c, v >= 2, v, "resources")?;
             let validate_only = rt::read::bool(c, "validate_only")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -88,7 +88,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<AlterConfigsResource<'a>, V>(c, v >= 2, false, v, fields::RESOURCES, vis, "resources")?;
             vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 1;
             n += rt::write::array_size(&self.resources, v >= 2, v, "resources")?;
             if v >= 2 {
@@ -122,11 +122,11 @@ impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.resources, v >= 2, v, "resources");
             w.bool(self.validate_only, "validate_only");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -182,7 +182,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
             let resource_name = rt::read::str(c, v >= 2, "resources[].resource_name")?;
             let configs = rt::read::array::<AlterableConfig<'a>>(c, v >= 2, v, "resources[].configs")?;
@@ -203,7 +203,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i8(c, "resources[].resource_type")?;
             rt::read::str(c, v >= 2, "resources[].resource_name")?;
@@ -219,7 +219,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 1)?;
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<AlterableConfig<'a>>(c, v >= 2, v)?;
@@ -236,7 +236,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i8(
                 fields::RESOURCES_RESOURCE_TYPE,
@@ -266,7 +266,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 1;
             n += rt::write::str_size(self.resource_name, v >= 2, "resources[].resource_name")?;
             n += rt::write::array_size(&self.configs, v >= 2, v, "resources[].configs")?;
@@ -286,12 +286,12 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i8(self.resource_type, "resources[].resource_type");
             w.str(self.resource_name, v >= 2, "resources[].resource_name");
             w.array(&self.configs, v >= 2, v, "resources[].configs");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
             };
@@ -350,7 +350,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, v >= 2, "resources[].configs[].name")?;
             let value = rt::read::opt_str(c, v >= 2, true, "resources[].configs[].value")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -369,7 +369,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 2, "resources[].configs[].name")?;
             rt::read::opt_str(c, v >= 2, true, "resources[].configs[].value")?;
@@ -384,7 +384,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_str(c, v >= 2)?;
             if v >= 2 {
@@ -400,7 +400,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::RESOURCES_CONFIGS_NAME,
@@ -426,7 +426,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 2, "resources[].configs[].name")?;
             n += rt::write::opt_str_size(self.value, v >= 2, true, "resources[].configs[].value")?;
@@ -446,11 +446,11 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, v >= 2, "resources[].configs[].name");
             w.opt_str(self.value, v >= 2, true, "resources[].configs[].value");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields")
             };
@@ -463,8 +463,8 @@ impl<'a> rt::Message<'a> for AlterConfigsRequest<'a> {
         name: "AlterConfigsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(33),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -690,7 +690,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let resources = rt::owned::read_array::<AlterConfigsResource, _>(c, v >= 2, v, "resources")?;
                 let validate_only = rt::read::bool(c, "validate_only")?;
                 let unknown_tagged_fields = if v >= 2 {
@@ -709,7 +709,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 1;
                 n += rt::owned::vec_size(&self.resources, v >= 2, v, "resources")?;
                 if v >= 2 {
@@ -728,7 +728,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.resources, v >= 2, v, "resources");
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<2>("validate_only") {
@@ -738,7 +738,7 @@ pub mod owned {
                 } else {
                     w.bool(self.validate_only, "validate_only");
                     if v >= 2 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };
@@ -791,7 +791,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterConfigsResource {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
             let resource_name = rt::owned::read_str(c, v >= 2, "resources[].resource_name")?;
             let configs = rt::owned::read_array::<AlterableConfig, _>(c, v >= 2, v, "resources[].configs")?;
@@ -813,7 +813,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.resource_name, v >= 2, "resources[].resource_name")?;
                 n += rt::owned::vec_size(&self.configs, v >= 2, v, "resources[].configs")?;
@@ -832,12 +832,12 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i8(self.resource_type, "resources[].resource_type");
             w.str(&self.resource_name, v >= 2, "resources[].resource_name");
             rt::owned::write_vec(w, &self.configs, v >= 2, v, "resources[].configs");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
             };
@@ -884,7 +884,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterableConfig {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, v >= 2, "resources[].configs[].name")?;
             let value = rt::owned::read_opt_str(c, v >= 2, true, "resources[].configs[].value")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -904,7 +904,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 2, "resources[].configs[].name")?;
                 n += rt::write::opt_str_size(self.value.as_deref(), v >= 2, true, "resources[].configs[].value")?;
@@ -923,11 +923,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, v >= 2, "resources[].configs[].name");
             w.opt_str(self.value.as_deref(), v >= 2, true, "resources[].configs[].value");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields")
             };

@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let responses = rt::read::array::<AlterConfigsResourceResponse<'a>>(c, v >= 2, v, "responses")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -88,7 +88,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             rt::visit::array::<AlterConfigsResourceResponse<'a>, V>(
@@ -111,7 +111,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(&self.responses, v >= 2, v, "responses")?;
             if v >= 2 {
@@ -130,11 +130,11 @@ impl<'a> rt::Struct<'a> for AlterConfigsResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.responses, v >= 2, v, "responses");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -193,7 +193,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "responses[].error_code")?;
             let error_message = rt::read::opt_str(c, v >= 2, true, "responses[].error_message")?;
             let resource_type = rt::read::i8(c, "responses[].resource_type")?;
@@ -216,7 +216,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i16(c, "responses[].error_code")?;
             rt::read::opt_str(c, v >= 2, true, "responses[].error_message")?;
@@ -233,7 +233,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip(c, 1)?;
@@ -251,7 +251,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(
                 fields::RESPONSES_ERROR_CODE,
@@ -280,7 +280,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 3;
             n += rt::write::opt_str_size(self.error_message, v >= 2, true, "responses[].error_message")?;
             n += rt::write::str_size(self.resource_name, v >= 2, "responses[].resource_name")?;
@@ -300,13 +300,13 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.error_code, "responses[].error_code");
             w.opt_str(self.error_message, v >= 2, true, "responses[].error_message");
             w.i8(self.resource_type, "responses[].resource_type");
             w.str(self.resource_name, v >= 2, "responses[].resource_name");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
             };
@@ -319,8 +319,8 @@ impl<'a> rt::Message<'a> for AlterConfigsResponse<'a> {
         name: "AlterConfigsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(33),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -516,7 +516,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterConfigsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let responses = rt::owned::read_array::<AlterConfigsResourceResponse, _>(c, v >= 2, v, "responses")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -534,7 +534,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.responses, v >= 2, v, "responses")?;
                 if v >= 2 {
@@ -553,11 +553,11 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.responses, v >= 2, v, "responses");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -613,7 +613,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterConfigsResourceResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let error_code = rt::read::i16(c, "responses[].error_code")?;
             let error_message = rt::owned::read_opt_str(c, v >= 2, true, "responses[].error_message")?;
             let resource_type = rt::read::i8(c, "responses[].resource_type")?;
@@ -637,7 +637,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 3;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "responses[].error_message")?;
                 n += rt::write::str_size(&self.resource_name, v >= 2, "responses[].resource_name")?;
@@ -656,13 +656,13 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i16(self.error_code, "responses[].error_code");
             w.opt_str(self.error_message.as_deref(), v >= 2, true, "responses[].error_message");
             w.i8(self.resource_type, "responses[].resource_type");
             w.str(&self.resource_name, v >= 2, "responses[].resource_name");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
             };

@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let dirs = rt::read::array::<AlterReplicaLogDir<'a>>(c, v >= 2, v, "dirs")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<AlterReplicaLogDir<'a>, V>(c, v >= 2, false, v, fields::DIRS, vis, "dirs")?;
             if v >= 2 {
@@ -97,7 +97,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.dirs, v >= 2, v, "dirs")?;
             if v >= 2 {
@@ -116,10 +116,10 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.dirs, v >= 2, v, "dirs");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -178,7 +178,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let path = rt::read::str(c, v >= 2, "dirs[].path")?;
             let topics = rt::read::array::<AlterReplicaLogDirTopic<'a>>(c, v >= 2, v, "dirs[].topics")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -197,7 +197,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 2, "dirs[].path")?;
             rt::read::check_array::<AlterReplicaLogDirTopic<'a>>(c, v >= 2, false, v, "dirs[].topics")?;
@@ -212,7 +212,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<AlterReplicaLogDirTopic<'a>>(c, v >= 2, v)?;
             if v >= 2 {
@@ -228,7 +228,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::DIRS_PATH, Some(rt::read::str(c, v >= 2, "dirs[].path")?));
             rt::visit::array::<AlterReplicaLogDirTopic<'a>, V>(
@@ -251,7 +251,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.path, v >= 2, "dirs[].path")?;
             n += rt::write::array_size(&self.topics, v >= 2, v, "dirs[].topics")?;
@@ -271,11 +271,11 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.path, v >= 2, "dirs[].path");
             w.array(&self.topics, v >= 2, v, "dirs[].topics");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "dirs[]._tagged_fields")
             };
@@ -334,7 +334,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, v >= 2, "dirs[].topics[].name")?;
             let partitions = rt::read::array::<i32>(c, v >= 2, v, "dirs[].topics[].partitions")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -353,7 +353,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 2, "dirs[].topics[].name")?;
             rt::read::check_array::<i32>(c, v >= 2, false, v, "dirs[].topics[].partitions")?;
@@ -368,7 +368,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<i32>(c, v >= 2, v)?;
             if v >= 2 {
@@ -384,7 +384,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::DIRS_TOPICS_NAME,
@@ -415,7 +415,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 2, "dirs[].topics[].name")?;
             n += rt::write::array_size(&self.partitions, v >= 2, v, "dirs[].topics[].partitions")?;
@@ -435,11 +435,11 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, v >= 2, "dirs[].topics[].name");
             w.array(&self.partitions, v >= 2, v, "dirs[].topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "dirs[].topics[]._tagged_fields")
             };
@@ -452,8 +452,8 @@ impl<'a> rt::Message<'a> for AlterReplicaLogDirsRequest<'a> {
         name: "AlterReplicaLogDirsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(34),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -639,7 +639,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let dirs = rt::owned::read_array::<AlterReplicaLogDir, _>(c, v >= 2, v, "dirs")?;
                 let unknown_tagged_fields = if v >= 2 {
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -656,7 +656,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.dirs, v >= 2, v, "dirs")?;
                 if v >= 2 {
@@ -675,10 +675,10 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.dirs, v >= 2, v, "dirs");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -726,7 +726,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterReplicaLogDir {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let path = rt::owned::read_str(c, v >= 2, "dirs[].path")?;
             let topics = rt::owned::read_array::<AlterReplicaLogDirTopic, _>(c, v >= 2, v, "dirs[].topics")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -746,7 +746,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.path, v >= 2, "dirs[].path")?;
                 n += rt::owned::vec_size(&self.topics, v >= 2, v, "dirs[].topics")?;
@@ -765,11 +765,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.path, v >= 2, "dirs[].path");
             rt::owned::write_vec(w, &self.topics, v >= 2, v, "dirs[].topics");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "dirs[]._tagged_fields")
             };
@@ -816,7 +816,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterReplicaLogDirTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, v >= 2, "dirs[].topics[].name")?;
             let partitions = rt::owned::read_array::<i32, _>(c, v >= 2, v, "dirs[].topics[].partitions")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -836,7 +836,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 2, "dirs[].topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 2, v, "dirs[].topics[].partitions")?;
@@ -855,11 +855,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, v >= 2, "dirs[].topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 2, v, "dirs[].topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "dirs[].topics[]._tagged_fields")
             };

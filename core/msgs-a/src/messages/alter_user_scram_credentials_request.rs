@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let deletions = rt::read::array::<ScramCredentialDeletion<'a>>(c, true, v, "deletions")?;
             let upsertions = rt::read::array::<ScramCredentialUpsertion<'a>>(c, true, v, "upsertions")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -85,7 +85,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<ScramCredentialDeletion<'a>, V>(c, true, false, v, fields::DELETIONS, vis, "deletions")?;
             rt::visit::array::<ScramCredentialUpsertion<'a>, V>(
@@ -106,7 +106,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.deletions, true, v, "deletions")?;
             n += rt::write::array_size(&self.upsertions, true, v, "upsertions")?;
@@ -122,10 +122,10 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.deletions, true, v, "deletions");
             w.array(&self.upsertions, true, v, "upsertions");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -251,7 +251,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
         rt::outline(move || {
             w.str(self.name, true, "deletions[].name");
             w.i8(self.mechanism, "deletions[].mechanism");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -418,7 +418,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
             w.i32(self.iterations, "upsertions[].iterations");
             w.bytes(self.salt, true, "upsertions[].salt");
             w.bytes(self.salted_password, true, "upsertions[].salted_password");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -428,8 +428,8 @@ impl<'a> rt::Message<'a> for AlterUserScramCredentialsRequest<'a> {
         name: "AlterUserScramCredentialsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(51),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -688,7 +688,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterUserScramCredentialsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let deletions = rt::owned::read_array::<ScramCredentialDeletion, _>(c, true, v, "deletions")?;
             let upsertions = rt::owned::read_array::<ScramCredentialUpsertion, _>(c, true, v, "upsertions")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -702,7 +702,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.deletions, true, v, "deletions")?;
                 n += rt::owned::vec_size(&self.upsertions, true, v, "upsertions")?;
@@ -718,10 +718,10 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.deletions, true, v, "deletions");
                 rt::owned::write_vec(w, &self.upsertions, true, v, "upsertions");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -803,7 +803,7 @@ pub mod owned {
                 }
             } else {
                 w.i8(self.mechanism, "deletions[].mechanism");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -910,7 +910,7 @@ pub mod owned {
             }
             w.bytes(&self.salt, true, "upsertions[].salt");
             w.bytes(&self.salted_password, true, "upsertions[].salted_password");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let client_software_name = if v >= 3 {
                 rt::read::str(c, v >= 3, "client_software_name")?
             } else {
@@ -105,7 +105,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 3 {
                 vis.str(
@@ -136,7 +136,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 3 {
                 n += rt::write::str_size(self.client_software_name, v >= 3, "client_software_name")?;
@@ -166,7 +166,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 3 {
                 w.str(self.client_software_name, v >= 3, "client_software_name");
             }
@@ -180,7 +180,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
                 w.i32(self.node_id, "node_id");
             }
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -193,8 +193,8 @@ impl<'a> rt::Message<'a> for ApiVersionsRequest<'a> {
         name: "ApiVersionsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(18),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 5 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 5),
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -351,7 +351,7 @@ pub mod owned {
     impl rt::OwnedStruct for ApiVersionsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let client_software_name = if v >= 3 {
                 rt::owned::read_str(c, v >= 3, "client_software_name")?
             } else {
@@ -385,7 +385,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 3 {
                     n += rt::write::str_size(&self.client_software_name, v >= 3, "client_software_name")?;
@@ -415,7 +415,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 3 {
                     w.str(&self.client_software_name, v >= 3, "client_software_name");
                 }
@@ -435,7 +435,7 @@ pub mod owned {
                         w.i32(self.node_id, "node_id");
                     }
                     if v >= 3 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };

@@ -75,7 +75,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let api_keys = rt::read::array::<ApiVersion<'a>>(c, v >= 3, v, "api_keys")?;
             let throttle_time_ms = if v >= 1 {
@@ -150,7 +150,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
             rt::visit::array::<ApiVersion<'a>, V>(c, v >= 3, false, v, fields::API_KEYS, vis, "api_keys")?;
@@ -211,7 +211,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             n += rt::write::array_size(&self.api_keys, v >= 3, v, "api_keys")?;
             if v >= 1 {
@@ -221,24 +221,26 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if !self.supported_features.is_empty() {
-                    let s = rt::write::array_size(&self.supported_features, true, v, "supported_features")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        0,
+                        rt::write::array_size(&self.supported_features, true, v, "supported_features")?,
+                    );
                 }
                 if self.finalized_features_epoch != -1_i64 {
-                    let s = 8;
                     tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(1, 8);
                 }
                 if !self.finalized_features.is_empty() {
-                    let s = rt::write::array_size(&self.finalized_features, true, v, "finalized_features")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        2,
+                        rt::write::array_size(&self.finalized_features, true, v, "finalized_features")?,
+                    );
                 }
                 if self.zk_migration_ready {
-                    let s = 1;
                     tags += 1;
-                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(3, 1);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             } else {
@@ -253,7 +255,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.error_code, "error_code");
             w.array(&self.api_keys, v >= 3, v, "api_keys");
             if v >= 1 {
@@ -275,9 +277,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_finalized_features_epoch {
-                    let s = 8;
-                    w.uvarint(1, "finalized_features_epoch");
-                    w.uvarint(s as u32, "finalized_features_epoch");
+                    w.tag_header(1, 8, "finalized_features_epoch");
                     w.i64(self.finalized_features_epoch, "finalized_features_epoch");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
@@ -286,9 +286,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 2, 2);
                 if has_zk_migration_ready {
-                    let s = 1;
-                    w.uvarint(3, "zk_migration_ready");
-                    w.uvarint(s as u32, "zk_migration_ready");
+                    w.tag_header(3, 1, "zk_migration_ready");
                     w.bool(self.zk_migration_ready, "zk_migration_ready");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 3, u32::MAX);
@@ -354,7 +352,7 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -381,7 +379,7 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         match rt::read::run::<6>(c) {
             Some(_r) => { }
@@ -398,7 +396,7 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 6)?;
             if v >= 3 {
                 rt::read::skip_tags(c)?;
@@ -413,7 +411,7 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::API_KEYS_API_KEY, rt::read::i16(c, "api_keys[].api_key")?);
             vis.i16(
@@ -435,7 +433,7 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             if v >= 3 {
                 let tags = self.unknown_tagged_fields.len();
@@ -453,12 +451,12 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.api_key, "api_keys[].api_key");
             w.i16(self.min_version, "api_keys[].min_version");
             w.i16(self.max_version, "api_keys[].max_version");
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "api_keys[]._tagged_fields")
             };
@@ -514,7 +512,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = if v >= 3 {
                 rt::read::str(c, v >= 3, "supported_features[].name")?
             } else {
@@ -552,7 +550,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v >= 3 {
         rt::read::str(c, v >= 3, "supported_features[].name")?;
@@ -574,7 +572,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 3 {
                 rt::read::skip_str(c, v >= 3)?;
             }
@@ -594,7 +592,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 3 {
                 vis.str(
@@ -630,7 +628,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 3 {
                 n += rt::write::str_size(self.name, v >= 3, "supported_features[].name")?;
@@ -666,7 +664,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 2 && !self.name.is_empty() {
                 w.not_in_version("supported_features[].name");
             }
@@ -686,7 +684,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
                 w.i16(self.max_version, "supported_features[].max_version");
             }
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "supported_features[]._tagged_fields")
             };
@@ -742,7 +740,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = if v >= 3 {
                 rt::read::str(c, v >= 3, "finalized_features[].name")?
             } else {
@@ -780,7 +778,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v >= 3 {
         rt::read::str(c, v >= 3, "finalized_features[].name")?;
@@ -802,7 +800,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 3 {
                 rt::read::skip_str(c, v >= 3)?;
             }
@@ -822,7 +820,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 3 {
                 vis.str(
@@ -858,7 +856,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 3 {
                 n += rt::write::str_size(self.name, v >= 3, "finalized_features[].name")?;
@@ -894,7 +892,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 2 && !self.name.is_empty() {
                 w.not_in_version("finalized_features[].name");
             }
@@ -914,7 +912,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
                 w.i16(self.min_version_level, "finalized_features[].min_version_level");
             }
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "finalized_features[]._tagged_fields")
             };
@@ -927,8 +925,8 @@ impl<'a> rt::Message<'a> for ApiVersionsResponse<'a> {
         name: "ApiVersionsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(18),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 5 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 5),
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -1338,7 +1336,7 @@ pub mod owned {
     impl rt::OwnedStruct for ApiVersionsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let api_keys = rt::owned::read_array::<ApiVersion, _>(c, v >= 3, v, "api_keys")?;
             let throttle_time_ms = if v >= 1 {
@@ -1405,7 +1403,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 n += rt::owned::vec_size(&self.api_keys, v >= 3, v, "api_keys")?;
                 if v >= 1 {
@@ -1415,24 +1413,26 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if !self.supported_features.is_empty() {
-                        let s = rt::owned::vec_size(&self.supported_features, true, v, "supported_features")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            0,
+                            rt::owned::vec_size(&self.supported_features, true, v, "supported_features")?,
+                        );
                     }
                     if self.finalized_features_epoch != -1_i64 {
-                        let s = 8;
                         tags += 1;
-                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(1, 8);
                     }
                     if !self.finalized_features.is_empty() {
-                        let s = rt::owned::vec_size(&self.finalized_features, true, v, "finalized_features")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            2,
+                            rt::owned::vec_size(&self.finalized_features, true, v, "finalized_features")?,
+                        );
                     }
                     if self.zk_migration_ready {
-                        let s = 1;
                         tags += 1;
-                        n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(3, 1);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 } else {
@@ -1447,7 +1447,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i16(self.error_code, "error_code");
                 rt::owned::write_vec(w, &self.api_keys, v >= 3, v, "api_keys");
                 if v >= 1 {
@@ -1464,8 +1464,6 @@ pub mod owned {
                     let has_zk_migration_ready = self.zk_migration_ready;
                     tags += usize::from(has_zk_migration_ready);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_supported_features {
                         let s = w.ok(rt::owned::vec_size(
                             &self.supported_features,
@@ -1473,18 +1471,15 @@ pub mod owned {
                             v,
                             "supported_features",
                         ));
-                        w.uvarint(0, "supported_features");
-                        w.uvarint(s as u32, "supported_features");
+                        w.tag_header(0, s, "supported_features");
                         rt::owned::write_vec(w, &self.supported_features, true, v, "supported_features");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                     if has_finalized_features_epoch {
-                        let s = 8;
-                        w.uvarint(1, "finalized_features_epoch");
-                        w.uvarint(s as u32, "finalized_features_epoch");
+                        w.tag_header(1, 8, "finalized_features_epoch");
                         w.i64(self.finalized_features_epoch, "finalized_features_epoch");
                     }
-                    w.unknown_tags_before(&mut unknown, 2);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                     if has_finalized_features {
                         let s = w.ok(rt::owned::vec_size(
                             &self.finalized_features,
@@ -1492,18 +1487,15 @@ pub mod owned {
                             v,
                             "finalized_features",
                         ));
-                        w.uvarint(2, "finalized_features");
-                        w.uvarint(s as u32, "finalized_features");
+                        w.tag_header(2, s, "finalized_features");
                         rt::owned::write_vec(w, &self.finalized_features, true, v, "finalized_features");
                     }
-                    w.unknown_tags_before(&mut unknown, 3);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 2, 2);
                     if has_zk_migration_ready {
-                        let s = 1;
-                        w.uvarint(3, "zk_migration_ready");
-                        w.uvarint(s as u32, "zk_migration_ready");
+                        w.tag_header(3, 1, "zk_migration_ready");
                         w.bool(self.zk_migration_ready, "zk_migration_ready");
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 3, u32::MAX);
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
                 }
@@ -1555,7 +1547,7 @@ pub mod owned {
     impl rt::OwnedStruct for ApiVersion {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -1602,7 +1594,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 if v >= 3 {
                     let tags = self.unknown_tagged_fields.len();
@@ -1619,7 +1611,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 3 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<7>("api_keys[].api_key") {
                     r[0..2].copy_from_slice(&self.api_key.to_be_bytes());
@@ -1634,7 +1626,7 @@ pub mod owned {
                     r[4..6].copy_from_slice(&self.max_version.to_be_bytes());
                 }
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "api_keys[]._tagged_fields")
                 };
@@ -1686,7 +1678,7 @@ pub mod owned {
     impl rt::OwnedStruct for SupportedFeatureKey {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = if v >= 3 {
                 rt::owned::read_str(c, v >= 3, "supported_features[].name")?
             } else {
@@ -1725,7 +1717,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 3 {
                     n += rt::write::str_size(&self.name, v >= 3, "supported_features[].name")?;
@@ -1760,7 +1752,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 2 && !self.name.is_empty() {
                 w.not_in_version("supported_features[].name");
             }
@@ -1787,7 +1779,7 @@ pub mod owned {
                     }
                 }
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "supported_features[]._tagged_fields")
                 };
@@ -1839,7 +1831,7 @@ pub mod owned {
     impl rt::OwnedStruct for FinalizedFeatureKey {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = if v >= 3 {
                 rt::owned::read_str(c, v >= 3, "finalized_features[].name")?
             } else {
@@ -1878,7 +1870,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 3 {
                     n += rt::write::str_size(&self.name, v >= 3, "finalized_features[].name")?;
@@ -1913,7 +1905,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 2 && !self.name.is_empty() {
                 w.not_in_version("finalized_features[].name");
             }
@@ -1940,7 +1932,7 @@ pub mod owned {
                     }
                 }
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "finalized_features[]._tagged_fields")
                 };

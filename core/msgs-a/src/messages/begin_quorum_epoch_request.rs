@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
             let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
             let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
@@ -96,7 +96,7 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 1, true, "cluster_id")?);
             if v >= 1 {
@@ -125,7 +125,7 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::opt_str_size(self.cluster_id, v >= 1, true, "cluster_id")?;
             if v >= 1 {
@@ -151,7 +151,7 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.opt_str(self.cluster_id, v >= 1, true, "cluster_id");
             if v >= 1 {
                 w.i32(self.voter_id, "voter_id");
@@ -161,7 +161,7 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
                 w.array(&self.leader_endpoints, v >= 1, v, "leader_endpoints");
             }
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -220,7 +220,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_name = rt::read::str(c, v >= 1, "topics[].topic_name")?;
             let partitions = rt::read::array::<PartitionData<'a>>(c, v >= 1, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -239,7 +239,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 1, "topics[].topic_name")?;
             rt::read::check_array::<PartitionData<'a>>(c, v >= 1, false, v, "topics[].partitions")?;
@@ -254,7 +254,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_array::<PartitionData<'a>>(c, v >= 1, v)?;
             if v >= 1 {
@@ -270,7 +270,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::TOPICS_TOPIC_NAME,
@@ -296,7 +296,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic_name, v >= 1, "topics[].topic_name")?;
             n += rt::write::array_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
@@ -316,11 +316,11 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.topic_name, v >= 1, "topics[].topic_name");
             w.array(&self.partitions, v >= 1, v, "topics[].partitions");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -383,7 +383,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = if v >= 1 {
                 rt::read::str(c, v >= 1, "leader_endpoints[].name")?
             } else {
@@ -416,7 +416,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 rt::read::str(c, v >= 1, "leader_endpoints[].name")?;
@@ -438,7 +438,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 rt::read::skip_str(c, v >= 1)?;
             }
@@ -461,7 +461,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.str(
@@ -497,7 +497,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::str_size(self.name, v >= 1, "leader_endpoints[].name")?;
@@ -533,7 +533,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && !self.name.is_empty() {
                 w.not_in_version("leader_endpoints[].name");
             }
@@ -553,7 +553,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
                 w.u16(self.port, "leader_endpoints[].port");
             }
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields")
             };
@@ -612,7 +612,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
             let voter_directory_id = if v >= 1 {
                 rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?
@@ -645,7 +645,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         rt::read::i32(c, "topics[].partitions[].partition_index")?;
         if v >= 1 {
@@ -666,7 +666,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 4)?;
             if v >= 1 {
                 rt::read::skip(c, 16)?;
@@ -685,7 +685,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::TOPICS_PARTITIONS_PARTITION_INDEX,
@@ -721,7 +721,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 12;
             if v >= 1 {
                 n += 16;
@@ -742,7 +742,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             if v >= 1 {
                 w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id");
@@ -750,7 +750,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             w.i32(self.leader_id, "topics[].partitions[].leader_id");
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };
@@ -763,8 +763,8 @@ impl<'a> rt::Message<'a> for BeginQuorumEpochRequest<'a> {
         name: "BeginQuorumEpochRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(53),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -1112,7 +1112,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let cluster_id = rt::owned::read_opt_str(c, v >= 1, true, "cluster_id")?;
                 let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
                 let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
@@ -1139,7 +1139,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 1, true, "cluster_id")?;
                 if v >= 1 {
@@ -1165,7 +1165,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.opt_str(self.cluster_id.as_deref(), v >= 1, true, "cluster_id");
                 if v >= 1 {
                     w.i32(self.voter_id, "voter_id");
@@ -1175,7 +1175,7 @@ pub mod owned {
                     rt::owned::write_vec(w, &self.leader_endpoints, v >= 1, v, "leader_endpoints");
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -1223,7 +1223,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_name = rt::owned::read_str(c, v >= 1, "topics[].topic_name")?;
             let partitions = rt::owned::read_array::<PartitionData, _>(c, v >= 1, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -1243,7 +1243,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic_name, v >= 1, "topics[].topic_name")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
@@ -1262,11 +1262,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.topic_name, v >= 1, "topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, v >= 1, v, "topics[].partitions");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -1317,7 +1317,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderEndpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = if v >= 1 {
                 rt::owned::read_str(c, v >= 1, "leader_endpoints[].name")?
             } else {
@@ -1351,7 +1351,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += rt::write::str_size(&self.name, v >= 1, "leader_endpoints[].name")?;
@@ -1386,7 +1386,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && !self.name.is_empty() {
                 w.not_in_version("leader_endpoints[].name");
             }
@@ -1412,7 +1412,7 @@ pub mod owned {
                     w.u16(self.port, "leader_endpoints[].port");
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields")
                 };
@@ -1468,7 +1468,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
             let voter_directory_id = if v >= 1 {
                 rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?
@@ -1502,7 +1502,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 12;
                 if v >= 1 {
                     n += 16;
@@ -1522,7 +1522,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             if v >= 1 {
                 w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id");
@@ -1539,7 +1539,7 @@ pub mod owned {
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
                 };

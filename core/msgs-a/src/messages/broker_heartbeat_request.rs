@@ -76,7 +76,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 22] = match rt::read::run::<22>(c) {
                 Some(r) => r,
                 None => {
@@ -145,7 +145,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
             vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
@@ -200,7 +200,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 22;
             if v <= 0 && !self.offline_log_dirs.is_empty() {
                 return Err(rt::write::not_in_version("offline_log_dirs"));
@@ -212,14 +212,18 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if v >= 1 && !self.offline_log_dirs.is_empty() {
-                    let s = rt::write::array_size(&self.offline_log_dirs, true, v, "offline_log_dirs")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        0,
+                        rt::write::array_size(&self.offline_log_dirs, true, v, "offline_log_dirs")?,
+                    );
                 }
                 if v >= 2 && self.cordoned_log_dirs.is_some() {
-                    let s = rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 2, v, "cordoned_log_dirs")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        1,
+                        rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 2, v, "cordoned_log_dirs")?,
+                    );
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -230,7 +234,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && !self.offline_log_dirs.is_empty() {
                 w.not_in_version("offline_log_dirs");
             }
@@ -267,8 +271,8 @@ impl<'a> rt::Message<'a> for BrokerHeartbeatRequest<'a> {
         name: "BrokerHeartbeatRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(63),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -488,7 +492,7 @@ pub mod owned {
     impl rt::OwnedStruct for BrokerHeartbeatRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 22] = match rt::read::run::<22>(c) {
                 Some(r) => r,
                 None => {
@@ -547,7 +551,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 22;
                 if v <= 0 && !self.offline_log_dirs.is_empty() {
                     return Err(rt::write::not_in_version("offline_log_dirs"));
@@ -559,20 +563,24 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if v >= 1 && !self.offline_log_dirs.is_empty() {
-                        let s = rt::owned::vec_size(&self.offline_log_dirs, true, v, "offline_log_dirs")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            0,
+                            rt::owned::vec_size(&self.offline_log_dirs, true, v, "offline_log_dirs")?,
+                        );
                     }
                     if v >= 2 && self.cordoned_log_dirs.is_some() {
-                        let s = rt::owned::opt_vec_size(
-                            self.cordoned_log_dirs.as_deref(),
-                            true,
-                            v >= 2,
-                            v,
-                            "cordoned_log_dirs",
-                        )?;
                         tags += 1;
-                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            1,
+                            rt::owned::opt_vec_size(
+                                self.cordoned_log_dirs.as_deref(),
+                                true,
+                                v >= 2,
+                                v,
+                                "cordoned_log_dirs",
+                            )?,
+                        );
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -583,7 +591,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && !self.offline_log_dirs.is_empty() {
                     w.not_in_version("offline_log_dirs");
                 }
@@ -604,15 +612,12 @@ pub mod owned {
                     let has_cordoned_log_dirs = v >= 2 && self.cordoned_log_dirs.is_some();
                     tags += usize::from(has_cordoned_log_dirs);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_offline_log_dirs {
                         let s = w.ok(rt::owned::vec_size(&self.offline_log_dirs, true, v, "offline_log_dirs"));
-                        w.uvarint(0, "offline_log_dirs");
-                        w.uvarint(s as u32, "offline_log_dirs");
+                        w.tag_header(0, s, "offline_log_dirs");
                         rt::owned::write_vec(w, &self.offline_log_dirs, true, v, "offline_log_dirs");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                     if has_cordoned_log_dirs {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.cordoned_log_dirs.as_deref(),
@@ -621,8 +626,7 @@ pub mod owned {
                             v,
                             "cordoned_log_dirs",
                         ));
-                        w.uvarint(1, "cordoned_log_dirs");
-                        w.uvarint(s as u32, "cordoned_log_dirs");
+                        w.tag_header(1, s, "cordoned_log_dirs");
                         rt::owned::write_opt_vec(
                             w,
                             self.cordoned_log_dirs.as_deref(),
@@ -632,7 +636,7 @@ pub mod owned {
                             "cordoned_log_dirs",
                         );
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 1, u32::MAX);
                 }
             })
         }

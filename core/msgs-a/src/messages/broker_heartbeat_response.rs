@@ -131,7 +131,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
             w.bool(self.is_caught_up, "is_caught_up");
             w.bool(self.is_fenced, "is_fenced");
             w.bool(self.should_shut_down, "should_shut_down");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -141,8 +141,8 @@ impl<'a> rt::Message<'a> for BrokerHeartbeatResponse<'a> {
         name: "BrokerHeartbeatResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(63),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -375,7 +375,7 @@ pub mod owned {
                         r[7] = u8::from(self.is_fenced);
                         r[8] = u8::from(self.should_shut_down);
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

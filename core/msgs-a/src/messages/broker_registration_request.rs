@@ -82,7 +82,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let broker_id = rt::read::i32(c, "broker_id")?;
             let cluster_id = rt::read::str(c, true, "cluster_id")?;
             let incarnation_id = rt::read::uuid(c, "incarnation_id")?;
@@ -126,7 +126,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
             vis.str(fields::CLUSTER_ID, Some(rt::read::str(c, true, "cluster_id")?));
@@ -158,7 +158,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 20;
             n += rt::write::str_size(self.cluster_id, true, "cluster_id")?;
             n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
@@ -188,7 +188,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.is_migrating_zk_broker {
                 w.not_in_version("is_migrating_zk_broker");
             }
@@ -207,7 +207,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
             if v >= 3 {
                 w.i64(self.previous_broker_epoch, "previous_broker_epoch");
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -361,7 +361,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
             w.str(self.host, true, "listeners[].host");
             w.u16(self.port, "listeners[].port");
             w.i16(self.security_protocol, "listeners[].security_protocol");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -502,7 +502,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
             w.str(self.name, true, "features[].name");
             w.i16(self.min_supported_version, "features[].min_supported_version");
             w.i16(self.max_supported_version, "features[].max_supported_version");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -512,8 +512,8 @@ impl<'a> rt::Message<'a> for BrokerRegistrationRequest<'a> {
         name: "BrokerRegistrationRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(62),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 4 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 4),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -919,7 +919,7 @@ pub mod owned {
     impl rt::OwnedStruct for BrokerRegistrationRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let broker_id = rt::read::i32(c, "broker_id")?;
             let cluster_id = rt::owned::read_str(c, true, "cluster_id")?;
             let incarnation_id = rt::read::uuid(c, "incarnation_id")?;
@@ -959,7 +959,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 20;
                 n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
                 n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
@@ -989,7 +989,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.is_migrating_zk_broker {
                     w.not_in_version("is_migrating_zk_broker");
                 }
@@ -1014,7 +1014,7 @@ pub mod owned {
                     if v >= 3 {
                         w.i64(self.previous_broker_epoch, "previous_broker_epoch");
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }
@@ -1121,7 +1121,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -1219,7 +1219,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

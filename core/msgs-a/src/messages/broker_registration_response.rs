@@ -117,7 +117,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationResponse<'a> {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
             w.i64(self.broker_epoch, "broker_epoch");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -127,8 +127,8 @@ impl<'a> rt::Message<'a> for BrokerRegistrationResponse<'a> {
         name: "BrokerRegistrationResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(62),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 4 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 4),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -306,7 +306,7 @@ pub mod owned {
                         r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
                         r[6..14].copy_from_slice(&self.broker_epoch.to_be_bytes());
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

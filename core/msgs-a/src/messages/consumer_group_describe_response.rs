@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             rt::visit::array::<DescribedGroup<'a>, V>(c, true, false, v, fields::GROUPS, vis, "groups")?;
@@ -96,7 +96,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(&self.groups, true, v, "groups")?;
             {
@@ -111,10 +111,10 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.groups, true, v, "groups");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -185,7 +185,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "groups[].error_code")?;
             let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
             let group_id = rt::read::str(c, true, "groups[].group_id")?;
@@ -221,7 +221,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::i16(c, "groups[].error_code")?;
                 rt::read::opt_str(c, true, true, "groups[].error_message")?;
@@ -246,7 +246,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, true)?;
             rt::read::skip_str(c, true)?;
@@ -265,7 +265,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
             vis.str(
@@ -303,7 +303,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 14;
             n += rt::write::opt_str_size(self.error_message, true, true, "groups[].error_message")?;
             n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
@@ -322,7 +322,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.error_code, "groups[].error_code");
             w.opt_str(self.error_message, true, true, "groups[].error_message");
             w.str(self.group_id, true, "groups[].group_id");
@@ -332,7 +332,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             w.str(self.assignor_name, true, "groups[].assignor_name");
             w.array(&self.members, true, v, "groups[].members");
             w.i32(self.authorized_operations, "groups[].authorized_operations");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -409,7 +409,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
             let instance_id = rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
             let rack_id = rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
@@ -449,7 +449,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::str(c, true, "groups[].members[].member_id")?;
                 rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
@@ -475,7 +475,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip_str(c, true)?;
             rt::read::skip_str(c, true)?;
@@ -499,7 +499,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::GROUPS_MEMBERS_MEMBER_ID,
@@ -569,7 +569,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::str_size(self.member_id, true, "groups[].members[].member_id")?;
             n += rt::write::opt_str_size(self.instance_id, true, true, "groups[].members[].instance_id")?;
@@ -606,7 +606,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.member_id, true, "groups[].members[].member_id");
             w.opt_str(self.instance_id, true, true, "groups[].members[].instance_id");
             w.opt_str(self.rack_id, true, true, "groups[].members[].rack_id");
@@ -632,7 +632,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
             if v >= 1 {
                 w.i8(self.member_type, "groups[].members[].member_type");
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -684,7 +684,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_partitions =
                 rt::read::array::<TopicPartitions<'a>>(c, true, v, "groups[].members[].assignment.topic_partitions")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].assignment._tagged_fields")?;
@@ -698,7 +698,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::check_array::<TopicPartitions<'a>>(
                 c,
@@ -716,7 +716,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_array::<TopicPartitions<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
             Some(())
@@ -729,7 +729,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<TopicPartitions<'a>, V>(
                 c,
@@ -754,7 +754,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(
                 &self.topic_partitions,
@@ -774,14 +774,14 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(
                 &self.topic_partitions,
                 true,
                 v,
                 "groups[].members[].assignment.topic_partitions",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -841,7 +841,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_id = rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
             let topic_name = rt::read::str(c, true, "groups[].members[].assignment.topic_partitions[].topic_name")?;
             let partitions = rt::read::array::<i32>(
@@ -864,7 +864,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
             rt::read::str(c, true, "groups[].members[].assignment.topic_partitions[].topic_name")?;
@@ -884,7 +884,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 16)?;
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -899,7 +899,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.uuid(
                 fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_ID,
@@ -936,7 +936,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::write::str_size(
                 self.topic_name,
@@ -961,7 +961,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.uuid(
                 self.topic_id,
                 "groups[].members[].assignment.topic_partitions[].topic_id",
@@ -977,7 +977,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                 v,
                 "groups[].members[].assignment.topic_partitions[].partitions",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -987,8 +987,8 @@ impl<'a> rt::Message<'a> for ConsumerGroupDescribeResponse<'a> {
         name: "ConsumerGroupDescribeResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(69),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1680,7 +1680,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let groups = rt::owned::read_array::<DescribedGroup, _>(c, true, v, "groups")?;
                 let unknown_tagged_fields =
@@ -1696,7 +1696,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
                 {
@@ -1711,10 +1711,10 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.groups, true, v, "groups");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -1788,7 +1788,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let error_code = rt::read::i16(c, "groups[].error_code")?;
                 let error_message = rt::owned::read_opt_str(c, true, true, "groups[].error_message")?;
                 let group_id = rt::owned::read_str(c, true, "groups[].group_id")?;
@@ -1826,7 +1826,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 14;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
                 n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
@@ -1844,7 +1844,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i16(self.error_code, "groups[].error_code");
             w.opt_str(self.error_message.as_deref(), true, true, "groups[].error_message");
             w.str(&self.group_id, true, "groups[].group_id");
@@ -1862,7 +1862,7 @@ pub mod owned {
                 }
             } else {
                 w.i32(self.authorized_operations, "groups[].authorized_operations");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -1944,7 +1944,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let member_id = rt::owned::read_str(c, true, "groups[].members[].member_id")?;
                 let instance_id = rt::owned::read_opt_str(c, true, true, "groups[].members[].instance_id")?;
                 let rack_id = rt::owned::read_opt_str(c, true, true, "groups[].members[].rack_id")?;
@@ -1987,7 +1987,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.member_id, true, "groups[].members[].member_id")?;
                 n += rt::write::opt_str_size(
@@ -2028,7 +2028,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.member_id, true, "groups[].members[].member_id");
             w.opt_str(
                 self.instance_id.as_deref(),
@@ -2066,7 +2066,7 @@ pub mod owned {
                 if v >= 1 {
                     w.i8(self.member_type, "groups[].members[].member_type");
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -2107,7 +2107,7 @@ pub mod owned {
     impl rt::OwnedStruct for Assignment {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_partitions = rt::owned::read_array::<TopicPartitions, _>(
                 c,
                 true,
@@ -2129,7 +2129,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(
                     &self.topic_partitions,
@@ -2148,7 +2148,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             rt::owned::write_vec(
                 w,
                 &self.topic_partitions,
@@ -2156,7 +2156,7 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.topic_partitions",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -2204,7 +2204,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_id = rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
             let topic_name =
                 rt::owned::read_str(c, true, "groups[].members[].assignment.topic_partitions[].topic_name")?;
@@ -2231,7 +2231,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::write::str_size(
                     &self.topic_name,
@@ -2255,7 +2255,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.uuid(
                 self.topic_id,
                 "groups[].members[].assignment.topic_partitions[].topic_id",
@@ -2272,7 +2272,7 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.topic_partitions[].partitions",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

@@ -85,7 +85,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_id = rt::read::str(c, true, "group_id")?;
             let member_id = rt::read::str(c, true, "member_id")?;
             let member_epoch = rt::read::i32(c, "member_epoch")?;
@@ -123,7 +123,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
             vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
@@ -168,7 +168,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             n += rt::write::str_size(self.group_id, true, "group_id")?;
             n += rt::write::str_size(self.member_id, true, "member_id")?;
@@ -195,7 +195,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.subscribed_topic_regex.is_some() {
                 w.not_in_version("subscribed_topic_regex");
             }
@@ -211,7 +211,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
             }
             w.opt_str(self.server_assignor, true, true, "server_assignor");
             w.opt_array(&self.topic_partitions, true, true, v, "topic_partitions");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -267,7 +267,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_id = rt::read::uuid(c, "topic_partitions[].topic_id")?;
             let partitions = rt::read::array::<i32>(c, true, v, "topic_partitions[].partitions")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topic_partitions[]._tagged_fields")?;
@@ -282,7 +282,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::uuid(c, "topic_partitions[].topic_id")?;
             rt::read::check_array::<i32>(c, true, false, v, "topic_partitions[].partitions")?;
@@ -295,7 +295,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<i32>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -309,7 +309,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.uuid(
                 fields::TOPIC_PARTITIONS_TOPIC_ID,
@@ -338,7 +338,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::write::array_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
             {
@@ -353,10 +353,10 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.uuid(self.topic_id, "topic_partitions[].topic_id");
             w.array(&self.partitions, true, v, "topic_partitions[].partitions");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -366,8 +366,8 @@ impl<'a> rt::Message<'a> for ConsumerGroupHeartbeatRequest<'a> {
         name: "ConsumerGroupHeartbeatRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(68),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -699,7 +699,7 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerGroupHeartbeatRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let group_id = rt::owned::read_str(c, true, "group_id")?;
             let member_id = rt::owned::read_str(c, true, "member_id")?;
             let member_epoch = rt::read::i32(c, "member_epoch")?;
@@ -735,7 +735,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 n += rt::write::str_size(&self.group_id, true, "group_id")?;
                 n += rt::write::str_size(&self.member_id, true, "member_id")?;
@@ -773,7 +773,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.subscribed_topic_regex.is_some() {
                     w.not_in_version("subscribed_topic_regex");
                 }
@@ -801,7 +801,7 @@ pub mod owned {
                 }
                 w.opt_str(self.server_assignor.as_deref(), true, true, "server_assignor");
                 rt::owned::write_opt_vec(w, self.topic_partitions.as_deref(), true, true, v, "topic_partitions");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -846,7 +846,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_id = rt::read::uuid(c, "topic_partitions[].topic_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "topic_partitions[].partitions")?;
             let unknown_tagged_fields =
@@ -863,7 +863,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
                 {
@@ -877,10 +877,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.uuid(self.topic_id, "topic_partitions[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "topic_partitions[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let assigned_partitions = rt::read::array::<TopicPartition<'a>>(c, false, v, "assigned_partitions")?;
             let user_data = rt::read::opt_bytes(c, false, true, "user_data")?;
             Ok(Self {
@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<TopicPartition<'a>, V>(
                 c,
@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.assigned_partitions, false, v, "assigned_partitions")?;
             n += rt::write::opt_bytes_size(self.user_data, false, true, "user_data")?;
@@ -117,7 +117,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.assigned_partitions, false, v, "assigned_partitions");
             w.opt_bytes(self.user_data, false, true, "user_data");
             w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
@@ -176,7 +176,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic = rt::read::str(c, false, "assigned_partitions[].topic")?;
             let partitions = rt::read::array::<i32>(c, false, v, "assigned_partitions[].partitions")?;
             Ok(Self {
@@ -190,7 +190,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, false, "assigned_partitions[].topic")?;
             rt::read::check_array::<i32>(c, false, false, v, "assigned_partitions[].partitions")?;
@@ -202,7 +202,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, false)?;
             rt::read::skip_array::<i32>(c, false, v)?;
             Some(())
@@ -215,7 +215,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::ASSIGNED_PARTITIONS_TOPIC,
@@ -238,7 +238,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, false, "assigned_partitions[].topic")?;
             n += rt::write::array_size(&self.partitions, false, v, "assigned_partitions[].partitions")?;
@@ -252,7 +252,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.topic, false, "assigned_partitions[].topic");
             w.array(&self.partitions, false, v, "assigned_partitions[].partitions");
             w.no_tags(self.unknown_tagged_fields.len(), "assigned_partitions[]._tagged_fields");
@@ -265,8 +265,8 @@ impl<'a> rt::Message<'a> for ConsumerProtocolAssignment<'a> {
         name: "ConsumerProtocolAssignment",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 3 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 3),
         flexible_min: None,
         latest_version_unstable: false,
         provisional: false,
@@ -428,7 +428,7 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerProtocolAssignment {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let assigned_partitions = rt::owned::read_array::<TopicPartition, _>(c, false, v, "assigned_partitions")?;
             let user_data = rt::owned::read_opt_bytes(c, false, true, "user_data")?;
             Ok(Self {
@@ -441,7 +441,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.assigned_partitions, false, v, "assigned_partitions")?;
                 n += rt::write::opt_bytes_size(self.user_data.as_deref(), false, true, "user_data")?;
@@ -455,7 +455,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.assigned_partitions, false, v, "assigned_partitions");
                 w.opt_bytes(self.user_data.as_deref(), false, true, "user_data");
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
@@ -503,7 +503,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic = rt::owned::read_str(c, false, "assigned_partitions[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(c, false, v, "assigned_partitions[].partitions")?;
             Ok(Self {
@@ -518,7 +518,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, false, "assigned_partitions[].topic")?;
                 n += rt::owned::vec_size(&self.partitions, false, v, "assigned_partitions[].partitions")?;
@@ -531,7 +531,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.topic, false, "assigned_partitions[].topic");
             rt::owned::write_vec(w, &self.partitions, false, v, "assigned_partitions[].partitions");
             w.no_tags(self.unknown_tagged_fields.len(), "assigned_partitions[]._tagged_fields");

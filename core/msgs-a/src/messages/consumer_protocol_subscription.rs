@@ -69,7 +69,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topics = rt::read::array::<&'a str>(c, false, v, "topics")?;
             let user_data = rt::read::opt_bytes(c, false, true, "user_data")?;
             let owned_partitions = if v >= 1 {
@@ -104,7 +104,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<&'a str, V>(c, false, false, v, fields::TOPICS, vis, "topics")?;
             vis.bytes(fields::USER_DATA, rt::read::opt_bytes(c, false, true, "user_data")?);
@@ -133,7 +133,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.topics, false, v, "topics")?;
             n += rt::write::opt_bytes_size(self.user_data, false, true, "user_data")?;
@@ -156,7 +156,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.topics, false, v, "topics");
             w.opt_bytes(self.user_data, false, true, "user_data");
             if v >= 1 {
@@ -224,7 +224,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic = if v >= 1 {
                 rt::read::str(c, false, "owned_partitions[].topic")?
             } else {
@@ -246,7 +246,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 rt::read::str(c, false, "owned_partitions[].topic")?;
@@ -262,7 +262,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 rt::read::skip_str(c, false)?;
             }
@@ -279,7 +279,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.str(
@@ -306,7 +306,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::str_size(self.topic, false, "owned_partitions[].topic")?;
@@ -330,7 +330,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && !self.topic.is_empty() {
                 w.not_in_version("owned_partitions[].topic");
             }
@@ -353,8 +353,8 @@ impl<'a> rt::Message<'a> for ConsumerProtocolSubscription<'a> {
         name: "ConsumerProtocolSubscription",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 3 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 3),
         flexible_min: None,
         latest_version_unstable: false,
         provisional: false,
@@ -579,7 +579,7 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerProtocolSubscription {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topics = rt::owned::read_array::<rt::OwnedStr, _>(c, false, v, "topics")?;
             let user_data = rt::owned::read_opt_bytes(c, false, true, "user_data")?;
             let owned_partitions = if v >= 1 {
@@ -610,7 +610,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
                 n += rt::write::opt_bytes_size(self.user_data.as_deref(), false, true, "user_data")?;
@@ -633,7 +633,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.topics, false, v, "topics");
                 w.opt_bytes(self.user_data.as_deref(), false, true, "user_data");
                 if v >= 1 {
@@ -690,7 +690,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic = if v >= 1 {
                 rt::owned::read_str(c, false, "owned_partitions[].topic")?
             } else {
@@ -713,7 +713,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += rt::write::str_size(&self.topic, false, "owned_partitions[].topic")?;
@@ -736,7 +736,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && !self.topic.is_empty() {
                 w.not_in_version("owned_partitions[].topic");
             }

@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let broker_id = rt::read::i32(c, "broker_id")?;
             let broker_epoch = if v >= 2 {
                 rt::read::i64(c, "broker_epoch")?
@@ -94,7 +94,7 @@ impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
             if v >= 2 {
@@ -111,7 +111,7 @@ impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             if v >= 2 {
                 n += 8;
@@ -132,13 +132,13 @@ impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.broker_id, "broker_id");
             if v >= 2 {
                 w.i64(self.broker_epoch, "broker_epoch");
             }
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -151,8 +151,8 @@ impl<'a> rt::Message<'a> for ControlledShutdownRequest<'a> {
         name: "ControlledShutdownRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(7),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 3 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 3),
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -263,7 +263,7 @@ pub mod owned {
     impl rt::OwnedStruct for ControlledShutdownRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let broker_id = rt::read::i32(c, "broker_id")?;
             let broker_epoch = if v >= 2 {
                 rt::read::i64(c, "broker_epoch")?
@@ -285,7 +285,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 if v >= 2 {
                     n += 8;
@@ -306,7 +306,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i32(self.broker_id, "broker_id");
                 if v >= 3 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<9>("broker_epoch") {
@@ -318,7 +318,7 @@ pub mod owned {
                         w.i64(self.broker_epoch, "broker_epoch");
                     }
                     if v >= 3 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };

@@ -61,7 +61,7 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let remaining_partitions = rt::read::array::<RemainingPartition<'a>>(c, v >= 3, v, "remaining_partitions")?;
             let unknown_tagged_fields = if v >= 3 {
@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
             rt::visit::array::<RemainingPartition<'a>, V>(
@@ -106,7 +106,7 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             n += rt::write::array_size(&self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
             if v >= 3 {
@@ -125,11 +125,11 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.error_code, "error_code");
             w.array(&self.remaining_partitions, v >= 3, v, "remaining_partitions");
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -188,7 +188,7 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_name = rt::read::str(c, v >= 3, "remaining_partitions[].topic_name")?;
             let partition_index = rt::read::i32(c, "remaining_partitions[].partition_index")?;
             let unknown_tagged_fields = if v >= 3 {
@@ -207,7 +207,7 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 3, "remaining_partitions[].topic_name")?;
             rt::read::i32(c, "remaining_partitions[].partition_index")?;
@@ -222,7 +222,7 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 3)?;
             rt::read::skip(c, 4)?;
             if v >= 3 {
@@ -238,7 +238,7 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::REMAINING_PARTITIONS_TOPIC_NAME,
@@ -264,7 +264,7 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::str_size(self.topic_name, v >= 3, "remaining_partitions[].topic_name")?;
             if v >= 3 {
@@ -283,11 +283,11 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.topic_name, v >= 3, "remaining_partitions[].topic_name");
             w.i32(self.partition_index, "remaining_partitions[].partition_index");
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -303,8 +303,8 @@ impl<'a> rt::Message<'a> for ControlledShutdownResponse<'a> {
         name: "ControlledShutdownResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(7),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 3 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 3),
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -466,7 +466,7 @@ pub mod owned {
     impl rt::OwnedStruct for ControlledShutdownResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let remaining_partitions =
                 rt::owned::read_array::<RemainingPartition, _>(c, v >= 3, v, "remaining_partitions")?;
@@ -485,7 +485,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 n += rt::owned::vec_size(&self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
                 if v >= 3 {
@@ -504,11 +504,11 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i16(self.error_code, "error_code");
                 rt::owned::write_vec(w, &self.remaining_partitions, v >= 3, v, "remaining_partitions");
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -556,7 +556,7 @@ pub mod owned {
     impl rt::OwnedStruct for RemainingPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_name = rt::owned::read_str(c, v >= 3, "remaining_partitions[].topic_name")?;
             let partition_index = rt::read::i32(c, "remaining_partitions[].partition_index")?;
             let unknown_tagged_fields = if v >= 3 {
@@ -579,7 +579,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.topic_name, v >= 3, "remaining_partitions[].topic_name")?;
                 if v >= 3 {
@@ -597,7 +597,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.topic_name, v >= 3, "remaining_partitions[].topic_name");
             if v >= 3 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("remaining_partitions[].partition_index") {
@@ -607,7 +607,7 @@ pub mod owned {
             } else {
                 w.i32(self.partition_index, "remaining_partitions[].partition_index");
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),

@@ -70,7 +70,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 21] = match rt::read::run::<21>(c) {
                 Some(r) => r,
                 None => {
@@ -100,7 +100,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
             vis.uuid(fields::INCARNATION_ID, rt::read::uuid(c, "incarnation_id")?);
@@ -116,7 +116,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 21;
             n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
             n += rt::write::array_size(&self.features, true, v, "features")?;
@@ -132,13 +132,13 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.controller_id, "controller_id");
             w.uuid(self.incarnation_id, "incarnation_id");
             w.bool(self.zk_migration_ready, "zk_migration_ready");
             w.array(&self.listeners, true, v, "listeners");
             w.array(&self.features, true, v, "features");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -292,7 +292,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
             w.str(self.host, true, "listeners[].host");
             w.u16(self.port, "listeners[].port");
             w.i16(self.security_protocol, "listeners[].security_protocol");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -433,7 +433,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
             w.str(self.name, true, "features[].name");
             w.i16(self.min_supported_version, "features[].min_supported_version");
             w.i16(self.max_supported_version, "features[].max_supported_version");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -443,8 +443,8 @@ impl<'a> rt::Message<'a> for ControllerRegistrationRequest<'a> {
         name: "ControllerRegistrationRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(70),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -766,7 +766,7 @@ pub mod owned {
     impl rt::OwnedStruct for ControllerRegistrationRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 21] = match rt::read::run::<21>(c) {
                 Some(r) => r,
                 None => {
@@ -792,7 +792,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 21;
                 n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
                 n += rt::owned::vec_size(&self.features, true, v, "features")?;
@@ -808,7 +808,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if let Some(r) = w.run::<21>("controller_id") {
                     r[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
                     r[4..20].copy_from_slice(self.incarnation_id.as_bytes());
@@ -816,7 +816,7 @@ pub mod owned {
                 }
                 rt::owned::write_vec(w, &self.listeners, true, v, "listeners");
                 rt::owned::write_vec(w, &self.features, true, v, "features");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -922,7 +922,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -1020,7 +1020,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let creations = rt::read::array::<AclCreation<'a>>(c, v >= 2, v, "creations")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -84,7 +84,7 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<AclCreation<'a>, V>(c, v >= 2, false, v, fields::CREATIONS, vis, "creations")?;
             if v >= 2 {
@@ -98,7 +98,7 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.creations, v >= 2, v, "creations")?;
             if v >= 2 {
@@ -117,10 +117,10 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.creations, v >= 2, v, "creations");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -188,7 +188,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let resource_type = rt::read::i8(c, "creations[].resource_type")?;
             let resource_name = rt::read::str(c, v >= 2, "creations[].resource_name")?;
             let resource_pattern_type = if v >= 1 {
@@ -227,7 +227,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i8(c, "creations[].resource_type")?;
             rt::read::str(c, v >= 2, "creations[].resource_name")?;
@@ -253,7 +253,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 1)?;
             rt::read::skip_str(c, v >= 2)?;
             if v >= 1 {
@@ -275,7 +275,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i8(
                 fields::CREATIONS_RESOURCE_TYPE,
@@ -315,7 +315,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 3;
             n += rt::write::str_size(self.resource_name, v >= 2, "creations[].resource_name")?;
             if v >= 1 {
@@ -342,7 +342,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.resource_pattern_type != 3_i8 {
                 w.not_in_version("creations[].resource_pattern_type");
             }
@@ -356,7 +356,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
             w.i8(self.operation, "creations[].operation");
             w.i8(self.permission_type, "creations[].permission_type");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "creations[]._tagged_fields")
             };
@@ -369,8 +369,8 @@ impl<'a> rt::Message<'a> for CreateAclsRequest<'a> {
         name: "CreateAclsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(30),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 3 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 3),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -594,7 +594,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreateAclsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let creations = rt::owned::read_array::<AclCreation, _>(c, v >= 2, v, "creations")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -610,7 +610,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.creations, v >= 2, v, "creations")?;
                 if v >= 2 {
@@ -629,10 +629,10 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.creations, v >= 2, v, "creations");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -700,7 +700,7 @@ pub mod owned {
     impl rt::OwnedStruct for AclCreation {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let resource_type = rt::read::i8(c, "creations[].resource_type")?;
             let resource_name = rt::owned::read_str(c, v >= 2, "creations[].resource_name")?;
             let resource_pattern_type = if v >= 1 {
@@ -740,7 +740,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 3;
                 n += rt::write::str_size(&self.resource_name, v >= 2, "creations[].resource_name")?;
                 if v >= 1 {
@@ -766,7 +766,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && self.resource_pattern_type != 3_i8 {
                 w.not_in_version("creations[].resource_pattern_type");
             }
@@ -789,7 +789,7 @@ pub mod owned {
                     r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "creations[]._tagged_fields")
                 };

@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let owner_principal_type = if v >= 3 {
                 rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_type")?
             } else {
@@ -102,7 +102,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 3 {
                 vis.str(
@@ -129,7 +129,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             if v >= 3 {
                 n += rt::write::opt_str_size(self.owner_principal_type, v >= 2, v >= 3, "owner_principal_type")?;
@@ -160,7 +160,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 2 && self.owner_principal_type != Some("") {
                 w.not_in_version("owner_principal_type");
             }
@@ -176,7 +176,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
             w.array(&self.renewers, v >= 2, v, "renewers");
             w.i64(self.max_lifetime_ms, "max_lifetime_ms");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -229,7 +229,7 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let principal_type = rt::read::str(c, v >= 2, "renewers[].principal_type")?;
             let principal_name = rt::read::str(c, v >= 2, "renewers[].principal_name")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -248,7 +248,7 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 2, "renewers[].principal_type")?;
             rt::read::str(c, v >= 2, "renewers[].principal_name")?;
@@ -263,7 +263,7 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_str(c, v >= 2)?;
             if v >= 2 {
@@ -279,7 +279,7 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::RENEWERS_PRINCIPAL_TYPE,
@@ -300,7 +300,7 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.principal_type, v >= 2, "renewers[].principal_type")?;
             n += rt::write::str_size(self.principal_name, v >= 2, "renewers[].principal_name")?;
@@ -320,11 +320,11 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.principal_type, v >= 2, "renewers[].principal_type");
             w.str(self.principal_name, v >= 2, "renewers[].principal_name");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "renewers[]._tagged_fields")
             };
@@ -337,8 +337,8 @@ impl<'a> rt::Message<'a> for CreateDelegationTokenRequest<'a> {
         name: "CreateDelegationTokenRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(38),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 3 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 3),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -542,7 +542,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreateDelegationTokenRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let owner_principal_type = if v >= 3 {
                 rt::owned::read_opt_str(c, v >= 2, v >= 3, "owner_principal_type")?
             } else {
@@ -572,7 +572,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 if v >= 3 {
                     n += rt::write::opt_str_size(
@@ -613,7 +613,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 2 && self.owner_principal_type.as_deref() != Some("") {
                     w.not_in_version("owner_principal_type");
                 }
@@ -645,7 +645,7 @@ pub mod owned {
                 } else {
                     w.i64(self.max_lifetime_ms, "max_lifetime_ms");
                     if v >= 2 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };
@@ -694,7 +694,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatableRenewers {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let principal_type = rt::owned::read_str(c, v >= 2, "renewers[].principal_type")?;
             let principal_name = rt::owned::read_str(c, v >= 2, "renewers[].principal_name")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -714,7 +714,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.principal_type, v >= 2, "renewers[].principal_type")?;
                 n += rt::write::str_size(&self.principal_name, v >= 2, "renewers[].principal_name")?;
@@ -733,11 +733,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.principal_type, v >= 2, "renewers[].principal_type");
             w.str(&self.principal_name, v >= 2, "renewers[].principal_name");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "renewers[]._tagged_fields")
             };

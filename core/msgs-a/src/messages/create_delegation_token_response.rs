@@ -88,7 +88,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let principal_type = rt::read::str(c, v >= 2, "principal_type")?;
             let principal_name = rt::read::str(c, v >= 2, "principal_name")?;
@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
             vis.str(
@@ -182,7 +182,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 30;
             n += rt::write::str_size(self.principal_type, v >= 2, "principal_type")?;
             n += rt::write::str_size(self.principal_name, v >= 2, "principal_name")?;
@@ -224,7 +224,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 2 && !self.token_requester_principal_type.is_empty() {
                 w.not_in_version("token_requester_principal_type");
             }
@@ -255,7 +255,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
             w.bytes(self.hmac, v >= 2, "hmac");
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -268,8 +268,8 @@ impl<'a> rt::Message<'a> for CreateDelegationTokenResponse<'a> {
         name: "CreateDelegationTokenResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(38),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 3 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 3),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -573,7 +573,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreateDelegationTokenResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let principal_type = rt::owned::read_str(c, v >= 2, "principal_type")?;
             let principal_name = rt::owned::read_str(c, v >= 2, "principal_name")?;
@@ -623,7 +623,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 30;
                 n += rt::write::str_size(&self.principal_type, v >= 2, "principal_type")?;
                 n += rt::write::str_size(&self.principal_name, v >= 2, "principal_name")?;
@@ -665,7 +665,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 2 && !self.token_requester_principal_type.is_empty() {
                     w.not_in_version("token_requester_principal_type");
                 }
@@ -704,7 +704,7 @@ pub mod owned {
                 } else {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
                     if v >= 2 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };

@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topics = rt::read::array::<CreatePartitionsTopic<'a>>(c, v >= 2, v, "topics")?;
             let r: [u8; 5] = match rt::read::run::<5>(c) {
                 Some(r) => r,
@@ -93,7 +93,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<CreatePartitionsTopic<'a>, V>(c, v >= 2, false, v, fields::TOPICS, vis, "topics")?;
             vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
@@ -109,7 +109,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 5;
             n += rt::write::array_size(&self.topics, v >= 2, v, "topics")?;
             if v >= 2 {
@@ -128,12 +128,12 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.topics, v >= 2, v, "topics");
             w.i32(self.timeout_ms, "timeout_ms");
             w.bool(self.validate_only, "validate_only");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -189,7 +189,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, v >= 2, "topics[].name")?;
             let count = rt::read::i32(c, "topics[].count")?;
             let assignments =
@@ -211,7 +211,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 2, "topics[].name")?;
             rt::read::i32(c, "topics[].count")?;
@@ -227,7 +227,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip(c, 4)?;
             rt::read::skip_array::<CreatePartitionsAssignment<'a>>(c, v >= 2, v)?;
@@ -244,7 +244,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 2, "topics[].name")?));
             vis.i32(fields::TOPICS_COUNT, rt::read::i32(c, "topics[].count")?);
@@ -268,7 +268,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
             n += rt::write::opt_array_size(&self.assignments, v >= 2, true, v, "topics[].assignments")?;
@@ -288,12 +288,12 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, v >= 2, "topics[].name");
             w.i32(self.count, "topics[].count");
             w.opt_array(&self.assignments, v >= 2, true, v, "topics[].assignments");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -348,7 +348,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let broker_ids = rt::read::array::<i32>(c, v >= 2, v, "topics[].assignments[].broker_ids")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::read::unknown_tags_only(c, "topics[].assignments[]._tagged_fields")?
@@ -365,7 +365,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::check_array::<i32>(c, v >= 2, false, v, "topics[].assignments[].broker_ids")?;
             if v >= 2 {
@@ -379,7 +379,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_array::<i32>(c, v >= 2, v)?;
             if v >= 2 {
                 rt::read::skip_tags(c)?;
@@ -394,7 +394,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<i32, V>(
                 c,
@@ -421,7 +421,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids")?;
             if v >= 2 {
@@ -440,10 +440,10 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -459,8 +459,8 @@ impl<'a> rt::Message<'a> for CreatePartitionsRequest<'a> {
         name: "CreatePartitionsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(37),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 3 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 3),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -688,7 +688,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let topics = rt::owned::read_array::<CreatePartitionsTopic, _>(c, v >= 2, v, "topics")?;
                 let r: [u8; 5] = match rt::read::run::<5>(c) {
                     Some(r) => r,
@@ -715,7 +715,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 5;
                 n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
                 if v >= 2 {
@@ -734,7 +734,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics");
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<6>("timeout_ms") {
@@ -748,7 +748,7 @@ pub mod owned {
                         r[4] = u8::from(self.validate_only);
                     }
                     if v >= 2 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };
@@ -801,7 +801,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatePartitionsTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, v >= 2, "topics[].name")?;
             let count = rt::read::i32(c, "topics[].count")?;
             let assignments =
@@ -824,7 +824,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
                 n += rt::owned::opt_vec_size(self.assignments.as_deref(), v >= 2, true, v, "topics[].assignments")?;
@@ -843,12 +843,12 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, v >= 2, "topics[].name");
             w.i32(self.count, "topics[].count");
             rt::owned::write_opt_vec(w, self.assignments.as_deref(), v >= 2, true, v, "topics[].assignments");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -891,7 +891,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatePartitionsAssignment {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let broker_ids = rt::owned::read_array::<i32, _>(c, v >= 2, v, "topics[].assignments[].broker_ids")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
@@ -912,7 +912,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids")?;
                 if v >= 2 {
@@ -930,10 +930,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             rt::owned::write_vec(w, &self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

@@ -65,7 +65,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topics = rt::read::array::<CreatableTopic<'a>>(c, v >= 5, v, "topics")?;
             let timeout_ms = rt::read::i32(c, "timeout_ms")?;
             let validate_only = if v >= 1 {
@@ -92,7 +92,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<CreatableTopic<'a>, V>(c, v >= 5, false, v, fields::TOPICS, vis, "topics")?;
             vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
@@ -110,7 +110,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(&self.topics, v >= 5, v, "topics")?;
             if v >= 1 {
@@ -135,7 +135,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.validate_only {
                 w.not_in_version("validate_only");
             }
@@ -145,7 +145,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
                 w.bool(self.validate_only, "validate_only");
             }
             if v >= 5 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -207,7 +207,7 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, v >= 5, "topics[].name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -238,7 +238,7 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 5, "topics[].name")?;
             match rt::read::run::<6>(c) {
@@ -260,7 +260,7 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 5)?;
             rt::read::skip(c, 6)?;
             rt::read::skip_array::<CreatableReplicaAssignment<'a>>(c, v >= 5, v)?;
@@ -278,7 +278,7 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 5, "topics[].name")?));
             vis.i32(
@@ -318,7 +318,7 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             n += rt::write::str_size(self.name, v >= 5, "topics[].name")?;
             n += rt::write::array_size(&self.assignments, v >= 5, v, "topics[].assignments")?;
@@ -339,14 +339,14 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, v >= 5, "topics[].name");
             w.i32(self.num_partitions, "topics[].num_partitions");
             w.i16(self.replication_factor, "topics[].replication_factor");
             w.array(&self.assignments, v >= 5, v, "topics[].assignments");
             w.array(&self.configs, v >= 5, v, "topics[].configs");
             if v >= 5 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -405,7 +405,7 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let partition_index = rt::read::i32(c, "topics[].assignments[].partition_index")?;
             let broker_ids = rt::read::array::<i32>(c, v >= 5, v, "topics[].assignments[].broker_ids")?;
             let unknown_tagged_fields = if v >= 5 {
@@ -424,7 +424,7 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i32(c, "topics[].assignments[].partition_index")?;
             rt::read::check_array::<i32>(c, v >= 5, false, v, "topics[].assignments[].broker_ids")?;
@@ -439,7 +439,7 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 4)?;
             rt::read::skip_array::<i32>(c, v >= 5, v)?;
             if v >= 5 {
@@ -455,7 +455,7 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::TOPICS_ASSIGNMENTS_PARTITION_INDEX,
@@ -486,7 +486,7 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids")?;
             if v >= 5 {
@@ -505,11 +505,11 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.partition_index, "topics[].assignments[].partition_index");
             w.array(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids");
             if v >= 5 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -571,7 +571,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, v >= 5, "topics[].configs[].name")?;
             let value = rt::read::opt_str(c, v >= 5, true, "topics[].configs[].value")?;
             let unknown_tagged_fields = if v >= 5 {
@@ -590,7 +590,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 5, "topics[].configs[].name")?;
             rt::read::opt_str(c, v >= 5, true, "topics[].configs[].value")?;
@@ -605,7 +605,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 5)?;
             rt::read::skip_str(c, v >= 5)?;
             if v >= 5 {
@@ -621,7 +621,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::TOPICS_CONFIGS_NAME,
@@ -647,7 +647,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 5, "topics[].configs[].name")?;
             n += rt::write::opt_str_size(self.value, v >= 5, true, "topics[].configs[].value")?;
@@ -667,11 +667,11 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, v >= 5, "topics[].configs[].name");
             w.opt_str(self.value, v >= 5, true, "topics[].configs[].value");
             if v >= 5 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields")
             };
@@ -684,8 +684,8 @@ impl<'a> rt::Message<'a> for CreateTopicsRequest<'a> {
         name: "CreateTopicsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(19),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 7 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 7),
         flexible_min: Some(5),
         latest_version_unstable: false,
         provisional: false,
@@ -1012,7 +1012,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let topics = rt::owned::read_array::<CreatableTopic, _>(c, v >= 5, v, "topics")?;
                 let timeout_ms = rt::read::i32(c, "timeout_ms")?;
                 let validate_only = if v >= 1 {
@@ -1037,7 +1037,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.topics, v >= 5, v, "topics")?;
                 if v >= 1 {
@@ -1062,7 +1062,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.validate_only {
                     w.not_in_version("validate_only");
                 }
@@ -1078,7 +1078,7 @@ pub mod owned {
                         w.bool(self.validate_only, "validate_only");
                     }
                     if v >= 5 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };
@@ -1139,7 +1139,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatableTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, v >= 5, "topics[].name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -1172,7 +1172,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 n += rt::write::str_size(&self.name, v >= 5, "topics[].name")?;
                 n += rt::owned::vec_size(&self.assignments, v >= 5, v, "topics[].assignments")?;
@@ -1192,7 +1192,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, v >= 5, "topics[].name");
             if let Some(r) = w.run::<6>("topics[].num_partitions") {
                 r[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
@@ -1201,7 +1201,7 @@ pub mod owned {
             rt::owned::write_vec(w, &self.assignments, v >= 5, v, "topics[].assignments");
             rt::owned::write_vec(w, &self.configs, v >= 5, v, "topics[].configs");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -1248,7 +1248,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatableReplicaAssignment {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let partition_index = rt::read::i32(c, "topics[].assignments[].partition_index")?;
             let broker_ids = rt::owned::read_array::<i32, _>(c, v >= 5, v, "topics[].assignments[].broker_ids")?;
             let unknown_tagged_fields = if v >= 5 {
@@ -1271,7 +1271,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids")?;
                 if v >= 5 {
@@ -1289,11 +1289,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i32(self.partition_index, "topics[].assignments[].partition_index");
             rt::owned::write_vec(w, &self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1343,7 +1343,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatableTopicConfig {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, v >= 5, "topics[].configs[].name")?;
             let value = rt::owned::read_opt_str(c, v >= 5, true, "topics[].configs[].value")?;
             let unknown_tagged_fields = if v >= 5 {
@@ -1363,7 +1363,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 5, "topics[].configs[].name")?;
                 n += rt::write::opt_str_size(self.value.as_deref(), v >= 5, true, "topics[].configs[].value")?;
@@ -1382,11 +1382,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, v >= 5, "topics[].configs[].name");
             w.opt_str(self.value.as_deref(), v >= 5, true, "topics[].configs[].value");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields")
             };

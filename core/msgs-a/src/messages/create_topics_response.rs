@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = if v >= 2 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -92,7 +92,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 2 {
                 vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -109,7 +109,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 2 {
                 n += 4;
@@ -131,13 +131,13 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 2 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
             w.array(&self.topics, v >= 5, v, "topics");
             if v >= 5 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -208,7 +208,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, v >= 5, "topics[].name")?;
             let topic_id = if v >= 7 {
                 rt::read::uuid(c, "topics[].topic_id")?
@@ -283,7 +283,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 5)?;
             if v >= 7 {
                 rt::read::skip(c, 16)?;
@@ -311,7 +311,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 5, "topics[].name")?));
             if v >= 7 {
@@ -380,7 +380,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             n += rt::write::str_size(self.name, v >= 5, "topics[].name")?;
             if v >= 7 {
@@ -402,9 +402,8 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.topic_config_error_code != 0_i16 {
-                    let s = 2;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, 2);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             } else {
@@ -419,7 +418,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, v >= 5, "topics[].name");
             if v >= 7 {
                 w.uuid(self.topic_id, "topics[].topic_id");
@@ -443,9 +442,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
                 tags += usize::from(has_topic_config_error_code);
                 w.uvarint(tags as u32, "topics[]._tagged_fields");
                 if has_topic_config_error_code {
-                    let s = 2;
-                    w.uvarint(0, "topics[].topic_config_error_code");
-                    w.uvarint(s as u32, "topics[].topic_config_error_code");
+                    w.tag_header(0, 2, "topics[].topic_config_error_code");
                     w.i16(self.topic_config_error_code, "topics[].topic_config_error_code");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
@@ -510,7 +507,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = if v >= 5 {
                 rt::read::str(c, v >= 5, "topics[].configs[].name")?
             } else {
@@ -558,7 +555,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v >= 5 {
         rt::read::str(c, v >= 5, "topics[].configs[].name")?;
@@ -583,7 +580,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 5 {
                 rt::read::skip_str(c, v >= 5)?;
             }
@@ -606,7 +603,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 5 {
                 vis.str(
@@ -654,7 +651,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 5 {
                 n += rt::write::str_size(self.name, v >= 5, "topics[].configs[].name")?;
@@ -699,7 +696,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 4 && !self.name.is_empty() {
                 w.not_in_version("topics[].configs[].name");
             }
@@ -728,7 +725,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
                 w.bool(self.is_sensitive, "topics[].configs[].is_sensitive");
             }
             if v >= 5 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields")
             };
@@ -741,8 +738,8 @@ impl<'a> rt::Message<'a> for CreateTopicsResponse<'a> {
         name: "CreateTopicsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(19),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 7 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 7),
         flexible_min: Some(5),
         latest_version_unstable: false,
         provisional: false,
@@ -1104,7 +1101,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let throttle_time_ms = if v >= 2 {
                     rt::read::i32(c, "throttle_time_ms")?
                 } else {
@@ -1127,7 +1124,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 2 {
                     n += 4;
@@ -1149,13 +1146,13 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 2 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
                 }
                 rt::owned::write_vec(w, &self.topics, v >= 5, v, "topics");
                 if v >= 5 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -1227,7 +1224,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatableTopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, v >= 5, "topics[].name")?;
             let topic_id = if v >= 7 {
                 rt::read::uuid(c, "topics[].topic_id")?
@@ -1302,7 +1299,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.name, v >= 5, "topics[].name")?;
                 if v >= 7 {
@@ -1329,9 +1326,8 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.topic_config_error_code != 0_i16 {
-                        let s = 2;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, 2);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 } else {
@@ -1345,7 +1341,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, v >= 5, "topics[].name");
             if v >= 7 {
                 w.uuid(self.topic_id, "topics[].topic_id");
@@ -1368,15 +1364,11 @@ pub mod owned {
                 let has_topic_config_error_code = self.topic_config_error_code != 0_i16;
                 tags += usize::from(has_topic_config_error_code);
                 w.uvarint(tags as u32, "topics[]._tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_topic_config_error_code {
-                    let s = 2;
-                    w.uvarint(0, "topics[].topic_config_error_code");
-                    w.uvarint(s as u32, "topics[].topic_config_error_code");
+                    w.tag_header(0, 2, "topics[].topic_config_error_code");
                     w.i16(self.topic_config_error_code, "topics[].topic_config_error_code");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
@@ -1435,7 +1427,7 @@ pub mod owned {
     impl rt::OwnedStruct for CreatableTopicConfigs {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = if v >= 5 {
                 rt::owned::read_str(c, v >= 5, "topics[].configs[].name")?
             } else {
@@ -1484,7 +1476,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 5 {
                     n += rt::write::str_size(&self.name, v >= 5, "topics[].configs[].name")?;
@@ -1528,7 +1520,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 4 && !self.name.is_empty() {
                 w.not_in_version("topics[].configs[].name");
             }
@@ -1563,7 +1555,7 @@ pub mod owned {
                     }
                 }
                 if v >= 5 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields")
                 };

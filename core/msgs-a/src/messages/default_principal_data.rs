@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
             w.str(self.r#type, true, "type");
             w.str(self.name, true, "name");
             w.bool(self.token_authenticated, "token_authenticated");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -123,8 +123,8 @@ impl<'a> rt::Message<'a> for DefaultPrincipalData<'a> {
         name: "DefaultPrincipalData",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -294,7 +294,7 @@ pub mod owned {
                     }
                 } else {
                     w.bool(self.token_authenticated, "token_authenticated");
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let filters = rt::read::array::<DeleteAclsFilter<'a>>(c, v >= 2, v, "filters")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -84,7 +84,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<DeleteAclsFilter<'a>, V>(c, v >= 2, false, v, fields::FILTERS, vis, "filters")?;
             if v >= 2 {
@@ -98,7 +98,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.filters, v >= 2, v, "filters")?;
             if v >= 2 {
@@ -117,10 +117,10 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.filters, v >= 2, v, "filters");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -188,7 +188,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let resource_type_filter = rt::read::i8(c, "filters[].resource_type_filter")?;
             let resource_name_filter = rt::read::opt_str(c, v >= 2, true, "filters[].resource_name_filter")?;
             let pattern_type_filter = if v >= 1 {
@@ -227,7 +227,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i8(c, "filters[].resource_type_filter")?;
             rt::read::opt_str(c, v >= 2, true, "filters[].resource_name_filter")?;
@@ -253,7 +253,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 1)?;
             rt::read::skip_str(c, v >= 2)?;
             if v >= 1 {
@@ -275,7 +275,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i8(
                 fields::FILTERS_RESOURCE_TYPE_FILTER,
@@ -315,7 +315,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 3;
             n += rt::write::opt_str_size(
                 self.resource_name_filter,
@@ -347,7 +347,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.pattern_type_filter != 3_i8 {
                 w.not_in_version("filters[].pattern_type_filter");
             }
@@ -366,7 +366,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
             w.i8(self.operation, "filters[].operation");
             w.i8(self.permission_type, "filters[].permission_type");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "filters[]._tagged_fields")
             };
@@ -379,8 +379,8 @@ impl<'a> rt::Message<'a> for DeleteAclsRequest<'a> {
         name: "DeleteAclsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(31),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 3 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 3),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -604,7 +604,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteAclsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let filters = rt::owned::read_array::<DeleteAclsFilter, _>(c, v >= 2, v, "filters")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -620,7 +620,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.filters, v >= 2, v, "filters")?;
                 if v >= 2 {
@@ -639,10 +639,10 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.filters, v >= 2, v, "filters");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -710,7 +710,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteAclsFilter {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let resource_type_filter = rt::read::i8(c, "filters[].resource_type_filter")?;
             let resource_name_filter = rt::owned::read_opt_str(c, v >= 2, true, "filters[].resource_name_filter")?;
             let pattern_type_filter = if v >= 1 {
@@ -750,7 +750,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 3;
                 n += rt::write::opt_str_size(
                     self.resource_name_filter.as_deref(),
@@ -786,7 +786,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && self.pattern_type_filter != 3_i8 {
                 w.not_in_version("filters[].pattern_type_filter");
             }
@@ -819,7 +819,7 @@ pub mod owned {
                     r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "filters[]._tagged_fields")
                 };

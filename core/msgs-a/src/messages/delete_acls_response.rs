@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let filter_results = rt::read::array::<DeleteAclsFilterResult<'a>>(c, v >= 2, v, "filter_results")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -88,7 +88,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             rt::visit::array::<DeleteAclsFilterResult<'a>, V>(
@@ -111,7 +111,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(&self.filter_results, v >= 2, v, "filter_results")?;
             if v >= 2 {
@@ -130,11 +130,11 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.filter_results, v >= 2, v, "filter_results");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -190,7 +190,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "filter_results[].error_code")?;
             let error_message = rt::read::opt_str(c, v >= 2, true, "filter_results[].error_message")?;
             let matching_acls =
@@ -212,7 +212,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i16(c, "filter_results[].error_code")?;
             rt::read::opt_str(c, v >= 2, true, "filter_results[].error_message")?;
@@ -228,7 +228,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<DeleteAclsMatchingAcl<'a>>(c, v >= 2, v)?;
@@ -245,7 +245,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(
                 fields::FILTER_RESULTS_ERROR_CODE,
@@ -280,7 +280,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             n += rt::write::opt_str_size(self.error_message, v >= 2, true, "filter_results[].error_message")?;
             n += rt::write::array_size(&self.matching_acls, v >= 2, v, "filter_results[].matching_acls")?;
@@ -300,12 +300,12 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.error_code, "filter_results[].error_code");
             w.opt_str(self.error_message, v >= 2, true, "filter_results[].error_message");
             w.array(&self.matching_acls, v >= 2, v, "filter_results[].matching_acls");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "filter_results[]._tagged_fields")
             };
@@ -379,7 +379,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "filter_results[].matching_acls[].error_code")?;
             let error_message = rt::read::opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?;
             let resource_type = rt::read::i8(c, "filter_results[].matching_acls[].resource_type")?;
@@ -422,7 +422,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         rt::read::i16(c, "filter_results[].matching_acls[].error_code")?;
         rt::read::opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?;
@@ -448,7 +448,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip(c, 1)?;
@@ -472,7 +472,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(
                 fields::FILTER_RESULTS_MATCHING_ACLS_ERROR_CODE,
@@ -532,7 +532,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 5;
             n += rt::write::opt_str_size(
                 self.error_message,
@@ -573,7 +573,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.pattern_type != 3_i8 {
                 w.not_in_version("filter_results[].matching_acls[].pattern_type");
             }
@@ -598,7 +598,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
             w.i8(self.operation, "filter_results[].matching_acls[].operation");
             w.i8(self.permission_type, "filter_results[].matching_acls[].permission_type");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -614,8 +614,8 @@ impl<'a> rt::Message<'a> for DeleteAclsResponse<'a> {
         name: "DeleteAclsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(31),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 3 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 3),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -960,7 +960,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let filter_results =
                     rt::owned::read_array::<DeleteAclsFilterResult, _>(c, v >= 2, v, "filter_results")?;
@@ -980,7 +980,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.filter_results, v >= 2, v, "filter_results")?;
                 if v >= 2 {
@@ -999,11 +999,11 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.filter_results, v >= 2, v, "filter_results");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -1055,7 +1055,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteAclsFilterResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let error_code = rt::read::i16(c, "filter_results[].error_code")?;
             let error_message = rt::owned::read_opt_str(c, v >= 2, true, "filter_results[].error_message")?;
             let matching_acls =
@@ -1078,7 +1078,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 n += rt::write::opt_str_size(
                     self.error_message.as_deref(),
@@ -1102,7 +1102,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i16(self.error_code, "filter_results[].error_code");
             w.opt_str(
                 self.error_message.as_deref(),
@@ -1112,7 +1112,7 @@ pub mod owned {
             );
             rt::owned::write_vec(w, &self.matching_acls, v >= 2, v, "filter_results[].matching_acls");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "filter_results[]._tagged_fields")
             };
@@ -1187,7 +1187,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteAclsMatchingAcl {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let error_code = rt::read::i16(c, "filter_results[].matching_acls[].error_code")?;
             let error_message =
                 rt::owned::read_opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?;
@@ -1235,7 +1235,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 5;
                 n += rt::write::opt_str_size(
                     self.error_message.as_deref(),
@@ -1275,7 +1275,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && self.pattern_type != 3_i8 {
                 w.not_in_version("filter_results[].matching_acls[].pattern_type");
             }
@@ -1309,7 +1309,7 @@ pub mod owned {
                     r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),

@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let results = rt::read::array::<DeletableGroupResult<'a>>(c, v >= 2, v, "results")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -88,7 +88,7 @@ impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             rt::visit::array::<DeletableGroupResult<'a>, V>(c, v >= 2, false, v, fields::RESULTS, vis, "results")?;
@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(&self.results, v >= 2, v, "results")?;
             if v >= 2 {
@@ -122,11 +122,11 @@ impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.results, v >= 2, v, "results");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -182,7 +182,7 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_id = rt::read::str(c, v >= 2, "results[].group_id")?;
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let error_message = if v >= 3 {
@@ -207,7 +207,7 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 2, "results[].group_id")?;
             rt::read::i16(c, "results[].error_code")?;
@@ -225,7 +225,7 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip(c, 2)?;
             if v >= 3 {
@@ -244,7 +244,7 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::RESULTS_GROUP_ID,
@@ -268,7 +268,7 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             n += rt::write::str_size(self.group_id, v >= 2, "results[].group_id")?;
             if v >= 3 {
@@ -290,14 +290,14 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.group_id, v >= 2, "results[].group_id");
             w.i16(self.error_code, "results[].error_code");
             if v >= 3 {
                 w.opt_str(self.error_message, v >= 2, v >= 3, "results[].error_message");
             }
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
             };
@@ -310,8 +310,8 @@ impl<'a> rt::Message<'a> for DeleteGroupsResponse<'a> {
         name: "DeleteGroupsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(42),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 3 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 3),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -490,7 +490,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteGroupsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let results = rt::owned::read_array::<DeletableGroupResult, _>(c, v >= 2, v, "results")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -508,7 +508,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
                 if v >= 2 {
@@ -527,11 +527,11 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.results, v >= 2, v, "results");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -583,7 +583,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeletableGroupResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let group_id = rt::owned::read_str(c, v >= 2, "results[].group_id")?;
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let error_message = if v >= 3 {
@@ -609,7 +609,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.group_id, v >= 2, "results[].group_id")?;
                 if v >= 3 {
@@ -635,14 +635,14 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.group_id, v >= 2, "results[].group_id");
             w.i16(self.error_code, "results[].error_code");
             if v >= 3 {
                 w.opt_str(self.error_message.as_deref(), v >= 2, v >= 3, "results[].error_message");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
             };

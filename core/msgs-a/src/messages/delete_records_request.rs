@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topics = rt::read::array::<DeleteRecordsTopic<'a>>(c, v >= 2, v, "topics")?;
             let timeout_ms = rt::read::i32(c, "timeout_ms")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -88,7 +88,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<DeleteRecordsTopic<'a>, V>(c, v >= 2, false, v, fields::TOPICS, vis, "topics")?;
             vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(&self.topics, v >= 2, v, "topics")?;
             if v >= 2 {
@@ -122,11 +122,11 @@ impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.topics, v >= 2, v, "topics");
             w.i32(self.timeout_ms, "timeout_ms");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -185,7 +185,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, v >= 2, "topics[].name")?;
             let partitions = rt::read::array::<DeleteRecordsPartition<'a>>(c, v >= 2, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -204,7 +204,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 2, "topics[].name")?;
             rt::read::check_array::<DeleteRecordsPartition<'a>>(c, v >= 2, false, v, "topics[].partitions")?;
@@ -219,7 +219,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<DeleteRecordsPartition<'a>>(c, v >= 2, v)?;
             if v >= 2 {
@@ -235,7 +235,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 2, "topics[].name")?));
             rt::visit::array::<DeleteRecordsPartition<'a>, V>(
@@ -258,7 +258,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
             n += rt::write::array_size(&self.partitions, v >= 2, v, "topics[].partitions")?;
@@ -278,11 +278,11 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, v >= 2, "topics[].name");
             w.array(&self.partitions, v >= 2, v, "topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -341,7 +341,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -366,7 +366,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         match rt::read::run::<12>(c) {
             Some(_r) => { }
@@ -383,7 +383,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 12)?;
             if v >= 2 {
                 rt::read::skip_tags(c)?;
@@ -398,7 +398,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::TOPICS_PARTITIONS_PARTITION_INDEX,
@@ -424,7 +424,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 12;
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
@@ -442,11 +442,11 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i64(self.offset, "topics[].partitions[].offset");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };
@@ -459,8 +459,8 @@ impl<'a> rt::Message<'a> for DeleteRecordsRequest<'a> {
         name: "DeleteRecordsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(21),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -669,7 +669,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let topics = rt::owned::read_array::<DeleteRecordsTopic, _>(c, v >= 2, v, "topics")?;
                 let timeout_ms = rt::read::i32(c, "timeout_ms")?;
                 let unknown_tagged_fields = if v >= 2 {
@@ -688,7 +688,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
                 if v >= 2 {
@@ -707,7 +707,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics");
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<5>("timeout_ms") {
@@ -717,7 +717,7 @@ pub mod owned {
                 } else {
                     w.i32(self.timeout_ms, "timeout_ms");
                     if v >= 2 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };
@@ -766,7 +766,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteRecordsTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, v >= 2, "topics[].name")?;
             let partitions = rt::owned::read_array::<DeleteRecordsPartition, _>(c, v >= 2, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -786,7 +786,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 2, v, "topics[].partitions")?;
@@ -805,11 +805,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, v >= 2, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -856,7 +856,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteRecordsPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -900,7 +900,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 12;
                 if v >= 2 {
                     let tags = self.unknown_tagged_fields.len();
@@ -917,7 +917,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 2 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("topics[].partitions[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -930,7 +930,7 @@ pub mod owned {
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
                 };

@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let topics = rt::read::array::<DeleteRecordsTopicResult<'a>>(c, v >= 2, v, "topics")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -87,7 +87,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             rt::visit::array::<DeleteRecordsTopicResult<'a>, V>(c, v >= 2, false, v, fields::TOPICS, vis, "topics")?;
@@ -102,7 +102,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(&self.topics, v >= 2, v, "topics")?;
             if v >= 2 {
@@ -121,11 +121,11 @@ impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.topics, v >= 2, v, "topics");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -184,7 +184,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, v >= 2, "topics[].name")?;
             let partitions = rt::read::array::<DeleteRecordsPartitionResult<'a>>(c, v >= 2, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -203,7 +203,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 2, "topics[].name")?;
             rt::read::check_array::<DeleteRecordsPartitionResult<'a>>(c, v >= 2, false, v, "topics[].partitions")?;
@@ -218,7 +218,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<DeleteRecordsPartitionResult<'a>>(c, v >= 2, v)?;
             if v >= 2 {
@@ -234,7 +234,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 2, "topics[].name")?));
             rt::visit::array::<DeleteRecordsPartitionResult<'a>, V>(
@@ -257,7 +257,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
             n += rt::write::array_size(&self.partitions, v >= 2, v, "topics[].partitions")?;
@@ -277,11 +277,11 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, v >= 2, "topics[].name");
             w.array(&self.partitions, v >= 2, v, "topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -337,7 +337,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
@@ -364,7 +364,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         match rt::read::run::<14>(c) {
             Some(_r) => { }
@@ -381,7 +381,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 14)?;
             if v >= 2 {
                 rt::read::skip_tags(c)?;
@@ -396,7 +396,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::TOPICS_PARTITIONS_PARTITION_INDEX,
@@ -426,7 +426,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 14;
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
@@ -444,12 +444,12 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i64(self.low_watermark, "topics[].partitions[].low_watermark");
             w.i16(self.error_code, "topics[].partitions[].error_code");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };
@@ -462,8 +462,8 @@ impl<'a> rt::Message<'a> for DeleteRecordsResponse<'a> {
         name: "DeleteRecordsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(21),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -689,7 +689,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let topics = rt::owned::read_array::<DeleteRecordsTopicResult, _>(c, v >= 2, v, "topics")?;
                 let unknown_tagged_fields = if v >= 2 {
@@ -708,7 +708,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
                 if v >= 2 {
@@ -727,11 +727,11 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -779,7 +779,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteRecordsTopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, v >= 2, "topics[].name")?;
             let partitions =
                 rt::owned::read_array::<DeleteRecordsPartitionResult, _>(c, v >= 2, v, "topics[].partitions")?;
@@ -800,7 +800,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 2, v, "topics[].partitions")?;
@@ -819,11 +819,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, v >= 2, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -874,7 +874,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteRecordsPartitionResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
@@ -921,7 +921,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 14;
                 if v >= 2 {
                     let tags = self.unknown_tagged_fields.len();
@@ -938,7 +938,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 2 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<15>("topics[].partitions[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -953,7 +953,7 @@ pub mod owned {
                     r[12..14].copy_from_slice(&self.error_code.to_be_bytes());
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
                 };

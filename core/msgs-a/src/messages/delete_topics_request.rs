@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topics = if v >= 6 {
                 rt::read::array::<DeleteTopicState<'a>>(c, v >= 4, v, "topics")?
             } else {
@@ -104,7 +104,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 6 {
                 rt::visit::array::<DeleteTopicState<'a>, V>(c, v >= 4, false, v, fields::TOPICS, vis, "topics")?;
@@ -124,7 +124,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             if v >= 6 {
                 n += rt::write::array_size(&self.topics, v >= 4, v, "topics")?;
@@ -151,7 +151,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 5 && !self.topics.is_empty() {
                 w.not_in_version("topics");
             }
@@ -163,7 +163,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
             }
             w.i32(self.timeout_ms, "timeout_ms");
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -222,7 +222,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = if v >= 6 {
                 rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?
             } else {
@@ -249,7 +249,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 6 {
                 rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?;
@@ -268,7 +268,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 6 {
                 rt::read::skip_str(c, v >= 4)?;
             }
@@ -288,7 +288,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 6 {
                 vis.str(
@@ -310,7 +310,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 6 {
                 n += rt::write::opt_str_size(self.name, v >= 4, v >= 6, "topics[].name")?;
@@ -340,7 +340,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 5 && self.name.is_some() {
                 w.not_in_version("topics[].name");
             }
@@ -354,7 +354,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
                 w.uuid(self.topic_id, "topics[].topic_id");
             }
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -367,8 +367,8 @@ impl<'a> rt::Message<'a> for DeleteTopicsRequest<'a> {
         name: "DeleteTopicsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(20),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 6 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 6),
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -551,7 +551,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteTopicsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topics = if v >= 6 {
                 rt::owned::read_array::<DeleteTopicState, _>(c, v >= 4, v, "topics")?
             } else {
@@ -579,7 +579,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 if v >= 6 {
                     n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
@@ -606,7 +606,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 5 && !self.topics.is_empty() {
                     w.not_in_version("topics");
                 }
@@ -624,7 +624,7 @@ pub mod owned {
                 } else {
                     w.i32(self.timeout_ms, "timeout_ms");
                     if v >= 4 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };
@@ -673,7 +673,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteTopicState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = if v >= 6 {
                 rt::owned::read_opt_str(c, v >= 4, v >= 6, "topics[].name")?
             } else {
@@ -701,7 +701,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 6 {
                     n += rt::write::opt_str_size(self.name.as_deref(), v >= 4, v >= 6, "topics[].name")?;
@@ -730,7 +730,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 5 && self.name.is_some() {
                 w.not_in_version("topics[].name");
             }
@@ -750,7 +750,7 @@ pub mod owned {
                     w.uuid(self.topic_id, "topics[].topic_id");
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
                 };

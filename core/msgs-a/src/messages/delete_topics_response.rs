@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -93,7 +93,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -110,7 +110,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += 4;
@@ -132,13 +132,13 @@ impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
             w.array(&self.responses, v >= 4, v, "responses");
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -197,7 +197,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?;
             let topic_id = if v >= 6 {
                 rt::read::uuid(c, "responses[].topic_id")?
@@ -228,7 +228,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?;
             if v >= 6 {
@@ -249,7 +249,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 4)?;
             if v >= 6 {
                 rt::read::skip(c, 16)?;
@@ -271,7 +271,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::RESPONSES_NAME,
@@ -301,7 +301,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             n += rt::write::opt_str_size(self.name, v >= 4, v >= 6, "responses[].name")?;
             if v >= 6 {
@@ -326,7 +326,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.opt_str(self.name, v >= 4, v >= 6, "responses[].name");
             if v >= 6 {
                 w.uuid(self.topic_id, "responses[].topic_id");
@@ -336,7 +336,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
                 w.opt_str(self.error_message, v >= 4, v >= 5, "responses[].error_message");
             }
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
             };
@@ -349,8 +349,8 @@ impl<'a> rt::Message<'a> for DeleteTopicsResponse<'a> {
         name: "DeleteTopicsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(20),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 6 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 6),
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -546,7 +546,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeleteTopicsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -568,7 +568,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += 4;
@@ -590,13 +590,13 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 1 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
                 }
                 rt::owned::write_vec(w, &self.responses, v >= 4, v, "responses");
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -652,7 +652,7 @@ pub mod owned {
     impl rt::OwnedStruct for DeletableTopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_opt_str(c, v >= 4, v >= 6, "responses[].name")?;
             let topic_id = if v >= 6 {
                 rt::read::uuid(c, "responses[].topic_id")?
@@ -684,7 +684,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 n += rt::write::opt_str_size(self.name.as_deref(), v >= 4, v >= 6, "responses[].name")?;
                 if v >= 6 {
@@ -713,7 +713,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.opt_str(self.name.as_deref(), v >= 4, v >= 6, "responses[].name");
             if v >= 6 {
                 w.uuid(self.topic_id, "responses[].topic_id");
@@ -728,7 +728,7 @@ pub mod owned {
                 );
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
             };

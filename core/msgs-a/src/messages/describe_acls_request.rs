@@ -77,7 +77,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let resource_type_filter = rt::read::i8(c, "resource_type_filter")?;
             let resource_name_filter = rt::read::opt_str(c, v >= 2, true, "resource_name_filter")?;
             let pattern_type_filter = if v >= 1 {
@@ -119,7 +119,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i8(fields::RESOURCE_TYPE_FILTER, rt::read::i8(c, "resource_type_filter")?);
             vis.str(
@@ -147,7 +147,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 3;
             n += rt::write::opt_str_size(self.resource_name_filter, v >= 2, true, "resource_name_filter")?;
             if v >= 1 {
@@ -174,7 +174,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.pattern_type_filter != 3_i8 {
                 w.not_in_version("pattern_type_filter");
             }
@@ -188,7 +188,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
             w.i8(self.operation, "operation");
             w.i8(self.permission_type, "permission_type");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -201,8 +201,8 @@ impl<'a> rt::Message<'a> for DescribeAclsRequest<'a> {
         name: "DescribeAclsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(29),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 3 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 3),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -422,7 +422,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeAclsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let resource_type_filter = rt::read::i8(c, "resource_type_filter")?;
             let resource_name_filter = rt::owned::read_opt_str(c, v >= 2, true, "resource_name_filter")?;
             let pattern_type_filter = if v >= 1 {
@@ -460,7 +460,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 3;
                 n += rt::write::opt_str_size(
                     self.resource_name_filter.as_deref(),
@@ -492,7 +492,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.pattern_type_filter != 3_i8 {
                     w.not_in_version("pattern_type_filter");
                 }
@@ -520,7 +520,7 @@ pub mod owned {
                         r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
                     }
                     if v >= 2 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };

@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -98,7 +98,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -118,7 +118,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message, v >= 2, true, "error_message")?;
             n += rt::write::array_size(&self.resources, v >= 2, v, "resources")?;
@@ -138,13 +138,13 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
             w.opt_str(self.error_message, v >= 2, true, "error_message");
             w.array(&self.resources, v >= 2, v, "resources");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -203,7 +203,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
             let resource_name = rt::read::str(c, v >= 2, "resources[].resource_name")?;
             let pattern_type = if v >= 1 {
@@ -230,7 +230,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i8(c, "resources[].resource_type")?;
             rt::read::str(c, v >= 2, "resources[].resource_name")?;
@@ -249,7 +249,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 1)?;
             rt::read::skip_str(c, v >= 2)?;
             if v >= 1 {
@@ -269,7 +269,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i8(
                 fields::RESOURCES_RESOURCE_TYPE,
@@ -305,7 +305,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 1;
             n += rt::write::str_size(self.resource_name, v >= 2, "resources[].resource_name")?;
             if v >= 1 {
@@ -331,7 +331,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.pattern_type != 3_i8 {
                 w.not_in_version("resources[].pattern_type");
             }
@@ -342,7 +342,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
             }
             w.array(&self.acls, v >= 2, v, "resources[].acls");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
             };
@@ -401,7 +401,7 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let principal = rt::read::str(c, v >= 2, "resources[].acls[].principal")?;
             let host = rt::read::str(c, v >= 2, "resources[].acls[].host")?;
             let r: [u8; 2] = match rt::read::run::<2>(c) {
@@ -430,7 +430,7 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         rt::read::str(c, v >= 2, "resources[].acls[].principal")?;
         rt::read::str(c, v >= 2, "resources[].acls[].host")?;
@@ -449,7 +449,7 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip(c, 2)?;
@@ -466,7 +466,7 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::RESOURCES_ACLS_PRINCIPAL,
@@ -500,7 +500,7 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             n += rt::write::str_size(self.principal, v >= 2, "resources[].acls[].principal")?;
             n += rt::write::str_size(self.host, v >= 2, "resources[].acls[].host")?;
@@ -520,13 +520,13 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.principal, v >= 2, "resources[].acls[].principal");
             w.str(self.host, v >= 2, "resources[].acls[].host");
             w.i8(self.operation, "resources[].acls[].operation");
             w.i8(self.permission_type, "resources[].acls[].permission_type");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[].acls[]._tagged_fields")
             };
@@ -539,8 +539,8 @@ impl<'a> rt::Message<'a> for DescribeAclsResponse<'a> {
         name: "DescribeAclsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(29),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 3 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 3),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -859,7 +859,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
@@ -888,7 +888,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "error_message")?;
                 n += rt::owned::vec_size(&self.resources, v >= 2, v, "resources")?;
@@ -908,7 +908,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if let Some(r) = w.run::<6>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                     r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -916,7 +916,7 @@ pub mod owned {
                 w.opt_str(self.error_message.as_deref(), v >= 2, true, "error_message");
                 rt::owned::write_vec(w, &self.resources, v >= 2, v, "resources");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -972,7 +972,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeAclsResource {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
             let resource_name = rt::owned::read_str(c, v >= 2, "resources[].resource_name")?;
             let pattern_type = if v >= 1 {
@@ -1000,7 +1000,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.resource_name, v >= 2, "resources[].resource_name")?;
                 if v >= 1 {
@@ -1025,7 +1025,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && self.pattern_type != 3_i8 {
                 w.not_in_version("resources[].pattern_type");
             }
@@ -1036,7 +1036,7 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.acls, v >= 2, v, "resources[].acls");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
             };
@@ -1091,7 +1091,7 @@ pub mod owned {
     impl rt::OwnedStruct for AclDescription {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let principal = rt::owned::read_str(c, v >= 2, "resources[].acls[].principal")?;
             let host = rt::owned::read_str(c, v >= 2, "resources[].acls[].host")?;
             let r: [u8; 2] = match rt::read::run::<2>(c) {
@@ -1121,7 +1121,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.principal, v >= 2, "resources[].acls[].principal")?;
                 n += rt::write::str_size(&self.host, v >= 2, "resources[].acls[].host")?;
@@ -1140,7 +1140,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.principal, v >= 2, "resources[].acls[].principal");
             w.str(&self.host, v >= 2, "resources[].acls[].host");
             if v >= 2 && self.unknown_tagged_fields.is_empty() {
@@ -1155,7 +1155,7 @@ pub mod owned {
                     r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "resources[].acls[]._tagged_fields")
                 };

@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let components = rt::read::array::<ComponentData<'a>>(c, v >= 1, v, "components")?;
             let strict = rt::read::bool(c, "strict")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -89,7 +89,7 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<ComponentData<'a>, V>(c, v >= 1, false, v, fields::COMPONENTS, vis, "components")?;
             vis.bool(fields::STRICT, rt::read::bool(c, "strict")?);
@@ -104,7 +104,7 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 1;
             n += rt::write::array_size(&self.components, v >= 1, v, "components")?;
             if v >= 1 {
@@ -123,11 +123,11 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.components, v >= 1, v, "components");
             w.bool(self.strict, "strict");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -183,7 +183,7 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let entity_type = rt::read::str(c, v >= 1, "components[].entity_type")?;
             let match_type = rt::read::i8(c, "components[].match_type")?;
             let r#match = rt::read::opt_str(c, v >= 1, true, "components[].match")?;
@@ -204,7 +204,7 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 1, "components[].entity_type")?;
             rt::read::i8(c, "components[].match_type")?;
@@ -220,7 +220,7 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip(c, 1)?;
             rt::read::skip_str(c, v >= 1)?;
@@ -237,7 +237,7 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::COMPONENTS_ENTITY_TYPE,
@@ -262,7 +262,7 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 1;
             n += rt::write::str_size(self.entity_type, v >= 1, "components[].entity_type")?;
             n += rt::write::opt_str_size(self.r#match, v >= 1, true, "components[].match")?;
@@ -282,12 +282,12 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.entity_type, v >= 1, "components[].entity_type");
             w.i8(self.match_type, "components[].match_type");
             w.opt_str(self.r#match, v >= 1, true, "components[].match");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "components[]._tagged_fields")
             };
@@ -300,8 +300,8 @@ impl<'a> rt::Message<'a> for DescribeClientQuotasRequest<'a> {
         name: "DescribeClientQuotasRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(48),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -480,7 +480,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeClientQuotasRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let components = rt::owned::read_array::<ComponentData, _>(c, v >= 1, v, "components")?;
             let strict = rt::read::bool(c, "strict")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -498,7 +498,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 1;
                 n += rt::owned::vec_size(&self.components, v >= 1, v, "components")?;
                 if v >= 1 {
@@ -517,7 +517,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.components, v >= 1, v, "components");
                 if v >= 1 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<2>("strict") {
@@ -527,7 +527,7 @@ pub mod owned {
                 } else {
                     w.bool(self.strict, "strict");
                     if v >= 1 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };
@@ -580,7 +580,7 @@ pub mod owned {
     impl rt::OwnedStruct for ComponentData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let entity_type = rt::owned::read_str(c, v >= 1, "components[].entity_type")?;
             let match_type = rt::read::i8(c, "components[].match_type")?;
             let r#match = rt::owned::read_opt_str(c, v >= 1, true, "components[].match")?;
@@ -602,7 +602,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.entity_type, v >= 1, "components[].entity_type")?;
                 n += rt::write::opt_str_size(self.r#match.as_deref(), v >= 1, true, "components[].match")?;
@@ -621,12 +621,12 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.entity_type, v >= 1, "components[].entity_type");
             w.i8(self.match_type, "components[].match_type");
             w.opt_str(self.r#match.as_deref(), v >= 1, true, "components[].match");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "components[]._tagged_fields")
             };

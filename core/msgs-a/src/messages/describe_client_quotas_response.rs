@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -97,7 +97,7 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -117,7 +117,7 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message, v >= 1, true, "error_message")?;
             n += rt::write::opt_array_size(&self.entries, v >= 1, true, v, "entries")?;
@@ -137,13 +137,13 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
             w.opt_str(self.error_message, v >= 1, true, "error_message");
             w.opt_array(&self.entries, v >= 1, true, v, "entries");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -202,7 +202,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let entity = rt::read::array::<EntityData<'a>>(c, v >= 1, v, "entries[].entity")?;
             let values = rt::read::array::<ValueData<'a>>(c, v >= 1, v, "entries[].values")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -221,7 +221,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::check_array::<EntityData<'a>>(c, v >= 1, false, v, "entries[].entity")?;
             rt::read::check_array::<ValueData<'a>>(c, v >= 1, false, v, "entries[].values")?;
@@ -236,7 +236,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_array::<EntityData<'a>>(c, v >= 1, v)?;
             rt::read::skip_array::<ValueData<'a>>(c, v >= 1, v)?;
             if v >= 1 {
@@ -252,7 +252,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<EntityData<'a>, V>(
                 c,
@@ -275,7 +275,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.entity, v >= 1, v, "entries[].entity")?;
             n += rt::write::array_size(&self.values, v >= 1, v, "entries[].values")?;
@@ -295,11 +295,11 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.entity, v >= 1, v, "entries[].entity");
             w.array(&self.values, v >= 1, v, "entries[].values");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields")
             };
@@ -358,7 +358,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
             let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -377,7 +377,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
             rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
@@ -392,7 +392,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_str(c, v >= 1)?;
             if v >= 1 {
@@ -408,7 +408,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::ENTRIES_ENTITY_ENTITY_TYPE,
@@ -434,7 +434,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
             n += rt::write::opt_str_size(self.entity_name, v >= 1, true, "entries[].entity[].entity_name")?;
@@ -454,11 +454,11 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
             w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields")
             };
@@ -517,7 +517,7 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let key = rt::read::str(c, v >= 1, "entries[].values[].key")?;
             let value = rt::read::f64(c, "entries[].values[].value")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -536,7 +536,7 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 1, "entries[].values[].key")?;
             rt::read::f64(c, "entries[].values[].value")?;
@@ -551,7 +551,7 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip(c, 8)?;
             if v >= 1 {
@@ -567,7 +567,7 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::ENTRIES_VALUES_KEY,
@@ -593,7 +593,7 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             n += rt::write::str_size(self.key, v >= 1, "entries[].values[].key")?;
             if v >= 1 {
@@ -612,11 +612,11 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.key, v >= 1, "entries[].values[].key");
             w.f64(self.value, "entries[].values[].value");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[].values[]._tagged_fields")
             };
@@ -629,8 +629,8 @@ impl<'a> rt::Message<'a> for DescribeClientQuotasResponse<'a> {
         name: "DescribeClientQuotasResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(48),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -927,7 +927,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
@@ -956,7 +956,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "error_message")?;
                 n += rt::owned::opt_vec_size(self.entries.as_deref(), v >= 1, true, v, "entries")?;
@@ -976,7 +976,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if let Some(r) = w.run::<6>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                     r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -984,7 +984,7 @@ pub mod owned {
                 w.opt_str(self.error_message.as_deref(), v >= 1, true, "error_message");
                 rt::owned::write_opt_vec(w, self.entries.as_deref(), v >= 1, true, v, "entries");
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -1032,7 +1032,7 @@ pub mod owned {
     impl rt::OwnedStruct for EntryData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let entity = rt::owned::read_array::<EntityData, _>(c, v >= 1, v, "entries[].entity")?;
             let values = rt::owned::read_array::<ValueData, _>(c, v >= 1, v, "entries[].values")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -1052,7 +1052,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.entity, v >= 1, v, "entries[].entity")?;
                 n += rt::owned::vec_size(&self.values, v >= 1, v, "entries[].values")?;
@@ -1071,11 +1071,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             rt::owned::write_vec(w, &self.entity, v >= 1, v, "entries[].entity");
             rt::owned::write_vec(w, &self.values, v >= 1, v, "entries[].values");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields")
             };
@@ -1122,7 +1122,7 @@ pub mod owned {
     impl rt::OwnedStruct for EntityData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let entity_type = rt::owned::read_str(c, v >= 1, "entries[].entity[].entity_type")?;
             let entity_name = rt::owned::read_opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -1142,7 +1142,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
                 n += rt::write::opt_str_size(
@@ -1166,7 +1166,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.entity_type, v >= 1, "entries[].entity[].entity_type");
             w.opt_str(
                 self.entity_name.as_deref(),
@@ -1175,7 +1175,7 @@ pub mod owned {
                 "entries[].entity[].entity_name",
             );
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields")
             };
@@ -1222,7 +1222,7 @@ pub mod owned {
     impl rt::OwnedStruct for ValueData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let key = rt::owned::read_str(c, v >= 1, "entries[].values[].key")?;
             let value = rt::read::f64(c, "entries[].values[].value")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -1242,7 +1242,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 n += rt::write::str_size(&self.key, v >= 1, "entries[].values[].key")?;
                 if v >= 1 {
@@ -1260,7 +1260,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.key, v >= 1, "entries[].values[].key");
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("entries[].values[].value") {
@@ -1270,7 +1270,7 @@ pub mod owned {
             } else {
                 w.f64(self.value, "entries[].values[].value");
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "entries[].values[]._tagged_fields")
                 };

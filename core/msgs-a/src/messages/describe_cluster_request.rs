@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let include_cluster_authorized_operations = rt::read::bool(c, "include_cluster_authorized_operations")?;
             let endpoint_type = if v >= 1 {
                 rt::read::i8(c, "endpoint_type")?
@@ -92,7 +92,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.bool(
                 fields::INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS,
@@ -116,7 +116,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 1;
             if v >= 1 {
                 n += 1;
@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.endpoint_type != 1_i8 {
                 w.not_in_version("endpoint_type");
             }
@@ -159,7 +159,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
             if v >= 2 {
                 w.bool(self.include_fenced_brokers, "include_fenced_brokers");
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -169,8 +169,8 @@ impl<'a> rt::Message<'a> for DescribeClusterRequest<'a> {
         name: "DescribeClusterRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(60),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -306,7 +306,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeClusterRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let include_cluster_authorized_operations = rt::read::bool(c, "include_cluster_authorized_operations")?;
             let endpoint_type = if v >= 1 {
                 rt::read::i8(c, "endpoint_type")?
@@ -330,7 +330,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 1;
                 if v >= 1 {
                     n += 1;
@@ -356,7 +356,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.endpoint_type != 1_i8 {
                     w.not_in_version("endpoint_type");
                 }
@@ -379,7 +379,7 @@ pub mod owned {
                     if v >= 2 {
                         w.bool(self.include_fenced_brokers, "include_fenced_brokers");
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

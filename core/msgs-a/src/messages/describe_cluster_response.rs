@@ -78,7 +78,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -118,7 +118,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -145,7 +145,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 14;
             n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
             if v >= 1 {
@@ -168,7 +168,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.endpoint_type != 1_i8 {
                 w.not_in_version("endpoint_type");
             }
@@ -182,7 +182,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
             w.i32(self.controller_id, "controller_id");
             w.array(&self.brokers, true, v, "brokers");
             w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -241,7 +241,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let broker_id = rt::read::i32(c, "brokers[].broker_id")?;
             let host = rt::read::str(c, true, "brokers[].host")?;
             let port = rt::read::i32(c, "brokers[].port")?;
@@ -266,7 +266,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i32(c, "brokers[].broker_id")?;
             rt::read::str(c, true, "brokers[].host")?;
@@ -284,7 +284,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 4)?;
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 4)?;
@@ -303,7 +303,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::BROKERS_BROKER_ID, rt::read::i32(c, "brokers[].broker_id")?);
             vis.str(fields::BROKERS_HOST, Some(rt::read::str(c, true, "brokers[].host")?));
@@ -324,7 +324,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             n += rt::write::str_size(self.host, true, "brokers[].host")?;
             n += rt::write::opt_str_size(self.rack, true, true, "brokers[].rack")?;
@@ -346,7 +346,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 1 && self.is_fenced {
                 w.not_in_version("brokers[].is_fenced");
             }
@@ -357,7 +357,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
             if v >= 2 {
                 w.bool(self.is_fenced, "brokers[].is_fenced");
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -367,8 +367,8 @@ impl<'a> rt::Message<'a> for DescribeClusterResponse<'a> {
         name: "DescribeClusterResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(60),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -707,7 +707,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeClusterResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -743,7 +743,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 14;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
                 if v >= 1 {
@@ -766,7 +766,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.endpoint_type != 1_i8 {
                     w.not_in_version("endpoint_type");
                 }
@@ -788,7 +788,7 @@ pub mod owned {
                     }
                 } else {
                     w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }
@@ -846,7 +846,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeClusterBroker {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let broker_id = rt::read::i32(c, "brokers[].broker_id")?;
             let host = rt::owned::read_str(c, true, "brokers[].host")?;
             let port = rt::read::i32(c, "brokers[].port")?;
@@ -873,7 +873,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 n += rt::write::str_size(&self.host, true, "brokers[].host")?;
                 n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "brokers[].rack")?;
@@ -894,7 +894,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 1 && self.is_fenced {
                 w.not_in_version("brokers[].is_fenced");
             }
@@ -911,7 +911,7 @@ pub mod owned {
                 if v >= 2 {
                     w.bool(self.is_fenced, "brokers[].is_fenced");
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

@@ -65,7 +65,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let resources = rt::read::array::<DescribeConfigsResource<'a>>(c, v >= 4, v, "resources")?;
             let include_synonyms = if v >= 1 {
                 rt::read::bool(c, "include_synonyms")?
@@ -97,7 +97,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<DescribeConfigsResource<'a>, V>(
                 c,
@@ -128,7 +128,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.resources, v >= 4, v, "resources")?;
             if v >= 1 {
@@ -159,7 +159,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.include_synonyms {
                 w.not_in_version("include_synonyms");
             }
@@ -174,7 +174,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
                 w.bool(self.include_documentation, "include_documentation");
             }
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -230,7 +230,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
             let resource_name = rt::read::str(c, v >= 4, "resources[].resource_name")?;
             let configuration_keys =
@@ -252,7 +252,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i8(c, "resources[].resource_type")?;
             rt::read::str(c, v >= 4, "resources[].resource_name")?;
@@ -268,7 +268,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 1)?;
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip_array::<&'a str>(c, v >= 4, v)?;
@@ -285,7 +285,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i8(
                 fields::RESOURCES_RESOURCE_TYPE,
@@ -315,7 +315,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 1;
             n += rt::write::str_size(self.resource_name, v >= 4, "resources[].resource_name")?;
             n += rt::write::opt_array_size(
@@ -341,7 +341,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i8(self.resource_type, "resources[].resource_type");
             w.str(self.resource_name, v >= 4, "resources[].resource_name");
             w.opt_array(
@@ -352,7 +352,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
                 "resources[].configuration_keys",
             );
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
             };
@@ -365,8 +365,8 @@ impl<'a> rt::Message<'a> for DescribeConfigsRequest<'a> {
         name: "DescribeConfigsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(32),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 4 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 4),
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -566,7 +566,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeConfigsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let resources = rt::owned::read_array::<DescribeConfigsResource, _>(c, v >= 4, v, "resources")?;
             let include_synonyms = if v >= 1 {
                 rt::read::bool(c, "include_synonyms")?
@@ -594,7 +594,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.resources, v >= 4, v, "resources")?;
                 if v >= 1 {
@@ -625,7 +625,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.include_synonyms {
                     w.not_in_version("include_synonyms");
                 }
@@ -646,7 +646,7 @@ pub mod owned {
                         w.bool(self.include_documentation, "include_documentation");
                     }
                     if v >= 4 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };
@@ -699,7 +699,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeConfigsResource {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
             let resource_name = rt::owned::read_str(c, v >= 4, "resources[].resource_name")?;
             let configuration_keys =
@@ -722,7 +722,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.resource_name, v >= 4, "resources[].resource_name")?;
                 n += rt::owned::opt_vec_size(
@@ -747,7 +747,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i8(self.resource_type, "resources[].resource_type");
             w.str(&self.resource_name, v >= 4, "resources[].resource_name");
             rt::owned::write_opt_vec(
@@ -759,7 +759,7 @@ pub mod owned {
                 "resources[].configuration_keys",
             );
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
             };

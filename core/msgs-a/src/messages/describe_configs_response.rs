@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let results = rt::read::array::<DescribeConfigsResult<'a>>(c, v >= 4, v, "results")?;
             let unknown_tagged_fields = if v >= 4 {
@@ -88,7 +88,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             rt::visit::array::<DescribeConfigsResult<'a>, V>(c, v >= 4, false, v, fields::RESULTS, vis, "results")?;
@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(&self.results, v >= 4, v, "results")?;
             if v >= 4 {
@@ -122,11 +122,11 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.results, v >= 4, v, "results");
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -188,7 +188,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let error_message = rt::read::opt_str(c, v >= 4, true, "results[].error_message")?;
             let resource_type = rt::read::i8(c, "results[].resource_type")?;
@@ -214,7 +214,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::i16(c, "results[].error_code")?;
                 rt::read::opt_str(c, v >= 4, true, "results[].error_message")?;
@@ -233,7 +233,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip(c, 1)?;
@@ -251,7 +251,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
             vis.str(
@@ -286,7 +286,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 3;
             n += rt::write::opt_str_size(self.error_message, v >= 4, true, "results[].error_message")?;
             n += rt::write::str_size(self.resource_name, v >= 4, "results[].resource_name")?;
@@ -307,14 +307,14 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.error_code, "results[].error_code");
             w.opt_str(self.error_message, v >= 4, true, "results[].error_message");
             w.i8(self.resource_type, "results[].resource_type");
             w.str(self.resource_name, v >= 4, "results[].resource_name");
             w.array(&self.configs, v >= 4, v, "results[].configs");
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
             };
@@ -388,7 +388,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, v >= 4, "results[].configs[].name")?;
             let value = rt::read::opt_str(c, v >= 4, true, "results[].configs[].value")?;
             let read_only = rt::read::bool(c, "results[].configs[].read_only")?;
@@ -441,7 +441,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 4, "results[].configs[].name")?;
             rt::read::opt_str(c, v >= 4, true, "results[].configs[].value")?;
@@ -479,7 +479,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip(c, 1)?;
@@ -512,7 +512,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::RESULTS_CONFIGS_NAME,
@@ -581,7 +581,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             n += rt::write::str_size(self.name, v >= 4, "results[].configs[].name")?;
             n += rt::write::opt_str_size(self.value, v >= 4, true, "results[].configs[].value")?;
@@ -619,7 +619,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 && self.is_default {
                 w.not_in_version("results[].configs[].is_default");
             }
@@ -643,7 +643,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
                 w.opt_str(self.documentation, v >= 4, v >= 3, "results[].configs[].documentation");
             }
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "results[].configs[]._tagged_fields")
             };
@@ -706,7 +706,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = if v >= 1 {
                 rt::read::str(c, v >= 4, "results[].configs[].synonyms[].name")?
             } else {
@@ -739,7 +739,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 rt::read::str(c, v >= 4, "results[].configs[].synonyms[].name")?;
@@ -761,7 +761,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 rt::read::skip_str(c, v >= 4)?;
             }
@@ -784,7 +784,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.str(
@@ -820,7 +820,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::str_size(self.name, v >= 4, "results[].configs[].synonyms[].name")?;
@@ -858,7 +858,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && !self.name.is_empty() {
                 w.not_in_version("results[].configs[].synonyms[].name");
             }
@@ -878,7 +878,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
                 w.i8(self.source, "results[].configs[].synonyms[].source");
             }
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -894,8 +894,8 @@ impl<'a> rt::Message<'a> for DescribeConfigsResponse<'a> {
         name: "DescribeConfigsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(32),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 4 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 4),
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -1337,7 +1337,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let results = rt::owned::read_array::<DescribeConfigsResult, _>(c, v >= 4, v, "results")?;
                 let unknown_tagged_fields = if v >= 4 {
@@ -1356,7 +1356,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.results, v >= 4, v, "results")?;
                 if v >= 4 {
@@ -1375,11 +1375,11 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.results, v >= 4, v, "results");
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -1440,7 +1440,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let error_code = rt::read::i16(c, "results[].error_code")?;
                 let error_message = rt::owned::read_opt_str(c, v >= 4, true, "results[].error_message")?;
                 let resource_type = rt::read::i8(c, "results[].resource_type")?;
@@ -1468,7 +1468,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 3;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 4, true, "results[].error_message")?;
                 n += rt::write::str_size(&self.resource_name, v >= 4, "results[].resource_name")?;
@@ -1488,14 +1488,14 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i16(self.error_code, "results[].error_code");
             w.opt_str(self.error_message.as_deref(), v >= 4, true, "results[].error_message");
             w.i8(self.resource_type, "results[].resource_type");
             w.str(&self.resource_name, v >= 4, "results[].resource_name");
             rt::owned::write_vec(w, &self.configs, v >= 4, v, "results[].configs");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
             };
@@ -1570,7 +1570,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeConfigsResourceResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, v >= 4, "results[].configs[].name")?;
             let value = rt::owned::read_opt_str(c, v >= 4, true, "results[].configs[].value")?;
             let read_only = rt::read::bool(c, "results[].configs[].read_only")?;
@@ -1624,7 +1624,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.name, v >= 4, "results[].configs[].name")?;
                 n += rt::write::opt_str_size(self.value.as_deref(), v >= 4, true, "results[].configs[].value")?;
@@ -1666,7 +1666,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 1 && self.is_default {
                 w.not_in_version("results[].configs[].is_default");
             }
@@ -1695,7 +1695,7 @@ pub mod owned {
                 );
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "results[].configs[]._tagged_fields")
             };
@@ -1746,7 +1746,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeConfigsSynonym {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = if v >= 1 {
                 rt::owned::read_str(c, v >= 4, "results[].configs[].synonyms[].name")?
             } else {
@@ -1783,7 +1783,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += rt::write::str_size(&self.name, v >= 4, "results[].configs[].synonyms[].name")?;
@@ -1825,7 +1825,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && !self.name.is_empty() {
                 w.not_in_version("results[].configs[].synonyms[].name");
             }
@@ -1856,7 +1856,7 @@ pub mod owned {
                     w.i8(self.source, "results[].configs[].synonyms[].source");
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),

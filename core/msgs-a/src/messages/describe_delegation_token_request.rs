@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let owners = rt::read::opt_array::<DescribeDelegationTokenOwner<'a>>(c, v >= 2, true, v, "owners")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -84,7 +84,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<DescribeDelegationTokenOwner<'a>, V>(c, v >= 2, true, v, fields::OWNERS, vis, "owners")?;
             if v >= 2 {
@@ -98,7 +98,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::opt_array_size(&self.owners, v >= 2, true, v, "owners")?;
             if v >= 2 {
@@ -117,10 +117,10 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.opt_array(&self.owners, v >= 2, true, v, "owners");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -173,7 +173,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let principal_type = rt::read::str(c, v >= 2, "owners[].principal_type")?;
             let principal_name = rt::read::str(c, v >= 2, "owners[].principal_name")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -192,7 +192,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 2, "owners[].principal_type")?;
             rt::read::str(c, v >= 2, "owners[].principal_name")?;
@@ -207,7 +207,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_str(c, v >= 2)?;
             if v >= 2 {
@@ -223,7 +223,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::OWNERS_PRINCIPAL_TYPE,
@@ -244,7 +244,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.principal_type, v >= 2, "owners[].principal_type")?;
             n += rt::write::str_size(self.principal_name, v >= 2, "owners[].principal_name")?;
@@ -264,11 +264,11 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.principal_type, v >= 2, "owners[].principal_type");
             w.str(self.principal_name, v >= 2, "owners[].principal_name");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "owners[]._tagged_fields")
             };
@@ -281,8 +281,8 @@ impl<'a> rt::Message<'a> for DescribeDelegationTokenRequest<'a> {
         name: "DescribeDelegationTokenRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(41),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 3 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 3),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -421,7 +421,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeDelegationTokenRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let owners = rt::owned::read_opt_array::<DescribeDelegationTokenOwner, _>(c, v >= 2, true, v, "owners")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -437,7 +437,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::opt_vec_size(self.owners.as_deref(), v >= 2, true, v, "owners")?;
                 if v >= 2 {
@@ -456,10 +456,10 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_opt_vec(w, self.owners.as_deref(), v >= 2, true, v, "owners");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -507,7 +507,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeDelegationTokenOwner {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let principal_type = rt::owned::read_str(c, v >= 2, "owners[].principal_type")?;
             let principal_name = rt::owned::read_str(c, v >= 2, "owners[].principal_name")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -527,7 +527,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.principal_type, v >= 2, "owners[].principal_type")?;
                 n += rt::write::str_size(&self.principal_name, v >= 2, "owners[].principal_name")?;
@@ -546,11 +546,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.principal_type, v >= 2, "owners[].principal_type");
             w.str(&self.principal_name, v >= 2, "owners[].principal_name");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "owners[]._tagged_fields")
             };

@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let tokens = rt::read::array::<DescribedDelegationToken<'a>>(c, v >= 2, v, "tokens")?;
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -87,7 +87,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
             rt::visit::array::<DescribedDelegationToken<'a>, V>(c, v >= 2, false, v, fields::TOKENS, vis, "tokens")?;
@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             n += rt::write::array_size(&self.tokens, v >= 2, v, "tokens")?;
             if v >= 2 {
@@ -122,12 +122,12 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.error_code, "error_code");
             w.array(&self.tokens, v >= 2, v, "tokens");
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -204,7 +204,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let principal_type = rt::read::str(c, v >= 2, "tokens[].principal_type")?;
             let principal_name = rt::read::str(c, v >= 2, "tokens[].principal_name")?;
             let token_requester_principal_type = if v >= 3 {
@@ -253,7 +253,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         rt::read::str(c, v >= 2, "tokens[].principal_type")?;
         rt::read::str(c, v >= 2, "tokens[].principal_name")?;
@@ -281,7 +281,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_str(c, v >= 2)?;
             if v >= 3 {
@@ -307,7 +307,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::TOKENS_PRINCIPAL_TYPE,
@@ -366,7 +366,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 24;
             n += rt::write::str_size(self.principal_type, v >= 2, "tokens[].principal_type")?;
             n += rt::write::str_size(self.principal_name, v >= 2, "tokens[].principal_name")?;
@@ -409,7 +409,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 2 && !self.token_requester_principal_type.is_empty() {
                 w.not_in_version("tokens[].token_requester_principal_type");
             }
@@ -439,7 +439,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
             w.bytes(self.hmac, v >= 2, "tokens[].hmac");
             w.array(&self.renewers, v >= 2, v, "tokens[].renewers");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "tokens[]._tagged_fields")
             };
@@ -492,7 +492,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let principal_type = rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?;
             let principal_name = rt::read::str(c, v >= 2, "tokens[].renewers[].principal_name")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -511,7 +511,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?;
             rt::read::str(c, v >= 2, "tokens[].renewers[].principal_name")?;
@@ -526,7 +526,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_str(c, v >= 2)?;
             if v >= 2 {
@@ -542,7 +542,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::TOKENS_RENEWERS_PRINCIPAL_TYPE,
@@ -568,7 +568,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.principal_type, v >= 2, "tokens[].renewers[].principal_type")?;
             n += rt::write::str_size(self.principal_name, v >= 2, "tokens[].renewers[].principal_name")?;
@@ -588,11 +588,11 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.principal_type, v >= 2, "tokens[].renewers[].principal_type");
             w.str(self.principal_name, v >= 2, "tokens[].renewers[].principal_name");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "tokens[].renewers[]._tagged_fields")
             };
@@ -605,8 +605,8 @@ impl<'a> rt::Message<'a> for DescribeDelegationTokenResponse<'a> {
         name: "DescribeDelegationTokenResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(41),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 3 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 3),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -972,7 +972,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let error_code = rt::read::i16(c, "error_code")?;
                 let tokens = rt::owned::read_array::<DescribedDelegationToken, _>(c, v >= 2, v, "tokens")?;
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -993,7 +993,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 n += rt::owned::vec_size(&self.tokens, v >= 2, v, "tokens")?;
                 if v >= 2 {
@@ -1012,7 +1012,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i16(self.error_code, "error_code");
                 rt::owned::write_vec(w, &self.tokens, v >= 2, v, "tokens");
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {
@@ -1023,7 +1023,7 @@ pub mod owned {
                 } else {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
                     if v >= 2 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };
@@ -1104,7 +1104,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribedDelegationToken {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let principal_type = rt::owned::read_str(c, v >= 2, "tokens[].principal_type")?;
             let principal_name = rt::owned::read_str(c, v >= 2, "tokens[].principal_name")?;
             let token_requester_principal_type = if v >= 3 {
@@ -1155,7 +1155,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 24;
                 n += rt::write::str_size(&self.principal_type, v >= 2, "tokens[].principal_type")?;
                 n += rt::write::str_size(&self.principal_name, v >= 2, "tokens[].principal_name")?;
@@ -1197,7 +1197,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 2 && !self.token_requester_principal_type.is_empty() {
                 w.not_in_version("tokens[].token_requester_principal_type");
             }
@@ -1229,7 +1229,7 @@ pub mod owned {
             w.bytes(&self.hmac, v >= 2, "tokens[].hmac");
             rt::owned::write_vec(w, &self.renewers, v >= 2, v, "tokens[].renewers");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "tokens[]._tagged_fields")
             };
@@ -1276,7 +1276,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribedDelegationTokenRenewer {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let principal_type = rt::owned::read_str(c, v >= 2, "tokens[].renewers[].principal_type")?;
             let principal_name = rt::owned::read_str(c, v >= 2, "tokens[].renewers[].principal_name")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -1296,7 +1296,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.principal_type, v >= 2, "tokens[].renewers[].principal_type")?;
                 n += rt::write::str_size(&self.principal_name, v >= 2, "tokens[].renewers[].principal_name")?;
@@ -1315,11 +1315,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.principal_type, v >= 2, "tokens[].renewers[].principal_type");
             w.str(&self.principal_name, v >= 2, "tokens[].renewers[].principal_name");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "tokens[].renewers[]._tagged_fields")
             };

@@ -61,7 +61,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let groups = rt::read::array::<&'a str>(c, v >= 5, v, "groups")?;
             let include_authorized_operations = if v >= 3 {
                 rt::read::bool(c, "include_authorized_operations")?
@@ -87,7 +87,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<&'a str, V>(c, v >= 5, false, v, fields::GROUPS, vis, "groups")?;
             if v >= 3 {
@@ -107,7 +107,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.groups, v >= 5, v, "groups")?;
             if v >= 3 {
@@ -132,7 +132,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 2 && self.include_authorized_operations {
                 w.not_in_version("include_authorized_operations");
             }
@@ -141,7 +141,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
                 w.bool(self.include_authorized_operations, "include_authorized_operations");
             }
             if v >= 5 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -154,8 +154,8 @@ impl<'a> rt::Message<'a> for DescribeGroupsRequest<'a> {
         name: "DescribeGroupsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(15),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 6 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 6),
         flexible_min: Some(5),
         latest_version_unstable: false,
         provisional: false,
@@ -267,7 +267,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeGroupsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let groups = rt::owned::read_array::<rt::OwnedStr, _>(c, v >= 5, v, "groups")?;
             let include_authorized_operations = if v >= 3 {
                 rt::read::bool(c, "include_authorized_operations")?
@@ -289,7 +289,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.groups, v >= 5, v, "groups")?;
                 if v >= 3 {
@@ -314,7 +314,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 2 && self.include_authorized_operations {
                     w.not_in_version("include_authorized_operations");
                 }
@@ -329,7 +329,7 @@ pub mod owned {
                         w.bool(self.include_authorized_operations, "include_authorized_operations");
                     }
                     if v >= 5 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };

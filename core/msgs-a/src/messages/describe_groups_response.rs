@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -91,7 +91,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -108,7 +108,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += 4;
@@ -130,13 +130,13 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
             w.array(&self.groups, v >= 5, v, "groups");
             if v >= 5 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -207,7 +207,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "groups[].error_code")?;
             let error_message = if v >= 6 {
                 rt::read::opt_str(c, v >= 5, v >= 6, "groups[].error_message")?
@@ -246,7 +246,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i16(c, "groups[].error_code")?;
             if v >= 6 {
@@ -271,7 +271,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 2)?;
             if v >= 6 {
                 rt::read::skip_str(c, v >= 5)?;
@@ -297,7 +297,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
             if v >= 6 {
@@ -348,7 +348,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             if v >= 6 {
                 n += rt::write::opt_str_size(self.error_message, v >= 5, v >= 6, "groups[].error_message")?;
@@ -383,7 +383,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 5 && self.error_message.is_some() {
                 w.not_in_version("groups[].error_message");
             }
@@ -403,7 +403,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
                 w.i32(self.authorized_operations, "groups[].authorized_operations");
             }
             if v >= 5 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
             };
@@ -468,7 +468,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let member_id = rt::read::str(c, v >= 5, "groups[].members[].member_id")?;
             let group_instance_id = if v >= 4 {
                 rt::read::opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?
@@ -499,7 +499,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 5, "groups[].members[].member_id")?;
             if v >= 4 {
@@ -520,7 +520,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 5)?;
             if v >= 4 {
                 rt::read::skip_str(c, v >= 5)?;
@@ -542,7 +542,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::GROUPS_MEMBERS_MEMBER_ID,
@@ -586,7 +586,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.member_id, v >= 5, "groups[].members[].member_id")?;
             if v >= 4 {
@@ -617,7 +617,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.member_id, v >= 5, "groups[].members[].member_id");
             if v >= 4 {
                 w.opt_str(
@@ -632,7 +632,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
             w.bytes(self.member_metadata, v >= 5, "groups[].members[].member_metadata");
             w.bytes(self.member_assignment, v >= 5, "groups[].members[].member_assignment");
             if v >= 5 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields")
             };
@@ -645,8 +645,8 @@ impl<'a> rt::Message<'a> for DescribeGroupsResponse<'a> {
         name: "DescribeGroupsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(15),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 6 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 6),
         flexible_min: Some(5),
         latest_version_unstable: false,
         provisional: false,
@@ -1025,7 +1025,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let throttle_time_ms = if v >= 1 {
                     rt::read::i32(c, "throttle_time_ms")?
                 } else {
@@ -1048,7 +1048,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += 4;
@@ -1070,13 +1070,13 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 1 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
                 }
                 rt::owned::write_vec(w, &self.groups, v >= 5, v, "groups");
                 if v >= 5 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -1148,7 +1148,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribedGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let error_code = rt::read::i16(c, "groups[].error_code")?;
             let error_message = if v >= 6 {
                 rt::owned::read_opt_str(c, v >= 5, v >= 6, "groups[].error_message")?
@@ -1188,7 +1188,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 if v >= 6 {
                     n += rt::write::opt_str_size(
@@ -1227,7 +1227,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 5 && self.error_message.is_some() {
                 w.not_in_version("groups[].error_message");
             }
@@ -1253,7 +1253,7 @@ pub mod owned {
                     w.i32(self.authorized_operations, "groups[].authorized_operations");
                 }
                 if v >= 5 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
                 };
@@ -1317,7 +1317,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribedGroupMember {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let member_id = rt::owned::read_str(c, v >= 5, "groups[].members[].member_id")?;
             let group_instance_id = if v >= 4 {
                 rt::owned::read_opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?
@@ -1349,7 +1349,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.member_id, v >= 5, "groups[].members[].member_id")?;
                 if v >= 4 {
@@ -1379,7 +1379,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.member_id, v >= 5, "groups[].members[].member_id");
             if v >= 4 {
                 w.opt_str(
@@ -1394,7 +1394,7 @@ pub mod owned {
             w.bytes(&self.member_metadata, v >= 5, "groups[].members[].member_metadata");
             w.bytes(&self.member_assignment, v >= 5, "groups[].members[].member_assignment");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields")
             };

@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topics = rt::read::opt_array::<DescribableLogDirTopic<'a>>(c, v >= 2, true, v, "topics")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -84,7 +84,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<DescribableLogDirTopic<'a>, V>(c, v >= 2, true, v, fields::TOPICS, vis, "topics")?;
             if v >= 2 {
@@ -98,7 +98,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::opt_array_size(&self.topics, v >= 2, true, v, "topics")?;
             if v >= 2 {
@@ -117,10 +117,10 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.opt_array(&self.topics, v >= 2, true, v, "topics");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -179,7 +179,7 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic = rt::read::str(c, v >= 2, "topics[].topic")?;
             let partitions = rt::read::array::<i32>(c, v >= 2, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -198,7 +198,7 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 2, "topics[].topic")?;
             rt::read::check_array::<i32>(c, v >= 2, false, v, "topics[].partitions")?;
@@ -213,7 +213,7 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<i32>(c, v >= 2, v)?;
             if v >= 2 {
@@ -229,7 +229,7 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 2, "topics[].topic")?));
             rt::visit::array::<i32, V>(
@@ -252,7 +252,7 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, v >= 2, "topics[].topic")?;
             n += rt::write::array_size(&self.partitions, v >= 2, v, "topics[].partitions")?;
@@ -272,11 +272,11 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.topic, v >= 2, "topics[].topic");
             w.array(&self.partitions, v >= 2, v, "topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -289,8 +289,8 @@ impl<'a> rt::Message<'a> for DescribeLogDirsRequest<'a> {
         name: "DescribeLogDirsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(35),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 5 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 5),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -429,7 +429,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeLogDirsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topics = rt::owned::read_opt_array::<DescribableLogDirTopic, _>(c, v >= 2, true, v, "topics")?;
             let unknown_tagged_fields = if v >= 2 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -445,7 +445,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 2, true, v, "topics")?;
                 if v >= 2 {
@@ -464,10 +464,10 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 2, true, v, "topics");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -515,7 +515,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribableLogDirTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic = rt::owned::read_str(c, v >= 2, "topics[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(c, v >= 2, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -535,7 +535,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, v >= 2, "topics[].topic")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 2, v, "topics[].partitions")?;
@@ -554,11 +554,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.topic, v >= 2, "topics[].topic");
             rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };

@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let error_code = if v >= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
             let results = rt::read::array::<DescribeLogDirsResult<'a>>(c, v >= 2, v, "results")?;
@@ -87,7 +87,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             if v >= 3 {
@@ -105,7 +105,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             if v >= 3 {
                 n += 2;
@@ -127,14 +127,14 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             if v >= 3 {
                 w.i16(self.error_code, "error_code");
             }
             w.array(&self.results, v >= 2, v, "results");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -199,7 +199,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let log_dir = rt::read::str(c, v >= 2, "results[].log_dir")?;
             let topics = rt::read::array::<DescribeLogDirsTopic<'a>>(c, v >= 2, v, "results[].topics")?;
@@ -244,7 +244,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
         rt::read::i16(c, "results[].error_code")?;
         rt::read::str(c, v >= 2, "results[].log_dir")?;
@@ -270,7 +270,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<DescribeLogDirsTopic<'a>>(c, v >= 2, v)?;
@@ -292,7 +292,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
             vis.str(
@@ -331,7 +331,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             n += rt::write::str_size(self.log_dir, v >= 2, "results[].log_dir")?;
             n += rt::write::array_size(&self.topics, v >= 2, v, "results[].topics")?;
@@ -360,7 +360,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.error_code, "results[].error_code");
             w.str(self.log_dir, v >= 2, "results[].log_dir");
             w.array(&self.topics, v >= 2, v, "results[].topics");
@@ -374,7 +374,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
                 w.bool(self.is_cordoned, "results[].is_cordoned");
             }
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
             };
@@ -433,7 +433,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, v >= 2, "results[].topics[].name")?;
             let partitions =
                 rt::read::array::<DescribeLogDirsPartition<'a>>(c, v >= 2, v, "results[].topics[].partitions")?;
@@ -453,7 +453,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 2, "results[].topics[].name")?;
             rt::read::check_array::<DescribeLogDirsPartition<'a>>(
@@ -474,7 +474,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<DescribeLogDirsPartition<'a>>(c, v >= 2, v)?;
             if v >= 2 {
@@ -490,7 +490,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::RESULTS_TOPICS_NAME,
@@ -521,7 +521,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 2, "results[].topics[].name")?;
             n += rt::write::array_size(&self.partitions, v >= 2, v, "results[].topics[].partitions")?;
@@ -541,11 +541,11 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, v >= 2, "results[].topics[].name");
             w.array(&self.partitions, v >= 2, v, "results[].topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "results[].topics[]._tagged_fields")
             };
@@ -604,7 +604,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 21] = match rt::read::run::<21>(c) {
                 Some(r) => r,
                 None => {
@@ -633,7 +633,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         match rt::read::run::<21>(c) {
             Some(_r) => { rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&_r)); }
@@ -650,7 +650,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 21)?;
             if v >= 2 {
                 rt::read::skip_tags(c)?;
@@ -665,7 +665,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::RESULTS_TOPICS_PARTITIONS_PARTITION_INDEX,
@@ -699,7 +699,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 21;
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
@@ -719,13 +719,13 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.partition_index, "results[].topics[].partitions[].partition_index");
             w.i64(self.partition_size, "results[].topics[].partitions[].partition_size");
             w.i64(self.offset_lag, "results[].topics[].partitions[].offset_lag");
             w.bool(self.is_future_key, "results[].topics[].partitions[].is_future_key");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -741,8 +741,8 @@ impl<'a> rt::Message<'a> for DescribeLogDirsResponse<'a> {
         name: "DescribeLogDirsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(35),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 5 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 5),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -1120,7 +1120,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let error_code = if v >= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
                 let results = rt::owned::read_array::<DescribeLogDirsResult, _>(c, v >= 2, v, "results")?;
@@ -1141,7 +1141,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 if v >= 3 {
                     n += 2;
@@ -1163,14 +1163,14 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 if v >= 3 {
                     w.i16(self.error_code, "error_code");
                 }
                 rt::owned::write_vec(w, &self.results, v >= 2, v, "results");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -1235,7 +1235,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let error_code = rt::read::i16(c, "results[].error_code")?;
                 let log_dir = rt::owned::read_str(c, v >= 2, "results[].log_dir")?;
                 let topics = rt::owned::read_array::<DescribeLogDirsTopic, _>(c, v >= 2, v, "results[].topics")?;
@@ -1281,7 +1281,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.log_dir, v >= 2, "results[].log_dir")?;
                 n += rt::owned::vec_size(&self.topics, v >= 2, v, "results[].topics")?;
@@ -1309,7 +1309,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i16(self.error_code, "results[].error_code");
             w.str(&self.log_dir, v >= 2, "results[].log_dir");
             rt::owned::write_vec(w, &self.topics, v >= 2, v, "results[].topics");
@@ -1329,7 +1329,7 @@ pub mod owned {
                     w.bool(self.is_cordoned, "results[].is_cordoned");
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
                 };
@@ -1377,7 +1377,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeLogDirsTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, v >= 2, "results[].topics[].name")?;
             let partitions =
                 rt::owned::read_array::<DescribeLogDirsPartition, _>(c, v >= 2, v, "results[].topics[].partitions")?;
@@ -1398,7 +1398,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 2, "results[].topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 2, v, "results[].topics[].partitions")?;
@@ -1417,11 +1417,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, v >= 2, "results[].topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 2, v, "results[].topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "results[].topics[]._tagged_fields")
             };
@@ -1476,7 +1476,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeLogDirsPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 21] = match rt::read::run::<21>(c) {
                 Some(r) => r,
                 None => {
@@ -1509,7 +1509,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 21;
                 if v >= 2 {
                     let tags = self.unknown_tagged_fields.len();
@@ -1528,7 +1528,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 2 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<22>("results[].topics[].partitions[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -1545,7 +1545,7 @@ pub mod owned {
                     r[20] = u8::from(self.is_future_key);
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),

@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mirror_names = rt::read::opt_array::<&'a str>(c, true, true, v, "mirror_names")?;
             let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -84,7 +84,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<&'a str, V>(c, true, true, v, fields::MIRROR_NAMES, vis, "mirror_names")?;
             vis.bool(
@@ -100,7 +100,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 1;
             n += rt::write::opt_array_size(&self.mirror_names, true, true, v, "mirror_names")?;
             {
@@ -115,10 +115,10 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.opt_array(&self.mirror_names, true, true, v, "mirror_names");
             w.bool(self.include_authorized_operations, "include_authorized_operations");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -128,8 +128,8 @@ impl<'a> rt::Message<'a> for DescribeMirrorsRequest<'a> {
         name: "DescribeMirrorsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(32000),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: true,
@@ -241,7 +241,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeMirrorsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let mirror_names = rt::owned::read_opt_array::<rt::OwnedStr, _>(c, true, true, v, "mirror_names")?;
             let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -255,7 +255,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 1;
                 n += rt::owned::opt_vec_size(self.mirror_names.as_deref(), true, true, v, "mirror_names")?;
                 {
@@ -270,7 +270,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_opt_vec(w, self.mirror_names.as_deref(), true, true, v, "mirror_names");
                 if self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<2>("include_authorized_operations") {
@@ -279,7 +279,7 @@ pub mod owned {
                     }
                 } else {
                     w.bool(self.include_authorized_operations, "include_authorized_operations");
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

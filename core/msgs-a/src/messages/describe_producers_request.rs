@@ -63,7 +63,7 @@ impl<'a> rt::Struct<'a> for DescribeProducersRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topics = rt::read::array::<TopicRequest<'a>>(c, true, v, "topics")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
             Ok(Self {
@@ -79,7 +79,7 @@ impl<'a> rt::Struct<'a> for DescribeProducersRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<TopicRequest<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
@@ -91,7 +91,7 @@ impl<'a> rt::Struct<'a> for DescribeProducersRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.topics, true, v, "topics")?;
             {
@@ -106,9 +106,9 @@ impl<'a> rt::Struct<'a> for DescribeProducersRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.topics, true, v, "topics");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -164,7 +164,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, true, "topics[].name")?;
             let partition_indexes = rt::read::array::<i32>(c, true, v, "topics[].partition_indexes")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
@@ -179,7 +179,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, true, "topics[].name")?;
             rt::read::check_array::<i32>(c, true, false, v, "topics[].partition_indexes")?;
@@ -192,7 +192,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -206,7 +206,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
             rt::visit::array::<i32, V>(
@@ -227,7 +227,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, true, "topics[].name")?;
             n += rt::write::array_size(&self.partition_indexes, true, v, "topics[].partition_indexes")?;
@@ -243,10 +243,10 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, true, "topics[].name");
             w.array(&self.partition_indexes, true, v, "topics[].partition_indexes");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -256,8 +256,8 @@ impl<'a> rt::Message<'a> for DescribeProducersRequest<'a> {
         name: "DescribeProducersRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(61),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -396,7 +396,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeProducersRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topics = rt::owned::read_array::<TopicRequest, _>(c, true, v, "topics")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
@@ -408,7 +408,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
                 {
@@ -423,9 +423,9 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.topics, true, v, "topics");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -470,7 +470,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, true, "topics[].name")?;
             let partition_indexes = rt::owned::read_array::<i32, _>(c, true, v, "topics[].partition_indexes")?;
             let unknown_tagged_fields =
@@ -487,7 +487,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, true, "topics[].name")?;
                 n += rt::owned::vec_size(&self.partition_indexes, true, v, "topics[].partition_indexes")?;
@@ -502,10 +502,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, true, "topics[].name");
             rt::owned::write_vec(w, &self.partition_indexes, true, v, "topics[].partition_indexes");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

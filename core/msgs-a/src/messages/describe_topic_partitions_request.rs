@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topics = rt::read::array::<TopicRequest<'a>>(c, true, v, "topics")?;
             let response_partition_limit = rt::read::i32(c, "response_partition_limit")?;
             let cursor = rt::read::opt_struct::<Cursor>(c, true, v, "cursor")?;
@@ -84,7 +84,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<TopicRequest<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
             vis.i32(
@@ -102,7 +102,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(&self.topics, true, v, "topics")?;
             n += rt::write::opt_struct_size(&self.cursor, true, v, "cursor")?;
@@ -118,11 +118,11 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.topics, true, v, "topics");
             w.i32(self.response_partition_limit, "response_partition_limit");
             w.opt_struct(&self.cursor, true, v, "cursor");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -235,7 +235,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         rt::outline(move || {
             w.str(self.name, true, "topics[].name");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -364,7 +364,7 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         rt::outline(move || {
             w.str(self.topic_name, true, "cursor.topic_name");
             w.i32(self.partition_index, "cursor.partition_index");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -374,8 +374,8 @@ impl<'a> rt::Message<'a> for DescribeTopicPartitionsRequest<'a> {
         name: "DescribeTopicPartitionsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(75),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -585,7 +585,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeTopicPartitionsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topics = rt::owned::read_array::<TopicRequest, _>(c, true, v, "topics")?;
             let response_partition_limit = rt::read::i32(c, "response_partition_limit")?;
             let cursor = rt::owned::read_opt_struct::<Cursor>(c, true, v, "cursor")?;
@@ -601,7 +601,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
                 n += rt::owned::opt_struct_size(&self.cursor, true, v, "cursor")?;
@@ -617,11 +617,11 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.topics, true, v, "topics");
                 w.i32(self.response_partition_limit, "response_partition_limit");
                 rt::owned::write_opt_struct(w, &self.cursor, true, v, "cursor");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -690,7 +690,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "topics[].name");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -771,7 +771,7 @@ pub mod owned {
                 }
             } else {
                 w.i32(self.partition_index, "cursor.partition_index");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

@@ -63,7 +63,7 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let transactional_ids = rt::read::array::<&'a str>(c, true, v, "transactional_ids")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
             Ok(Self {
@@ -79,7 +79,7 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<&'a str, V>(c, true, false, v, fields::TRANSACTIONAL_IDS, vis, "transactional_ids")?;
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
@@ -91,7 +91,7 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.transactional_ids, true, v, "transactional_ids")?;
             {
@@ -106,9 +106,9 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.transactional_ids, true, v, "transactional_ids");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -118,8 +118,8 @@ impl<'a> rt::Message<'a> for DescribeTransactionsRequest<'a> {
         name: "DescribeTransactionsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(65),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -209,7 +209,7 @@ pub mod owned {
     impl rt::OwnedStruct for DescribeTransactionsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let transactional_ids = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "transactional_ids")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
             Ok(Self {
@@ -221,7 +221,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.transactional_ids, true, v, "transactional_ids")?;
                 {
@@ -236,9 +236,9 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.transactional_ids, true, v, "transactional_ids");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }

@@ -60,7 +60,7 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let transaction_states = rt::read::array::<TransactionState<'a>>(c, true, v, "transaction_states")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -77,7 +77,7 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             rt::visit::array::<TransactionState<'a>, V>(
@@ -98,7 +98,7 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(&self.transaction_states, true, v, "transaction_states")?;
             {
@@ -113,10 +113,10 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.transaction_states, true, v, "transaction_states");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -184,7 +184,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "transaction_states[].error_code")?;
             let transactional_id = rt::read::str(c, true, "transaction_states[].transactional_id")?;
             let transaction_state = rt::read::str(c, true, "transaction_states[].transaction_state")?;
@@ -217,7 +217,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         rt::read::i16(c, "transaction_states[].error_code")?;
         rt::read::str(c, true, "transaction_states[].transactional_id")?;
@@ -238,7 +238,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, true)?;
             rt::read::skip_str(c, true)?;
@@ -255,7 +255,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(
                 fields::TRANSACTION_STATES_ERROR_CODE,
@@ -308,7 +308,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 24;
             n += rt::write::str_size(self.transactional_id, true, "transaction_states[].transactional_id")?;
             n += rt::write::str_size(self.transaction_state, true, "transaction_states[].transaction_state")?;
@@ -325,7 +325,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.error_code, "transaction_states[].error_code");
             w.str(self.transactional_id, true, "transaction_states[].transactional_id");
             w.str(self.transaction_state, true, "transaction_states[].transaction_state");
@@ -340,7 +340,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
             w.i64(self.producer_id, "transaction_states[].producer_id");
             w.i16(self.producer_epoch, "transaction_states[].producer_epoch");
             w.array(&self.topics, true, v, "transaction_states[].topics");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -396,7 +396,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic = rt::read::str(c, true, "transaction_states[].topics[].topic")?;
             let partitions = rt::read::array::<i32>(c, true, v, "transaction_states[].topics[].partitions")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "transaction_states[].topics[]._tagged_fields")?;
@@ -411,7 +411,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, true, "transaction_states[].topics[].topic")?;
             rt::read::check_array::<i32>(c, true, false, v, "transaction_states[].topics[].partitions")?;
@@ -424,7 +424,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -438,7 +438,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::TRANSACTION_STATES_TOPICS_TOPIC,
@@ -467,7 +467,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, true, "transaction_states[].topics[].topic")?;
             n += rt::write::array_size(&self.partitions, true, v, "transaction_states[].topics[].partitions")?;
@@ -483,10 +483,10 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.topic, true, "transaction_states[].topics[].topic");
             w.array(&self.partitions, true, v, "transaction_states[].topics[].partitions");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -496,8 +496,8 @@ impl<'a> rt::Message<'a> for DescribeTransactionsResponse<'a> {
         name: "DescribeTransactionsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(65),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -808,7 +808,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let transaction_states =
                     rt::owned::read_array::<TransactionState, _>(c, true, v, "transaction_states")?;
@@ -825,7 +825,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.transaction_states, true, v, "transaction_states")?;
                 {
@@ -840,10 +840,10 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.transaction_states, true, v, "transaction_states");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -912,7 +912,7 @@ pub mod owned {
     impl rt::OwnedStruct for TransactionState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let error_code = rt::read::i16(c, "transaction_states[].error_code")?;
             let transactional_id = rt::owned::read_str(c, true, "transaction_states[].transactional_id")?;
             let transaction_state = rt::owned::read_str(c, true, "transaction_states[].transaction_state")?;
@@ -947,7 +947,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 24;
                 n += rt::write::str_size(&self.transactional_id, true, "transaction_states[].transactional_id")?;
                 n += rt::write::str_size(&self.transaction_state, true, "transaction_states[].transaction_state")?;
@@ -963,7 +963,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i16(self.error_code, "transaction_states[].error_code");
             w.str(&self.transactional_id, true, "transaction_states[].transactional_id");
             w.str(&self.transaction_state, true, "transaction_states[].transaction_state");
@@ -974,7 +974,7 @@ pub mod owned {
                 r[20..22].copy_from_slice(&self.producer_epoch.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.topics, true, v, "transaction_states[].topics");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -1018,7 +1018,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic = rt::owned::read_str(c, true, "transaction_states[].topics[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "transaction_states[].topics[].partitions")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
@@ -1037,7 +1037,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, true, "transaction_states[].topics[].topic")?;
                 n += rt::owned::vec_size(&self.partitions, true, v, "transaction_states[].topics[].partitions")?;
@@ -1052,10 +1052,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.topic, true, "transaction_states[].topics[].topic");
             rt::owned::write_vec(w, &self.partitions, true, v, "transaction_states[].topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let election_type = if v >= 1 {
                 rt::read::i8(c, "election_type")?
             } else {
@@ -92,7 +92,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.i8(fields::ELECTION_TYPE, rt::read::i8(c, "election_type")?);
@@ -118,7 +118,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             if v >= 1 {
                 n += 1;
@@ -143,7 +143,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.election_type != 0_i8 {
                 w.not_in_version("election_type");
             }
@@ -153,7 +153,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
             w.opt_array(&self.topic_partitions, v >= 2, true, v, "topic_partitions");
             w.i32(self.timeout_ms, "timeout_ms");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -212,7 +212,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic = rt::read::str(c, v >= 2, "topic_partitions[].topic")?;
             let partitions = rt::read::array::<i32>(c, v >= 2, v, "topic_partitions[].partitions")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -231,7 +231,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 2, "topic_partitions[].topic")?;
             rt::read::check_array::<i32>(c, v >= 2, false, v, "topic_partitions[].partitions")?;
@@ -246,7 +246,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<i32>(c, v >= 2, v)?;
             if v >= 2 {
@@ -262,7 +262,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::TOPIC_PARTITIONS_TOPIC,
@@ -293,7 +293,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, v >= 2, "topic_partitions[].topic")?;
             n += rt::write::array_size(&self.partitions, v >= 2, v, "topic_partitions[].partitions")?;
@@ -313,11 +313,11 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.topic, v >= 2, "topic_partitions[].topic");
             w.array(&self.partitions, v >= 2, v, "topic_partitions[].partitions");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields")
             };
@@ -330,8 +330,8 @@ impl<'a> rt::Message<'a> for ElectLeadersRequest<'a> {
         name: "ElectLeadersRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(43),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -514,7 +514,7 @@ pub mod owned {
     impl rt::OwnedStruct for ElectLeadersRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let election_type = if v >= 1 {
                 rt::read::i8(c, "election_type")?
             } else {
@@ -539,7 +539,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 if v >= 1 {
                     n += 1;
@@ -564,7 +564,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.election_type != 0_i8 {
                     w.not_in_version("election_type");
                 }
@@ -580,7 +580,7 @@ pub mod owned {
                 } else {
                     w.i32(self.timeout_ms, "timeout_ms");
                     if v >= 2 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };
@@ -629,7 +629,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic = rt::owned::read_str(c, v >= 2, "topic_partitions[].topic")?;
             let partitions = rt::owned::read_array::<i32, _>(c, v >= 2, v, "topic_partitions[].partitions")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -649,7 +649,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, v >= 2, "topic_partitions[].topic")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 2, v, "topic_partitions[].partitions")?;
@@ -668,11 +668,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.topic, v >= 2, "topic_partitions[].topic");
             rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topic_partitions[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields")
             };

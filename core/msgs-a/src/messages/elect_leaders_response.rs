@@ -63,7 +63,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let error_code = if v >= 1 { rt::read::i16(c, "error_code")? } else { 0_i16 };
             let replica_election_results =
@@ -87,7 +87,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             if v >= 1 {
@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             if v >= 1 {
                 n += 2;
@@ -138,7 +138,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.error_code != 0_i16 {
                 w.not_in_version("error_code");
             }
@@ -148,7 +148,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
             }
             w.array(&self.replica_election_results, v >= 2, v, "replica_election_results");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -207,7 +207,7 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic = rt::read::str(c, v >= 2, "replica_election_results[].topic")?;
             let partition_result =
                 rt::read::array::<PartitionResult<'a>>(c, v >= 2, v, "replica_election_results[].partition_result")?;
@@ -227,7 +227,7 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 2, "replica_election_results[].topic")?;
             rt::read::check_array::<PartitionResult<'a>>(
@@ -248,7 +248,7 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_array::<PartitionResult<'a>>(c, v >= 2, v)?;
             if v >= 2 {
@@ -264,7 +264,7 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::REPLICA_ELECTION_RESULTS_TOPIC,
@@ -295,7 +295,7 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, v >= 2, "replica_election_results[].topic")?;
             n += rt::write::array_size(
@@ -322,7 +322,7 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.topic, v >= 2, "replica_election_results[].topic");
             w.array(
                 &self.partition_result,
@@ -331,7 +331,7 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
                 "replica_election_results[].partition_result",
             );
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -390,7 +390,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -422,7 +422,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         match rt::read::run::<6>(c) {
             Some(_r) => { }
@@ -440,7 +440,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 6)?;
             rt::read::skip_str(c, v >= 2)?;
             if v >= 2 {
@@ -456,7 +456,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::REPLICA_ELECTION_RESULTS_PARTITION_RESULT_PARTITION_ID,
@@ -491,7 +491,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             n += rt::write::opt_str_size(
                 self.error_message,
@@ -517,7 +517,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(
                 self.partition_id,
                 "replica_election_results[].partition_result[].partition_id",
@@ -533,7 +533,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
                 "replica_election_results[].partition_result[].error_message",
             );
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -549,8 +549,8 @@ impl<'a> rt::Message<'a> for ElectLeadersResponse<'a> {
         name: "ElectLeadersResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(43),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -797,7 +797,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let error_code = if v >= 1 { rt::read::i16(c, "error_code")? } else { 0_i16 };
                 let replica_election_results =
@@ -819,7 +819,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 if v >= 1 {
                     n += 2;
@@ -844,7 +844,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.error_code != 0_i16 {
                     w.not_in_version("error_code");
                 }
@@ -854,7 +854,7 @@ pub mod owned {
                 }
                 rt::owned::write_vec(w, &self.replica_election_results, v >= 2, v, "replica_election_results");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -902,7 +902,7 @@ pub mod owned {
     impl rt::OwnedStruct for ReplicaElectionResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic = rt::owned::read_str(c, v >= 2, "replica_election_results[].topic")?;
             let partition_result = rt::owned::read_array::<PartitionResult, _>(
                 c,
@@ -930,7 +930,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, v >= 2, "replica_election_results[].topic")?;
                 n += rt::owned::vec_size(
@@ -956,7 +956,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.topic, v >= 2, "replica_election_results[].topic");
             rt::owned::write_vec(
                 w,
@@ -966,7 +966,7 @@ pub mod owned {
                 "replica_election_results[].partition_result",
             );
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1020,7 +1020,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -1056,7 +1056,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 n += rt::write::opt_str_size(
                     self.error_message.as_deref(),
@@ -1081,7 +1081,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if let Some(r) = w.run::<6>("replica_election_results[].partition_result[].partition_id") {
                 r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -1093,7 +1093,7 @@ pub mod owned {
                 "replica_election_results[].partition_result[].error_message",
             );
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
             let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
             let leader_endpoints = if v >= 1 {
@@ -91,7 +91,7 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 1, true, "cluster_id")?);
             rt::visit::array::<TopicData<'a>, V>(c, v >= 1, false, v, fields::TOPICS, vis, "topics")?;
@@ -117,7 +117,7 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::opt_str_size(self.cluster_id, v >= 1, true, "cluster_id")?;
             n += rt::write::array_size(&self.topics, v >= 1, v, "topics")?;
@@ -140,14 +140,14 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.opt_str(self.cluster_id, v >= 1, true, "cluster_id");
             w.array(&self.topics, v >= 1, v, "topics");
             if v >= 1 {
                 w.array(&self.leader_endpoints, v >= 1, v, "leader_endpoints");
             }
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -206,7 +206,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_name = rt::read::str(c, v >= 1, "topics[].topic_name")?;
             let partitions = rt::read::array::<PartitionData<'a>>(c, v >= 1, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -226,7 +226,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::str(c, v >= 1, "topics[].topic_name")?;
                 rt::read::check_array::<PartitionData<'a>>(c, v >= 1, false, v, "topics[].partitions")?;
@@ -242,7 +242,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_array::<PartitionData<'a>>(c, v >= 1, v)?;
             if v >= 1 {
@@ -257,7 +257,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::TOPICS_TOPIC_NAME,
@@ -283,7 +283,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic_name, v >= 1, "topics[].topic_name")?;
             n += rt::write::array_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
@@ -303,11 +303,11 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.topic_name, v >= 1, "topics[].topic_name");
             w.array(&self.partitions, v >= 1, v, "topics[].partitions");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -370,7 +370,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = if v >= 1 {
                 rt::read::str(c, v >= 1, "leader_endpoints[].name")?
             } else {
@@ -403,7 +403,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 rt::read::str(c, v >= 1, "leader_endpoints[].name")?;
@@ -425,7 +425,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 rt::read::skip_str(c, v >= 1)?;
             }
@@ -448,7 +448,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.str(
@@ -484,7 +484,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::str_size(self.name, v >= 1, "leader_endpoints[].name")?;
@@ -520,7 +520,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && !self.name.is_empty() {
                 w.not_in_version("leader_endpoints[].name");
             }
@@ -540,7 +540,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
                 w.u16(self.port, "leader_endpoints[].port");
             }
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields")
             };
@@ -602,7 +602,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -641,7 +641,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         match rt::read::run::<12>(c) {
             Some(_r) => { }
@@ -664,7 +664,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 12)?;
             if v <= 0 {
                 rt::read::skip_array::<i32>(c, v >= 1, v)?;
@@ -685,7 +685,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::TOPICS_PARTITIONS_PARTITION_INDEX,
@@ -737,7 +737,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 12;
             if v <= 0 {
                 n += rt::write::array_size(
@@ -771,7 +771,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i32(self.leader_id, "topics[].partitions[].leader_id");
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
@@ -792,7 +792,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 );
             }
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };
@@ -851,7 +851,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let candidate_id;
             let candidate_directory_id;
             if v >= 1 {
@@ -883,7 +883,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v >= 1 {
         match rt::read::run::<20>(c) {
@@ -902,7 +902,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 rt::read::skip(c, 20)?;
             }
@@ -919,7 +919,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.i32(
@@ -949,7 +949,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += 4;
@@ -985,7 +985,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.candidate_id != 0_i32 {
                 w.not_in_version("topics[].partitions[].preferred_candidates[].candidate_id");
             }
@@ -1005,7 +1005,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
                 );
             }
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1021,8 +1021,8 @@ impl<'a> rt::Message<'a> for EndQuorumEpochRequest<'a> {
         name: "EndQuorumEpochRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(54),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -1412,7 +1412,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let cluster_id = rt::owned::read_opt_str(c, v >= 1, true, "cluster_id")?;
                 let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
                 let leader_endpoints = if v >= 1 {
@@ -1437,7 +1437,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 1, true, "cluster_id")?;
                 n += rt::owned::vec_size(&self.topics, v >= 1, v, "topics")?;
@@ -1460,14 +1460,14 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.opt_str(self.cluster_id.as_deref(), v >= 1, true, "cluster_id");
                 rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics");
                 if v >= 1 {
                     rt::owned::write_vec(w, &self.leader_endpoints, v >= 1, v, "leader_endpoints");
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -1516,7 +1516,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let topic_name = rt::owned::read_str(c, v >= 1, "topics[].topic_name")?;
                 let partitions = rt::owned::read_array::<PartitionData, _>(c, v >= 1, v, "topics[].partitions")?;
                 let unknown_tagged_fields = if v >= 1 {
@@ -1537,7 +1537,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic_name, v >= 1, "topics[].topic_name")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
@@ -1556,11 +1556,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.topic_name, v >= 1, "topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, v >= 1, v, "topics[].partitions");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -1611,7 +1611,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderEndpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = if v >= 1 {
                 rt::owned::read_str(c, v >= 1, "leader_endpoints[].name")?
             } else {
@@ -1645,7 +1645,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += rt::write::str_size(&self.name, v >= 1, "leader_endpoints[].name")?;
@@ -1680,7 +1680,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && !self.name.is_empty() {
                 w.not_in_version("leader_endpoints[].name");
             }
@@ -1706,7 +1706,7 @@ pub mod owned {
                     w.u16(self.port, "leader_endpoints[].port");
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields")
                 };
@@ -1766,7 +1766,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -1806,7 +1806,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 12;
                 if v <= 0 {
                     n += rt::owned::vec_size(
@@ -1839,7 +1839,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if let Some(r) = w.run::<12>("topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..8].copy_from_slice(&self.leader_id.to_be_bytes());
@@ -1864,7 +1864,7 @@ pub mod owned {
                 );
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };
@@ -1911,7 +1911,7 @@ pub mod owned {
     impl rt::OwnedStruct for ReplicaInfo {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let candidate_id;
             let candidate_directory_id;
             if v >= 1 {
@@ -1965,7 +1965,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += 4;
@@ -2000,7 +2000,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && self.candidate_id != 0_i32 {
                 w.not_in_version("topics[].partitions[].preferred_candidates[].candidate_id");
             }
@@ -2021,7 +2021,7 @@ pub mod owned {
                     }
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),

@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
             let r: [u8; 11] = match rt::read::run::<11>(c) {
                 Some(r) => r,
@@ -99,7 +99,7 @@ impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::TRANSACTIONAL_ID,
@@ -119,7 +119,7 @@ impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 11;
             n += rt::write::str_size(self.transactional_id, v >= 3, "transactional_id")?;
             if v >= 3 {
@@ -138,13 +138,13 @@ impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.transactional_id, v >= 3, "transactional_id");
             w.i64(self.producer_id, "producer_id");
             w.i16(self.producer_epoch, "producer_epoch");
             w.bool(self.committed, "committed");
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -157,8 +157,8 @@ impl<'a> rt::Message<'a> for EndTxnRequest<'a> {
         name: "EndTxnRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(26),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 5 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 5),
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -315,7 +315,7 @@ pub mod owned {
     impl rt::OwnedStruct for EndTxnRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let transactional_id = rt::owned::read_str(c, v >= 3, "transactional_id")?;
             let r: [u8; 11] = match rt::read::run::<11>(c) {
                 Some(r) => r,
@@ -343,7 +343,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 11;
                 n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
                 if v >= 3 {
@@ -362,7 +362,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.str(&self.transactional_id, v >= 3, "transactional_id");
                 if v >= 3 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<12>("producer_id") {
@@ -378,7 +378,7 @@ pub mod owned {
                         r[10] = u8::from(self.committed);
                     }
                     if v >= 3 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };

@@ -121,7 +121,7 @@ impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
             w.bytes(self.request_data, true, "request_data");
             w.opt_bytes(self.request_principal, true, true, "request_principal");
             w.bytes(self.client_host_address, true, "client_host_address");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -131,8 +131,8 @@ impl<'a> rt::Message<'a> for EnvelopeRequest<'a> {
         name: "EnvelopeRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(58),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -302,7 +302,7 @@ pub mod owned {
                 w.bytes(&self.request_data, true, "request_data");
                 w.opt_bytes(self.request_principal.as_deref(), true, true, "request_principal");
                 w.bytes(&self.client_host_address, true, "client_host_address");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }

@@ -114,7 +114,7 @@ impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
         rt::outline(move || {
             w.opt_bytes(self.response_data, true, true, "response_data");
             w.i16(self.error_code, "error_code");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -124,8 +124,8 @@ impl<'a> rt::Message<'a> for EnvelopeResponse<'a> {
         name: "EnvelopeResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(58),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -271,7 +271,7 @@ pub mod owned {
                     }
                 } else {
                     w.i16(self.error_code, "error_code");
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

@@ -62,7 +62,7 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let hmac = rt::read::bytes(c, v >= 2, "hmac")?;
             let expiry_time_period_ms = rt::read::i64(c, "expiry_time_period_ms")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -84,7 +84,7 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.bytes(fields::HMAC, Some(rt::read::bytes(c, v >= 2, "hmac")?));
             vis.i64(
@@ -102,7 +102,7 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             n += rt::write::bytes_size(self.hmac, v >= 2, "hmac")?;
             if v >= 2 {
@@ -121,11 +121,11 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.bytes(self.hmac, v >= 2, "hmac");
             w.i64(self.expiry_time_period_ms, "expiry_time_period_ms");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -138,8 +138,8 @@ impl<'a> rt::Message<'a> for ExpireDelegationTokenRequest<'a> {
         name: "ExpireDelegationTokenRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(40),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -250,7 +250,7 @@ pub mod owned {
     impl rt::OwnedStruct for ExpireDelegationTokenRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let hmac = rt::owned::read_bytes(c, v >= 2, "hmac")?;
             let expiry_time_period_ms = rt::read::i64(c, "expiry_time_period_ms")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -268,7 +268,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 n += rt::write::bytes_size(&self.hmac, v >= 2, "hmac")?;
                 if v >= 2 {
@@ -287,7 +287,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.bytes(&self.hmac, v >= 2, "hmac");
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<9>("expiry_time_period_ms") {
@@ -297,7 +297,7 @@ pub mod owned {
                 } else {
                     w.i64(self.expiry_time_period_ms, "expiry_time_period_ms");
                     if v >= 2 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };

@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
@@ -94,7 +94,7 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
             vis.i64(fields::EXPIRY_TIMESTAMP_MS, rt::read::i64(c, "expiry_timestamp_ms")?);
@@ -110,7 +110,7 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 14;
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
@@ -128,12 +128,12 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.error_code, "error_code");
             w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms");
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -146,8 +146,8 @@ impl<'a> rt::Message<'a> for ExpireDelegationTokenResponse<'a> {
         name: "ExpireDelegationTokenResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(40),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -283,7 +283,7 @@ pub mod owned {
     impl rt::OwnedStruct for ExpireDelegationTokenResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
@@ -309,7 +309,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 14;
                 if v >= 2 {
                     let tags = self.unknown_tagged_fields.len();
@@ -327,7 +327,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<15>("error_code") {
                         r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
@@ -342,7 +342,7 @@ pub mod owned {
                         r[10..14].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                     }
                     if v >= 2 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };

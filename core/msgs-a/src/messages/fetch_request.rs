@@ -92,7 +92,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let replica_id = if v <= 14 {
                 rt::read::i32(c, "replica_id")?
             } else {
@@ -196,7 +196,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 14 {
                 vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
@@ -259,7 +259,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             if v <= 14 {
                 n += 4;
@@ -296,14 +296,15 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.cluster_id.is_some() {
-                    let s = rt::write::opt_str_size(self.cluster_id, true, v >= 12, "cluster_id")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        0,
+                        rt::write::opt_str_size(self.cluster_id, true, v >= 12, "cluster_id")?,
+                    );
                 }
                 if v >= 15 && self.replica_state != ReplicaState::DEFAULT {
-                    let s = rt::Struct::size(&self.replica_state, v)?;
                     tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(1, rt::Struct::size(&self.replica_state, v)?);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             } else {
@@ -318,7 +319,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 15 && self.replica_id != -1_i32 {
                 w.not_in_version("replica_id");
             }
@@ -361,15 +362,13 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                 w.uvarint(tags as u32, "_tagged_fields");
                 if has_cluster_id {
                     let s = w.ok(rt::write::opt_str_size(self.cluster_id, true, v >= 12, "cluster_id"));
-                    w.uvarint(0, "cluster_id");
-                    w.uvarint(s as u32, "cluster_id");
+                    w.tag_header(0, s, "cluster_id");
                     w.opt_str(self.cluster_id, true, v >= 12, "cluster_id");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_replica_state {
                     let s = w.ok(rt::Struct::size(&self.replica_state, v));
-                    w.uvarint(1, "replica_state");
-                    w.uvarint(s as u32, "replica_state");
+                    w.tag_header(1, s, "replica_state");
                     rt::Struct::write(&self.replica_state, w, v);
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 1, u32::MAX);
@@ -431,7 +430,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let replica_id;
             let replica_epoch;
             if v >= 15 {
@@ -463,7 +462,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v >= 15 {
         match rt::read::run::<12>(c) {
@@ -482,7 +481,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 15 {
                 rt::read::skip(c, 12)?;
             }
@@ -499,7 +498,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 15 {
                 vis.i32(
@@ -529,7 +528,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 15 {
                 n += 4;
@@ -559,7 +558,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 14 && self.replica_id != -1_i32 {
                 w.not_in_version("replica_state.replica_id");
             }
@@ -573,7 +572,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
                 w.i64(self.replica_epoch, "replica_state.replica_epoch");
             }
             if v >= 12 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "replica_state._tagged_fields")
             };
@@ -636,7 +635,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic = if v <= 12 {
                 rt::read::str(c, v >= 12, "topics[].topic")?
             } else {
@@ -665,7 +664,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 12 {
                 rt::read::str(c, v >= 12, "topics[].topic")?;
@@ -685,7 +684,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 12 {
                 rt::read::skip_str(c, v >= 12)?;
             }
@@ -706,7 +705,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 12 {
                 vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 12, "topics[].topic")?));
@@ -734,7 +733,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v <= 12 {
                 n += rt::write::str_size(self.topic, v >= 12, "topics[].topic")?;
@@ -759,7 +758,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 12 {
                 w.str(self.topic, v >= 12, "topics[].topic");
             }
@@ -768,7 +767,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
             }
             w.array(&self.partitions, v >= 12, v, "topics[].partitions");
             if v >= 12 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -831,7 +830,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic = if (7..=12).contains(&v) {
                 rt::read::str(c, v >= 12, "forgotten_topics_data[].topic")?
             } else {
@@ -864,7 +863,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if (7..=12).contains(&v) {
                 rt::read::str(c, v >= 12, "forgotten_topics_data[].topic")?;
@@ -886,7 +885,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if (7..=12).contains(&v) {
                 rt::read::skip_str(c, v >= 12)?;
             }
@@ -909,7 +908,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if (7..=12).contains(&v) {
                 vis.str(
@@ -950,7 +949,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if (7..=12).contains(&v) {
                 n += rt::write::str_size(self.topic, v >= 12, "forgotten_topics_data[].topic")?;
@@ -980,7 +979,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 6 && !self.partitions.is_empty() {
                 w.not_in_version("forgotten_topics_data[].partitions");
             }
@@ -994,7 +993,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
                 w.array(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions");
             }
             if v >= 12 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1068,7 +1067,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
             let current_leader_epoch = if v >= 9 {
                 rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
@@ -1155,7 +1154,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 4)?;
             if v >= 9 {
                 rt::read::skip(c, 4)?;
@@ -1181,7 +1180,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::TOPICS_PARTITIONS_PARTITION,
@@ -1273,7 +1272,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             if v >= 9 {
                 n += 4;
@@ -1291,14 +1290,12 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if v >= 17 && self.replica_directory_id != rt::Uuid::nil() {
-                    let s = 16;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, 16);
                 }
                 if v >= 18 && self.high_watermark != 9223372036854775807_i64 {
-                    let s = 8;
                     tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(1, 8);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             } else {
@@ -1313,7 +1310,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 11 && self.last_fetched_epoch != -1_i32 {
                 w.not_in_version("topics[].partitions[].last_fetched_epoch");
             }
@@ -1337,16 +1334,12 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
                 tags += usize::from(has_high_watermark);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 if has_replica_directory_id {
-                    let s = 16;
-                    w.uvarint(0, "topics[].partitions[].replica_directory_id");
-                    w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
+                    w.tag_header(0, 16, "topics[].partitions[].replica_directory_id");
                     w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_high_watermark {
-                    let s = 8;
-                    w.uvarint(1, "topics[].partitions[].high_watermark");
-                    w.uvarint(s as u32, "topics[].partitions[].high_watermark");
+                    w.tag_header(1, 8, "topics[].partitions[].high_watermark");
                     w.i64(self.high_watermark, "topics[].partitions[].high_watermark");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 1, u32::MAX);
@@ -1362,8 +1355,8 @@ impl<'a> rt::Message<'a> for FetchRequest<'a> {
         name: "FetchRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(1),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 18 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 18),
         flexible_min: Some(12),
         latest_version_unstable: false,
         provisional: false,
@@ -2010,7 +2003,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let replica_id = if v <= 14 {
                     rt::read::i32(c, "replica_id")?
                 } else {
@@ -2112,7 +2105,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 if v <= 14 {
                     n += 4;
@@ -2149,14 +2142,15 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.cluster_id.is_some() {
-                        let s = rt::write::opt_str_size(self.cluster_id.as_deref(), true, v >= 12, "cluster_id")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            0,
+                            rt::write::opt_str_size(self.cluster_id.as_deref(), true, v >= 12, "cluster_id")?,
+                        );
                     }
                     if v >= 15 && self.replica_state != ReplicaState::default() {
-                        let s = rt::OwnedStruct::size(&self.replica_state, v)?;
                         tags += 1;
-                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(1, rt::OwnedStruct::size(&self.replica_state, v)?);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 } else {
@@ -2171,7 +2165,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 15 && self.replica_id != -1_i32 {
                     w.not_in_version("replica_id");
                 }
@@ -2214,8 +2208,6 @@ pub mod owned {
                     let has_replica_state = v >= 15 && self.replica_state != ReplicaState::default();
                     tags += usize::from(has_replica_state);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_cluster_id {
                         let s = w.ok(rt::write::opt_str_size(
                             self.cluster_id.as_deref(),
@@ -2223,18 +2215,16 @@ pub mod owned {
                             v >= 12,
                             "cluster_id",
                         ));
-                        w.uvarint(0, "cluster_id");
-                        w.uvarint(s as u32, "cluster_id");
+                        w.tag_header(0, s, "cluster_id");
                         w.opt_str(self.cluster_id.as_deref(), true, v >= 12, "cluster_id");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                     if has_replica_state {
                         let s = w.ok(rt::OwnedStruct::size(&self.replica_state, v));
-                        w.uvarint(1, "replica_state");
-                        w.uvarint(s as u32, "replica_state");
+                        w.tag_header(1, s, "replica_state");
                         rt::OwnedStruct::write(&self.replica_state, w, v);
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 1, u32::MAX);
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
                 }
@@ -2282,7 +2272,7 @@ pub mod owned {
     impl rt::OwnedStruct for ReplicaState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let replica_id;
             let replica_epoch;
             if v >= 15 {
@@ -2333,7 +2323,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 15 {
                     n += 4;
@@ -2362,7 +2352,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 14 && self.replica_id != -1_i32 {
                 w.not_in_version("replica_state.replica_id");
             }
@@ -2383,7 +2373,7 @@ pub mod owned {
                     }
                 }
                 if v >= 12 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "replica_state._tagged_fields")
                 };
@@ -2435,7 +2425,7 @@ pub mod owned {
     impl rt::OwnedStruct for FetchTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic = if v <= 12 {
                 rt::owned::read_str(c, v >= 12, "topics[].topic")?
             } else {
@@ -2465,7 +2455,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v <= 12 {
                     n += rt::write::str_size(&self.topic, v >= 12, "topics[].topic")?;
@@ -2489,7 +2479,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 12 {
                 w.str(&self.topic, v >= 12, "topics[].topic");
             }
@@ -2498,7 +2488,7 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.partitions, v >= 12, v, "topics[].partitions");
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -2549,7 +2539,7 @@ pub mod owned {
     impl rt::OwnedStruct for ForgottenTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic = if (7..=12).contains(&v) {
                 rt::owned::read_str(c, v >= 12, "forgotten_topics_data[].topic")?
             } else {
@@ -2586,7 +2576,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if (7..=12).contains(&v) {
                     n += rt::write::str_size(&self.topic, v >= 12, "forgotten_topics_data[].topic")?;
@@ -2615,7 +2605,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 6 && !self.partitions.is_empty() {
                 w.not_in_version("forgotten_topics_data[].partitions");
             }
@@ -2629,7 +2619,7 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partitions, v >= 12, v, "forgotten_topics_data[].partitions");
             }
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -2703,7 +2693,7 @@ pub mod owned {
     impl rt::OwnedStruct for FetchPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
             let current_leader_epoch = if v >= 9 {
                 rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
@@ -2790,7 +2780,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 if v >= 9 {
                     n += 4;
@@ -2808,14 +2798,12 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if v >= 17 && self.replica_directory_id != rt::Uuid::nil() {
-                        let s = 16;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, 16);
                     }
                     if v >= 18 && self.high_watermark != 9223372036854775807_i64 {
-                        let s = 8;
                         tags += 1;
-                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(1, 8);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 } else {
@@ -2829,7 +2817,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 11 && self.last_fetched_epoch != -1_i32 {
                 w.not_in_version("topics[].partitions[].last_fetched_epoch");
             }
@@ -2852,22 +2840,16 @@ pub mod owned {
                 let has_high_watermark = v >= 18 && self.high_watermark != 9223372036854775807_i64;
                 tags += usize::from(has_high_watermark);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_replica_directory_id {
-                    let s = 16;
-                    w.uvarint(0, "topics[].partitions[].replica_directory_id");
-                    w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
+                    w.tag_header(0, 16, "topics[].partitions[].replica_directory_id");
                     w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
                 }
-                w.unknown_tags_before(&mut unknown, 1);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_high_watermark {
-                    let s = 8;
-                    w.uvarint(1, "topics[].partitions[].high_watermark");
-                    w.uvarint(s as u32, "topics[].partitions[].high_watermark");
+                    w.tag_header(1, 8, "topics[].partitions[].high_watermark");
                     w.i64(self.high_watermark, "topics[].partitions[].high_watermark");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 1, u32::MAX);
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
             }

@@ -70,7 +70,7 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -136,7 +136,7 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -188,7 +188,7 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += 4;
@@ -210,9 +210,11 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if v >= 16 && !self.node_endpoints.is_empty() {
-                    let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        0,
+                        rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?,
+                    );
                 }
                 n += rt::write::uvarint_size(tags as u32);
             } else {
@@ -227,7 +229,7 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 6 && self.session_id != 0_i32 {
                 w.not_in_version("session_id");
             }
@@ -308,7 +310,7 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic = if v <= 12 {
                 rt::read::str(c, v >= 12, "responses[].topic")?
             } else {
@@ -338,7 +340,7 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 if v <= 12 {
                     rt::read::str(c, v >= 12, "responses[].topic")?;
@@ -359,7 +361,7 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 12 {
                 rt::read::skip_str(c, v >= 12)?;
             }
@@ -379,7 +381,7 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 12 {
                 vis.str(
@@ -410,7 +412,7 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v <= 12 {
                 n += rt::write::str_size(self.topic, v >= 12, "responses[].topic")?;
@@ -435,7 +437,7 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 12 {
                 w.str(self.topic, v >= 12, "responses[].topic");
             }
@@ -444,7 +446,7 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
             }
             w.array(&self.partitions, v >= 12, v, "responses[].partitions");
             if v >= 12 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
             };
@@ -503,7 +505,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let node_id = if v >= 16 {
                 rt::read::i32(c, "node_endpoints[].node_id")?
             } else {
@@ -542,7 +544,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 16 {
                 rt::read::i32(c, "node_endpoints[].node_id")?;
@@ -567,7 +569,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 16 {
                 rt::read::skip(c, 4)?;
             }
@@ -593,7 +595,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 16 {
                 vis.i32(
@@ -632,7 +634,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 16 {
                 n += 4;
@@ -674,7 +676,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 15 && self.node_id != 0_i32 {
                 w.not_in_version("node_endpoints[].node_id");
             }
@@ -700,7 +702,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 w.opt_str(self.rack, v >= 12, v >= 16, "node_endpoints[].rack");
             }
             if v >= 12 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
             };
@@ -780,7 +782,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
@@ -874,7 +876,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 14)?;
             if v >= 4 {
                 rt::read::skip(c, 8)?;
@@ -902,7 +904,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
@@ -1008,7 +1010,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 14;
             if v >= 4 {
                 n += 8;
@@ -1047,19 +1049,16 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.diverging_epoch != EpochEndOffset::DEFAULT {
-                    let s = rt::Struct::size(&self.diverging_epoch, v)?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, rt::Struct::size(&self.diverging_epoch, v)?);
                 }
                 if self.current_leader != LeaderIdAndEpoch::DEFAULT {
-                    let s = rt::Struct::size(&self.current_leader, v)?;
                     tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(1, rt::Struct::size(&self.current_leader, v)?);
                 }
                 if self.snapshot_id != SnapshotId::DEFAULT {
-                    let s = rt::Struct::size(&self.snapshot_id, v)?;
                     tags += 1;
-                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(2, rt::Struct::size(&self.snapshot_id, v)?);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             } else {
@@ -1076,7 +1075,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 11 && self.diverging_epoch != EpochEndOffset::DEFAULT {
                 w.not_in_version("responses[].partitions[].diverging_epoch");
             }
@@ -1125,22 +1124,19 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields");
                 if has_diverging_epoch {
                     let s = w.ok(rt::Struct::size(&self.diverging_epoch, v));
-                    w.uvarint(0, "responses[].partitions[].diverging_epoch");
-                    w.uvarint(s as u32, "responses[].partitions[].diverging_epoch");
+                    w.tag_header(0, s, "responses[].partitions[].diverging_epoch");
                     rt::Struct::write(&self.diverging_epoch, w, v);
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_current_leader {
                     let s = w.ok(rt::Struct::size(&self.current_leader, v));
-                    w.uvarint(1, "responses[].partitions[].current_leader");
-                    w.uvarint(s as u32, "responses[].partitions[].current_leader");
+                    w.tag_header(1, s, "responses[].partitions[].current_leader");
                     rt::Struct::write(&self.current_leader, w, v);
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                 if has_snapshot_id {
                     let s = w.ok(rt::Struct::size(&self.snapshot_id, v));
-                    w.uvarint(2, "responses[].partitions[].snapshot_id");
-                    w.uvarint(s as u32, "responses[].partitions[].snapshot_id");
+                    w.tag_header(2, s, "responses[].partitions[].snapshot_id");
                     rt::Struct::write(&self.snapshot_id, w, v);
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 2, u32::MAX);
@@ -1205,7 +1201,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let epoch;
             let end_offset;
             if v >= 12 {
@@ -1237,7 +1233,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v >= 12 {
         match rt::read::run::<12>(c) {
@@ -1256,7 +1252,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 12 {
                 rt::read::skip(c, 12)?;
             }
@@ -1273,7 +1269,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 12 {
                 vis.i32(
@@ -1303,7 +1299,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 12 {
                 n += 4;
@@ -1339,7 +1335,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 11 && self.epoch != -1_i32 {
                 w.not_in_version("responses[].partitions[].diverging_epoch.epoch");
             }
@@ -1353,7 +1349,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
                 w.i64(self.end_offset, "responses[].partitions[].diverging_epoch.end_offset");
             }
             if v >= 12 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1415,7 +1411,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let leader_id;
             let leader_epoch;
             if v >= 12 {
@@ -1447,7 +1443,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v >= 12 {
         match rt::read::run::<8>(c) {
@@ -1466,7 +1462,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 12 {
                 rt::read::skip(c, 8)?;
             }
@@ -1483,7 +1479,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 12 {
                 vis.i32(
@@ -1513,7 +1509,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 12 {
                 n += 4;
@@ -1549,7 +1545,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 11 && self.leader_id != -1_i32 {
                 w.not_in_version("responses[].partitions[].current_leader.leader_id");
             }
@@ -1566,7 +1562,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
                 );
             }
             if v >= 12 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1628,7 +1624,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -1653,7 +1649,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         match rt::read::run::<12>(c) {
             Some(_r) => { }
@@ -1670,7 +1666,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 12)?;
             if v >= 12 {
                 rt::read::skip_tags(c)?;
@@ -1685,7 +1681,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i64(
                 fields::RESPONSES_PARTITIONS_SNAPSHOT_ID_END_OFFSET,
@@ -1711,7 +1707,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 12;
             if v >= 12 {
                 let tags = self.unknown_tagged_fields.len();
@@ -1731,11 +1727,11 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i64(self.end_offset, "responses[].partitions[].snapshot_id.end_offset");
             w.i32(self.epoch, "responses[].partitions[].snapshot_id.epoch");
             if v >= 12 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1797,7 +1793,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let producer_id;
             let first_offset;
             if v >= 4 {
@@ -1829,7 +1825,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v >= 4 {
         match rt::read::run::<16>(c) {
@@ -1848,7 +1844,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 4 {
                 rt::read::skip(c, 16)?;
             }
@@ -1865,7 +1861,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 4 {
                 vis.i64(
@@ -1895,7 +1891,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 4 {
                 n += 8;
@@ -1931,7 +1927,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 3 && self.producer_id != 0_i64 {
                 w.not_in_version("responses[].partitions[].aborted_transactions[].producer_id");
             }
@@ -1951,7 +1947,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
                 );
             }
             if v >= 12 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1967,8 +1963,8 @@ impl<'a> rt::Message<'a> for FetchResponse<'a> {
         name: "FetchResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(1),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 18 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 18),
         flexible_min: Some(12),
         latest_version_unstable: false,
         provisional: false,
@@ -2674,7 +2670,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let throttle_time_ms = if v >= 1 {
                     rt::read::i32(c, "throttle_time_ms")?
                 } else {
@@ -2736,7 +2732,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += 4;
@@ -2758,9 +2754,11 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if v >= 16 && !self.node_endpoints.is_empty() {
-                        let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            0,
+                            rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?,
+                        );
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 } else {
@@ -2775,7 +2773,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 6 && self.session_id != 0_i32 {
                     w.not_in_version("session_id");
                 }
@@ -2797,15 +2795,12 @@ pub mod owned {
                     let has_node_endpoints = v >= 16 && !self.node_endpoints.is_empty();
                     tags += usize::from(has_node_endpoints);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_node_endpoints {
                         let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
-                        w.uvarint(0, "node_endpoints");
-                        w.uvarint(s as u32, "node_endpoints");
+                        w.tag_header(0, s, "node_endpoints");
                         rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
                 }
@@ -2858,7 +2853,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let topic = if v <= 12 {
                     rt::owned::read_str(c, v >= 12, "responses[].topic")?
                 } else {
@@ -2889,7 +2884,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v <= 12 {
                     n += rt::write::str_size(&self.topic, v >= 12, "responses[].topic")?;
@@ -2913,7 +2908,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 12 {
                 w.str(&self.topic, v >= 12, "responses[].topic");
             }
@@ -2922,7 +2917,7 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.partitions, v >= 12, v, "responses[].partitions");
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
             };
@@ -2977,7 +2972,7 @@ pub mod owned {
     impl rt::OwnedStruct for NodeEndpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let node_id = if v >= 16 {
                 rt::read::i32(c, "node_endpoints[].node_id")?
             } else {
@@ -3017,7 +3012,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 16 {
                     n += 4;
@@ -3058,7 +3053,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 15 && self.node_id != 0_i32 {
                 w.not_in_version("node_endpoints[].node_id");
             }
@@ -3084,7 +3079,7 @@ pub mod owned {
                 w.opt_str(self.rack.as_deref(), v >= 12, v >= 16, "node_endpoints[].rack");
             }
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
             };
@@ -3167,7 +3162,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
@@ -3261,7 +3256,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 14;
                 if v >= 4 {
                     n += 8;
@@ -3305,19 +3300,16 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.diverging_epoch != EpochEndOffset::default() {
-                        let s = rt::OwnedStruct::size(&self.diverging_epoch, v)?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, rt::OwnedStruct::size(&self.diverging_epoch, v)?);
                     }
                     if self.current_leader != LeaderIdAndEpoch::default() {
-                        let s = rt::OwnedStruct::size(&self.current_leader, v)?;
                         tags += 1;
-                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(1, rt::OwnedStruct::size(&self.current_leader, v)?);
                     }
                     if self.snapshot_id != SnapshotId::default() {
-                        let s = rt::OwnedStruct::size(&self.snapshot_id, v)?;
                         tags += 1;
-                        n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(2, rt::OwnedStruct::size(&self.snapshot_id, v)?);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 } else {
@@ -3333,7 +3325,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 11 && self.diverging_epoch != EpochEndOffset::default() {
                 w.not_in_version("responses[].partitions[].diverging_epoch");
             }
@@ -3388,29 +3380,24 @@ pub mod owned {
                 let has_snapshot_id = self.snapshot_id != SnapshotId::default();
                 tags += usize::from(has_snapshot_id);
                 w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_diverging_epoch {
                     let s = w.ok(rt::OwnedStruct::size(&self.diverging_epoch, v));
-                    w.uvarint(0, "responses[].partitions[].diverging_epoch");
-                    w.uvarint(s as u32, "responses[].partitions[].diverging_epoch");
+                    w.tag_header(0, s, "responses[].partitions[].diverging_epoch");
                     rt::OwnedStruct::write(&self.diverging_epoch, w, v);
                 }
-                w.unknown_tags_before(&mut unknown, 1);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_current_leader {
                     let s = w.ok(rt::OwnedStruct::size(&self.current_leader, v));
-                    w.uvarint(1, "responses[].partitions[].current_leader");
-                    w.uvarint(s as u32, "responses[].partitions[].current_leader");
+                    w.tag_header(1, s, "responses[].partitions[].current_leader");
                     rt::OwnedStruct::write(&self.current_leader, w, v);
                 }
-                w.unknown_tags_before(&mut unknown, 2);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                 if has_snapshot_id {
                     let s = w.ok(rt::OwnedStruct::size(&self.snapshot_id, v));
-                    w.uvarint(2, "responses[].partitions[].snapshot_id");
-                    w.uvarint(s as u32, "responses[].partitions[].snapshot_id");
+                    w.tag_header(2, s, "responses[].partitions[].snapshot_id");
                     rt::OwnedStruct::write(&self.snapshot_id, w, v);
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 2, u32::MAX);
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -3460,7 +3447,7 @@ pub mod owned {
     impl rt::OwnedStruct for EpochEndOffset {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let epoch;
             let end_offset;
             if v >= 12 {
@@ -3514,7 +3501,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 12 {
                     n += 4;
@@ -3549,7 +3536,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 11 && self.epoch != -1_i32 {
                 w.not_in_version("responses[].partitions[].diverging_epoch.epoch");
             }
@@ -3570,7 +3557,7 @@ pub mod owned {
                     }
                 }
                 if v >= 12 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
@@ -3621,7 +3608,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderIdAndEpoch {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let leader_id;
             let leader_epoch;
             if v >= 12 {
@@ -3675,7 +3662,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 12 {
                     n += 4;
@@ -3710,7 +3697,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 11 && self.leader_id != -1_i32 {
                 w.not_in_version("responses[].partitions[].current_leader.leader_id");
             }
@@ -3731,7 +3718,7 @@ pub mod owned {
                     }
                 }
                 if v >= 12 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
@@ -3782,7 +3769,7 @@ pub mod owned {
     impl rt::OwnedStruct for SnapshotId {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -3829,7 +3816,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 12;
                 if v >= 12 {
                     let tags = self.unknown_tagged_fields.len();
@@ -3848,7 +3835,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 12 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("responses[].partitions[].snapshot_id.end_offset") {
                     r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
@@ -3861,7 +3848,7 @@ pub mod owned {
                     r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
                 }
                 if v >= 12 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
@@ -3912,7 +3899,7 @@ pub mod owned {
     impl rt::OwnedStruct for AbortedTransaction {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let producer_id;
             let first_offset;
             if v >= 4 {
@@ -3966,7 +3953,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 4 {
                     n += 8;
@@ -4001,7 +3988,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 3 && self.producer_id != 0_i64 {
                 w.not_in_version("responses[].partitions[].aborted_transactions[].producer_id");
             }
@@ -4022,7 +4009,7 @@ pub mod owned {
                     }
                 }
                 if v >= 12 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),

@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
@@ -114,7 +114,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
             vis.i32(fields::MAX_BYTES, rt::read::i32(c, "max_bytes")?);
@@ -142,16 +142,15 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             n += rt::write::array_size(&self.topics, true, v, "topics")?;
             {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.cluster_id.is_some() {
-                    let s = rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -162,7 +161,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.replica_id, "replica_id");
             w.i32(self.max_bytes, "max_bytes");
             w.array(&self.topics, true, v, "topics");
@@ -173,8 +172,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
                 w.uvarint(tags as u32, "_tagged_fields");
                 if has_cluster_id {
                     let s = w.ok(rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id"));
-                    w.uvarint(0, "cluster_id");
-                    w.uvarint(s as u32, "cluster_id");
+                    w.tag_header(0, s, "cluster_id");
                     w.opt_str(self.cluster_id, true, true, "cluster_id");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
@@ -234,7 +232,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, true, "topics[].name")?;
             let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
@@ -250,7 +248,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::str(c, true, "topics[].name")?;
                 rt::read::check_array::<PartitionSnapshot<'a>>(c, true, false, v, "topics[].partitions")?;
@@ -264,7 +262,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<PartitionSnapshot<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -277,7 +275,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
             rt::visit::array::<PartitionSnapshot<'a>, V>(
@@ -298,7 +296,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, true, "topics[].name")?;
             n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -314,10 +312,10 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, true, "topics[].name");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -376,7 +374,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
@@ -437,7 +435,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 8)?;
             <SnapshotId as rt::Struct>::skip(c, v)?;
             rt::read::skip(c, 8)?;
@@ -452,7 +450,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::TOPICS_PARTITIONS_PARTITION,
@@ -514,16 +512,15 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::Struct::size(&self.snapshot_id, v)?;
             {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if v >= 1 && self.replica_directory_id != rt::Uuid::nil() {
-                    let s = 16;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, 16);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -534,7 +531,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.partition, "topics[].partitions[].partition");
             w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
             rt::Struct::write(&self.snapshot_id, w, v);
@@ -545,9 +542,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
                 tags += usize::from(has_replica_directory_id);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 if has_replica_directory_id {
-                    let s = 16;
-                    w.uvarint(0, "topics[].partitions[].replica_directory_id");
-                    w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
+                    w.tag_header(0, 16, "topics[].partitions[].replica_directory_id");
                     w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
@@ -694,7 +689,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         rt::outline(move || {
             w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset");
             w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -704,8 +699,8 @@ impl<'a> rt::Message<'a> for FetchSnapshotRequest<'a> {
         name: "FetchSnapshotRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(59),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1053,7 +1048,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
                     Some(r) => r,
                     None => {
@@ -1098,16 +1093,18 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
                 {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.cluster_id.is_some() {
-                        let s = rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            0,
+                            rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?,
+                        );
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -1118,7 +1115,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if let Some(r) = w.run::<8>("replica_id") {
                     r[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
                     r[4..8].copy_from_slice(&self.max_bytes.to_be_bytes());
@@ -1129,8 +1126,6 @@ pub mod owned {
                     let has_cluster_id = self.cluster_id.is_some();
                     tags += usize::from(has_cluster_id);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_cluster_id {
                         let s = w.ok(rt::write::opt_str_size(
                             self.cluster_id.as_deref(),
@@ -1138,11 +1133,10 @@ pub mod owned {
                             true,
                             "cluster_id",
                         ));
-                        w.uvarint(0, "cluster_id");
-                        w.uvarint(s as u32, "cluster_id");
+                        w.tag_header(0, s, "cluster_id");
                         w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
                 }
             })
         }
@@ -1189,7 +1183,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let name = rt::owned::read_str(c, true, "topics[].name")?;
                 let partitions = rt::owned::read_array::<PartitionSnapshot, _>(c, true, v, "topics[].partitions")?;
                 let unknown_tagged_fields =
@@ -1207,7 +1201,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, true, "topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -1222,10 +1216,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, true, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -1281,7 +1275,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionSnapshot {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
@@ -1342,16 +1336,15 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::OwnedStruct::size(&self.snapshot_id, v)?;
                 {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if v >= 1 && self.replica_directory_id != rt::Uuid::nil() {
-                        let s = 16;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, 16);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -1361,7 +1354,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if let Some(r) = w.run::<8>("topics[].partitions[].partition") {
                 r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                 r[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
@@ -1373,15 +1366,11 @@ pub mod owned {
                 let has_replica_directory_id = v >= 1 && self.replica_directory_id != rt::Uuid::nil();
                 tags += usize::from(has_replica_directory_id);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_replica_directory_id {
-                    let s = 16;
-                    w.uvarint(0, "topics[].partitions[].replica_directory_id");
-                    w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
+                    w.tag_header(0, 16, "topics[].partitions[].replica_directory_id");
                     w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             }
         }
     }
@@ -1491,7 +1480,7 @@ pub mod owned {
                     r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
                     r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

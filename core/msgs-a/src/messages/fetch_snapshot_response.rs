@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -117,7 +117,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -154,7 +154,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             n += rt::write::array_size(&self.topics, true, v, "topics")?;
             if v <= 0 && !self.node_endpoints.is_empty() {
@@ -164,9 +164,11 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if v >= 1 && !self.node_endpoints.is_empty() {
-                    let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        0,
+                        rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?,
+                    );
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -177,7 +179,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && !self.node_endpoints.is_empty() {
                 w.not_in_version("node_endpoints");
             }
@@ -249,7 +251,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, true, "topics[].name")?;
             let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
@@ -265,7 +267,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::str(c, true, "topics[].name")?;
                 rt::read::check_array::<PartitionSnapshot<'a>>(c, true, false, v, "topics[].partitions")?;
@@ -279,7 +281,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<PartitionSnapshot<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -292,7 +294,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
             rt::visit::array::<PartitionSnapshot<'a>, V>(
@@ -313,7 +315,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, true, "topics[].name")?;
             n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -329,10 +331,10 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, true, "topics[].name");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -392,7 +394,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let node_id = if v >= 1 {
                 rt::read::i32(c, "node_endpoints[].node_id")?
             } else {
@@ -421,7 +423,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 rt::read::i32(c, "node_endpoints[].node_id")?;
@@ -441,7 +443,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 rt::read::skip(c, 4)?;
             }
@@ -462,7 +464,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.i32(
@@ -493,7 +495,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += 4;
@@ -525,7 +527,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.node_id != 0_i32 {
                 w.not_in_version("node_endpoints[].node_id");
             }
@@ -544,7 +546,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             if v >= 1 {
                 w.u16(self.port, "node_endpoints[].port");
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -609,7 +611,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -667,7 +669,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 6)?;
             <SnapshotId as rt::Struct>::skip(c, v)?;
             rt::read::skip(c, 16)?;
@@ -683,7 +685,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::TOPICS_PARTITIONS_INDEX,
@@ -744,7 +746,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 22;
             n += rt::Struct::size(&self.snapshot_id, v)?;
             n += rt::write::opt_bytes_size(
@@ -757,9 +759,8 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.current_leader != LeaderIdAndEpoch::DEFAULT {
-                    let s = rt::Struct::size(&self.current_leader, v)?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, rt::Struct::size(&self.current_leader, v)?);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -770,7 +771,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.index, "topics[].partitions[].index");
             w.i16(self.error_code, "topics[].partitions[].error_code");
             rt::Struct::write(&self.snapshot_id, w, v);
@@ -789,8 +790,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 if has_current_leader {
                     let s = w.ok(rt::Struct::size(&self.current_leader, v));
-                    w.uvarint(0, "topics[].partitions[].current_leader");
-                    w.uvarint(s as u32, "topics[].partitions[].current_leader");
+                    w.tag_header(0, s, "topics[].partitions[].current_leader");
                     rt::Struct::write(&self.current_leader, w, v);
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
@@ -937,7 +937,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         rt::outline(move || {
             w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset");
             w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1080,7 +1080,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         rt::outline(move || {
             w.i32(self.leader_id, "topics[].partitions[].current_leader.leader_id");
             w.i32(self.leader_epoch, "topics[].partitions[].current_leader.leader_epoch");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1090,8 +1090,8 @@ impl<'a> rt::Message<'a> for FetchSnapshotResponse<'a> {
         name: "FetchSnapshotResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(59),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1582,7 +1582,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
@@ -1629,7 +1629,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
                 if v <= 0 && !self.node_endpoints.is_empty() {
@@ -1639,9 +1639,11 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if v >= 1 && !self.node_endpoints.is_empty() {
-                        let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            0,
+                            rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?,
+                        );
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -1652,7 +1654,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && !self.node_endpoints.is_empty() {
                     w.not_in_version("node_endpoints");
                 }
@@ -1666,15 +1668,12 @@ pub mod owned {
                     let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
                     tags += usize::from(has_node_endpoints);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_node_endpoints {
                         let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
-                        w.uvarint(0, "node_endpoints");
-                        w.uvarint(s as u32, "node_endpoints");
+                        w.tag_header(0, s, "node_endpoints");
                         rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
                 }
             })
         }
@@ -1721,7 +1720,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let name = rt::owned::read_str(c, true, "topics[].name")?;
                 let partitions = rt::owned::read_array::<PartitionSnapshot, _>(c, true, v, "topics[].partitions")?;
                 let unknown_tagged_fields =
@@ -1739,7 +1738,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, true, "topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -1754,10 +1753,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, true, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -1805,7 +1804,7 @@ pub mod owned {
     impl rt::OwnedStruct for NodeEndpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let node_id = if v >= 1 {
                 rt::read::i32(c, "node_endpoints[].node_id")?
             } else {
@@ -1836,7 +1835,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += 4;
@@ -1867,7 +1866,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && self.node_id != 0_i32 {
                 w.not_in_version("node_endpoints[].node_id");
             }
@@ -1892,7 +1891,7 @@ pub mod owned {
                 if v >= 1 {
                     w.u16(self.port, "node_endpoints[].port");
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -1957,7 +1956,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionSnapshot {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -2016,7 +2015,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 22;
                 n += rt::OwnedStruct::size(&self.snapshot_id, v)?;
                 n += rt::write::opt_bytes_size(
@@ -2029,9 +2028,8 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.current_leader != LeaderIdAndEpoch::default() {
-                        let s = rt::OwnedStruct::size(&self.current_leader, v)?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, rt::OwnedStruct::size(&self.current_leader, v)?);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -2041,7 +2039,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if let Some(r) = w.run::<6>("topics[].partitions[].index") {
                 r[0..4].copy_from_slice(&self.index.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -2062,15 +2060,12 @@ pub mod owned {
                 let has_current_leader = self.current_leader != LeaderIdAndEpoch::default();
                 tags += usize::from(has_current_leader);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_current_leader {
                     let s = w.ok(rt::OwnedStruct::size(&self.current_leader, v));
-                    w.uvarint(0, "topics[].partitions[].current_leader");
-                    w.uvarint(s as u32, "topics[].partitions[].current_leader");
+                    w.tag_header(0, s, "topics[].partitions[].current_leader");
                     rt::OwnedStruct::write(&self.current_leader, w, v);
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             }
         }
     }
@@ -2180,7 +2175,7 @@ pub mod owned {
                     r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
                     r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -2290,7 +2285,7 @@ pub mod owned {
                     r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

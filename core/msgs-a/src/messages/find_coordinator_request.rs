@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let key = if v <= 3 { rt::read::str(c, v >= 3, "key")? } else { "" };
             let key_type = if v >= 1 { rt::read::i8(c, "key_type")? } else { 0_i8 };
             let coordinator_keys = if v >= 4 {
@@ -92,7 +92,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 3 {
                 vis.str(fields::KEY, Some(rt::read::str(c, v >= 3, "key")?));
@@ -114,7 +114,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v <= 3 {
                 n += rt::write::str_size(self.key, v >= 3, "key")?;
@@ -150,7 +150,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 4 && !self.key.is_empty() {
                 w.not_in_version("key");
             }
@@ -170,7 +170,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
                 w.array(&self.coordinator_keys, v >= 3, v, "coordinator_keys");
             }
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -183,8 +183,8 @@ impl<'a> rt::Message<'a> for FindCoordinatorRequest<'a> {
         name: "FindCoordinatorRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(10),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 6 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 6),
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -316,7 +316,7 @@ pub mod owned {
     impl rt::OwnedStruct for FindCoordinatorRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let key = if v <= 3 {
                 rt::owned::read_str(c, v >= 3, "key")?
             } else {
@@ -344,7 +344,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v <= 3 {
                     n += rt::write::str_size(&self.key, v >= 3, "key")?;
@@ -380,7 +380,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 4 && !self.key.is_empty() {
                     w.not_in_version("key");
                 }
@@ -400,7 +400,7 @@ pub mod owned {
                     rt::owned::write_vec(w, &self.coordinator_keys, v >= 3, v, "coordinator_keys");
                 }
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };

@@ -75,7 +75,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -119,7 +119,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -156,7 +156,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += 4;
@@ -210,7 +210,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 4 && self.error_code != 0_i16 {
                 w.not_in_version("error_code");
             }
@@ -248,7 +248,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
                 w.array(&self.coordinators, v >= 3, v, "coordinators");
             }
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -313,7 +313,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let key = if v >= 4 {
                 rt::read::str(c, v >= 3, "coordinators[].key")?
             } else {
@@ -369,7 +369,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 4 {
                 rt::read::str(c, v >= 3, "coordinators[].key")?;
@@ -402,7 +402,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 4 {
                 rt::read::skip_str(c, v >= 3)?;
             }
@@ -431,7 +431,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 4 {
                 vis.str(
@@ -482,7 +482,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 4 {
                 n += rt::write::str_size(self.key, v >= 3, "coordinators[].key")?;
@@ -533,7 +533,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 3 && !self.key.is_empty() {
                 w.not_in_version("coordinators[].key");
             }
@@ -568,7 +568,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
                 w.opt_str(self.error_message, v >= 3, v >= 4, "coordinators[].error_message");
             }
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "coordinators[]._tagged_fields")
             };
@@ -581,8 +581,8 @@ impl<'a> rt::Message<'a> for FindCoordinatorResponse<'a> {
         name: "FindCoordinatorResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(10),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 6 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 6),
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -917,7 +917,7 @@ pub mod owned {
     impl rt::OwnedStruct for FindCoordinatorResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -961,7 +961,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += 4;
@@ -1020,7 +1020,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 4 && self.error_code != 0_i16 {
                     w.not_in_version("error_code");
                 }
@@ -1063,7 +1063,7 @@ pub mod owned {
                     rt::owned::write_vec(w, &self.coordinators, v >= 3, v, "coordinators");
                 }
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -1127,7 +1127,7 @@ pub mod owned {
     impl rt::OwnedStruct for Coordinator {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let key = if v >= 4 {
                 rt::owned::read_str(c, v >= 3, "coordinators[].key")?
             } else {
@@ -1184,7 +1184,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 4 {
                     n += rt::write::str_size(&self.key, v >= 3, "coordinators[].key")?;
@@ -1239,7 +1239,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 3 && !self.key.is_empty() {
                 w.not_in_version("coordinators[].key");
             }
@@ -1279,7 +1279,7 @@ pub mod owned {
                 );
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "coordinators[]._tagged_fields")
             };

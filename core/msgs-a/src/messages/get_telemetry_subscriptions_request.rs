@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         rt::outline(move || {
             w.uuid(self.client_instance_id, "client_instance_id");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -113,8 +113,8 @@ impl<'a> rt::Message<'a> for GetTelemetrySubscriptionsRequest<'a> {
         name: "GetTelemetrySubscriptionsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(71),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -234,7 +234,7 @@ pub mod owned {
                     }
                 } else {
                     w.uuid(self.client_instance_id, "client_instance_id");
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

@@ -81,7 +81,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 26] = match rt::read::run::<26>(c) {
                 Some(r) => r,
                 None => {
@@ -125,7 +125,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -153,7 +153,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 35;
             n += rt::write::array_size(&self.accepted_compression_types, true, v, "accepted_compression_types")?;
             n += rt::write::array_size(&self.requested_metrics, true, v, "requested_metrics")?;
@@ -169,7 +169,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
             w.uuid(self.client_instance_id, "client_instance_id");
@@ -179,7 +179,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
             w.i32(self.telemetry_max_bytes, "telemetry_max_bytes");
             w.bool(self.delta_temporality, "delta_temporality");
             w.array(&self.requested_metrics, true, v, "requested_metrics");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -189,8 +189,8 @@ impl<'a> rt::Message<'a> for GetTelemetrySubscriptionsResponse<'a> {
         name: "GetTelemetrySubscriptionsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(71),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -453,7 +453,7 @@ pub mod owned {
     impl rt::OwnedStruct for GetTelemetrySubscriptionsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 26] = match rt::read::run::<26>(c) {
                 Some(r) => r,
                 None => {
@@ -493,7 +493,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 35;
                 n += rt::owned::vec_size(&self.accepted_compression_types, true, v, "accepted_compression_types")?;
                 n += rt::owned::vec_size(&self.requested_metrics, true, v, "requested_metrics")?;
@@ -509,7 +509,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if let Some(r) = w.run::<26>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                     r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -529,7 +529,7 @@ pub mod owned {
                     r[8] = u8::from(self.delta_temporality);
                 }
                 rt::owned::write_vec(w, &self.requested_metrics, true, v, "requested_metrics");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }

@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_id = rt::read::str(c, v >= 4, "group_id")?;
             let generation_id = rt::read::i32(c, "generation_id")?;
             let member_id = rt::read::str(c, v >= 4, "member_id")?;
@@ -97,7 +97,7 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
             vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
@@ -119,7 +119,7 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
             n += rt::write::str_size(self.member_id, v >= 4, "member_id")?;
@@ -145,7 +145,7 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 2 && self.group_instance_id.is_some() {
                 w.not_in_version("group_instance_id");
             }
@@ -156,7 +156,7 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
                 w.opt_str(self.group_instance_id, v >= 4, v >= 3, "group_instance_id");
             }
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -169,8 +169,8 @@ impl<'a> rt::Message<'a> for HeartbeatRequest<'a> {
         name: "HeartbeatRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(12),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 4 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 4),
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -327,7 +327,7 @@ pub mod owned {
     impl rt::OwnedStruct for HeartbeatRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let group_id = rt::owned::read_str(c, v >= 4, "group_id")?;
             let generation_id = rt::read::i32(c, "generation_id")?;
             let member_id = rt::owned::read_str(c, v >= 4, "member_id")?;
@@ -353,7 +353,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
                 n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
@@ -384,7 +384,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 2 && self.group_instance_id.is_some() {
                     w.not_in_version("group_instance_id");
                 }
@@ -395,7 +395,7 @@ pub mod owned {
                     w.opt_str(self.group_instance_id.as_deref(), v >= 4, v >= 3, "group_instance_id");
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };

@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let resources = rt::read::array::<AlterConfigsResource<'a>>(c, v >= 1, v, "resources")?;
             let validate_only = rt::read::bool(c, "validate_only")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -88,7 +88,7 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<AlterConfigsResource<'a>, V>(c, v >= 1, false, v, fields::RESOURCES, vis, "resources")?;
             vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 1;
             n += rt::write::array_size(&self.resources, v >= 1, v, "resources")?;
             if v >= 1 {
@@ -122,11 +122,11 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.resources, v >= 1, v, "resources");
             w.bool(self.validate_only, "validate_only");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -182,7 +182,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
             let resource_name = rt::read::str(c, v >= 1, "resources[].resource_name")?;
             let configs = rt::read::array::<AlterableConfig<'a>>(c, v >= 1, v, "resources[].configs")?;
@@ -203,7 +203,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i8(c, "resources[].resource_type")?;
             rt::read::str(c, v >= 1, "resources[].resource_name")?;
@@ -219,7 +219,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 1)?;
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_array::<AlterableConfig<'a>>(c, v >= 1, v)?;
@@ -236,7 +236,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i8(
                 fields::RESOURCES_RESOURCE_TYPE,
@@ -266,7 +266,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 1;
             n += rt::write::str_size(self.resource_name, v >= 1, "resources[].resource_name")?;
             n += rt::write::array_size(&self.configs, v >= 1, v, "resources[].configs")?;
@@ -286,12 +286,12 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i8(self.resource_type, "resources[].resource_type");
             w.str(self.resource_name, v >= 1, "resources[].resource_name");
             w.array(&self.configs, v >= 1, v, "resources[].configs");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
             };
@@ -354,7 +354,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, v >= 1, "resources[].configs[].name")?;
             let config_operation = rt::read::i8(c, "resources[].configs[].config_operation")?;
             let value = rt::read::opt_str(c, v >= 1, true, "resources[].configs[].value")?;
@@ -375,7 +375,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 1, "resources[].configs[].name")?;
             rt::read::i8(c, "resources[].configs[].config_operation")?;
@@ -391,7 +391,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip(c, 1)?;
             rt::read::skip_str(c, v >= 1)?;
@@ -408,7 +408,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::RESOURCES_CONFIGS_NAME,
@@ -438,7 +438,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 1;
             n += rt::write::str_size(self.name, v >= 1, "resources[].configs[].name")?;
             n += rt::write::opt_str_size(self.value, v >= 1, true, "resources[].configs[].value")?;
@@ -458,12 +458,12 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, v >= 1, "resources[].configs[].name");
             w.i8(self.config_operation, "resources[].configs[].config_operation");
             w.opt_str(self.value, v >= 1, true, "resources[].configs[].value");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields")
             };
@@ -476,8 +476,8 @@ impl<'a> rt::Message<'a> for IncrementalAlterConfigsRequest<'a> {
         name: "IncrementalAlterConfigsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(44),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -720,7 +720,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let resources = rt::owned::read_array::<AlterConfigsResource, _>(c, v >= 1, v, "resources")?;
                 let validate_only = rt::read::bool(c, "validate_only")?;
                 let unknown_tagged_fields = if v >= 1 {
@@ -739,7 +739,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 1;
                 n += rt::owned::vec_size(&self.resources, v >= 1, v, "resources")?;
                 if v >= 1 {
@@ -758,7 +758,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.resources, v >= 1, v, "resources");
                 if v >= 1 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<2>("validate_only") {
@@ -768,7 +768,7 @@ pub mod owned {
                 } else {
                     w.bool(self.validate_only, "validate_only");
                     if v >= 1 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };
@@ -821,7 +821,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterConfigsResource {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let resource_type = rt::read::i8(c, "resources[].resource_type")?;
             let resource_name = rt::owned::read_str(c, v >= 1, "resources[].resource_name")?;
             let configs = rt::owned::read_array::<AlterableConfig, _>(c, v >= 1, v, "resources[].configs")?;
@@ -843,7 +843,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.resource_name, v >= 1, "resources[].resource_name")?;
                 n += rt::owned::vec_size(&self.configs, v >= 1, v, "resources[].configs")?;
@@ -862,12 +862,12 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i8(self.resource_type, "resources[].resource_type");
             w.str(&self.resource_name, v >= 1, "resources[].resource_name");
             rt::owned::write_vec(w, &self.configs, v >= 1, v, "resources[].configs");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
             };
@@ -918,7 +918,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterableConfig {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, v >= 1, "resources[].configs[].name")?;
             let config_operation = rt::read::i8(c, "resources[].configs[].config_operation")?;
             let value = rt::owned::read_opt_str(c, v >= 1, true, "resources[].configs[].value")?;
@@ -940,7 +940,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.name, v >= 1, "resources[].configs[].name")?;
                 n += rt::write::opt_str_size(self.value.as_deref(), v >= 1, true, "resources[].configs[].value")?;
@@ -959,12 +959,12 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, v >= 1, "resources[].configs[].name");
             w.i8(self.config_operation, "resources[].configs[].config_operation");
             w.opt_str(self.value.as_deref(), v >= 1, true, "resources[].configs[].value");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields")
             };

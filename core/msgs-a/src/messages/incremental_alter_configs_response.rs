@@ -60,7 +60,7 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let responses = rt::read::array::<AlterConfigsResourceResponse<'a>>(c, v >= 1, v, "responses")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -82,7 +82,7 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             rt::visit::array::<AlterConfigsResourceResponse<'a>, V>(
@@ -105,7 +105,7 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(&self.responses, v >= 1, v, "responses")?;
             if v >= 1 {
@@ -124,11 +124,11 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.responses, v >= 1, v, "responses");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -187,7 +187,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "responses[].error_code")?;
             let error_message = rt::read::opt_str(c, v >= 1, true, "responses[].error_message")?;
             let resource_type = rt::read::i8(c, "responses[].resource_type")?;
@@ -210,7 +210,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i16(c, "responses[].error_code")?;
             rt::read::opt_str(c, v >= 1, true, "responses[].error_message")?;
@@ -227,7 +227,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip(c, 1)?;
@@ -245,7 +245,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(
                 fields::RESPONSES_ERROR_CODE,
@@ -274,7 +274,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 3;
             n += rt::write::opt_str_size(self.error_message, v >= 1, true, "responses[].error_message")?;
             n += rt::write::str_size(self.resource_name, v >= 1, "responses[].resource_name")?;
@@ -294,13 +294,13 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.error_code, "responses[].error_code");
             w.opt_str(self.error_message, v >= 1, true, "responses[].error_message");
             w.i8(self.resource_type, "responses[].resource_type");
             w.str(self.resource_name, v >= 1, "responses[].resource_name");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
             };
@@ -313,8 +313,8 @@ impl<'a> rt::Message<'a> for IncrementalAlterConfigsResponse<'a> {
         name: "IncrementalAlterConfigsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(44),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -510,7 +510,7 @@ pub mod owned {
     impl rt::OwnedStruct for IncrementalAlterConfigsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let responses = rt::owned::read_array::<AlterConfigsResourceResponse, _>(c, v >= 1, v, "responses")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -528,7 +528,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.responses, v >= 1, v, "responses")?;
                 if v >= 1 {
@@ -547,11 +547,11 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.responses, v >= 1, v, "responses");
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -607,7 +607,7 @@ pub mod owned {
     impl rt::OwnedStruct for AlterConfigsResourceResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let error_code = rt::read::i16(c, "responses[].error_code")?;
             let error_message = rt::owned::read_opt_str(c, v >= 1, true, "responses[].error_message")?;
             let resource_type = rt::read::i8(c, "responses[].resource_type")?;
@@ -631,7 +631,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 3;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "responses[].error_message")?;
                 n += rt::write::str_size(&self.resource_name, v >= 1, "responses[].resource_name")?;
@@ -650,13 +650,13 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i16(self.error_code, "responses[].error_code");
             w.opt_str(self.error_message.as_deref(), v >= 1, true, "responses[].error_message");
             w.i8(self.resource_type, "responses[].resource_type");
             w.str(&self.resource_name, v >= 1, "responses[].resource_name");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
             };

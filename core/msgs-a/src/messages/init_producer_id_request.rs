@@ -74,7 +74,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let transactional_id = rt::read::opt_str(c, v >= 2, true, "transactional_id")?;
             let transaction_timeout_ms = rt::read::i32(c, "transaction_timeout_ms")?;
             let producer_id;
@@ -130,7 +130,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::TRANSACTIONAL_ID,
@@ -163,7 +163,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::opt_str_size(self.transactional_id, v >= 2, true, "transactional_id")?;
             if v >= 3 {
@@ -206,7 +206,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 2 && self.producer_id != -1_i64 {
                 w.not_in_version("producer_id");
             }
@@ -234,7 +234,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
                 w.bool(self.keep_prepared_txn, "keep_prepared_txn");
             }
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -247,8 +247,8 @@ impl<'a> rt::Message<'a> for InitProducerIdRequest<'a> {
         name: "InitProducerIdRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(22),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 6 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 6),
         flexible_min: Some(2),
         latest_version_unstable: true,
         provisional: false,
@@ -447,7 +447,7 @@ pub mod owned {
     impl rt::OwnedStruct for InitProducerIdRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let transactional_id = rt::owned::read_opt_str(c, v >= 2, true, "transactional_id")?;
             let transaction_timeout_ms = rt::read::i32(c, "transaction_timeout_ms")?;
             let producer_id;
@@ -499,7 +499,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::write::opt_str_size(self.transactional_id.as_deref(), v >= 2, true, "transactional_id")?;
                 if v >= 3 {
@@ -542,7 +542,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 2 && self.producer_id != -1_i64 {
                     w.not_in_version("producer_id");
                 }
@@ -577,7 +577,7 @@ pub mod owned {
                         }
                     }
                     if v >= 2 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };

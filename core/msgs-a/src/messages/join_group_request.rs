@@ -79,7 +79,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_id = rt::read::str(c, v >= 6, "group_id")?;
             let session_timeout_ms = rt::read::i32(c, "session_timeout_ms")?;
             let rebalance_timeout_ms = if v >= 1 {
@@ -125,7 +125,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 6, "group_id")?));
             vis.i32(fields::SESSION_TIMEOUT_MS, rt::read::i32(c, "session_timeout_ms")?);
@@ -163,7 +163,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::str_size(self.group_id, v >= 6, "group_id")?;
             if v >= 1 {
@@ -197,7 +197,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 4 && self.group_instance_id.is_some() {
                 w.not_in_version("group_instance_id");
             }
@@ -216,7 +216,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
                 w.opt_str(self.reason, v >= 6, v >= 8, "reason");
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -275,7 +275,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, v >= 6, "protocols[].name")?;
             let metadata = rt::read::bytes(c, v >= 6, "protocols[].metadata")?;
             let unknown_tagged_fields = if v >= 6 {
@@ -294,7 +294,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 6, "protocols[].name")?;
             rt::read::bytes(c, v >= 6, "protocols[].metadata")?;
@@ -309,7 +309,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 6)?;
             rt::read::skip_bytes(c, v >= 6)?;
             if v >= 6 {
@@ -325,7 +325,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::PROTOCOLS_NAME,
@@ -346,7 +346,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 6, "protocols[].name")?;
             n += rt::write::bytes_size(self.metadata, v >= 6, "protocols[].metadata")?;
@@ -366,11 +366,11 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, v >= 6, "protocols[].name");
             w.bytes(self.metadata, v >= 6, "protocols[].metadata");
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "protocols[]._tagged_fields")
             };
@@ -383,8 +383,8 @@ impl<'a> rt::Message<'a> for JoinGroupRequest<'a> {
         name: "JoinGroupRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(11),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 9 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 9),
         flexible_min: Some(6),
         latest_version_unstable: false,
         provisional: false,
@@ -672,7 +672,7 @@ pub mod owned {
     impl rt::OwnedStruct for JoinGroupRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let group_id = rt::owned::read_str(c, v >= 6, "group_id")?;
             let session_timeout_ms = rt::read::i32(c, "session_timeout_ms")?;
             let rebalance_timeout_ms = if v >= 1 {
@@ -714,7 +714,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.group_id, v >= 6, "group_id")?;
                 if v >= 1 {
@@ -753,7 +753,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 4 && self.group_instance_id.is_some() {
                     w.not_in_version("group_instance_id");
                 }
@@ -772,7 +772,7 @@ pub mod owned {
                     w.opt_str(self.reason.as_deref(), v >= 6, v >= 8, "reason");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -820,7 +820,7 @@ pub mod owned {
     impl rt::OwnedStruct for JoinGroupRequestProtocol {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, v >= 6, "protocols[].name")?;
             let metadata = rt::owned::read_bytes(c, v >= 6, "protocols[].metadata")?;
             let unknown_tagged_fields = if v >= 6 {
@@ -840,7 +840,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 6, "protocols[].name")?;
                 n += rt::write::bytes_size(&self.metadata, v >= 6, "protocols[].metadata")?;
@@ -859,11 +859,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, v >= 6, "protocols[].name");
             w.bytes(&self.metadata, v >= 6, "protocols[].metadata");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "protocols[]._tagged_fields")
             };

@@ -81,7 +81,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = if v >= 2 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -135,7 +135,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 2 {
                 vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -169,7 +169,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             if v >= 2 {
                 n += 4;
@@ -203,7 +203,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 8 && self.skip_assignment {
                 w.not_in_version("skip_assignment");
             }
@@ -223,7 +223,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
             w.str(self.member_id, v >= 6, "member_id");
             w.array(&self.members, v >= 6, v, "members");
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -279,7 +279,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let member_id = rt::read::str(c, v >= 6, "members[].member_id")?;
             let group_instance_id = if v >= 5 {
                 rt::read::opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?
@@ -304,7 +304,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 6, "members[].member_id")?;
             if v >= 5 {
@@ -322,7 +322,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 6)?;
             if v >= 5 {
                 rt::read::skip_str(c, v >= 6)?;
@@ -341,7 +341,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::MEMBERS_MEMBER_ID,
@@ -368,7 +368,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.member_id, v >= 6, "members[].member_id")?;
             if v >= 5 {
@@ -391,14 +391,14 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.member_id, v >= 6, "members[].member_id");
             if v >= 5 {
                 w.opt_str(self.group_instance_id, v >= 6, v >= 5, "members[].group_instance_id");
             }
             w.bytes(self.metadata, v >= 6, "members[].metadata");
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
             };
@@ -411,8 +411,8 @@ impl<'a> rt::Message<'a> for JoinGroupResponse<'a> {
         name: "JoinGroupResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(11),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 9 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 9),
         flexible_min: Some(6),
         latest_version_unstable: false,
         provisional: false,
@@ -738,7 +738,7 @@ pub mod owned {
     impl rt::OwnedStruct for JoinGroupResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let throttle_time_ms = if v >= 2 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -788,7 +788,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 if v >= 2 {
                     n += 4;
@@ -822,7 +822,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 8 && self.skip_assignment {
                     w.not_in_version("skip_assignment");
                 }
@@ -844,7 +844,7 @@ pub mod owned {
                 w.str(&self.member_id, v >= 6, "member_id");
                 rt::owned::write_vec(w, &self.members, v >= 6, v, "members");
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -896,7 +896,7 @@ pub mod owned {
     impl rt::OwnedStruct for JoinGroupResponseMember {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let member_id = rt::owned::read_str(c, v >= 6, "members[].member_id")?;
             let group_instance_id = if v >= 5 {
                 rt::owned::read_opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?
@@ -922,7 +922,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.member_id, v >= 6, "members[].member_id")?;
                 if v >= 5 {
@@ -949,7 +949,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.member_id, v >= 6, "members[].member_id");
             if v >= 5 {
                 w.opt_str(
@@ -961,7 +961,7 @@ pub mod owned {
             }
             w.bytes(&self.metadata, v >= 6, "members[].metadata");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
             };

@@ -116,7 +116,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
         rt::outline(move || {
             w.i16(self.version, "version");
             w.i16(self.k_raft_version, "k_raft_version");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -126,8 +126,8 @@ impl<'a> rt::Message<'a> for KRaftVersionRecord<'a> {
         name: "KRaftVersionRecord",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -281,7 +281,7 @@ pub mod owned {
                         r[0..2].copy_from_slice(&self.version.to_be_bytes());
                         r[2..4].copy_from_slice(&self.k_raft_version.to_be_bytes());
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

@@ -80,7 +80,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let controller_id = rt::read::i32(c, "controller_id")?;
             let is_k_raft_controller = if v >= 7 {
                 rt::read::bool(c, "is_k_raft_controller")?
@@ -129,7 +129,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
             if v >= 7 {
@@ -184,7 +184,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             if v >= 7 {
                 n += 1;
@@ -235,7 +235,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 6 && self.is_k_raft_controller {
                 w.not_in_version("is_k_raft_controller");
             }
@@ -272,7 +272,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
             }
             w.array(&self.live_leaders, v >= 4, v, "live_leaders");
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -355,7 +355,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_name = if v <= 1 {
                 rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?
             } else {
@@ -420,7 +420,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v <= 1 {
         rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?;
@@ -455,7 +455,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 1 {
                 rt::read::skip_str(c, v >= 4)?;
             }
@@ -488,7 +488,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 1 {
                 vis.str(
@@ -584,7 +584,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 20;
             if v <= 1 {
                 n += rt::write::str_size(self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
@@ -636,7 +636,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 5 && self.leader_recovery_state != 0_i8 {
                 w.not_in_version("ungrouped_partition_states[].leader_recovery_state");
             }
@@ -676,7 +676,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
                 );
             }
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -735,7 +735,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_name = if v >= 2 {
                 rt::read::str(c, v >= 4, "topic_states[].topic_name")?
             } else {
@@ -769,7 +769,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 2 {
                 rt::read::str(c, v >= 4, "topic_states[].topic_name")?;
@@ -798,7 +798,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 2 {
                 rt::read::skip_str(c, v >= 4)?;
             }
@@ -821,7 +821,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 2 {
                 vis.str(
@@ -863,7 +863,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 2 {
                 n += rt::write::str_size(self.topic_name, v >= 4, "topic_states[].topic_name")?;
@@ -897,7 +897,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 1 && !self.topic_name.is_empty() {
                 w.not_in_version("topic_states[].topic_name");
             }
@@ -916,7 +916,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
                 });
             }
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
             };
@@ -972,7 +972,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let broker_id = rt::read::i32(c, "live_leaders[].broker_id")?;
             let host_name = rt::read::str(c, v >= 4, "live_leaders[].host_name")?;
             let port = rt::read::i32(c, "live_leaders[].port")?;
@@ -993,7 +993,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i32(c, "live_leaders[].broker_id")?;
             rt::read::str(c, v >= 4, "live_leaders[].host_name")?;
@@ -1009,7 +1009,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 4)?;
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip(c, 4)?;
@@ -1026,7 +1026,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::LIVE_LEADERS_BROKER_ID,
@@ -1053,7 +1053,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             n += rt::write::str_size(self.host_name, v >= 4, "live_leaders[].host_name")?;
             if v >= 4 {
@@ -1072,12 +1072,12 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.broker_id, "live_leaders[].broker_id");
             w.str(self.host_name, v >= 4, "live_leaders[].host_name");
             w.i32(self.port, "live_leaders[].port");
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "live_leaders[]._tagged_fields")
             };
@@ -1090,8 +1090,8 @@ impl<'a> rt::Message<'a> for LeaderAndIsrRequest<'a> {
         name: "LeaderAndIsrRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(4),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 7 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 7),
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -1951,7 +1951,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let controller_id = rt::read::i32(c, "controller_id")?;
                 let is_k_raft_controller = if v >= 7 {
                     rt::read::bool(c, "is_k_raft_controller")?
@@ -1998,7 +1998,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 if v >= 7 {
                     n += 1;
@@ -2049,7 +2049,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 6 && self.is_k_raft_controller {
                     w.not_in_version("is_k_raft_controller");
                 }
@@ -2087,7 +2087,7 @@ pub mod owned {
                 }
                 rt::owned::write_vec(w, &self.live_leaders, v >= 4, v, "live_leaders");
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -2175,7 +2175,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderAndIsrPartitionState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_name = if v <= 1 {
                 rt::owned::read_str(c, v >= 4, "ungrouped_partition_states[].topic_name")?
             } else {
@@ -2244,7 +2244,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 20;
                 if v <= 1 {
                     n += rt::write::str_size(&self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
@@ -2295,7 +2295,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 5 && self.leader_recovery_state != 0_i8 {
                 w.not_in_version("ungrouped_partition_states[].leader_recovery_state");
             }
@@ -2345,7 +2345,7 @@ pub mod owned {
                     );
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
@@ -2400,7 +2400,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderAndIsrTopicState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_name = if v >= 2 {
                 rt::owned::read_str(c, v >= 4, "topic_states[].topic_name")?
             } else {
@@ -2435,7 +2435,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 2 {
                     n += rt::write::str_size(&self.topic_name, v >= 4, "topic_states[].topic_name")?;
@@ -2468,7 +2468,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 1 && !self.topic_name.is_empty() {
                 w.not_in_version("topic_states[].topic_name");
             }
@@ -2487,7 +2487,7 @@ pub mod owned {
                 });
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
             };
@@ -2538,7 +2538,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderAndIsrLiveLeader {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let broker_id = rt::read::i32(c, "live_leaders[].broker_id")?;
             let host_name = rt::owned::read_str(c, v >= 4, "live_leaders[].host_name")?;
             let port = rt::read::i32(c, "live_leaders[].port")?;
@@ -2560,7 +2560,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 n += rt::write::str_size(&self.host_name, v >= 4, "live_leaders[].host_name")?;
                 if v >= 4 {
@@ -2578,7 +2578,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i32(self.broker_id, "live_leaders[].broker_id");
             w.str(&self.host_name, v >= 4, "live_leaders[].host_name");
             if v >= 4 && self.unknown_tagged_fields.is_empty() {
@@ -2589,7 +2589,7 @@ pub mod owned {
             } else {
                 w.i32(self.port, "live_leaders[].port");
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "live_leaders[]._tagged_fields")
                 };

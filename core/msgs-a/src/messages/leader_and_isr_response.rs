@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let partition_errors = if v <= 4 {
                 rt::read::array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, v, "partition_errors")?
@@ -95,7 +95,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
             if v <= 4 {
@@ -123,7 +123,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             if v <= 4 {
                 n += rt::write::array_size(&self.partition_errors, v >= 4, v, "partition_errors")?;
@@ -153,7 +153,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 5 && !self.partition_errors.is_empty() {
                 w.not_in_version("partition_errors");
             }
@@ -168,7 +168,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
                 w.array(&self.topics, v >= 4, v, "topics");
             }
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -224,7 +224,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_name = if v <= 4 {
                 rt::read::str(c, v >= 4, "partition_errors[].topic_name")?
             } else {
@@ -255,7 +255,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v <= 4 {
         rt::read::str(c, v >= 4, "partition_errors[].topic_name")?;
@@ -275,7 +275,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 4 {
                 rt::read::skip_str(c, v >= 4)?;
             }
@@ -293,7 +293,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 4 {
                 vis.str(
@@ -325,7 +325,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             if v <= 4 {
                 n += rt::write::str_size(self.topic_name, v >= 4, "partition_errors[].topic_name")?;
@@ -346,14 +346,14 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 4 {
                 w.str(self.topic_name, v >= 4, "partition_errors[].topic_name");
             }
             w.i32(self.partition_index, "partition_errors[].partition_index");
             w.i16(self.error_code, "partition_errors[].error_code");
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "partition_errors[]._tagged_fields")
             };
@@ -412,7 +412,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_id = if v >= 5 {
                 rt::read::uuid(c, "topics[].topic_id")?
             } else {
@@ -440,7 +440,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 5 {
                 rt::read::uuid(c, "topics[].topic_id")?;
@@ -466,7 +466,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 5 {
                 rt::read::skip(c, 16)?;
             }
@@ -486,7 +486,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 5 {
                 vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
@@ -514,7 +514,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 5 {
                 n += 16;
@@ -545,7 +545,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 4 && self.topic_id != rt::Uuid::nil() {
                 w.not_in_version("topics[].topic_id");
             }
@@ -561,7 +561,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
                 });
             }
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -574,8 +574,8 @@ impl<'a> rt::Message<'a> for LeaderAndIsrResponse<'a> {
         name: "LeaderAndIsrResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(4),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 7 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 7),
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -908,7 +908,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let error_code = rt::read::i16(c, "error_code")?;
                 let partition_errors = if v <= 4 {
                     rt::owned::read_array::<LeaderAndIsrPartitionError, _>(c, v >= 4, v, "partition_errors")?
@@ -937,7 +937,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 if v <= 4 {
                     n += rt::owned::vec_size(&self.partition_errors, v >= 4, v, "partition_errors")?;
@@ -967,7 +967,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 5 && !self.partition_errors.is_empty() {
                     w.not_in_version("partition_errors");
                 }
@@ -982,7 +982,7 @@ pub mod owned {
                     rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -1034,7 +1034,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderAndIsrPartitionError {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_name = if v <= 4 {
                 rt::owned::read_str(c, v >= 4, "partition_errors[].topic_name")?
             } else {
@@ -1066,7 +1066,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 if v <= 4 {
                     n += rt::write::str_size(&self.topic_name, v >= 4, "partition_errors[].topic_name")?;
@@ -1086,7 +1086,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 4 {
                 w.str(&self.topic_name, v >= 4, "partition_errors[].topic_name");
             }
@@ -1102,7 +1102,7 @@ pub mod owned {
                     r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "partition_errors[]._tagged_fields")
                 };
@@ -1150,7 +1150,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderAndIsrTopicError {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_id = if v >= 5 {
                 rt::read::uuid(c, "topics[].topic_id")?
             } else {
@@ -1179,7 +1179,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 5 {
                     n += 16;
@@ -1209,7 +1209,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 4 && self.topic_id != rt::Uuid::nil() {
                 w.not_in_version("topics[].topic_id");
             }
@@ -1225,7 +1225,7 @@ pub mod owned {
                 });
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };

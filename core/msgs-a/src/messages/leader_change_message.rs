@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -95,7 +95,7 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
             vis.i32(fields::LEADER_ID, rt::read::i32(c, "leader_id")?);
@@ -119,7 +119,7 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             n += rt::write::array_size(&self.voters, true, v, "voters")?;
             n += rt::write::array_size(&self.granting_voters, true, v, "granting_voters")
@@ -136,14 +136,14 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.version, "version");
             w.i32(self.leader_id, "leader_id");
             w.array(&self.voters, true, v, "voters");
             w.renamed(fields::ALIAS_GRANTING_VOTERS.paths, |w| {
                 w.array(&self.granting_voters, true, v, "granting_voters")
             });
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -199,7 +199,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let voter_id = rt::read::i32(c, "voters[].voter_id")?;
             let voter_directory_id = if v >= 1 {
                 rt::read::uuid(c, "voters[].voter_directory_id")?
@@ -218,7 +218,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i32(c, "voters[].voter_id")?;
             if v >= 1 {
@@ -233,7 +233,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 4)?;
             if v >= 1 {
                 rt::read::skip(c, 16)?;
@@ -249,7 +249,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::VOTERS_VOTER_ID, rt::read::i32(c, "voters[].voter_id")?);
             if v >= 1 {
@@ -267,7 +267,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             if v >= 1 {
                 n += 16;
@@ -287,7 +287,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
                 w.not_in_version("voters[].voter_directory_id");
             }
@@ -295,7 +295,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
             if v >= 1 {
                 w.uuid(self.voter_directory_id, "voters[].voter_directory_id");
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -305,8 +305,8 @@ impl<'a> rt::Message<'a> for LeaderChangeMessage<'a> {
         name: "LeaderChangeMessage",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -566,7 +566,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderChangeMessage {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -591,7 +591,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 n += rt::owned::vec_size(&self.voters, true, v, "voters")?;
                 n += rt::owned::vec_size(&self.granting_voters, true, v, "granting_voters")
@@ -608,7 +608,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if let Some(r) = w.run::<6>("version") {
                     r[0..2].copy_from_slice(&self.version.to_be_bytes());
                     r[2..6].copy_from_slice(&self.leader_id.to_be_bytes());
@@ -617,7 +617,7 @@ pub mod owned {
                 w.renamed(super::fields::ALIAS_GRANTING_VOTERS.paths, |w| {
                     rt::owned::write_vec(w, &self.granting_voters, true, v, "granting_voters")
                 });
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -662,7 +662,7 @@ pub mod owned {
     impl rt::OwnedStruct for Voter {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let voter_id = rt::read::i32(c, "voters[].voter_id")?;
             let voter_directory_id = if v >= 1 {
                 rt::read::uuid(c, "voters[].voter_directory_id")?
@@ -683,7 +683,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 if v >= 1 {
                     n += 16;
@@ -702,7 +702,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
                 w.not_in_version("voters[].voter_directory_id");
             }
@@ -716,7 +716,7 @@ pub mod owned {
                 if v >= 1 {
                     w.uuid(self.voter_directory_id, "voters[].voter_directory_id");
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

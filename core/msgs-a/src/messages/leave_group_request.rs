@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_id = rt::read::str(c, v >= 4, "group_id")?;
             let member_id = if v <= 2 {
                 rt::read::str(c, v >= 4, "member_id")?
@@ -96,7 +96,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
             if v <= 2 {
@@ -116,7 +116,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
             if v <= 2 {
@@ -147,7 +147,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 3 && !self.member_id.is_empty() {
                 w.not_in_version("member_id");
             }
@@ -162,7 +162,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
                 w.array(&self.members, v >= 4, v, "members");
             }
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -218,7 +218,7 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let member_id = if v >= 3 {
                 rt::read::str(c, v >= 4, "members[].member_id")?
             } else {
@@ -251,7 +251,7 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 3 {
                 rt::read::str(c, v >= 4, "members[].member_id")?;
@@ -273,7 +273,7 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 3 {
                 rt::read::skip_str(c, v >= 4)?;
             }
@@ -296,7 +296,7 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 3 {
                 vis.str(
@@ -327,7 +327,7 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 3 {
                 n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
@@ -360,7 +360,7 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 2 && !self.member_id.is_empty() {
                 w.not_in_version("members[].member_id");
             }
@@ -377,7 +377,7 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
                 w.opt_str(self.reason, v >= 4, v >= 5, "members[].reason");
             }
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
             };
@@ -390,8 +390,8 @@ impl<'a> rt::Message<'a> for LeaveGroupRequest<'a> {
         name: "LeaveGroupRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(13),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 5 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 5),
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -591,7 +591,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaveGroupRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let group_id = rt::owned::read_str(c, v >= 4, "group_id")?;
             let member_id = if v <= 2 {
                 rt::owned::read_str(c, v >= 4, "member_id")?
@@ -619,7 +619,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
                 if v <= 2 {
@@ -650,7 +650,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 3 && !self.member_id.is_empty() {
                     w.not_in_version("member_id");
                 }
@@ -665,7 +665,7 @@ pub mod owned {
                     rt::owned::write_vec(w, &self.members, v >= 4, v, "members");
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -717,7 +717,7 @@ pub mod owned {
     impl rt::OwnedStruct for MemberIdentity {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let member_id = if v >= 3 {
                 rt::owned::read_str(c, v >= 4, "members[].member_id")?
             } else {
@@ -751,7 +751,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 3 {
                     n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
@@ -788,7 +788,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 2 && !self.member_id.is_empty() {
                 w.not_in_version("members[].member_id");
             }
@@ -810,7 +810,7 @@ pub mod owned {
                 w.opt_str(self.reason.as_deref(), v >= 4, v >= 5, "members[].reason");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
             };

@@ -63,7 +63,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -95,7 +95,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -115,7 +115,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             if v >= 1 {
                 n += 4;
@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 2 && !self.members.is_empty() {
                 w.not_in_version("members");
             }
@@ -154,7 +154,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
                 w.array(&self.members, v >= 4, v, "members");
             }
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -210,7 +210,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let member_id = if v >= 3 {
                 rt::read::str(c, v >= 4, "members[].member_id")?
             } else {
@@ -243,7 +243,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 3 {
                 rt::read::str(c, v >= 4, "members[].member_id")?;
@@ -265,7 +265,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 3 {
                 rt::read::skip_str(c, v >= 4)?;
             }
@@ -288,7 +288,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 3 {
                 vis.str(
@@ -316,7 +316,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 3 {
                 n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
@@ -352,7 +352,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 2 && !self.member_id.is_empty() {
                 w.not_in_version("members[].member_id");
             }
@@ -372,7 +372,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
                 w.i16(self.error_code, "members[].error_code");
             }
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
             };
@@ -385,8 +385,8 @@ impl<'a> rt::Message<'a> for LeaveGroupResponse<'a> {
         name: "LeaveGroupResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(13),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 5 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 5),
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -586,7 +586,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaveGroupResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -614,7 +614,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 if v >= 1 {
                     n += 4;
@@ -641,7 +641,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 2 && !self.members.is_empty() {
                     w.not_in_version("members");
                 }
@@ -653,7 +653,7 @@ pub mod owned {
                     rt::owned::write_vec(w, &self.members, v >= 4, v, "members");
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -705,7 +705,7 @@ pub mod owned {
     impl rt::OwnedStruct for MemberResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let member_id = if v >= 3 {
                 rt::owned::read_str(c, v >= 4, "members[].member_id")?
             } else {
@@ -739,7 +739,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 3 {
                     n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
@@ -779,7 +779,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 2 && !self.member_id.is_empty() {
                 w.not_in_version("members[].member_id");
             }
@@ -810,7 +810,7 @@ pub mod owned {
                     w.i16(self.error_code, "members[].error_code");
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
                 };

@@ -63,7 +63,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let resource_types = if v >= 1 {
                 rt::read::array::<i8>(c, true, v, "resource_types")?
             } else {
@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 rt::visit::array::<i8, V>(c, true, false, v, fields::RESOURCE_TYPES, vis, "resource_types")?;
@@ -97,7 +97,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::array_size(&self.resource_types, true, v, "resource_types")?;
@@ -117,14 +117,14 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && !self.resource_types.is_empty() {
                 w.not_in_version("resource_types");
             }
             if v >= 1 {
                 w.array(&self.resource_types, true, v, "resource_types");
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -134,8 +134,8 @@ impl<'a> rt::Message<'a> for ListConfigResourcesRequest<'a> {
         name: "ListConfigResourcesRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(74),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -224,7 +224,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListConfigResourcesRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let resource_types = if v >= 1 {
                 rt::owned::read_array::<i8, _>(c, true, v, "resource_types")?
             } else {
@@ -240,7 +240,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += rt::owned::vec_size(&self.resource_types, true, v, "resource_types")?;
@@ -260,14 +260,14 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && !self.resource_types.is_empty() {
                     w.not_in_version("resource_types");
                 }
                 if v >= 1 {
                     rt::owned::write_vec(w, &self.resource_types, true, v, "resource_types");
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }

@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let states_filter = if v >= 4 {
                 rt::read::array::<&'a str>(c, v >= 3, v, "states_filter")?
             } else {
@@ -97,7 +97,7 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 4 {
                 rt::visit::array::<&'a str, V>(c, v >= 3, false, v, fields::STATES_FILTER, vis, "states_filter")?;
@@ -116,7 +116,7 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 4 {
                 n += rt::write::array_size(&self.states_filter, v >= 3, v, "states_filter")?;
@@ -146,7 +146,7 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 3 && !self.states_filter.is_empty() {
                 w.not_in_version("states_filter");
             }
@@ -160,7 +160,7 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
                 w.array(&self.types_filter, v >= 3, v, "types_filter");
             }
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -173,8 +173,8 @@ impl<'a> rt::Message<'a> for ListGroupsRequest<'a> {
         name: "ListGroupsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(16),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 5 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 5),
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -286,7 +286,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListGroupsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let states_filter = if v >= 4 {
                 rt::owned::read_array::<rt::OwnedStr, _>(c, v >= 3, v, "states_filter")?
             } else {
@@ -312,7 +312,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 4 {
                     n += rt::owned::vec_size(&self.states_filter, v >= 3, v, "states_filter")?;
@@ -342,7 +342,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 3 && !self.states_filter.is_empty() {
                     w.not_in_version("states_filter");
                 }
@@ -356,7 +356,7 @@ pub mod owned {
                     rt::owned::write_vec(w, &self.types_filter, v >= 3, v, "types_filter");
                 }
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };

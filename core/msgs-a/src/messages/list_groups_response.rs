@@ -63,7 +63,7 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -91,7 +91,7 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -109,7 +109,7 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             if v >= 1 {
                 n += 4;
@@ -131,14 +131,14 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
             w.i16(self.error_code, "error_code");
             w.array(&self.groups, v >= 3, v, "groups");
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -197,7 +197,7 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_id = rt::read::str(c, v >= 3, "groups[].group_id")?;
             let protocol_type = rt::read::str(c, v >= 3, "groups[].protocol_type")?;
             let group_state = if v >= 4 {
@@ -228,7 +228,7 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 3, "groups[].group_id")?;
             rt::read::str(c, v >= 3, "groups[].protocol_type")?;
@@ -249,7 +249,7 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 3)?;
             rt::read::skip_str(c, v >= 3)?;
             if v >= 4 {
@@ -271,7 +271,7 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::GROUPS_GROUP_ID,
@@ -304,7 +304,7 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.group_id, v >= 3, "groups[].group_id")?;
             n += rt::write::str_size(self.protocol_type, v >= 3, "groups[].protocol_type")?;
@@ -330,7 +330,7 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.group_id, v >= 3, "groups[].group_id");
             w.str(self.protocol_type, v >= 3, "groups[].protocol_type");
             if v >= 4 {
@@ -340,7 +340,7 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
                 w.str(self.group_type, v >= 3, "groups[].group_type");
             }
             if v >= 3 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
             };
@@ -353,8 +353,8 @@ impl<'a> rt::Message<'a> for ListGroupsResponse<'a> {
         name: "ListGroupsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(16),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 5 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 5),
         flexible_min: Some(3),
         latest_version_unstable: false,
         provisional: false,
@@ -571,7 +571,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListGroupsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -595,7 +595,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 if v >= 1 {
                     n += 4;
@@ -617,14 +617,14 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 1 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
                 }
                 w.i16(self.error_code, "error_code");
                 rt::owned::write_vec(w, &self.groups, v >= 3, v, "groups");
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -680,7 +680,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListedGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let group_id = rt::owned::read_str(c, v >= 3, "groups[].group_id")?;
             let protocol_type = rt::owned::read_str(c, v >= 3, "groups[].protocol_type")?;
             let group_state = if v >= 4 {
@@ -712,7 +712,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.group_id, v >= 3, "groups[].group_id")?;
                 n += rt::write::str_size(&self.protocol_type, v >= 3, "groups[].protocol_type")?;
@@ -737,7 +737,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.group_id, v >= 3, "groups[].group_id");
             w.str(&self.protocol_type, v >= 3, "groups[].protocol_type");
             if v >= 4 {
@@ -747,7 +747,7 @@ pub mod owned {
                 w.str(&self.group_type, v >= 3, "groups[].group_type");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
             };

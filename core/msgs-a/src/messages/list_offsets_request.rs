@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let replica_id = rt::read::i32(c, "replica_id")?;
             let isolation_level = if v >= 2 {
                 rt::read::i8(c, "isolation_level")?
@@ -101,7 +101,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
             if v >= 2 {
@@ -122,7 +122,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             if v >= 2 {
                 n += 1;
@@ -150,7 +150,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 1 && self.isolation_level != 0_i8 {
                 w.not_in_version("isolation_level");
             }
@@ -163,7 +163,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
                 w.i32(self.timeout_ms, "timeout_ms");
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -222,7 +222,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, v >= 6, "topics[].name")?;
             let partitions = rt::read::array::<ListOffsetsPartition<'a>>(c, v >= 6, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 6 {
@@ -241,7 +241,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 6, "topics[].name")?;
             rt::read::check_array::<ListOffsetsPartition<'a>>(c, v >= 6, false, v, "topics[].partitions")?;
@@ -256,7 +256,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 6)?;
             rt::read::skip_array::<ListOffsetsPartition<'a>>(c, v >= 6, v)?;
             if v >= 6 {
@@ -272,7 +272,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
             rt::visit::array::<ListOffsetsPartition<'a>, V>(
@@ -295,7 +295,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
             n += rt::write::array_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
@@ -315,11 +315,11 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, v >= 6, "topics[].name");
             w.array(&self.partitions, v >= 6, v, "topics[].partitions");
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -378,7 +378,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
             let current_leader_epoch = if v >= 4 {
                 rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
@@ -409,7 +409,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i32(c, "topics[].partitions[].partition_index")?;
             if v >= 4 {
@@ -430,7 +430,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 4)?;
             if v >= 4 {
                 rt::read::skip(c, 4)?;
@@ -452,7 +452,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::TOPICS_PARTITIONS_PARTITION_INDEX,
@@ -490,7 +490,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 12;
             if v >= 4 {
                 n += 4;
@@ -517,7 +517,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 && self.max_num_offsets != 1_i32 {
                 w.not_in_version("topics[].partitions[].max_num_offsets");
             }
@@ -530,7 +530,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
                 w.i32(self.max_num_offsets, "topics[].partitions[].max_num_offsets");
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };
@@ -543,8 +543,8 @@ impl<'a> rt::Message<'a> for ListOffsetsRequest<'a> {
         name: "ListOffsetsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(2),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 11 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 11),
         flexible_min: Some(6),
         latest_version_unstable: false,
         provisional: false,
@@ -829,7 +829,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let replica_id = rt::read::i32(c, "replica_id")?;
                 let isolation_level = if v >= 2 {
                     rt::read::i8(c, "isolation_level")?
@@ -860,7 +860,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 if v >= 2 {
                     n += 1;
@@ -888,7 +888,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 1 && self.isolation_level != 0_i8 {
                     w.not_in_version("isolation_level");
                 }
@@ -907,7 +907,7 @@ pub mod owned {
                         w.i32(self.timeout_ms, "timeout_ms");
                     }
                     if v >= 6 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };
@@ -956,7 +956,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListOffsetsTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, v >= 6, "topics[].name")?;
             let partitions = rt::owned::read_array::<ListOffsetsPartition, _>(c, v >= 6, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 6 {
@@ -976,7 +976,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
@@ -995,11 +995,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, v >= 6, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -1054,7 +1054,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListOffsetsPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
             let current_leader_epoch = if v >= 4 {
                 rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
@@ -1086,7 +1086,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 12;
                 if v >= 4 {
                     n += 4;
@@ -1112,7 +1112,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 1 && self.max_num_offsets != 1_i32 {
                 w.not_in_version("topics[].partitions[].max_num_offsets");
             }
@@ -1131,7 +1131,7 @@ pub mod owned {
                     w.i32(self.max_num_offsets, "topics[].partitions[].max_num_offsets");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
                 };

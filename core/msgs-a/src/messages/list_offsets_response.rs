@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = if v >= 2 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -92,7 +92,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 2 {
                 vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -109,7 +109,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 2 {
                 n += 4;
@@ -131,13 +131,13 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 2 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
             w.array(&self.topics, v >= 6, v, "topics");
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -196,7 +196,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, v >= 6, "topics[].name")?;
             let partitions = rt::read::array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 6 {
@@ -215,7 +215,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 6, "topics[].name")?;
             rt::read::check_array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, false, v, "topics[].partitions")?;
@@ -230,7 +230,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 6)?;
             rt::read::skip_array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, v)?;
             if v >= 6 {
@@ -246,7 +246,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
             rt::visit::array::<ListOffsetsPartitionResponse<'a>, V>(
@@ -269,7 +269,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
             n += rt::write::array_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
@@ -289,11 +289,11 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, v >= 6, "topics[].name");
             w.array(&self.partitions, v >= 6, v, "topics[].partitions");
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -358,7 +358,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -412,7 +412,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         match rt::read::run::<6>(c) {
             Some(_r) => { }
@@ -443,7 +443,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 6)?;
             if v <= 0 {
                 rt::read::skip_array::<i64>(c, v >= 6, v)?;
@@ -467,7 +467,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::TOPICS_PARTITIONS_PARTITION_INDEX,
@@ -522,7 +522,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             if v <= 0 {
                 n += rt::write::array_size(
@@ -569,7 +569,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 && !self.old_style_offsets.is_empty() {
                 w.not_in_version("topics[].partitions[].old_style_offsets");
             }
@@ -602,7 +602,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
                 w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };
@@ -615,8 +615,8 @@ impl<'a> rt::Message<'a> for ListOffsetsResponse<'a> {
         name: "ListOffsetsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(2),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 11 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 11),
         flexible_min: Some(6),
         latest_version_unstable: false,
         provisional: false,
@@ -893,7 +893,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let throttle_time_ms = if v >= 2 {
                     rt::read::i32(c, "throttle_time_ms")?
                 } else {
@@ -916,7 +916,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 2 {
                     n += 4;
@@ -938,13 +938,13 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 2 {
                     w.i32(self.throttle_time_ms, "throttle_time_ms");
                 }
                 rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics");
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -992,7 +992,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListOffsetsTopicResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, v >= 6, "topics[].name")?;
             let partitions =
                 rt::owned::read_array::<ListOffsetsPartitionResponse, _>(c, v >= 6, v, "topics[].partitions")?;
@@ -1013,7 +1013,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
@@ -1032,11 +1032,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, v >= 6, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -1099,7 +1099,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListOffsetsPartitionResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -1154,7 +1154,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 if v <= 0 {
                     n += rt::owned::vec_size(
@@ -1200,7 +1200,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 1 && !self.old_style_offsets.is_empty() {
                 w.not_in_version("topics[].partitions[].old_style_offsets");
             }
@@ -1242,7 +1242,7 @@ pub mod owned {
                     w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
                 };

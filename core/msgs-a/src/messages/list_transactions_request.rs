@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let state_filters = rt::read::array::<&'a str>(c, true, v, "state_filters")?;
             let producer_id_filters = rt::read::array::<i64>(c, true, v, "producer_id_filters")?;
             let duration_filter = if v >= 1 {
@@ -97,7 +97,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<&'a str, V>(c, true, false, v, fields::STATE_FILTERS, vis, "state_filters")?;
             rt::visit::array::<i64, V>(
@@ -127,7 +127,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.state_filters, true, v, "state_filters")?;
             n += rt::write::array_size(&self.producer_id_filters, true, v, "producer_id_filters")?;
@@ -155,7 +155,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.duration_filter != -1_i64 {
                 w.not_in_version("duration_filter");
             }
@@ -170,7 +170,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
             if v >= 2 {
                 w.opt_str(self.transactional_id_pattern, true, v >= 2, "transactional_id_pattern");
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -180,8 +180,8 @@ impl<'a> rt::Message<'a> for ListTransactionsRequest<'a> {
         name: "ListTransactionsRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(66),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -339,7 +339,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListTransactionsRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let state_filters = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "state_filters")?;
             let producer_id_filters = rt::owned::read_array::<i64, _>(c, true, v, "producer_id_filters")?;
             let duration_filter = if v >= 1 {
@@ -365,7 +365,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.state_filters, true, v, "state_filters")?;
                 n += rt::owned::vec_size(&self.producer_id_filters, true, v, "producer_id_filters")?;
@@ -398,7 +398,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.duration_filter != -1_i64 {
                     w.not_in_version("duration_filter");
                 }
@@ -418,7 +418,7 @@ pub mod owned {
                         "transactional_id_pattern",
                     );
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }

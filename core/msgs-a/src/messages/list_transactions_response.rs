@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -94,7 +94,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -125,7 +125,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             n += rt::write::array_size(&self.unknown_state_filters, true, v, "unknown_state_filters")?;
             n += rt::write::array_size(&self.transaction_states, true, v, "transaction_states")?;
@@ -141,12 +141,12 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
             w.array(&self.unknown_state_filters, true, v, "unknown_state_filters");
             w.array(&self.transaction_states, true, v, "transaction_states");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -287,7 +287,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
             w.str(self.transactional_id, true, "transaction_states[].transactional_id");
             w.i64(self.producer_id, "transaction_states[].producer_id");
             w.str(self.transaction_state, true, "transaction_states[].transaction_state");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -297,8 +297,8 @@ impl<'a> rt::Message<'a> for ListTransactionsResponse<'a> {
         name: "ListTransactionsResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(66),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -519,7 +519,7 @@ pub mod owned {
     impl rt::OwnedStruct for ListTransactionsResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -543,7 +543,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 n += rt::owned::vec_size(&self.unknown_state_filters, true, v, "unknown_state_filters")?;
                 n += rt::owned::vec_size(&self.transaction_states, true, v, "transaction_states")?;
@@ -559,14 +559,14 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if let Some(r) = w.run::<6>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                     r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
                 }
                 rt::owned::write_vec(w, &self.unknown_state_filters, true, v, "unknown_state_filters");
                 rt::owned::write_vec(w, &self.transaction_states, true, v, "transaction_states");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -650,7 +650,7 @@ pub mod owned {
             w.str(&self.transactional_id, true, "transaction_states[].transactional_id");
             w.i64(self.producer_id, "transaction_states[].producer_id");
             w.str(&self.transaction_state, true, "transaction_states[].transaction_state");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

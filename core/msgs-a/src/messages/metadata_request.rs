@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topics = rt::read::opt_array::<MetadataRequestTopic<'a>>(c, v >= 9, v >= 1, v, "topics")?;
             let allow_auto_topic_creation = if v >= 4 {
                 rt::read::bool(c, "allow_auto_topic_creation")?
@@ -105,7 +105,7 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<MetadataRequestTopic<'a>, V>(c, v >= 9, v >= 1, v, fields::TOPICS, vis, "topics")?;
             if v >= 4 {
@@ -137,7 +137,7 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::opt_array_size(&self.topics, v >= 9, v >= 1, v, "topics")?;
             if v >= 4 {
@@ -174,7 +174,7 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 3 && !self.allow_auto_topic_creation {
                 w.not_in_version("allow_auto_topic_creation");
             }
@@ -201,7 +201,7 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
                 );
             }
             if v >= 9 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -260,7 +260,7 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_id = if v >= 10 {
                 rt::read::uuid(c, "topics[].topic_id")?
             } else {
@@ -283,7 +283,7 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 10 {
                 rt::read::uuid(c, "topics[].topic_id")?;
@@ -300,7 +300,7 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 10 {
                 rt::read::skip(c, 16)?;
             }
@@ -318,7 +318,7 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 10 {
                 vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
@@ -338,7 +338,7 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 10 {
                 n += 16;
@@ -360,13 +360,13 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 10 {
                 w.uuid(self.topic_id, "topics[].topic_id");
             }
             w.opt_str(self.name, v >= 9, v >= 10, "topics[].name");
             if v >= 9 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -379,8 +379,8 @@ impl<'a> rt::Message<'a> for MetadataRequest<'a> {
         name: "MetadataRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(3),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 13 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 13),
         flexible_min: Some(9),
         latest_version_unstable: false,
         provisional: false,
@@ -584,7 +584,7 @@ pub mod owned {
     impl rt::OwnedStruct for MetadataRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topics = rt::owned::read_opt_array::<MetadataRequestTopic, _>(c, v >= 9, v >= 1, v, "topics")?;
             let allow_auto_topic_creation = if v >= 4 {
                 rt::read::bool(c, "allow_auto_topic_creation")?
@@ -618,7 +618,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 9, v >= 1, v, "topics")?;
                 if v >= 4 {
@@ -655,7 +655,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 3 && !self.allow_auto_topic_creation {
                     w.not_in_version("allow_auto_topic_creation");
                 }
@@ -688,7 +688,7 @@ pub mod owned {
                         );
                     }
                     if v >= 9 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };
@@ -737,7 +737,7 @@ pub mod owned {
     impl rt::OwnedStruct for MetadataRequestTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_id = if v >= 10 {
                 rt::read::uuid(c, "topics[].topic_id")?
             } else {
@@ -761,7 +761,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 10 {
                     n += 16;
@@ -782,13 +782,13 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 10 {
                 w.uuid(self.topic_id, "topics[].topic_id");
             }
             w.opt_str(self.name.as_deref(), v >= 9, v >= 10, "topics[].name");
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };

@@ -75,7 +75,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = if v >= 3 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -126,7 +126,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 3 {
                 vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -159,7 +159,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 3 {
                 n += 4;
@@ -197,7 +197,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
                 w.not_in_version("cluster_authorized_operations");
             }
@@ -219,7 +219,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
                 w.i16(self.error_code, "error_code");
             }
             if v >= 9 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -278,7 +278,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let node_id = rt::read::i32(c, "brokers[].node_id")?;
             let host = rt::read::str(c, v >= 9, "brokers[].host")?;
             let port = rt::read::i32(c, "brokers[].port")?;
@@ -305,7 +305,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i32(c, "brokers[].node_id")?;
             rt::read::str(c, v >= 9, "brokers[].host")?;
@@ -324,7 +324,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 4)?;
             rt::read::skip_str(c, v >= 9)?;
             rt::read::skip(c, 4)?;
@@ -344,7 +344,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::BROKERS_NODE_ID, rt::read::i32(c, "brokers[].node_id")?);
             vis.str(fields::BROKERS_HOST, Some(rt::read::str(c, v >= 9, "brokers[].host")?));
@@ -366,7 +366,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             n += rt::write::str_size(self.host, v >= 9, "brokers[].host")?;
             if v >= 1 {
@@ -388,7 +388,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.node_id, "brokers[].node_id");
             w.str(self.host, v >= 9, "brokers[].host");
             w.i32(self.port, "brokers[].port");
@@ -396,7 +396,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
                 w.opt_str(self.rack, v >= 9, v >= 1, "brokers[].rack");
             }
             if v >= 9 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "brokers[]._tagged_fields")
             };
@@ -461,7 +461,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "topics[].error_code")?;
             let name = rt::read::opt_str(c, v >= 9, v >= 12, "topics[].name")?;
             let topic_id = if v >= 10 {
@@ -500,7 +500,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i16(c, "topics[].error_code")?;
             rt::read::opt_str(c, v >= 9, v >= 12, "topics[].name")?;
@@ -525,7 +525,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, v >= 9)?;
             if v >= 10 {
@@ -551,7 +551,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::TOPICS_ERROR_CODE, rt::read::i16(c, "topics[].error_code")?);
             vis.str(
@@ -590,7 +590,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             n += rt::write::opt_str_size(self.name, v >= 9, v >= 12, "topics[].name")?;
             if v >= 10 {
@@ -622,7 +622,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
                 w.not_in_version("topics[].topic_authorized_operations");
             }
@@ -639,7 +639,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
                 w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations");
             }
             if v >= 9 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -707,7 +707,7 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 10] = match rt::read::run::<10>(c) {
                 Some(r) => r,
                 None => {
@@ -750,7 +750,7 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         match rt::read::run::<10>(c) {
             Some(_r) => { }
@@ -775,7 +775,7 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 10)?;
             if v >= 7 {
                 rt::read::skip(c, 4)?;
@@ -798,7 +798,7 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(
                 fields::TOPICS_PARTITIONS_ERROR_CODE,
@@ -863,7 +863,7 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 10;
             if v >= 7 {
                 n += 4;
@@ -894,7 +894,7 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.error_code, "topics[].partitions[].error_code");
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i32(self.leader_id, "topics[].partitions[].leader_id");
@@ -912,7 +912,7 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
                 );
             }
             if v >= 9 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };
@@ -925,8 +925,8 @@ impl<'a> rt::Message<'a> for MetadataResponse<'a> {
         name: "MetadataResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(3),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 13 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 13),
         flexible_min: Some(9),
         latest_version_unstable: false,
         provisional: false,
@@ -1473,7 +1473,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let throttle_time_ms = if v >= 3 {
                     rt::read::i32(c, "throttle_time_ms")?
                 } else {
@@ -1522,7 +1522,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 3 {
                     n += 4;
@@ -1560,7 +1560,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
                     w.not_in_version("cluster_authorized_operations");
                 }
@@ -1588,7 +1588,7 @@ pub mod owned {
                         w.i16(self.error_code, "error_code");
                     }
                     if v >= 9 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };
@@ -1645,7 +1645,7 @@ pub mod owned {
     impl rt::OwnedStruct for MetadataResponseBroker {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let node_id = rt::read::i32(c, "brokers[].node_id")?;
             let host = rt::owned::read_str(c, v >= 9, "brokers[].host")?;
             let port = rt::read::i32(c, "brokers[].port")?;
@@ -1673,7 +1673,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 n += rt::write::str_size(&self.host, v >= 9, "brokers[].host")?;
                 if v >= 1 {
@@ -1694,7 +1694,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i32(self.node_id, "brokers[].node_id");
             w.str(&self.host, v >= 9, "brokers[].host");
             w.i32(self.port, "brokers[].port");
@@ -1702,7 +1702,7 @@ pub mod owned {
                 w.opt_str(self.rack.as_deref(), v >= 9, v >= 1, "brokers[].rack");
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "brokers[]._tagged_fields")
             };
@@ -1765,7 +1765,7 @@ pub mod owned {
     impl rt::OwnedStruct for MetadataResponseTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let error_code = rt::read::i16(c, "topics[].error_code")?;
             let name = rt::owned::read_opt_str(c, v >= 9, v >= 12, "topics[].name")?;
             let topic_id = if v >= 10 {
@@ -1806,7 +1806,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 n += rt::write::opt_str_size(self.name.as_deref(), v >= 9, v >= 12, "topics[].name")?;
                 if v >= 10 {
@@ -1837,7 +1837,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
                 w.not_in_version("topics[].topic_authorized_operations");
             }
@@ -1860,7 +1860,7 @@ pub mod owned {
                     w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations");
                 }
                 if v >= 9 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
                 };
@@ -1928,7 +1928,7 @@ pub mod owned {
     impl rt::OwnedStruct for MetadataResponsePartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 10] = match rt::read::run::<10>(c) {
                 Some(r) => r,
                 None => {
@@ -1972,7 +1972,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 10;
                 if v >= 7 {
                     n += 4;
@@ -2002,7 +2002,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if let Some(r) = w.run::<10>("topics[].partitions[].error_code") {
                 r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                 r[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -2023,7 +2023,7 @@ pub mod owned {
                 );
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };

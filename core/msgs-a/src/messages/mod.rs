@@ -285,6 +285,8 @@ pub mod metadata_request;
 pub mod metadata_response;
 #[cfg(feature = "api-offset-commit")]
 pub mod offset_commit_request;
+#[cfg(feature = "api-offset-commit")]
+pub mod offset_commit_response;
 
 #[cfg(feature = "storage-records")]
 pub use aborted_txn::AbortedTxn;
@@ -568,3 +570,5 @@ pub use metadata_request::MetadataRequest;
 pub use metadata_response::MetadataResponse;
 #[cfg(feature = "api-offset-commit")]
 pub use offset_commit_request::OffsetCommitRequest;
+#[cfg(feature = "api-offset-commit")]
+pub use offset_commit_response::OffsetCommitResponse;

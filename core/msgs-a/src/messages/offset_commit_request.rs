@@ -74,7 +74,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_id = rt::read::str(c, v >= 8, "group_id")?;
             let generation_id_or_member_epoch = if v >= 1 {
                 rt::read::i32(c, "generation_id_or_member_epoch")?
@@ -119,7 +119,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 8, "group_id")?));
             if v >= 1 {
@@ -152,7 +152,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.group_id, v >= 8, "group_id")?;
             if v >= 1 {
@@ -187,7 +187,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 6 && self.group_instance_id.is_some() {
                 w.not_in_version("group_instance_id");
             }
@@ -206,7 +206,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
             }
             w.array(&self.topics, v >= 8, v, "topics");
             if v >= 8 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -262,7 +262,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = if v <= 9 {
                 rt::read::str(c, v >= 8, "topics[].name")?
             } else {
@@ -291,7 +291,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 9 {
                 rt::read::str(c, v >= 8, "topics[].name")?;
@@ -311,7 +311,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 9 {
                 rt::read::skip_str(c, v >= 8)?;
             }
@@ -332,7 +332,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 9 {
                 vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 8, "topics[].name")?));
@@ -360,7 +360,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v <= 9 {
                 n += rt::write::str_size(self.name, v >= 8, "topics[].name")?;
@@ -385,7 +385,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 9 {
                 w.str(self.name, v >= 8, "topics[].name");
             }
@@ -394,7 +394,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
             }
             w.array(&self.partitions, v >= 8, v, "topics[].partitions");
             if v >= 8 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -456,7 +456,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -495,7 +495,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         match rt::read::run::<12>(c) {
             Some(_r) => { }
@@ -519,7 +519,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 12)?;
             if v >= 6 {
                 rt::read::skip(c, 4)?;
@@ -541,7 +541,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::TOPICS_PARTITIONS_PARTITION_INDEX,
@@ -583,7 +583,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 12;
             if v >= 6 {
                 n += 4;
@@ -616,7 +616,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
                 w.not_in_version("topics[].partitions[].commit_timestamp");
             }
@@ -638,7 +638,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
                 "topics[].partitions[].committed_metadata",
             );
             if v >= 8 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };
@@ -651,8 +651,8 @@ impl<'a> rt::Message<'a> for OffsetCommitRequest<'a> {
         name: "OffsetCommitRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(8),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 10 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 10),
         flexible_min: Some(8),
         latest_version_unstable: false,
         provisional: false,
@@ -1013,7 +1013,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let group_id = rt::owned::read_str(c, v >= 8, "group_id")?;
                 let generation_id_or_member_epoch = if v >= 1 {
                     rt::read::i32(c, "generation_id_or_member_epoch")?
@@ -1056,7 +1056,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.group_id, v >= 8, "group_id")?;
                 if v >= 1 {
@@ -1096,7 +1096,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 6 && self.group_instance_id.is_some() {
                     w.not_in_version("group_instance_id");
                 }
@@ -1115,7 +1115,7 @@ pub mod owned {
                 }
                 rt::owned::write_vec(w, &self.topics, v >= 8, v, "topics");
                 if v >= 8 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -1167,7 +1167,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetCommitRequestTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = if v <= 9 {
                 rt::owned::read_str(c, v >= 8, "topics[].name")?
             } else {
@@ -1198,7 +1198,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v <= 9 {
                     n += rt::write::str_size(&self.name, v >= 8, "topics[].name")?;
@@ -1222,7 +1222,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 9 {
                 w.str(&self.name, v >= 8, "topics[].name");
             }
@@ -1231,7 +1231,7 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.partitions, v >= 8, v, "topics[].partitions");
             if v >= 8 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -1290,7 +1290,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetCommitRequestPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -1331,7 +1331,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 12;
                 if v >= 6 {
                     n += 4;
@@ -1363,7 +1363,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
                 w.not_in_version("topics[].partitions[].commit_timestamp");
             }
@@ -1387,7 +1387,7 @@ pub mod owned {
                 "topics[].partitions[].committed_metadata",
             );
             if v >= 8 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };

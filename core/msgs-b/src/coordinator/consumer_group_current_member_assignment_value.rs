@@ -74,7 +74,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
                 None => {
@@ -106,7 +106,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
             vis.i32(
@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 9;
             n += rt::write::array_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
             n += rt::write::array_size(
@@ -164,7 +164,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.member_epoch, "member_epoch");
             w.i32(self.previous_member_epoch, "previous_member_epoch");
             w.i8(self.state, "state");
@@ -177,7 +177,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
                     "partitions_pending_revocation",
                 )
             });
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -237,7 +237,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_id = rt::read::uuid(c, "assigned_partitions[].topic_id")?;
             let partitions = rt::read::array::<i32>(c, true, v, "assigned_partitions[].partitions")?;
             let mut assignment_epochs_tag: Option<rt::Array<'a, i32>> = Some(rt::Array::EMPTY);
@@ -280,7 +280,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<i32>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -294,7 +294,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.uuid(
                 fields::ASSIGNED_PARTITIONS_TOPIC_ID,
@@ -347,22 +347,24 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::write::array_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
             {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
-                    let s = rt::write::opt_array_size(
-                        &self.assignment_epochs,
-                        true,
-                        true,
-                        v,
-                        "assigned_partitions[].assignment_epochs",
-                    )?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        0,
+                        rt::write::opt_array_size(
+                            &self.assignment_epochs,
+                            true,
+                            true,
+                            v,
+                            "assigned_partitions[].assignment_epochs",
+                        )?,
+                    );
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -373,7 +375,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.uuid(self.topic_id, "assigned_partitions[].topic_id");
             w.array(&self.partitions, true, v, "assigned_partitions[].partitions");
             {
@@ -401,8 +403,8 @@ impl<'a> rt::Message<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
         name: "ConsumerGroupCurrentMemberAssignmentValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(8),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -734,7 +736,7 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerGroupCurrentMemberAssignmentValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
                 None => {
@@ -762,7 +764,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 9;
                 n += rt::owned::vec_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
                 n += rt::owned::vec_size(
@@ -784,7 +786,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if let Some(r) = w.run::<9>("member_epoch") {
                     r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
                     r[4..8].copy_from_slice(&self.previous_member_epoch.to_be_bytes());
@@ -800,7 +802,7 @@ pub mod owned {
                         "partitions_pending_revocation",
                     )
                 });
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -849,7 +851,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_id = rt::read::uuid(c, "assigned_partitions[].topic_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "assigned_partitions[].partitions")?;
             let mut assignment_epochs_tag: Option<rt::SmallVec<[i32; 4]>> = Some(rt::SmallVec::new());
@@ -893,22 +895,24 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
                 {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
-                        let s = rt::owned::opt_vec_size(
-                            self.assignment_epochs.as_deref(),
-                            true,
-                            true,
-                            v,
-                            "assigned_partitions[].assignment_epochs",
-                        )?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            0,
+                            rt::owned::opt_vec_size(
+                                self.assignment_epochs.as_deref(),
+                                true,
+                                true,
+                                v,
+                                "assigned_partitions[].assignment_epochs",
+                            )?,
+                        );
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -918,7 +922,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.uuid(self.topic_id, "assigned_partitions[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "assigned_partitions[].partitions");
             {
@@ -926,8 +930,6 @@ pub mod owned {
                 let has_assignment_epochs = !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty());
                 tags += usize::from(has_assignment_epochs);
                 w.uvarint(tags as u32, "assigned_partitions[]._tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_assignment_epochs {
                     let s = w.ok(rt::owned::opt_vec_size(
                         self.assignment_epochs.as_deref(),
@@ -936,8 +938,7 @@ pub mod owned {
                         v,
                         "assigned_partitions[].assignment_epochs",
                     ));
-                    w.uvarint(0, "assigned_partitions[].assignment_epochs");
-                    w.uvarint(s as u32, "assigned_partitions[].assignment_epochs");
+                    w.tag_header(0, s, "assigned_partitions[].assignment_epochs");
                     rt::owned::write_opt_vec(
                         w,
                         self.assignment_epochs.as_deref(),
@@ -947,7 +948,7 @@ pub mod owned {
                         "assigned_partitions[].assignment_epochs",
                     );
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             }
         }
     }

@@ -81,7 +81,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
             let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
             let client_id = rt::read::str(c, true, "client_id")?;
@@ -141,7 +141,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
             vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
@@ -195,7 +195,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::opt_str_size(self.instance_id, true, true, "instance_id")?;
             n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
@@ -208,10 +208,11 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.classic_member_metadata != Some(ClassicMemberMetadata::DEFAULT) {
-                    let s =
-                        rt::write::opt_struct_size(&self.classic_member_metadata, true, v, "classic_member_metadata")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        0,
+                        rt::write::opt_struct_size(&self.classic_member_metadata, true, v, "classic_member_metadata")?,
+                    );
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -222,7 +223,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.opt_str(self.instance_id, true, true, "instance_id");
             w.opt_str(self.rack_id, true, true, "rack_id");
             w.str(self.client_id, true, "client_id");
@@ -243,8 +244,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
                         v,
                         "classic_member_metadata",
                     ));
-                    w.uvarint(0, "classic_member_metadata");
-                    w.uvarint(s as u32, "classic_member_metadata");
+                    w.tag_header(0, s, "classic_member_metadata");
                     w.opt_struct_tagged(&self.classic_member_metadata, true, v, "classic_member_metadata");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
@@ -298,7 +298,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let session_timeout_ms = rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
             let supported_protocols =
                 rt::read::array::<ClassicProtocol<'a>>(c, true, v, "classic_member_metadata.supported_protocols")?;
@@ -314,7 +314,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
             rt::read::check_array::<ClassicProtocol<'a>>(
@@ -333,7 +333,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 4)?;
             rt::read::skip_array::<ClassicProtocol<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -347,7 +347,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::CLASSIC_MEMBER_METADATA_SESSION_TIMEOUT_MS,
@@ -376,7 +376,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(
                 &self.supported_protocols,
@@ -396,7 +396,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.session_timeout_ms, "classic_member_metadata.session_timeout_ms");
             w.array(
                 &self.supported_protocols,
@@ -404,7 +404,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
                 v,
                 "classic_member_metadata.supported_protocols",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -556,7 +556,7 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
                 true,
                 "classic_member_metadata.supported_protocols[].metadata",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -566,8 +566,8 @@ impl<'a> rt::Message<'a> for ConsumerGroupMemberMetadataValue<'a> {
         name: "ConsumerGroupMemberMetadataValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(5),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -923,7 +923,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let instance_id = rt::owned::read_opt_str(c, true, true, "instance_id")?;
                 let rack_id = rt::owned::read_opt_str(c, true, true, "rack_id")?;
                 let client_id = rt::owned::read_str(c, true, "client_id")?;
@@ -982,7 +982,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
                 n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
@@ -1000,14 +1000,16 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.classic_member_metadata != Some(ClassicMemberMetadata::default()) {
-                        let s = rt::owned::opt_struct_size(
-                            &self.classic_member_metadata,
-                            true,
-                            v,
-                            "classic_member_metadata",
-                        )?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            0,
+                            rt::owned::opt_struct_size(
+                                &self.classic_member_metadata,
+                                true,
+                                v,
+                                "classic_member_metadata",
+                            )?,
+                        );
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -1018,7 +1020,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.opt_str(self.instance_id.as_deref(), true, true, "instance_id");
                 w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
                 w.str(&self.client_id, true, "client_id");
@@ -1038,8 +1040,6 @@ pub mod owned {
                         self.classic_member_metadata != Some(ClassicMemberMetadata::default());
                     tags += usize::from(has_classic_member_metadata);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_classic_member_metadata {
                         let s = w.ok(rt::owned::opt_struct_size(
                             &self.classic_member_metadata,
@@ -1047,8 +1047,7 @@ pub mod owned {
                             v,
                             "classic_member_metadata",
                         ));
-                        w.uvarint(0, "classic_member_metadata");
-                        w.uvarint(s as u32, "classic_member_metadata");
+                        w.tag_header(0, s, "classic_member_metadata");
                         rt::owned::write_opt_struct_tagged(
                             w,
                             &self.classic_member_metadata,
@@ -1057,7 +1056,7 @@ pub mod owned {
                             "classic_member_metadata",
                         );
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
                 }
             })
         }
@@ -1103,7 +1102,7 @@ pub mod owned {
     impl rt::OwnedStruct for ClassicMemberMetadata {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let session_timeout_ms = rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
             let supported_protocols =
                 rt::owned::read_array::<ClassicProtocol, _>(c, true, v, "classic_member_metadata.supported_protocols")?;
@@ -1123,7 +1122,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(
                     &self.supported_protocols,
@@ -1142,7 +1141,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i32(self.session_timeout_ms, "classic_member_metadata.session_timeout_ms");
             rt::owned::write_vec(
                 w,
@@ -1151,7 +1150,7 @@ pub mod owned {
                 v,
                 "classic_member_metadata.supported_protocols",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -1237,7 +1236,7 @@ pub mod owned {
                 true,
                 "classic_member_metadata.supported_protocols[].metadata",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

@@ -133,9 +133,8 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.metadata_hash != 0_i64 {
-                    let s = 8;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, 8);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -153,9 +152,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
                 tags += usize::from(has_metadata_hash);
                 w.uvarint(tags as u32, "_tagged_fields");
                 if has_metadata_hash {
-                    let s = 8;
-                    w.uvarint(0, "metadata_hash");
-                    w.uvarint(s as u32, "metadata_hash");
+                    w.tag_header(0, 8, "metadata_hash");
                     w.i64(self.metadata_hash, "metadata_hash");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
@@ -169,8 +166,8 @@ impl<'a> rt::Message<'a> for ConsumerGroupMetadataValue<'a> {
         name: "ConsumerGroupMetadataValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(3),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -319,9 +316,8 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.metadata_hash != 0_i64 {
-                        let s = 8;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, 8);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -338,15 +334,11 @@ pub mod owned {
                     let has_metadata_hash = self.metadata_hash != 0_i64;
                     tags += usize::from(has_metadata_hash);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_metadata_hash {
-                        let s = 8;
-                        w.uvarint(0, "metadata_hash");
-                        w.uvarint(s as u32, "metadata_hash");
+                        w.tag_header(0, 8, "metadata_hash");
                         w.i64(self.metadata_hash, "metadata_hash");
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
                 }
             })
         }

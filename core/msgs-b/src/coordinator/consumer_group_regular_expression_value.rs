@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topics = rt::read::array::<&'a str>(c, true, v, "topics")?;
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
@@ -94,7 +94,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<&'a str, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
             vis.i64(fields::VERSION, rt::read::i64(c, "version")?);
@@ -108,7 +108,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::write::array_size(&self.topics, true, v, "topics")?;
             {
@@ -123,11 +123,11 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.topics, true, v, "topics");
             w.i64(self.version, "version");
             w.i64(self.timestamp, "timestamp");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -137,8 +137,8 @@ impl<'a> rt::Message<'a> for ConsumerGroupRegularExpressionValue<'a> {
         name: "ConsumerGroupRegularExpressionValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(16),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -270,7 +270,7 @@ pub mod owned {
     impl rt::OwnedStruct for ConsumerGroupRegularExpressionValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topics = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "topics")?;
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
@@ -292,7 +292,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
                 {
@@ -307,7 +307,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.topics, true, v, "topics");
                 if self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<17>("version") {
@@ -320,7 +320,7 @@ pub mod owned {
                         r[0..8].copy_from_slice(&self.version.to_be_bytes());
                         r[8..16].copy_from_slice(&self.timestamp.to_be_bytes());
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

@@ -132,9 +132,8 @@ impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMetadataValue<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.assignment_timestamp != 0_i64 {
-                    let s = 8;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, 8);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -152,9 +151,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMetadataValue<'a> {
                 tags += usize::from(has_assignment_timestamp);
                 w.uvarint(tags as u32, "_tagged_fields");
                 if has_assignment_timestamp {
-                    let s = 8;
-                    w.uvarint(0, "assignment_timestamp");
-                    w.uvarint(s as u32, "assignment_timestamp");
+                    w.tag_header(0, 8, "assignment_timestamp");
                     w.i64(self.assignment_timestamp, "assignment_timestamp");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
@@ -168,8 +165,8 @@ impl<'a> rt::Message<'a> for ConsumerGroupTargetAssignmentMetadataValue<'a> {
         name: "ConsumerGroupTargetAssignmentMetadataValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(6),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -318,9 +315,8 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.assignment_timestamp != 0_i64 {
-                        let s = 8;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, 8);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -337,15 +333,11 @@ pub mod owned {
                     let has_assignment_timestamp = self.assignment_timestamp != 0_i64;
                     tags += usize::from(has_assignment_timestamp);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_assignment_timestamp {
-                        let s = 8;
-                        w.uvarint(0, "assignment_timestamp");
-                        w.uvarint(s as u32, "assignment_timestamp");
+                        w.tag_header(0, 8, "assignment_timestamp");
                         w.i64(self.assignment_timestamp, "assignment_timestamp");
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
                 }
             })
         }

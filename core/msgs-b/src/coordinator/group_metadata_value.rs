@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let protocol_type = rt::read::str(c, v >= 4, "protocol_type")?;
             let generation = rt::read::i32(c, "generation")?;
             let protocol = rt::read::opt_str(c, v >= 4, true, "protocol")?;
@@ -106,7 +106,7 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::PROTOCOL_TYPE, Some(rt::read::str(c, v >= 4, "protocol_type")?));
             vis.i32(fields::GENERATION, rt::read::i32(c, "generation")?);
@@ -130,7 +130,7 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::str_size(self.protocol_type, v >= 4, "protocol_type")?;
             n += rt::write::opt_str_size(self.protocol, v >= 4, true, "protocol")?;
@@ -155,7 +155,7 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.protocol_type, v >= 4, "protocol_type");
             w.i32(self.generation, "generation");
             w.opt_str(self.protocol, v >= 4, true, "protocol");
@@ -165,7 +165,7 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
             }
             w.array(&self.members, v >= 4, v, "members");
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -236,7 +236,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let member_id = rt::read::str(c, v >= 4, "members[].member_id")?;
             let group_instance_id = if v >= 3 {
                 rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
@@ -275,7 +275,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 4, "members[].member_id")?;
             if v >= 3 {
@@ -300,7 +300,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 4)?;
             if v >= 3 {
                 rt::read::skip_str(c, v >= 4)?;
@@ -326,7 +326,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::MEMBERS_MEMBER_ID,
@@ -375,7 +375,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
             if v >= 3 {
@@ -404,7 +404,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.member_id, v >= 4, "members[].member_id");
             if v >= 3 {
                 w.opt_str(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id");
@@ -418,7 +418,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
             w.bytes(self.subscription, v >= 4, "members[].subscription");
             w.bytes(self.assignment, v >= 4, "members[].assignment");
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
             };
@@ -431,8 +431,8 @@ impl<'a> rt::Message<'a> for GroupMetadataValue<'a> {
         name: "GroupMetadataValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(2),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 4 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 4),
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -780,7 +780,7 @@ pub mod owned {
     impl rt::OwnedStruct for GroupMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let protocol_type = rt::owned::read_str(c, v >= 4, "protocol_type")?;
             let generation = rt::read::i32(c, "generation")?;
             let protocol = rt::owned::read_opt_str(c, v >= 4, true, "protocol")?;
@@ -810,7 +810,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.protocol_type, v >= 4, "protocol_type")?;
                 n += rt::write::opt_str_size(self.protocol.as_deref(), v >= 4, true, "protocol")?;
@@ -835,7 +835,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.str(&self.protocol_type, v >= 4, "protocol_type");
                 w.i32(self.generation, "generation");
                 w.opt_str(self.protocol.as_deref(), v >= 4, true, "protocol");
@@ -845,7 +845,7 @@ pub mod owned {
                 }
                 rt::owned::write_vec(w, &self.members, v >= 4, v, "members");
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -917,7 +917,7 @@ pub mod owned {
     impl rt::OwnedStruct for MemberMetadata {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let member_id = rt::owned::read_str(c, v >= 4, "members[].member_id")?;
             let group_instance_id = if v >= 3 {
                 rt::owned::read_opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
@@ -957,7 +957,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
                 if v >= 3 {
@@ -990,7 +990,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.member_id, v >= 4, "members[].member_id");
             if v >= 3 {
                 w.opt_str(
@@ -1009,7 +1009,7 @@ pub mod owned {
             w.bytes(&self.subscription, v >= 4, "members[].subscription");
             w.bytes(&self.assignment, v >= 4, "members[].assignment");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
             };

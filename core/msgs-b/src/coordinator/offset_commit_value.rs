@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let offset = rt::read::i64(c, "offset")?;
             let leader_epoch = if v >= 3 {
                 rt::read::i32(c, "leader_epoch")?
@@ -128,7 +128,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i64(fields::OFFSET, rt::read::i64(c, "offset")?);
             if v >= 3 {
@@ -162,7 +162,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             if v >= 3 {
                 n += 4;
@@ -175,9 +175,8 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.topic_id != rt::Uuid::nil() {
-                    let s = 16;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, 16);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             } else {
@@ -192,7 +191,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i64(self.offset, "offset");
             if v >= 3 {
                 w.i32(self.leader_epoch, "leader_epoch");
@@ -208,9 +207,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
                 tags += usize::from(has_topic_id);
                 w.uvarint(tags as u32, "_tagged_fields");
                 if has_topic_id {
-                    let s = 16;
-                    w.uvarint(0, "topic_id");
-                    w.uvarint(s as u32, "topic_id");
+                    w.tag_header(0, 16, "topic_id");
                     w.uuid(self.topic_id, "topic_id");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
@@ -226,8 +223,8 @@ impl<'a> rt::Message<'a> for OffsetCommitValue<'a> {
         name: "OffsetCommitValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(1),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 4 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 4),
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -426,7 +423,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetCommitValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let offset = rt::read::i64(c, "offset")?;
             let leader_epoch = if v >= 3 {
                 rt::read::i32(c, "leader_epoch")?
@@ -478,7 +475,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 if v >= 3 {
                     n += 4;
@@ -491,9 +488,8 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.topic_id != rt::Uuid::nil() {
-                        let s = 16;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, 16);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 } else {
@@ -508,7 +504,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i64(self.offset, "offset");
                 if v >= 3 {
                     w.i32(self.leader_epoch, "leader_epoch");
@@ -523,15 +519,11 @@ pub mod owned {
                     let has_topic_id = self.topic_id != rt::Uuid::nil();
                     tags += usize::from(has_topic_id);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_topic_id {
-                        let s = 16;
-                        w.uvarint(0, "topic_id");
-                        w.uvarint(s as u32, "topic_id");
+                        w.tag_header(0, 16, "topic_id");
                         w.uuid(self.topic_id, "topic_id");
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
                 }

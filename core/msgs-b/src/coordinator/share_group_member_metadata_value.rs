@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
             let client_id = rt::read::str(c, true, "client_id")?;
             let client_host = rt::read::str(c, true, "client_host")?;
@@ -88,7 +88,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
             vis.str(fields::CLIENT_ID, Some(rt::read::str(c, true, "client_id")?));
@@ -111,7 +111,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
             n += rt::write::str_size(self.client_id, true, "client_id")?;
@@ -129,12 +129,12 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.opt_str(self.rack_id, true, true, "rack_id");
             w.str(self.client_id, true, "client_id");
             w.str(self.client_host, true, "client_host");
             w.array(&self.subscribed_topic_names, true, v, "subscribed_topic_names");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -144,8 +144,8 @@ impl<'a> rt::Message<'a> for ShareGroupMemberMetadataValue<'a> {
         name: "ShareGroupMemberMetadataValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(10),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -303,7 +303,7 @@ pub mod owned {
     impl rt::OwnedStruct for ShareGroupMemberMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let rack_id = rt::owned::read_opt_str(c, true, true, "rack_id")?;
             let client_id = rt::owned::read_str(c, true, "client_id")?;
             let client_host = rt::owned::read_str(c, true, "client_host")?;
@@ -322,7 +322,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
                 n += rt::write::str_size(&self.client_id, true, "client_id")?;
@@ -340,12 +340,12 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
                 w.str(&self.client_id, true, "client_id");
                 w.str(&self.client_host, true, "client_host");
                 rt::owned::write_vec(w, &self.subscribed_topic_names, true, v, "subscribed_topic_names");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }

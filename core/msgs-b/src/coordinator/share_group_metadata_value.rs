@@ -116,7 +116,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMetadataValue<'a> {
         rt::outline(move || {
             w.i32(self.epoch, "epoch");
             w.i64(self.metadata_hash, "metadata_hash");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -126,8 +126,8 @@ impl<'a> rt::Message<'a> for ShareGroupMetadataValue<'a> {
         name: "ShareGroupMetadataValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(11),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -281,7 +281,7 @@ pub mod owned {
                         r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
                         r[4..12].copy_from_slice(&self.metadata_hash.to_be_bytes());
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

@@ -61,7 +61,7 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let initialized_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initialized_topics")?;
             let deleting_topics = rt::read::array::<TopicInfo<'a>>(c, true, v, "deleting_topics")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -79,7 +79,7 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<TopicPartitionsInfo<'a>, V>(
                 c,
@@ -100,7 +100,7 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.initialized_topics, true, v, "initialized_topics")?;
             n += rt::write::array_size(&self.deleting_topics, true, v, "deleting_topics")?;
@@ -116,10 +116,10 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.initialized_topics, true, v, "initialized_topics");
             w.array(&self.deleting_topics, true, v, "deleting_topics");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -172,7 +172,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_id = rt::read::uuid(c, "initialized_topics[].topic_id")?;
             let topic_name = rt::read::str(c, true, "initialized_topics[].topic_name")?;
             let partitions = rt::read::array::<i32>(c, true, v, "initialized_topics[].partitions")?;
@@ -189,7 +189,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::uuid(c, "initialized_topics[].topic_id")?;
             rt::read::str(c, true, "initialized_topics[].topic_name")?;
@@ -203,7 +203,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 16)?;
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -218,7 +218,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.uuid(
                 fields::INITIALIZED_TOPICS_TOPIC_ID,
@@ -251,7 +251,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::write::str_size(self.topic_name, true, "initialized_topics[].topic_name")?;
             n += rt::write::array_size(&self.partitions, true, v, "initialized_topics[].partitions")?;
@@ -267,11 +267,11 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.uuid(self.topic_id, "initialized_topics[].topic_id");
             w.str(self.topic_name, true, "initialized_topics[].topic_name");
             w.array(&self.partitions, true, v, "initialized_topics[].partitions");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -405,7 +405,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         rt::outline(move || {
             w.uuid(self.topic_id, "deleting_topics[].topic_id");
             w.str(self.topic_name, true, "deleting_topics[].topic_name");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -415,8 +415,8 @@ impl<'a> rt::Message<'a> for ShareGroupPartitionMetadataValue<'a> {
         name: "ShareGroupPartitionMetadataValue",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -641,7 +641,7 @@ pub mod owned {
     impl rt::OwnedStruct for ShareGroupPartitionMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let initialized_topics = rt::owned::read_array::<TopicPartitionsInfo, _>(c, true, v, "initialized_topics")?;
             let deleting_topics = rt::owned::read_array::<TopicInfo, _>(c, true, v, "deleting_topics")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -655,7 +655,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.initialized_topics, true, v, "initialized_topics")?;
                 n += rt::owned::vec_size(&self.deleting_topics, true, v, "deleting_topics")?;
@@ -671,10 +671,10 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.initialized_topics, true, v, "initialized_topics");
                 rt::owned::write_vec(w, &self.deleting_topics, true, v, "deleting_topics");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -723,7 +723,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartitionsInfo {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_id = rt::read::uuid(c, "initialized_topics[].topic_id")?;
             let topic_name = rt::owned::read_str(c, true, "initialized_topics[].topic_name")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "initialized_topics[].partitions")?;
@@ -742,7 +742,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::write::str_size(&self.topic_name, true, "initialized_topics[].topic_name")?;
                 n += rt::owned::vec_size(&self.partitions, true, v, "initialized_topics[].partitions")?;
@@ -757,11 +757,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.uuid(self.topic_id, "initialized_topics[].topic_id");
             w.str(&self.topic_name, true, "initialized_topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, true, v, "initialized_topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -836,7 +836,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.uuid(self.topic_id, "deleting_topics[].topic_id");
             w.str(&self.topic_name, true, "deleting_topics[].topic_name");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let initializing_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initializing_topics")?;
             let initialized_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initialized_topics")
                 .map_err(|e| c.renamed(e, fields::ALIAS_INITIALIZED_TOPICS.paths))?;
@@ -89,7 +89,7 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<TopicPartitionsInfo<'a>, V>(
                 c,
@@ -120,7 +120,7 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.initializing_topics, true, v, "initializing_topics")?;
             n += rt::write::array_size(&self.initialized_topics, true, v, "initialized_topics")
@@ -138,13 +138,13 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.initializing_topics, true, v, "initializing_topics");
             w.renamed(fields::ALIAS_INITIALIZED_TOPICS.paths, |w| {
                 w.array(&self.initialized_topics, true, v, "initialized_topics")
             });
             w.array(&self.deleting_topics, true, v, "deleting_topics");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -197,7 +197,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_id = rt::read::uuid(c, "initializing_topics[].topic_id")?;
             let topic_name = rt::read::str(c, true, "initializing_topics[].topic_name")?;
             let partitions = rt::read::array::<i32>(c, true, v, "initializing_topics[].partitions")?;
@@ -214,7 +214,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::uuid(c, "initializing_topics[].topic_id")?;
             rt::read::str(c, true, "initializing_topics[].topic_name")?;
@@ -228,7 +228,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 16)?;
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
@@ -243,7 +243,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.uuid(
                 fields::INITIALIZING_TOPICS_TOPIC_ID,
@@ -276,7 +276,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::write::str_size(self.topic_name, true, "initializing_topics[].topic_name")?;
             n += rt::write::array_size(&self.partitions, true, v, "initializing_topics[].partitions")?;
@@ -292,11 +292,11 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.uuid(self.topic_id, "initializing_topics[].topic_id");
             w.str(self.topic_name, true, "initializing_topics[].topic_name");
             w.array(&self.partitions, true, v, "initializing_topics[].partitions");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -430,7 +430,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         rt::outline(move || {
             w.uuid(self.topic_id, "deleting_topics[].topic_id");
             w.str(self.topic_name, true, "deleting_topics[].topic_name");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -440,8 +440,8 @@ impl<'a> rt::Message<'a> for ShareGroupStatePartitionMetadataValue<'a> {
         name: "ShareGroupStatePartitionMetadataValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(15),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -764,7 +764,7 @@ pub mod owned {
     impl rt::OwnedStruct for ShareGroupStatePartitionMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let initializing_topics =
                 rt::owned::read_array::<TopicPartitionsInfo, _>(c, true, v, "initializing_topics")?;
             let initialized_topics = rt::owned::read_array::<TopicPartitionsInfo, _>(c, true, v, "initialized_topics")
@@ -782,7 +782,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.initializing_topics, true, v, "initializing_topics")?;
                 n += rt::owned::vec_size(&self.initialized_topics, true, v, "initialized_topics")
@@ -800,13 +800,13 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.initializing_topics, true, v, "initializing_topics");
                 w.renamed(super::fields::ALIAS_INITIALIZED_TOPICS.paths, |w| {
                     rt::owned::write_vec(w, &self.initialized_topics, true, v, "initialized_topics")
                 });
                 rt::owned::write_vec(w, &self.deleting_topics, true, v, "deleting_topics");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -855,7 +855,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartitionsInfo {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_id = rt::read::uuid(c, "initializing_topics[].topic_id")?;
             let topic_name = rt::owned::read_str(c, true, "initializing_topics[].topic_name")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "initializing_topics[].partitions")?;
@@ -874,7 +874,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::write::str_size(&self.topic_name, true, "initializing_topics[].topic_name")?;
                 n += rt::owned::vec_size(&self.partitions, true, v, "initializing_topics[].partitions")?;
@@ -889,11 +889,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.uuid(self.topic_id, "initializing_topics[].topic_id");
             w.str(&self.topic_name, true, "initializing_topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, true, v, "initializing_topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -968,7 +968,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.uuid(self.topic_id, "deleting_topics[].topic_id");
             w.str(&self.topic_name, true, "deleting_topics[].topic_name");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

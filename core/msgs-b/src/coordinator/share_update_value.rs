@@ -69,7 +69,7 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
@@ -119,7 +119,7 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::SNAPSHOT_EPOCH, rt::read::i32(c, "snapshot_epoch")?);
             vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
@@ -151,16 +151,15 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::write::array_size(&self.state_batches, true, v, "state_batches")?;
             {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.delivery_complete_count != -1_i32 {
-                    let s = 4;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, 4);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -171,7 +170,7 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.snapshot_epoch, "snapshot_epoch");
             w.i32(self.leader_epoch, "leader_epoch");
             w.i64(self.start_offset, "start_offset");
@@ -182,9 +181,7 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
                 tags += usize::from(has_delivery_complete_count);
                 w.uvarint(tags as u32, "_tagged_fields");
                 if has_delivery_complete_count {
-                    let s = 4;
-                    w.uvarint(0, "delivery_complete_count");
-                    w.uvarint(s as u32, "delivery_complete_count");
+                    w.tag_header(0, 4, "delivery_complete_count");
                     w.i32(self.delivery_complete_count, "delivery_complete_count");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
@@ -344,7 +341,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
             w.i64(self.last_offset, "state_batches[].last_offset");
             w.i8(self.delivery_state, "state_batches[].delivery_state");
             w.i16(self.delivery_count, "state_batches[].delivery_count");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -354,8 +351,8 @@ impl<'a> rt::Message<'a> for ShareUpdateValue<'a> {
         name: "ShareUpdateValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(1),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -614,7 +611,7 @@ pub mod owned {
     impl rt::OwnedStruct for ShareUpdateValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
@@ -660,16 +657,15 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.state_batches, true, v, "state_batches")?;
                 {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.delivery_complete_count != -1_i32 {
-                        let s = 4;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, 4);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -680,7 +676,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if let Some(r) = w.run::<16>("snapshot_epoch") {
                     r[0..4].copy_from_slice(&self.snapshot_epoch.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
@@ -692,15 +688,11 @@ pub mod owned {
                     let has_delivery_complete_count = self.delivery_complete_count != -1_i32;
                     tags += usize::from(has_delivery_complete_count);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_delivery_complete_count {
-                        let s = 4;
-                        w.uvarint(0, "delivery_complete_count");
-                        w.uvarint(s as u32, "delivery_complete_count");
+                        w.tag_header(0, 4, "delivery_complete_count");
                         w.i32(self.delivery_complete_count, "delivery_complete_count");
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
                 }
             })
         }
@@ -827,7 +819,7 @@ pub mod owned {
                     r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
                     r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

@@ -86,7 +86,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
                 None => {
@@ -132,7 +132,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
             vis.i32(
@@ -200,7 +200,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 9;
             n += rt::write::array_size(&self.active_tasks, true, v, "active_tasks")?;
             n += rt::write::array_size(&self.standby_tasks, true, v, "standby_tasks")
@@ -240,7 +240,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.member_epoch, "member_epoch");
             w.i32(self.previous_member_epoch, "previous_member_epoch");
             w.i8(self.state, "state");
@@ -275,7 +275,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
                     "warmup_tasks_pending_revocation",
                 )
             });
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -328,7 +328,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
             let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
             let mut assignment_epochs_tag: Option<rt::Array<'a, i32>> = Some(rt::Array::EMPTY);
@@ -371,7 +371,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -385,7 +385,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
@@ -438,7 +438,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
             n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
@@ -446,15 +446,17 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
-                    let s = rt::write::opt_array_size(
-                        &self.assignment_epochs,
-                        true,
-                        true,
-                        v,
-                        "active_tasks[].assignment_epochs",
-                    )?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        0,
+                        rt::write::opt_array_size(
+                            &self.assignment_epochs,
+                            true,
+                            true,
+                            v,
+                            "active_tasks[].assignment_epochs",
+                        )?,
+                    );
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -465,7 +467,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
             w.array(&self.partitions, true, v, "active_tasks[].partitions");
             {
@@ -487,8 +489,8 @@ impl<'a> rt::Message<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
         name: "StreamsGroupCurrentMemberAssignmentValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(22),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1232,7 +1234,7 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupCurrentMemberAssignmentValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 9] = match rt::read::run::<9>(c) {
                 Some(r) => r,
                 None => {
@@ -1274,7 +1276,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 9;
                 n += rt::owned::vec_size(&self.active_tasks, true, v, "active_tasks")?;
                 n += rt::owned::vec_size(&self.standby_tasks, true, v, "standby_tasks")
@@ -1314,7 +1316,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if let Some(r) = w.run::<9>("member_epoch") {
                     r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
                     r[4..8].copy_from_slice(&self.previous_member_epoch.to_be_bytes());
@@ -1354,7 +1356,7 @@ pub mod owned {
                         "warmup_tasks_pending_revocation",
                     )
                 });
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -1403,7 +1405,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskIds {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let subtopology_id = rt::owned::read_str(c, true, "active_tasks[].subtopology_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "active_tasks[].partitions")?;
             let mut assignment_epochs_tag: Option<rt::SmallVec<[i32; 4]>> = Some(rt::SmallVec::new());
@@ -1447,7 +1449,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
                 n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
@@ -1455,15 +1457,17 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
-                        let s = rt::owned::opt_vec_size(
-                            self.assignment_epochs.as_deref(),
-                            true,
-                            true,
-                            v,
-                            "active_tasks[].assignment_epochs",
-                        )?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            0,
+                            rt::owned::opt_vec_size(
+                                self.assignment_epochs.as_deref(),
+                                true,
+                                true,
+                                v,
+                                "active_tasks[].assignment_epochs",
+                            )?,
+                        );
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -1473,7 +1477,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions");
             {
@@ -1481,8 +1485,6 @@ pub mod owned {
                 let has_assignment_epochs = !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty());
                 tags += usize::from(has_assignment_epochs);
                 w.uvarint(tags as u32, "active_tasks[]._tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_assignment_epochs {
                     let s = w.ok(rt::owned::opt_vec_size(
                         self.assignment_epochs.as_deref(),
@@ -1491,8 +1493,7 @@ pub mod owned {
                         v,
                         "active_tasks[].assignment_epochs",
                     ));
-                    w.uvarint(0, "active_tasks[].assignment_epochs");
-                    w.uvarint(s as u32, "active_tasks[].assignment_epochs");
+                    w.tag_header(0, s, "active_tasks[].assignment_epochs");
                     rt::owned::write_opt_vec(
                         w,
                         self.assignment_epochs.as_deref(),
@@ -1502,7 +1503,7 @@ pub mod owned {
                         "active_tasks[].assignment_epochs",
                     );
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             }
         }
     }

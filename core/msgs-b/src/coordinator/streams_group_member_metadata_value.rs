@@ -81,7 +81,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
             let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
             let client_id = rt::read::str(c, true, "client_id")?;
@@ -119,7 +119,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
             vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
@@ -140,7 +140,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             n += rt::write::opt_str_size(self.instance_id, true, true, "instance_id")?;
             n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
@@ -161,7 +161,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.opt_str(self.instance_id, true, true, "instance_id");
             w.opt_str(self.rack_id, true, true, "rack_id");
             w.str(self.client_id, true, "client_id");
@@ -171,7 +171,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
             w.str(self.process_id, true, "process_id");
             w.opt_struct(&self.user_endpoint, true, v, "user_endpoint");
             w.array(&self.client_tags, true, v, "client_tags");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -302,7 +302,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         rt::outline(move || {
             w.str(self.host, true, "user_endpoint.host");
             w.u16(self.port, "user_endpoint.port");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -437,7 +437,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         rt::outline(move || {
             w.str(self.key, true, "client_tags[].key");
             w.str(self.value, true, "client_tags[].value");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -447,8 +447,8 @@ impl<'a> rt::Message<'a> for StreamsGroupMemberMetadataValue<'a> {
         name: "StreamsGroupMemberMetadataValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(19),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -803,7 +803,7 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupMemberMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let instance_id = rt::owned::read_opt_str(c, true, true, "instance_id")?;
             let rack_id = rt::owned::read_opt_str(c, true, true, "rack_id")?;
             let client_id = rt::owned::read_str(c, true, "client_id")?;
@@ -837,7 +837,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
                 n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
@@ -858,7 +858,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.opt_str(self.instance_id.as_deref(), true, true, "instance_id");
                 w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
                 w.str(&self.client_id, true, "client_id");
@@ -870,7 +870,7 @@ pub mod owned {
                 w.str(&self.process_id, true, "process_id");
                 rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "user_endpoint");
                 rt::owned::write_vec(w, &self.client_tags, true, v, "client_tags");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -952,7 +952,7 @@ pub mod owned {
                 }
             } else {
                 w.u16(self.port, "user_endpoint.port");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -1029,7 +1029,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.key, true, "client_tags[].key");
             w.str(&self.value, true, "client_tags[].value");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

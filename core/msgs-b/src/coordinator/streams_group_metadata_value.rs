@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -147,7 +147,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
             vis.i64(fields::METADATA_HASH, rt::read::i64(c, "metadata_hash")?);
@@ -203,36 +203,35 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 12;
             {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.validated_topology_epoch != -1_i32 {
-                    let s = 4;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, 4);
                 }
                 if !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty()) {
-                    let s = rt::write::opt_array_size(
-                        &self.last_assignment_configs,
-                        true,
-                        true,
-                        v,
-                        "last_assignment_configs",
-                    )?;
                     tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        1,
+                        rt::write::opt_array_size(
+                            &self.last_assignment_configs,
+                            true,
+                            true,
+                            v,
+                            "last_assignment_configs",
+                        )?,
+                    );
                 }
                 if self.stored_description_topology_epoch != -1_i32 {
-                    let s = 4;
                     tags += 1;
-                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(2, 4);
                 }
                 if self.failed_description_topology_epoch != -1_i32 {
-                    let s = 4;
                     tags += 1;
-                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(3, 4);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -243,7 +242,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.epoch, "epoch");
             w.i64(self.metadata_hash, "metadata_hash");
             {
@@ -258,9 +257,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
                 tags += usize::from(has_failed_description_topology_epoch);
                 w.uvarint(tags as u32, "_tagged_fields");
                 if has_validated_topology_epoch {
-                    let s = 4;
-                    w.uvarint(0, "validated_topology_epoch");
-                    w.uvarint(s as u32, "validated_topology_epoch");
+                    w.tag_header(0, 4, "validated_topology_epoch");
                     w.i32(self.validated_topology_epoch, "validated_topology_epoch");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
@@ -269,9 +266,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                 if has_stored_description_topology_epoch {
-                    let s = 4;
-                    w.uvarint(2, "stored_description_topology_epoch");
-                    w.uvarint(s as u32, "stored_description_topology_epoch");
+                    w.tag_header(2, 4, "stored_description_topology_epoch");
                     w.i32(
                         self.stored_description_topology_epoch,
                         "stored_description_topology_epoch",
@@ -279,9 +274,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 2, 2);
                 if has_failed_description_topology_epoch {
-                    let s = 4;
-                    w.uvarint(3, "failed_description_topology_epoch");
-                    w.uvarint(s as u32, "failed_description_topology_epoch");
+                    w.tag_header(3, 4, "failed_description_topology_epoch");
                     w.i32(
                         self.failed_description_topology_epoch,
                         "failed_description_topology_epoch",
@@ -423,7 +416,7 @@ impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
         rt::outline(move || {
             w.str(self.key, true, "last_assignment_configs[].key");
             w.str(self.value, true, "last_assignment_configs[].value");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -433,8 +426,8 @@ impl<'a> rt::Message<'a> for StreamsGroupMetadataValue<'a> {
         name: "StreamsGroupMetadataValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(17),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -682,7 +675,7 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupMetadataValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -756,36 +749,35 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 12;
                 {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.validated_topology_epoch != -1_i32 {
-                        let s = 4;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, 4);
                     }
                     if !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty()) {
-                        let s = rt::owned::opt_vec_size(
-                            self.last_assignment_configs.as_deref(),
-                            true,
-                            true,
-                            v,
-                            "last_assignment_configs",
-                        )?;
                         tags += 1;
-                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            1,
+                            rt::owned::opt_vec_size(
+                                self.last_assignment_configs.as_deref(),
+                                true,
+                                true,
+                                v,
+                                "last_assignment_configs",
+                            )?,
+                        );
                     }
                     if self.stored_description_topology_epoch != -1_i32 {
-                        let s = 4;
                         tags += 1;
-                        n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(2, 4);
                     }
                     if self.failed_description_topology_epoch != -1_i32 {
-                        let s = 4;
                         tags += 1;
-                        n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(3, 4);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -796,7 +788,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if let Some(r) = w.run::<12>("epoch") {
                     r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
                     r[4..12].copy_from_slice(&self.metadata_hash.to_be_bytes());
@@ -813,15 +805,11 @@ pub mod owned {
                     let has_failed_description_topology_epoch = self.failed_description_topology_epoch != -1_i32;
                     tags += usize::from(has_failed_description_topology_epoch);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_validated_topology_epoch {
-                        let s = 4;
-                        w.uvarint(0, "validated_topology_epoch");
-                        w.uvarint(s as u32, "validated_topology_epoch");
+                        w.tag_header(0, 4, "validated_topology_epoch");
                         w.i32(self.validated_topology_epoch, "validated_topology_epoch");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                     if has_last_assignment_configs {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.last_assignment_configs.as_deref(),
@@ -830,8 +818,7 @@ pub mod owned {
                             v,
                             "last_assignment_configs",
                         ));
-                        w.uvarint(1, "last_assignment_configs");
-                        w.uvarint(s as u32, "last_assignment_configs");
+                        w.tag_header(1, s, "last_assignment_configs");
                         rt::owned::write_opt_vec(
                             w,
                             self.last_assignment_configs.as_deref(),
@@ -841,27 +828,23 @@ pub mod owned {
                             "last_assignment_configs",
                         );
                     }
-                    w.unknown_tags_before(&mut unknown, 2);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                     if has_stored_description_topology_epoch {
-                        let s = 4;
-                        w.uvarint(2, "stored_description_topology_epoch");
-                        w.uvarint(s as u32, "stored_description_topology_epoch");
+                        w.tag_header(2, 4, "stored_description_topology_epoch");
                         w.i32(
                             self.stored_description_topology_epoch,
                             "stored_description_topology_epoch",
                         );
                     }
-                    w.unknown_tags_before(&mut unknown, 3);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 2, 2);
                     if has_failed_description_topology_epoch {
-                        let s = 4;
-                        w.uvarint(3, "failed_description_topology_epoch");
-                        w.uvarint(s as u32, "failed_description_topology_epoch");
+                        w.tag_header(3, 4, "failed_description_topology_epoch");
                         w.i32(
                             self.failed_description_topology_epoch,
                             "failed_description_topology_epoch",
                         );
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 3, u32::MAX);
                 }
             })
         }
@@ -941,7 +924,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.key, true, "last_assignment_configs[].key");
             w.str(&self.value, true, "last_assignment_configs[].value");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks")?;
             let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks")
                 .map_err(|e| c.renamed(e, fields::ALIAS_STANDBY_TASKS.paths))?;
@@ -90,7 +90,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
             rt::visit::array::<TaskIds<'a>, _>(
@@ -122,7 +122,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.active_tasks, true, v, "active_tasks")?;
             n += rt::write::array_size(&self.standby_tasks, true, v, "standby_tasks")
@@ -141,7 +141,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.active_tasks, true, v, "active_tasks");
             w.renamed(fields::ALIAS_STANDBY_TASKS.paths, |w| {
                 w.array(&self.standby_tasks, true, v, "standby_tasks")
@@ -149,7 +149,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
             w.renamed(fields::ALIAS_WARMUP_TASKS.paths, |w| {
                 w.array(&self.warmup_tasks, true, v, "warmup_tasks")
             });
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -205,7 +205,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
             let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?;
@@ -220,7 +220,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, true, "active_tasks[].subtopology_id")?;
             rt::read::check_array::<i32>(c, true, false, v, "active_tasks[].partitions")?;
@@ -233,7 +233,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -247,7 +247,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
@@ -276,7 +276,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
             n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
@@ -292,10 +292,10 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
             w.array(&self.partitions, true, v, "active_tasks[].partitions");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -305,8 +305,8 @@ impl<'a> rt::Message<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
         name: "StreamsGroupTargetAssignmentMemberValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(21),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -601,7 +601,7 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupTargetAssignmentMemberValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let active_tasks = rt::owned::read_array::<TaskIds, _>(c, true, v, "active_tasks")?;
             let standby_tasks = rt::owned::read_array::<TaskIds, _>(c, true, v, "standby_tasks")
                 .map_err(|e| c.renamed(e, super::fields::ALIAS_STANDBY_TASKS.paths))?;
@@ -619,7 +619,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.active_tasks, true, v, "active_tasks")?;
                 n += rt::owned::vec_size(&self.standby_tasks, true, v, "standby_tasks")
@@ -638,7 +638,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.active_tasks, true, v, "active_tasks");
                 w.renamed(super::fields::ALIAS_STANDBY_TASKS.paths, |w| {
                     rt::owned::write_vec(w, &self.standby_tasks, true, v, "standby_tasks")
@@ -646,7 +646,7 @@ pub mod owned {
                 w.renamed(super::fields::ALIAS_WARMUP_TASKS.paths, |w| {
                     rt::owned::write_vec(w, &self.warmup_tasks, true, v, "warmup_tasks")
                 });
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -691,7 +691,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskIds {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let subtopology_id = rt::owned::read_str(c, true, "active_tasks[].subtopology_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "active_tasks[].partitions")?;
             let unknown_tagged_fields =
@@ -708,7 +708,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
                 n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
@@ -723,10 +723,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

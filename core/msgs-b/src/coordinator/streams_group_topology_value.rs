@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let epoch = rt::read::i32(c, "epoch")?;
             let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "subtopologies")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
             rt::visit::array::<Subtopology<'a>, V>(c, true, false, v, fields::SUBTOPOLOGIES, vis, "subtopologies")?;
@@ -96,7 +96,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(&self.subtopologies, true, v, "subtopologies")?;
             {
@@ -111,10 +111,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.epoch, "epoch");
             w.array(&self.subtopologies, true, v, "subtopologies");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -179,7 +179,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let subtopology_id = rt::read::str(c, true, "subtopologies[].subtopology_id")?;
             let source_topics = rt::read::array::<&'a str>(c, true, v, "subtopologies[].source_topics")?;
             let source_topic_regex = rt::read::array::<&'a str>(c, true, v, "subtopologies[].source_topic_regex")?;
@@ -210,7 +210,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::str(c, true, "subtopologies[].subtopology_id")?;
                 rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].source_topics")?;
@@ -230,7 +230,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<&'a str>(c, true, v)?;
             rt::read::skip_array::<&'a str>(c, true, v)?;
@@ -248,7 +248,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::SUBTOPOLOGIES_SUBTOPOLOGY_ID,
@@ -323,7 +323,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.subtopology_id, true, "subtopologies[].subtopology_id")?;
             n += rt::write::array_size(&self.source_topics, true, v, "subtopologies[].source_topics")?;
@@ -360,7 +360,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.subtopology_id, true, "subtopologies[].subtopology_id");
             w.array(&self.source_topics, true, v, "subtopologies[].source_topics");
             w.array(&self.source_topic_regex, true, v, "subtopologies[].source_topic_regex");
@@ -385,7 +385,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
                 )
             });
             w.array(&self.copartition_groups, true, v, "subtopologies[].copartition_groups");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -441,7 +441,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, true, "subtopologies[].state_changelog_topics[].name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -472,7 +472,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         rt::read::str(c, true, "subtopologies[].state_changelog_topics[].name")?;
         match rt::read::run::<6>(c) {
@@ -491,7 +491,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 6)?;
             rt::read::skip_array::<TopicConfig<'a>>(c, true, v)?;
@@ -506,7 +506,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME,
@@ -543,7 +543,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             n += rt::write::str_size(self.name, true, "subtopologies[].state_changelog_topics[].name")?;
             n += rt::write::array_size(
@@ -564,7 +564,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, true, "subtopologies[].state_changelog_topics[].name");
             w.i32(self.partitions, "subtopologies[].state_changelog_topics[].partitions");
             w.i16(
@@ -577,7 +577,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
                 v,
                 "subtopologies[].state_changelog_topics[].topic_configs",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -630,7 +630,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let source_topics =
                 rt::read::array::<i16>(c, true, v, "subtopologies[].copartition_groups[].source_topics")?;
             let source_topic_regex =
@@ -655,7 +655,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::check_array::<i16>(c, true, false, v, "subtopologies[].copartition_groups[].source_topics")?;
             rt::read::check_array::<i16>(
@@ -681,7 +681,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_array::<i16>(c, true, v)?;
             rt::read::skip_array::<i16>(c, true, v)?;
             rt::read::skip_array::<i16>(c, true, v)?;
@@ -696,7 +696,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<i16, V>(
                 c,
@@ -739,7 +739,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(
                 &self.source_topics,
@@ -771,7 +771,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(
                 &self.source_topics,
                 true,
@@ -790,7 +790,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
                 v,
                 "subtopologies[].copartition_groups[].repartition_source_topics",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -963,7 +963,7 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
                 true,
                 "subtopologies[].state_changelog_topics[].topic_configs[].value",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -973,8 +973,8 @@ impl<'a> rt::Message<'a> for StreamsGroupTopologyValue<'a> {
         name: "StreamsGroupTopologyValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(23),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1576,7 +1576,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let epoch = rt::read::i32(c, "epoch")?;
                 let subtopologies = rt::owned::read_array::<Subtopology, _>(c, true, v, "subtopologies")?;
                 let unknown_tagged_fields =
@@ -1592,7 +1592,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.subtopologies, true, v, "subtopologies")?;
                 {
@@ -1607,10 +1607,10 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i32(self.epoch, "epoch");
                 rt::owned::write_vec(w, &self.subtopologies, true, v, "subtopologies");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -1676,7 +1676,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let subtopology_id = rt::owned::read_str(c, true, "subtopologies[].subtopology_id")?;
                 let source_topics =
                     rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "subtopologies[].source_topics")?;
@@ -1713,7 +1713,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.subtopology_id, true, "subtopologies[].subtopology_id")?;
                 n += rt::owned::vec_size(&self.source_topics, true, v, "subtopologies[].source_topics")?;
@@ -1749,7 +1749,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.subtopology_id, true, "subtopologies[].subtopology_id");
             rt::owned::write_vec(w, &self.source_topics, true, v, "subtopologies[].source_topics");
             rt::owned::write_vec(
@@ -1792,7 +1792,7 @@ pub mod owned {
                 v,
                 "subtopologies[].copartition_groups",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -1844,7 +1844,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicInfo {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, true, "subtopologies[].state_changelog_topics[].name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -1878,7 +1878,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 n += rt::write::str_size(&self.name, true, "subtopologies[].state_changelog_topics[].name")?;
                 n += rt::owned::vec_size(
@@ -1898,7 +1898,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, true, "subtopologies[].state_changelog_topics[].name");
             if let Some(r) = w.run::<6>("subtopologies[].state_changelog_topics[].partitions") {
                 r[0..4].copy_from_slice(&self.partitions.to_be_bytes());
@@ -1911,7 +1911,7 @@ pub mod owned {
                 v,
                 "subtopologies[].state_changelog_topics[].topic_configs",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -1959,7 +1959,7 @@ pub mod owned {
     impl rt::OwnedStruct for CopartitionGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let source_topics =
                 rt::owned::read_array::<i16, _>(c, true, v, "subtopologies[].copartition_groups[].source_topics")?;
             let source_topic_regex =
@@ -1987,7 +1987,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(
                     &self.source_topics,
@@ -2018,7 +2018,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             rt::owned::write_vec(
                 w,
                 &self.source_topics,
@@ -2040,7 +2040,7 @@ pub mod owned {
                 v,
                 "subtopologies[].copartition_groups[].repartition_source_topics",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -2138,7 +2138,7 @@ pub mod owned {
                 true,
                 "subtopologies[].state_changelog_topics[].topic_configs[].value",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

@@ -87,7 +87,7 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let producer_id = rt::read::i64(c, "producer_id")?;
             let producer_epoch = rt::read::i16(c, "producer_epoch")?;
             let r: [u8; 5] = match rt::read::run::<5>(c) {
@@ -173,7 +173,7 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
             vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
@@ -237,7 +237,7 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 31;
             if v <= 0 && self.previous_producer_id != -1_i64 {
                 return Err(rt::write::not_in_version("previous_producer_id"));
@@ -256,24 +256,20 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.previous_producer_id != -1_i64 {
-                    let s = 8;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, 8);
                 }
                 if self.next_producer_id != -1_i64 {
-                    let s = 8;
                     tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(1, 8);
                 }
                 if self.client_transaction_version != 0_i16 {
-                    let s = 2;
                     tags += 1;
-                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(2, 2);
                 }
                 if self.next_producer_epoch != -1_i16 {
-                    let s = 2;
                     tags += 1;
-                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(3, 2);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             } else {
@@ -288,7 +284,7 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.previous_producer_id != -1_i64 {
                 w.not_in_version("previous_producer_id");
             }
@@ -323,30 +319,22 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
                 tags += usize::from(has_next_producer_epoch);
                 w.uvarint(tags as u32, "_tagged_fields");
                 if has_previous_producer_id {
-                    let s = 8;
-                    w.uvarint(0, "previous_producer_id");
-                    w.uvarint(s as u32, "previous_producer_id");
+                    w.tag_header(0, 8, "previous_producer_id");
                     w.i64(self.previous_producer_id, "previous_producer_id");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_next_producer_id {
-                    let s = 8;
-                    w.uvarint(1, "next_producer_id");
-                    w.uvarint(s as u32, "next_producer_id");
+                    w.tag_header(1, 8, "next_producer_id");
                     w.i64(self.next_producer_id, "next_producer_id");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                 if has_client_transaction_version {
-                    let s = 2;
-                    w.uvarint(2, "client_transaction_version");
-                    w.uvarint(s as u32, "client_transaction_version");
+                    w.tag_header(2, 2, "client_transaction_version");
                     w.i16(self.client_transaction_version, "client_transaction_version");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 2, 2);
                 if has_next_producer_epoch {
-                    let s = 2;
-                    w.uvarint(3, "next_producer_epoch");
-                    w.uvarint(s as u32, "next_producer_epoch");
+                    w.tag_header(3, 2, "next_producer_epoch");
                     w.i16(self.next_producer_epoch, "next_producer_epoch");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 3, u32::MAX);
@@ -408,7 +396,7 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic = rt::read::str(c, v >= 1, "transaction_partitions[].topic")?;
             let partition_ids = rt::read::array::<i32>(c, v >= 1, v, "transaction_partitions[].partition_ids")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -427,7 +415,7 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 1, "transaction_partitions[].topic")?;
             rt::read::check_array::<i32>(c, v >= 1, false, v, "transaction_partitions[].partition_ids")?;
@@ -442,7 +430,7 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_array::<i32>(c, v >= 1, v)?;
             if v >= 1 {
@@ -458,7 +446,7 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::TRANSACTION_PARTITIONS_TOPIC,
@@ -489,7 +477,7 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, v >= 1, "transaction_partitions[].topic")?;
             n += rt::write::array_size(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids")?;
@@ -511,11 +499,11 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.topic, v >= 1, "transaction_partitions[].topic");
             w.array(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -531,8 +519,8 @@ impl<'a> rt::Message<'a> for TransactionLogValue<'a> {
         name: "TransactionLogValue",
         kind: rt::MessageKind::CoordinatorValue,
         api_key: Some(0),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -885,7 +873,7 @@ pub mod owned {
     impl rt::OwnedStruct for TransactionLogValue {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let producer_id = rt::read::i64(c, "producer_id")?;
             let producer_epoch = rt::read::i16(c, "producer_epoch")?;
             let r: [u8; 5] = match rt::read::run::<5>(c) {
@@ -967,7 +955,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 31;
                 if v <= 0 && self.previous_producer_id != -1_i64 {
                     return Err(rt::write::not_in_version("previous_producer_id"));
@@ -992,24 +980,20 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.previous_producer_id != -1_i64 {
-                        let s = 8;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, 8);
                     }
                     if self.next_producer_id != -1_i64 {
-                        let s = 8;
                         tags += 1;
-                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(1, 8);
                     }
                     if self.client_transaction_version != 0_i16 {
-                        let s = 2;
                         tags += 1;
-                        n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(2, 2);
                     }
                     if self.next_producer_epoch != -1_i16 {
-                        let s = 2;
                         tags += 1;
-                        n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(3, 2);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 } else {
@@ -1024,7 +1008,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.previous_producer_id != -1_i64 {
                     w.not_in_version("previous_producer_id");
                 }
@@ -1066,36 +1050,26 @@ pub mod owned {
                     let has_next_producer_epoch = self.next_producer_epoch != -1_i16;
                     tags += usize::from(has_next_producer_epoch);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_previous_producer_id {
-                        let s = 8;
-                        w.uvarint(0, "previous_producer_id");
-                        w.uvarint(s as u32, "previous_producer_id");
+                        w.tag_header(0, 8, "previous_producer_id");
                         w.i64(self.previous_producer_id, "previous_producer_id");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                     if has_next_producer_id {
-                        let s = 8;
-                        w.uvarint(1, "next_producer_id");
-                        w.uvarint(s as u32, "next_producer_id");
+                        w.tag_header(1, 8, "next_producer_id");
                         w.i64(self.next_producer_id, "next_producer_id");
                     }
-                    w.unknown_tags_before(&mut unknown, 2);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                     if has_client_transaction_version {
-                        let s = 2;
-                        w.uvarint(2, "client_transaction_version");
-                        w.uvarint(s as u32, "client_transaction_version");
+                        w.tag_header(2, 2, "client_transaction_version");
                         w.i16(self.client_transaction_version, "client_transaction_version");
                     }
-                    w.unknown_tags_before(&mut unknown, 3);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 2, 2);
                     if has_next_producer_epoch {
-                        let s = 2;
-                        w.uvarint(3, "next_producer_epoch");
-                        w.uvarint(s as u32, "next_producer_epoch");
+                        w.tag_header(3, 2, "next_producer_epoch");
                         w.i16(self.next_producer_epoch, "next_producer_epoch");
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 3, u32::MAX);
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
                 }
@@ -1143,7 +1117,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionsSchema {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic = rt::owned::read_str(c, v >= 1, "transaction_partitions[].topic")?;
             let partition_ids =
                 rt::owned::read_array::<i32, _>(c, v >= 1, v, "transaction_partitions[].partition_ids")?;
@@ -1167,7 +1141,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, v >= 1, "transaction_partitions[].topic")?;
                 n += rt::owned::vec_size(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids")?;
@@ -1188,7 +1162,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.topic, v >= 1, "transaction_partitions[].topic");
             rt::owned::write_vec(
                 w,
@@ -1198,7 +1172,7 @@ pub mod owned {
                 "transaction_partitions[].partition_ids",
             );
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

@@ -3,8 +3,6 @@
 
 //! Generated `messages` modules: one per schema, each named after it in snake case.
 
-#[cfg(feature = "api-offset-commit")]
-pub mod offset_commit_response;
 #[cfg(feature = "api-offset-delete")]
 pub mod offset_delete_request;
 #[cfg(feature = "api-offset-delete")]
@@ -131,8 +129,6 @@ pub mod write_txn_markers_request;
 #[cfg(feature = "api-write-txn-markers")]
 pub mod write_txn_markers_response;
 
-#[cfg(feature = "api-offset-commit")]
-pub use offset_commit_response::OffsetCommitResponse;
 #[cfg(feature = "api-offset-delete")]
 pub use offset_delete_request::OffsetDeleteRequest;
 #[cfg(feature = "api-offset-delete")]

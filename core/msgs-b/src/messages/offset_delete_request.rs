@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_id = rt::read::str(c, false, "group_id")?;
             let topics = rt::read::array::<OffsetDeleteRequestTopic<'a>>(c, false, v, "topics")?;
             Ok(Self {
@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
             rt::visit::array::<OffsetDeleteRequestTopic<'a>, V>(c, false, false, v, fields::TOPICS, vis, "topics")?;
@@ -95,7 +95,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.group_id, false, "group_id")?;
             n += rt::write::array_size(&self.topics, false, v, "topics")?;
@@ -109,7 +109,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.group_id, false, "group_id");
             w.array(&self.topics, false, v, "topics");
             w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
@@ -168,7 +168,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, false, "topics[].name")?;
             let partitions = rt::read::array::<OffsetDeleteRequestPartition<'a>>(c, false, v, "topics[].partitions")?;
             Ok(Self {
@@ -182,7 +182,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, false, "topics[].name")?;
             rt::read::check_array::<OffsetDeleteRequestPartition<'a>>(c, false, false, v, "topics[].partitions")?;
@@ -194,7 +194,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, false)?;
             rt::read::skip_array::<OffsetDeleteRequestPartition<'a>>(c, false, v)?;
             Some(())
@@ -207,7 +207,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, false, "topics[].name")?));
             rt::visit::array::<OffsetDeleteRequestPartition<'a>, V>(
@@ -227,7 +227,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, false, "topics[].name")?;
             n += rt::write::array_size(&self.partitions, false, v, "topics[].partitions")?;
@@ -241,7 +241,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, false, "topics[].name");
             w.array(&self.partitions, false, v, "topics[].partitions");
             w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
@@ -363,8 +363,8 @@ impl<'a> rt::Message<'a> for OffsetDeleteRequest<'a> {
         name: "OffsetDeleteRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(47),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: None,
         latest_version_unstable: false,
         provisional: false,
@@ -554,7 +554,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let group_id = rt::owned::read_str(c, false, "group_id")?;
                 let topics = rt::owned::read_array::<OffsetDeleteRequestTopic, _>(c, false, v, "topics")?;
                 Ok(Self {
@@ -568,7 +568,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.group_id, false, "group_id")?;
                 n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
@@ -582,7 +582,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.str(&self.group_id, false, "group_id");
                 rt::owned::write_vec(w, &self.topics, false, v, "topics");
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
@@ -630,7 +630,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetDeleteRequestTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, false, "topics[].name")?;
             let partitions =
                 rt::owned::read_array::<OffsetDeleteRequestPartition, _>(c, false, v, "topics[].partitions")?;
@@ -646,7 +646,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, false, "topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, false, v, "topics[].partitions")?;
@@ -659,7 +659,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, false, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, false, v, "topics[].partitions");
             w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");

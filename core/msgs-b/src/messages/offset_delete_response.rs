@@ -63,7 +63,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -87,7 +87,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -100,7 +100,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             n += rt::write::array_size(&self.topics, false, v, "topics")?;
             if !self.unknown_tagged_fields.is_empty() {
@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.error_code, "error_code");
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.topics, false, v, "topics");
@@ -173,7 +173,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, false, "topics[].name")?;
             let partitions = rt::read::array::<OffsetDeleteResponsePartition<'a>>(c, false, v, "topics[].partitions")?;
             Ok(Self {
@@ -187,7 +187,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, false, "topics[].name")?;
             rt::read::check_array::<OffsetDeleteResponsePartition<'a>>(c, false, false, v, "topics[].partitions")?;
@@ -199,7 +199,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, false)?;
             rt::read::skip_array::<OffsetDeleteResponsePartition<'a>>(c, false, v)?;
             Some(())
@@ -212,7 +212,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, false, "topics[].name")?));
             rt::visit::array::<OffsetDeleteResponsePartition<'a>, V>(
@@ -232,7 +232,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, false, "topics[].name")?;
             n += rt::write::array_size(&self.partitions, false, v, "topics[].partitions")?;
@@ -246,7 +246,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, false, "topics[].name");
             w.array(&self.partitions, false, v, "topics[].partitions");
             w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
@@ -384,8 +384,8 @@ impl<'a> rt::Message<'a> for OffsetDeleteResponse<'a> {
         name: "OffsetDeleteResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(47),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: None,
         latest_version_unstable: false,
         provisional: false,
@@ -615,7 +615,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
@@ -637,7 +637,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
                 if !self.unknown_tagged_fields.is_empty() {
@@ -650,7 +650,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if let Some(r) = w.run::<6>("error_code") {
                     r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                     r[2..6].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
@@ -701,7 +701,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetDeleteResponseTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, false, "topics[].name")?;
             let partitions =
                 rt::owned::read_array::<OffsetDeleteResponsePartition, _>(c, false, v, "topics[].partitions")?;
@@ -717,7 +717,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, false, "topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, false, v, "topics[].partitions")?;
@@ -730,7 +730,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, false, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, false, v, "topics[].partitions");
             w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");

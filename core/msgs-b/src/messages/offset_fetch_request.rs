@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_id = if v <= 7 {
                 rt::read::str(c, v >= 6, "group_id")?
             } else {
@@ -109,7 +109,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 7 {
                 vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 6, "group_id")?));
@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v <= 7 {
                 n += rt::write::str_size(self.group_id, v >= 6, "group_id")?;
@@ -184,7 +184,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 8 && !self.group_id.is_empty() {
                 w.not_in_version("group_id");
             }
@@ -210,7 +210,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
                 w.bool(self.require_stable, "require_stable");
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -269,7 +269,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = if v <= 7 {
                 rt::read::str(c, v >= 6, "topics[].name")?
             } else {
@@ -296,7 +296,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 7 {
                 rt::read::str(c, v >= 6, "topics[].name")?;
@@ -315,7 +315,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 7 {
                 rt::read::skip_str(c, v >= 6)?;
             }
@@ -335,7 +335,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 7 {
                 vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
@@ -362,7 +362,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v <= 7 {
                 n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
@@ -392,7 +392,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 8 && !self.name.is_empty() {
                 w.not_in_version("topics[].name");
             }
@@ -406,7 +406,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
                 w.array(&self.partition_indexes, v >= 6, v, "topics[].partition_indexes");
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -465,7 +465,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_id = if v >= 8 {
                 rt::read::str(c, v >= 6, "groups[].group_id")?
             } else {
@@ -504,7 +504,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 8 {
                 rt::read::str(c, v >= 6, "groups[].group_id")?;
@@ -529,7 +529,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 8 {
                 rt::read::skip_str(c, v >= 6)?;
             }
@@ -555,7 +555,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 8 {
                 vis.str(
@@ -594,7 +594,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 8 {
                 n += rt::write::str_size(self.group_id, v >= 6, "groups[].group_id")?;
@@ -630,7 +630,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 7 && !self.group_id.is_empty() {
                 w.not_in_version("groups[].group_id");
             }
@@ -650,7 +650,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
                 w.opt_array(&self.topics, v >= 6, v >= 8, v, "groups[].topics");
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
             };
@@ -706,7 +706,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = if (8..=9).contains(&v) {
                 rt::read::str(c, v >= 6, "groups[].topics[].name")?
             } else {
@@ -739,7 +739,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if (8..=9).contains(&v) {
                 rt::read::str(c, v >= 6, "groups[].topics[].name")?;
@@ -761,7 +761,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if (8..=9).contains(&v) {
                 rt::read::skip_str(c, v >= 6)?;
             }
@@ -784,7 +784,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if (8..=9).contains(&v) {
                 vis.str(
@@ -825,7 +825,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if (8..=9).contains(&v) {
                 n += rt::write::str_size(self.name, v >= 6, "groups[].topics[].name")?;
@@ -860,7 +860,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 7 && !self.partition_indexes.is_empty() {
                 w.not_in_version("groups[].topics[].partition_indexes");
             }
@@ -879,7 +879,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
                 );
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields")
             };
@@ -892,8 +892,8 @@ impl<'a> rt::Message<'a> for OffsetFetchRequest<'a> {
         name: "OffsetFetchRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(9),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 10 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 10),
         flexible_min: Some(6),
         latest_version_unstable: false,
         provisional: false,
@@ -1241,7 +1241,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let group_id = if v <= 7 {
                     rt::owned::read_str(c, v >= 6, "group_id")?
                 } else {
@@ -1286,7 +1286,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v <= 7 {
                     n += rt::write::str_size(&self.group_id, v >= 6, "group_id")?;
@@ -1328,7 +1328,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 8 && !self.group_id.is_empty() {
                     w.not_in_version("group_id");
                 }
@@ -1360,7 +1360,7 @@ pub mod owned {
                         w.bool(self.require_stable, "require_stable");
                     }
                     if v >= 6 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };
@@ -1409,7 +1409,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchRequestTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = if v <= 7 {
                 rt::owned::read_str(c, v >= 6, "topics[].name")?
             } else {
@@ -1437,7 +1437,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v <= 7 {
                     n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
@@ -1466,7 +1466,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 8 && !self.name.is_empty() {
                 w.not_in_version("topics[].name");
             }
@@ -1480,7 +1480,7 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partition_indexes, v >= 6, v, "topics[].partition_indexes");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -1535,7 +1535,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchRequestGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let group_id = if v >= 8 {
                 rt::owned::read_str(c, v >= 6, "groups[].group_id")?
             } else {
@@ -1575,7 +1575,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 8 {
                     n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
@@ -1610,7 +1610,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 7 && !self.group_id.is_empty() {
                 w.not_in_version("groups[].group_id");
             }
@@ -1630,7 +1630,7 @@ pub mod owned {
                 rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 6, v >= 8, v, "groups[].topics");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
             };
@@ -1681,7 +1681,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchRequestTopics {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = if (8..=9).contains(&v) {
                 rt::owned::read_str(c, v >= 6, "groups[].topics[].name")?
             } else {
@@ -1715,7 +1715,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if (8..=9).contains(&v) {
                     n += rt::write::str_size(&self.name, v >= 6, "groups[].topics[].name")?;
@@ -1749,7 +1749,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 7 && !self.partition_indexes.is_empty() {
                 w.not_in_version("groups[].topics[].partition_indexes");
             }
@@ -1769,7 +1769,7 @@ pub mod owned {
                 );
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields")
             };

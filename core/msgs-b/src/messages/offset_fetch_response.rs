@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = if v >= 3 {
                 rt::read::i32(c, "throttle_time_ms")?
             } else {
@@ -108,7 +108,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 3 {
                 vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -149,7 +149,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 3 {
                 n += 4;
@@ -185,7 +185,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 8 && !self.topics.is_empty() {
                 w.not_in_version("topics");
             }
@@ -205,7 +205,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
                 w.array(&self.groups, v >= 6, v, "groups");
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -264,7 +264,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = if v <= 7 {
                 rt::read::str(c, v >= 6, "topics[].name")?
             } else {
@@ -291,7 +291,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 7 {
                 rt::read::str(c, v >= 6, "topics[].name")?;
@@ -310,7 +310,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 7 {
                 rt::read::skip_str(c, v >= 6)?;
             }
@@ -330,7 +330,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 7 {
                 vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
@@ -357,7 +357,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v <= 7 {
                 n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
@@ -387,7 +387,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 8 && !self.name.is_empty() {
                 w.not_in_version("topics[].name");
             }
@@ -401,7 +401,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
                 w.array(&self.partitions, v >= 6, v, "topics[].partitions");
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -457,7 +457,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_id = if v >= 8 {
                 rt::read::str(c, v >= 6, "groups[].group_id")?
             } else {
@@ -491,7 +491,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 if v >= 8 {
                     rt::read::str(c, v >= 6, "groups[].group_id")?;
@@ -514,7 +514,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 8 {
                 rt::read::skip_str(c, v >= 6)?;
             }
@@ -536,7 +536,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 8 {
                 vis.str(
@@ -569,7 +569,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 8 {
                 n += rt::write::str_size(self.group_id, v >= 6, "groups[].group_id")?;
@@ -605,7 +605,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 7 && !self.group_id.is_empty() {
                 w.not_in_version("groups[].group_id");
             }
@@ -625,7 +625,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
                 w.i16(self.error_code, "groups[].error_code");
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
             };
@@ -687,7 +687,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let partition_index;
             let committed_offset;
             if v <= 7 {
@@ -737,7 +737,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v <= 7 {
         match rt::read::run::<12>(c) {
@@ -765,7 +765,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 7 {
                 rt::read::skip(c, 12)?;
             }
@@ -791,7 +791,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 7 {
                 vis.i32(
@@ -839,7 +839,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v <= 7 {
                 n += 4;
@@ -884,7 +884,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 8 && self.partition_index != 0_i32 {
                 w.not_in_version("topics[].partitions[].partition_index");
             }
@@ -916,7 +916,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
                 w.i16(self.error_code, "topics[].partitions[].error_code");
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };
@@ -972,7 +972,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = if (8..=9).contains(&v) {
                 rt::read::str(c, v >= 6, "groups[].topics[].name")?
             } else {
@@ -1005,7 +1005,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if (8..=9).contains(&v) {
                 rt::read::str(c, v >= 6, "groups[].topics[].name")?;
@@ -1033,7 +1033,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if (8..=9).contains(&v) {
                 rt::read::skip_str(c, v >= 6)?;
             }
@@ -1056,7 +1056,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if (8..=9).contains(&v) {
                 vis.str(
@@ -1097,7 +1097,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if (8..=9).contains(&v) {
                 n += rt::write::str_size(self.name, v >= 6, "groups[].topics[].name")?;
@@ -1127,7 +1127,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 7 && !self.partitions.is_empty() {
                 w.not_in_version("groups[].topics[].partitions");
             }
@@ -1141,7 +1141,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
                 w.array(&self.partitions, v >= 6, v, "groups[].topics[].partitions");
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields")
             };
@@ -1203,7 +1203,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let partition_index;
             let committed_offset;
             let committed_leader_epoch;
@@ -1251,7 +1251,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v >= 8 {
         match rt::read::run::<16>(c) {
@@ -1276,7 +1276,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 8 {
                 rt::read::skip(c, 16)?;
             }
@@ -1299,7 +1299,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 8 {
                 vis.i32(
@@ -1347,7 +1347,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 8 {
                 n += 4;
@@ -1398,7 +1398,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 7 && self.partition_index != 0_i32 {
                 w.not_in_version("groups[].topics[].partitions[].partition_index");
             }
@@ -1430,7 +1430,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
                 w.i16(self.error_code, "groups[].topics[].partitions[].error_code");
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1446,8 +1446,8 @@ impl<'a> rt::Message<'a> for OffsetFetchResponse<'a> {
         name: "OffsetFetchResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(9),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 10 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 10),
         flexible_min: Some(6),
         latest_version_unstable: false,
         provisional: false,
@@ -1972,7 +1972,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let throttle_time_ms = if v >= 3 {
                     rt::read::i32(c, "throttle_time_ms")?
                 } else {
@@ -2011,7 +2011,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 3 {
                     n += 4;
@@ -2047,7 +2047,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 8 && !self.topics.is_empty() {
                     w.not_in_version("topics");
                 }
@@ -2067,7 +2067,7 @@ pub mod owned {
                     rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -2115,7 +2115,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchResponseTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = if v <= 7 {
                 rt::owned::read_str(c, v >= 6, "topics[].name")?
             } else {
@@ -2143,7 +2143,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v <= 7 {
                     n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
@@ -2172,7 +2172,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 8 && !self.name.is_empty() {
                 w.not_in_version("topics[].name");
             }
@@ -2186,7 +2186,7 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -2238,7 +2238,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let group_id = if v >= 8 {
                     rt::owned::read_str(c, v >= 6, "groups[].group_id")?
                 } else {
@@ -2273,7 +2273,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 8 {
                     n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
@@ -2308,7 +2308,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 7 && !self.group_id.is_empty() {
                 w.not_in_version("groups[].group_id");
             }
@@ -2334,7 +2334,7 @@ pub mod owned {
                     w.i16(self.error_code, "groups[].error_code");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
                 };
@@ -2394,7 +2394,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchResponsePartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let partition_index;
             let committed_offset;
             if v <= 7 {
@@ -2445,7 +2445,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v <= 7 {
                     n += 4;
@@ -2494,7 +2494,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 8 && self.partition_index != 0_i32 {
                 w.not_in_version("topics[].partitions[].partition_index");
             }
@@ -2537,7 +2537,7 @@ pub mod owned {
                     w.i16(self.error_code, "topics[].partitions[].error_code");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
                 };
@@ -2589,7 +2589,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchResponseTopics {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = if (8..=9).contains(&v) {
                 rt::owned::read_str(c, v >= 6, "groups[].topics[].name")?
             } else {
@@ -2623,7 +2623,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if (8..=9).contains(&v) {
                     n += rt::write::str_size(&self.name, v >= 6, "groups[].topics[].name")?;
@@ -2652,7 +2652,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 7 && !self.partitions.is_empty() {
                 w.not_in_version("groups[].topics[].partitions");
             }
@@ -2666,7 +2666,7 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partitions, v >= 6, v, "groups[].topics[].partitions");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields")
             };
@@ -2725,7 +2725,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetFetchResponsePartitions {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let partition_index;
             let committed_offset;
             let committed_leader_epoch;
@@ -2777,7 +2777,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 8 {
                     n += 4;
@@ -2832,7 +2832,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 7 && self.partition_index != 0_i32 {
                 w.not_in_version("groups[].topics[].partitions[].partition_index");
             }
@@ -2870,7 +2870,7 @@ pub mod owned {
                     w.i16(self.error_code, "groups[].topics[].partitions[].error_code");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),

@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let replica_id = if v >= 3 {
                 rt::read::i32(c, "replica_id")?
             } else {
@@ -93,7 +93,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 3 {
                 vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
@@ -110,7 +110,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 3 {
                 n += 4;
@@ -132,13 +132,13 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 3 {
                 w.i32(self.replica_id, "replica_id");
             }
             w.array(&self.topics, v >= 4, v, "topics");
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -197,7 +197,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic = rt::read::str(c, v >= 4, "topics[].topic")?;
             let partitions = rt::read::array::<OffsetForLeaderPartition<'a>>(c, v >= 4, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 4 {
@@ -216,7 +216,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 4, "topics[].topic")?;
             rt::read::check_array::<OffsetForLeaderPartition<'a>>(c, v >= 4, false, v, "topics[].partitions")?;
@@ -231,7 +231,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip_array::<OffsetForLeaderPartition<'a>>(c, v >= 4, v)?;
             if v >= 4 {
@@ -247,7 +247,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 4, "topics[].topic")?));
             rt::visit::array::<OffsetForLeaderPartition<'a>, V>(
@@ -270,7 +270,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, v >= 4, "topics[].topic")?;
             n += rt::write::array_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
@@ -290,11 +290,11 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.topic, v >= 4, "topics[].topic");
             w.array(&self.partitions, v >= 4, v, "topics[].partitions");
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -350,7 +350,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
             let current_leader_epoch = if v >= 2 {
                 rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
@@ -375,7 +375,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i32(c, "topics[].partitions[].partition")?;
             if v >= 2 {
@@ -393,7 +393,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 4)?;
             if v >= 2 {
                 rt::read::skip(c, 4)?;
@@ -412,7 +412,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::TOPICS_PARTITIONS_PARTITION,
@@ -444,7 +444,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             if v >= 2 {
                 n += 4;
@@ -465,14 +465,14 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.partition, "topics[].partitions[].partition");
             if v >= 2 {
                 w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
             }
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
             };
@@ -485,8 +485,8 @@ impl<'a> rt::Message<'a> for OffsetForLeaderEpochRequest<'a> {
         name: "OffsetForLeaderEpochRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(23),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 4 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 4),
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -712,7 +712,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let replica_id = if v >= 3 {
                     rt::read::i32(c, "replica_id")?
                 } else {
@@ -735,7 +735,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 3 {
                     n += 4;
@@ -757,13 +757,13 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 3 {
                     w.i32(self.replica_id, "replica_id");
                 }
                 rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -811,7 +811,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetForLeaderTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic = rt::owned::read_str(c, v >= 4, "topics[].topic")?;
             let partitions = rt::owned::read_array::<OffsetForLeaderPartition, _>(c, v >= 4, v, "topics[].partitions")?;
             let unknown_tagged_fields = if v >= 4 {
@@ -831,7 +831,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, v >= 4, "topics[].topic")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
@@ -850,11 +850,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.topic, v >= 4, "topics[].topic");
             rt::owned::write_vec(w, &self.partitions, v >= 4, v, "topics[].partitions");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -905,7 +905,7 @@ pub mod owned {
     impl rt::OwnedStruct for OffsetForLeaderPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
             let current_leader_epoch = if v >= 2 {
                 rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
@@ -931,7 +931,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 if v >= 2 {
                     n += 4;
@@ -951,7 +951,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i32(self.partition, "topics[].partitions[].partition");
             if v >= 2 {
                 w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
@@ -964,7 +964,7 @@ pub mod owned {
             } else {
                 w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
                 };

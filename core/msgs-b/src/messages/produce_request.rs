@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let transactional_id = if v >= 3 {
                 rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?
             } else {
@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 3 {
                 vis.str(
@@ -125,7 +125,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             if v >= 3 {
                 n += rt::write::opt_str_size(self.transactional_id, v >= 9, v >= 3, "transactional_id")?;
@@ -150,7 +150,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 2 && self.transactional_id.is_some() {
                 w.not_in_version("transactional_id");
             }
@@ -161,7 +161,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
             w.i32(self.timeout_ms, "timeout_ms");
             w.array(&self.topic_data, v >= 9, v, "topic_data");
             if v >= 9 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -224,7 +224,7 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = if v <= 12 {
                 rt::read::str(c, v >= 9, "topic_data[].name")?
             } else {
@@ -254,7 +254,7 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 12 {
                 rt::read::str(c, v >= 9, "topic_data[].name")?;
@@ -274,7 +274,7 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 12 {
                 rt::read::skip_str(c, v >= 9)?;
             }
@@ -295,7 +295,7 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 12 {
                 vis.str(
@@ -326,7 +326,7 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v <= 12 {
                 n += rt::write::str_size(self.name, v >= 9, "topic_data[].name")?;
@@ -351,7 +351,7 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 12 {
                 w.str(self.name, v >= 9, "topic_data[].name");
             }
@@ -360,7 +360,7 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
             }
             w.array(&self.partition_data, v >= 9, v, "topic_data[].partition_data");
             if v >= 9 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topic_data[]._tagged_fields")
             };
@@ -419,7 +419,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let index = rt::read::i32(c, "topic_data[].partition_data[].index")?;
             let records = rt::read::opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?;
             let unknown_tagged_fields = if v >= 9 {
@@ -438,7 +438,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i32(c, "topic_data[].partition_data[].index")?;
             rt::read::opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?;
@@ -453,7 +453,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 4)?;
             rt::read::skip_bytes(c, v >= 9)?;
             if v >= 9 {
@@ -469,7 +469,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::TOPIC_DATA_PARTITION_DATA_INDEX,
@@ -495,7 +495,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::opt_bytes_size(self.records, v >= 9, true, "topic_data[].partition_data[].records")?;
             if v >= 9 {
@@ -516,11 +516,11 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.index, "topic_data[].partition_data[].index");
             w.opt_bytes(self.records, v >= 9, true, "topic_data[].partition_data[].records");
             if v >= 9 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -536,8 +536,8 @@ impl<'a> rt::Message<'a> for ProduceRequest<'a> {
         name: "ProduceRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(0),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 13 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 13),
         flexible_min: Some(9),
         latest_version_unstable: false,
         provisional: false,
@@ -805,7 +805,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let transactional_id = if v >= 3 {
                     rt::owned::read_opt_str(c, v >= 9, v >= 3, "transactional_id")?
                 } else {
@@ -838,7 +838,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 if v >= 3 {
                     n += rt::write::opt_str_size(self.transactional_id.as_deref(), v >= 9, v >= 3, "transactional_id")?;
@@ -863,7 +863,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 2 && self.transactional_id.is_some() {
                     w.not_in_version("transactional_id");
                 }
@@ -876,7 +876,7 @@ pub mod owned {
                 }
                 rt::owned::write_vec(w, &self.topic_data, v >= 9, v, "topic_data");
                 if v >= 9 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -928,7 +928,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicProduceData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = if v <= 12 {
                 rt::owned::read_str(c, v >= 9, "topic_data[].name")?
             } else {
@@ -959,7 +959,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v <= 12 {
                     n += rt::write::str_size(&self.name, v >= 9, "topic_data[].name")?;
@@ -983,7 +983,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 12 {
                 w.str(&self.name, v >= 9, "topic_data[].name");
             }
@@ -992,7 +992,7 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.partition_data, v >= 9, v, "topic_data[].partition_data");
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topic_data[]._tagged_fields")
             };
@@ -1039,7 +1039,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionProduceData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let index = rt::read::i32(c, "topic_data[].partition_data[].index")?;
             let records = rt::owned::read_opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?;
             let unknown_tagged_fields = if v >= 9 {
@@ -1062,7 +1062,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::write::opt_bytes_size(
                     self.records.as_deref(),
@@ -1087,7 +1087,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i32(self.index, "topic_data[].partition_data[].index");
             w.opt_bytes(
                 self.records.as_deref(),
@@ -1096,7 +1096,7 @@ pub mod owned {
                 "topic_data[].partition_data[].records",
             );
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),

@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let responses = rt::read::array::<TopicProduceResponse<'a>>(c, v >= 9, v, "responses")?;
             let throttle_time_ms = if v >= 1 {
                 rt::read::i32(c, "throttle_time_ms")?
@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<TopicProduceResponse<'a>, V>(c, v >= 9, false, v, fields::RESPONSES, vis, "responses")?;
             if v >= 1 {
@@ -151,7 +151,7 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.responses, v >= 9, v, "responses")?;
             if v >= 1 {
@@ -164,9 +164,11 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if v >= 10 && !self.node_endpoints.is_empty() {
-                    let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        0,
+                        rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?,
+                    );
                 }
                 n += rt::write::uvarint_size(tags as u32);
             } else {
@@ -181,7 +183,7 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 9 && !self.node_endpoints.is_empty() {
                 w.not_in_version("node_endpoints");
             }
@@ -253,7 +255,7 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = if v <= 12 {
                 rt::read::str(c, v >= 9, "responses[].name")?
             } else {
@@ -284,7 +286,7 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 if v <= 12 {
                     rt::read::str(c, v >= 9, "responses[].name")?;
@@ -311,7 +313,7 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 12 {
                 rt::read::skip_str(c, v >= 9)?;
             }
@@ -331,7 +333,7 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 12 {
                 vis.str(
@@ -362,7 +364,7 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v <= 12 {
                 n += rt::write::str_size(self.name, v >= 9, "responses[].name")?;
@@ -387,7 +389,7 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 12 {
                 w.str(self.name, v >= 9, "responses[].name");
             }
@@ -396,7 +398,7 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
             }
             w.array(&self.partition_responses, v >= 9, v, "responses[].partition_responses");
             if v >= 9 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
             };
@@ -455,7 +457,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let node_id = if v >= 10 {
                 rt::read::i32(c, "node_endpoints[].node_id")?
             } else {
@@ -494,7 +496,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 10 {
                 rt::read::i32(c, "node_endpoints[].node_id")?;
@@ -519,7 +521,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 10 {
                 rt::read::skip(c, 4)?;
             }
@@ -545,7 +547,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 10 {
                 vis.i32(
@@ -584,7 +586,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 10 {
                 n += 4;
@@ -626,7 +628,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 9 && self.node_id != 0_i32 {
                 w.not_in_version("node_endpoints[].node_id");
             }
@@ -652,7 +654,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 w.opt_str(self.rack, v >= 9, v >= 10, "node_endpoints[].rack");
             }
             if v >= 9 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
             };
@@ -723,7 +725,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
@@ -814,7 +816,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 14)?;
             if v >= 2 {
                 rt::read::skip(c, 8)?;
@@ -841,7 +843,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::RESPONSES_PARTITION_RESPONSES_INDEX,
@@ -935,7 +937,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 14;
             if v >= 2 {
                 n += 8;
@@ -968,9 +970,8 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if v >= 10 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
-                    let s = rt::Struct::size(&self.current_leader, v)?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, rt::Struct::size(&self.current_leader, v)?);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             } else {
@@ -987,7 +988,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 9 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
                 w.not_in_version("responses[].partition_responses[].current_leader");
             }
@@ -1029,8 +1030,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                 w.uvarint(tags as u32, "responses[].partition_responses[]._tagged_fields");
                 if has_current_leader {
                     let s = w.ok(rt::Struct::size(&self.current_leader, v));
-                    w.uvarint(0, "responses[].partition_responses[].current_leader");
-                    w.uvarint(s as u32, "responses[].partition_responses[].current_leader");
+                    w.tag_header(0, s, "responses[].partition_responses[].current_leader");
                     rt::Struct::write(&self.current_leader, w, v);
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
@@ -1089,7 +1089,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let batch_index = if v >= 8 {
                 rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?
             } else {
@@ -1121,7 +1121,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 8 {
                 rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?;
@@ -1145,7 +1145,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 8 {
                 rt::read::skip(c, 4)?;
             }
@@ -1165,7 +1165,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 8 {
                 vis.i32(
@@ -1200,7 +1200,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 8 {
                 n += 4;
@@ -1241,7 +1241,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 7 && self.batch_index != 0_i32 {
                 w.not_in_version("responses[].partition_responses[].record_errors[].batch_index");
             }
@@ -1263,7 +1263,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
                 );
             }
             if v >= 9 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1325,7 +1325,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let leader_id;
             let leader_epoch;
             if v >= 10 {
@@ -1357,7 +1357,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v >= 10 {
         match rt::read::run::<8>(c) {
@@ -1376,7 +1376,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 10 {
                 rt::read::skip(c, 8)?;
             }
@@ -1393,7 +1393,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 10 {
                 vis.i32(
@@ -1423,7 +1423,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 10 {
                 n += 4;
@@ -1459,7 +1459,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 9 && self.leader_id != -1_i32 {
                 w.not_in_version("responses[].partition_responses[].current_leader.leader_id");
             }
@@ -1479,7 +1479,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
                 );
             }
             if v >= 9 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1495,8 +1495,8 @@ impl<'a> rt::Message<'a> for ProduceResponse<'a> {
         name: "ProduceResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(0),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 13 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 13),
         flexible_min: Some(9),
         latest_version_unstable: false,
         provisional: false,
@@ -2017,7 +2017,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let responses = rt::owned::read_array::<TopicProduceResponse, _>(c, v >= 9, v, "responses")?;
                 let throttle_time_ms = if v >= 1 {
                     rt::read::i32(c, "throttle_time_ms")?
@@ -2062,7 +2062,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.responses, v >= 9, v, "responses")?;
                 if v >= 1 {
@@ -2075,9 +2075,11 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if v >= 10 && !self.node_endpoints.is_empty() {
-                        let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            0,
+                            rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?,
+                        );
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 } else {
@@ -2092,7 +2094,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 9 && !self.node_endpoints.is_empty() {
                     w.not_in_version("node_endpoints");
                 }
@@ -2105,15 +2107,12 @@ pub mod owned {
                     let has_node_endpoints = v >= 10 && !self.node_endpoints.is_empty();
                     tags += usize::from(has_node_endpoints);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_node_endpoints {
                         let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
-                        w.uvarint(0, "node_endpoints");
-                        w.uvarint(s as u32, "node_endpoints");
+                        w.tag_header(0, s, "node_endpoints");
                         rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
                 }
@@ -2166,7 +2165,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let name = if v <= 12 {
                     rt::owned::read_str(c, v >= 9, "responses[].name")?
                 } else {
@@ -2202,7 +2201,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v <= 12 {
                     n += rt::write::str_size(&self.name, v >= 9, "responses[].name")?;
@@ -2226,7 +2225,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 12 {
                 w.str(&self.name, v >= 9, "responses[].name");
             }
@@ -2241,7 +2240,7 @@ pub mod owned {
                 "responses[].partition_responses",
             );
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
             };
@@ -2296,7 +2295,7 @@ pub mod owned {
     impl rt::OwnedStruct for NodeEndpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let node_id = if v >= 10 {
                 rt::read::i32(c, "node_endpoints[].node_id")?
             } else {
@@ -2336,7 +2335,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 10 {
                     n += 4;
@@ -2377,7 +2376,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 9 && self.node_id != 0_i32 {
                 w.not_in_version("node_endpoints[].node_id");
             }
@@ -2403,7 +2402,7 @@ pub mod owned {
                 w.opt_str(self.rack.as_deref(), v >= 9, v >= 10, "node_endpoints[].rack");
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
             };
@@ -2474,7 +2473,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionProduceResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 14] = match rt::read::run::<14>(c) {
                 Some(r) => r,
                 None => {
@@ -2565,7 +2564,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 14;
                 if v >= 2 {
                     n += 8;
@@ -2598,9 +2597,8 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if v >= 10 && self.current_leader != LeaderIdAndEpoch::default() {
-                        let s = rt::OwnedStruct::size(&self.current_leader, v)?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, rt::OwnedStruct::size(&self.current_leader, v)?);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 } else {
@@ -2616,7 +2614,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 9 && self.current_leader != LeaderIdAndEpoch::default() {
                 w.not_in_version("responses[].partition_responses[].current_leader");
             }
@@ -2659,15 +2657,12 @@ pub mod owned {
                 let has_current_leader = v >= 10 && self.current_leader != LeaderIdAndEpoch::default();
                 tags += usize::from(has_current_leader);
                 w.uvarint(tags as u32, "responses[].partition_responses[]._tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_current_leader {
                     let s = w.ok(rt::OwnedStruct::size(&self.current_leader, v));
-                    w.uvarint(0, "responses[].partition_responses[].current_leader");
-                    w.uvarint(s as u32, "responses[].partition_responses[].current_leader");
+                    w.tag_header(0, s, "responses[].partition_responses[].current_leader");
                     rt::OwnedStruct::write(&self.current_leader, w, v);
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -2717,7 +2712,7 @@ pub mod owned {
     impl rt::OwnedStruct for BatchIndexAndErrorMessage {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let batch_index = if v >= 8 {
                 rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?
             } else {
@@ -2753,7 +2748,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 8 {
                     n += 4;
@@ -2793,7 +2788,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 7 && self.batch_index != 0_i32 {
                 w.not_in_version("responses[].partition_responses[].record_errors[].batch_index");
             }
@@ -2815,7 +2810,7 @@ pub mod owned {
                 );
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -2865,7 +2860,7 @@ pub mod owned {
     impl rt::OwnedStruct for LeaderIdAndEpoch {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let leader_id;
             let leader_epoch;
             if v >= 10 {
@@ -2919,7 +2914,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 10 {
                     n += 4;
@@ -2954,7 +2949,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 9 && self.leader_id != -1_i32 {
                 w.not_in_version("responses[].partition_responses[].current_leader.leader_id");
             }
@@ -2975,7 +2970,7 @@ pub mod owned {
                     }
                 }
                 if v >= 9 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),

@@ -133,7 +133,7 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
             w.bool(self.terminating, "terminating");
             w.i8(self.compression_type, "compression_type");
             w.bytes(self.metrics, true, "metrics");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -143,8 +143,8 @@ impl<'a> rt::Message<'a> for PushTelemetryRequest<'a> {
         name: "PushTelemetryRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(72),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -368,7 +368,7 @@ pub mod owned {
                     r[21..22].copy_from_slice(&self.compression_type.to_be_bytes());
                 }
                 w.bytes(&self.metrics, true, "metrics");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }

@@ -62,7 +62,7 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let results = rt::read::array::<ReadStateResult<'a>>(c, true, v, "results")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
             Ok(Self {
@@ -77,7 +77,7 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<ReadStateResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
@@ -89,7 +89,7 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.results, true, v, "results")?;
             {
@@ -104,9 +104,9 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.results, true, v, "results");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -162,7 +162,7 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_id = rt::read::uuid(c, "results[].topic_id")?;
             let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
@@ -178,7 +178,7 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::uuid(c, "results[].topic_id")?;
                 rt::read::check_array::<PartitionResult<'a>>(c, true, false, v, "results[].partitions")?;
@@ -192,7 +192,7 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -205,7 +205,7 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.uuid(fields::RESULTS_TOPIC_ID, rt::read::uuid(c, "results[].topic_id")?);
             rt::visit::array::<PartitionResult<'a>, V>(
@@ -226,7 +226,7 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::write::array_size(&self.partitions, true, v, "results[].partitions")?;
             {
@@ -241,10 +241,10 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.uuid(self.topic_id, "results[].topic_id");
             w.array(&self.partitions, true, v, "results[].partitions");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -306,7 +306,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -341,7 +341,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         match rt::read::run::<6>(c) {
             Some(_r) => { }
@@ -366,7 +366,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 6)?;
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 12)?;
@@ -382,7 +382,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::RESULTS_PARTITIONS_PARTITION,
@@ -427,7 +427,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 18;
             n += rt::write::opt_str_size(self.error_message, true, true, "results[].partitions[].error_message")?;
             n += rt::write::array_size(&self.state_batches, true, v, "results[].partitions[].state_batches")?;
@@ -443,14 +443,14 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.partition, "results[].partitions[].partition");
             w.i16(self.error_code, "results[].partitions[].error_code");
             w.opt_str(self.error_message, true, true, "results[].partitions[].error_message");
             w.i32(self.state_epoch, "results[].partitions[].state_epoch");
             w.i64(self.start_offset, "results[].partitions[].start_offset");
             w.array(&self.state_batches, true, v, "results[].partitions[].state_batches");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -613,7 +613,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
                 self.delivery_count,
                 "results[].partitions[].state_batches[].delivery_count",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -623,8 +623,8 @@ impl<'a> rt::Message<'a> for ReadShareGroupStateResponse<'a> {
         name: "ReadShareGroupStateResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(84),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -958,7 +958,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let results = rt::owned::read_array::<ReadStateResult, _>(c, true, v, "results")?;
                 let unknown_tagged_fields =
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
@@ -972,7 +972,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.results, true, v, "results")?;
                 {
@@ -987,9 +987,9 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.results, true, v, "results");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -1035,7 +1035,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let topic_id = rt::read::uuid(c, "results[].topic_id")?;
                 let partitions = rt::owned::read_array::<PartitionResult, _>(c, true, v, "results[].partitions")?;
                 let unknown_tagged_fields =
@@ -1053,7 +1053,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.partitions, true, v, "results[].partitions")?;
                 {
@@ -1067,10 +1067,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.uuid(self.topic_id, "results[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "results[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -1130,7 +1130,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -1170,7 +1170,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 18;
                 n += rt::write::opt_str_size(
                     self.error_message.as_deref(),
@@ -1190,7 +1190,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if let Some(r) = w.run::<6>("results[].partitions[].partition") {
                 r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -1206,7 +1206,7 @@ pub mod owned {
                 r[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.state_batches, true, v, "results[].partitions[].state_batches");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -1333,7 +1333,7 @@ pub mod owned {
                     r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
                     r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

@@ -119,7 +119,7 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
             w.opt_str(self.cluster_id, true, true, "cluster_id");
             w.i32(self.voter_id, "voter_id");
             w.uuid(self.voter_directory_id, "voter_directory_id");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -129,8 +129,8 @@ impl<'a> rt::Message<'a> for RemoveRaftVoterRequest<'a> {
         name: "RemoveRaftVoterRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(81),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -308,7 +308,7 @@ pub mod owned {
                         r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
                         r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let hmac = rt::read::bytes(c, v >= 2, "hmac")?;
             let renew_period_ms = rt::read::i64(c, "renew_period_ms")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -90,7 +90,7 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.bytes(fields::HMAC, Some(rt::read::bytes(c, v >= 2, "hmac")?));
             vis.i64(fields::RENEW_PERIOD_MS, rt::read::i64(c, "renew_period_ms")?);
@@ -105,7 +105,7 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             n += rt::write::bytes_size(self.hmac, v >= 2, "hmac")?;
             if v >= 2 {
@@ -124,11 +124,11 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.bytes(self.hmac, v >= 2, "hmac");
             w.i64(self.renew_period_ms, "renew_period_ms");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -141,8 +141,8 @@ impl<'a> rt::Message<'a> for RenewDelegationTokenRequest<'a> {
         name: "RenewDelegationTokenRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(39),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -253,7 +253,7 @@ pub mod owned {
     impl rt::OwnedStruct for RenewDelegationTokenRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let hmac = rt::owned::read_bytes(c, v >= 2, "hmac")?;
             let renew_period_ms = rt::read::i64(c, "renew_period_ms")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -271,7 +271,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 n += rt::write::bytes_size(&self.hmac, v >= 2, "hmac")?;
                 if v >= 2 {
@@ -290,7 +290,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.bytes(&self.hmac, v >= 2, "hmac");
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<9>("renew_period_ms") {
@@ -300,7 +300,7 @@ pub mod owned {
                 } else {
                     w.i64(self.renew_period_ms, "renew_period_ms");
                     if v >= 2 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };

@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::REQUEST_API_KEY, rt::read::i16(c, "request_api_key")?);
             vis.i16(fields::REQUEST_API_VERSION, rt::read::i16(c, "request_api_version")?);
@@ -122,7 +122,7 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             if v >= 1 {
                 n += rt::write::opt_str_size(self.client_id, false, v >= 1, "client_id")?;
@@ -146,7 +146,7 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.client_id != Some("") {
                 w.not_in_version("client_id");
             }
@@ -157,7 +157,7 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
                 w.opt_str(self.client_id, false, v >= 1, "client_id");
             }
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -170,8 +170,8 @@ impl<'a> rt::Message<'a> for RequestHeader<'a> {
         name: "RequestHeader",
         kind: rt::MessageKind::Header,
         api_key: None,
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -328,7 +328,7 @@ pub mod owned {
     impl rt::OwnedStruct for RequestHeader {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
@@ -360,7 +360,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 if v >= 1 {
                     n += rt::write::opt_str_size(self.client_id.as_deref(), false, v >= 1, "client_id")?;
@@ -384,7 +384,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.client_id.as_deref() != Some("") {
                     w.not_in_version("client_id");
                 }
@@ -397,7 +397,7 @@ pub mod owned {
                     w.opt_str(self.client_id.as_deref(), false, v >= 1, "client_id");
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };

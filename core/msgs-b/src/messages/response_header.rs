@@ -62,7 +62,7 @@ impl<'a> rt::Struct<'a> for ResponseHeader<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let correlation_id = rt::read::i32(c, "correlation_id")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -82,7 +82,7 @@ impl<'a> rt::Struct<'a> for ResponseHeader<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::CORRELATION_ID, rt::read::i32(c, "correlation_id")?);
             if v >= 1 {
@@ -96,7 +96,7 @@ impl<'a> rt::Struct<'a> for ResponseHeader<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();
@@ -114,10 +114,10 @@ impl<'a> rt::Struct<'a> for ResponseHeader<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.correlation_id, "correlation_id");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -130,8 +130,8 @@ impl<'a> rt::Message<'a> for ResponseHeader<'a> {
         name: "ResponseHeader",
         kind: rt::MessageKind::Header,
         api_key: None,
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -220,7 +220,7 @@ pub mod owned {
     impl rt::OwnedStruct for ResponseHeader {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let correlation_id = rt::read::i32(c, "correlation_id")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -236,7 +236,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 if v >= 1 {
                     let tags = self.unknown_tagged_fields.len();
@@ -254,7 +254,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 1 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<5>("correlation_id") {
                         r[0..4].copy_from_slice(&self.correlation_id.to_be_bytes());
@@ -263,7 +263,7 @@ pub mod owned {
                 } else {
                     w.i32(self.correlation_id, "correlation_id");
                     if v >= 1 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };

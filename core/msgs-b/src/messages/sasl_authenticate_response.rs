@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let error_message = rt::read::opt_str(c, v >= 2, true, "error_message")?;
             let auth_bytes = rt::read::bytes(c, v >= 2, "auth_bytes")?;
@@ -96,7 +96,7 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
             vis.str(
@@ -118,7 +118,7 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             n += rt::write::opt_str_size(self.error_message, v >= 2, true, "error_message")?;
             n += rt::write::bytes_size(self.auth_bytes, v >= 2, "auth_bytes")?;
@@ -141,7 +141,7 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.error_code, "error_code");
             w.opt_str(self.error_message, v >= 2, true, "error_message");
             w.bytes(self.auth_bytes, v >= 2, "auth_bytes");
@@ -149,7 +149,7 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
                 w.i64(self.session_lifetime_ms, "session_lifetime_ms");
             }
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -162,8 +162,8 @@ impl<'a> rt::Message<'a> for SaslAuthenticateResponse<'a> {
         name: "SaslAuthenticateResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(36),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -320,7 +320,7 @@ pub mod owned {
     impl rt::OwnedStruct for SaslAuthenticateResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let error_message = rt::owned::read_opt_str(c, v >= 2, true, "error_message")?;
             let auth_bytes = rt::owned::read_bytes(c, v >= 2, "auth_bytes")?;
@@ -346,7 +346,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "error_message")?;
                 n += rt::write::bytes_size(&self.auth_bytes, v >= 2, "auth_bytes")?;
@@ -369,7 +369,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i16(self.error_code, "error_code");
                 w.opt_str(self.error_message.as_deref(), v >= 2, true, "error_message");
                 w.bytes(&self.auth_bytes, v >= 2, "auth_bytes");
@@ -383,7 +383,7 @@ pub mod owned {
                         w.i64(self.session_lifetime_ms, "session_lifetime_ms");
                     }
                     if v >= 2 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };

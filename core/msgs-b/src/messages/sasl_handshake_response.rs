@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let mechanisms = rt::read::array::<&'a str>(c, false, v, "mechanisms")?;
             Ok(Self {
@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
             rt::visit::array::<&'a str, V>(c, false, false, v, fields::MECHANISMS, vis, "mechanisms")?;
@@ -95,7 +95,7 @@ impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             n += rt::write::array_size(&self.mechanisms, false, v, "mechanisms")?;
             if !self.unknown_tagged_fields.is_empty() {
@@ -108,7 +108,7 @@ impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.error_code, "error_code");
             w.array(&self.mechanisms, false, v, "mechanisms");
             w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
@@ -121,8 +121,8 @@ impl<'a> rt::Message<'a> for SaslHandshakeResponse<'a> {
         name: "SaslHandshakeResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(17),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: None,
         latest_version_unstable: false,
         provisional: false,
@@ -234,7 +234,7 @@ pub mod owned {
     impl rt::OwnedStruct for SaslHandshakeResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let mechanisms = rt::owned::read_array::<rt::OwnedStr, _>(c, false, v, "mechanisms")?;
             Ok(Self {
@@ -247,7 +247,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 n += rt::owned::vec_size(&self.mechanisms, false, v, "mechanisms")?;
                 if !self.unknown_tagged_fields.is_empty() {
@@ -260,7 +260,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i16(self.error_code, "error_code");
                 rt::owned::write_vec(w, &self.mechanisms, false, v, "mechanisms");
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");

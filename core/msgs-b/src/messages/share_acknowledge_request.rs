@@ -71,7 +71,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_id = rt::read::opt_str(c, true, true, "group_id")?;
             let member_id = rt::read::opt_str(c, true, true, "member_id")?;
             let share_session_epoch = rt::read::i32(c, "share_session_epoch")?;
@@ -98,7 +98,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::GROUP_ID, rt::read::opt_str(c, true, true, "group_id")?);
             vis.str(fields::MEMBER_ID, rt::read::opt_str(c, true, true, "member_id")?);
@@ -116,7 +116,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::opt_str_size(self.group_id, true, true, "group_id")?;
             n += rt::write::opt_str_size(self.member_id, true, true, "member_id")?;
@@ -139,7 +139,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 1 && self.is_renew_ack {
                 w.not_in_version("is_renew_ack");
             }
@@ -150,7 +150,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
                 w.bool(self.is_renew_ack, "is_renew_ack");
             }
             w.array(&self.topics, true, v, "topics");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -206,7 +206,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
             let partitions = rt::read::array::<AcknowledgePartition<'a>>(c, true, v, "topics[].partitions")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
@@ -222,7 +222,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::uuid(c, "topics[].topic_id")?;
                 rt::read::check_array::<AcknowledgePartition<'a>>(c, true, false, v, "topics[].partitions")?;
@@ -236,7 +236,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<AcknowledgePartition<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -249,7 +249,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
             rt::visit::array::<AcknowledgePartition<'a>, V>(
@@ -270,7 +270,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
             {
@@ -285,10 +285,10 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.uuid(self.topic_id, "topics[].topic_id");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -338,7 +338,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
             let acknowledgement_batches = rt::read::array::<AcknowledgementBatch<'a>>(
                 c,
@@ -358,7 +358,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i32(c, "topics[].partitions[].partition_index")?;
             rt::read::check_array::<AcknowledgementBatch<'a>>(
@@ -377,7 +377,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 4)?;
             rt::read::skip_array::<AcknowledgementBatch<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -391,7 +391,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::TOPICS_PARTITIONS_PARTITION_INDEX,
@@ -420,7 +420,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(
                 &self.acknowledgement_batches,
@@ -440,7 +440,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.array(
                 &self.acknowledgement_batches,
@@ -448,7 +448,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
                 v,
                 "topics[].partitions[].acknowledgement_batches",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -501,7 +501,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
@@ -530,7 +530,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         match rt::read::run::<16>(c) {
             Some(_r) => { }
@@ -548,7 +548,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<i8>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -562,7 +562,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i64(
                 fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_FIRST_OFFSET,
@@ -595,7 +595,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::write::array_size(
                 &self.acknowledge_types,
@@ -615,7 +615,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i64(
                 self.first_offset,
                 "topics[].partitions[].acknowledgement_batches[].first_offset",
@@ -630,7 +630,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
                 v,
                 "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -640,8 +640,8 @@ impl<'a> rt::Message<'a> for ShareAcknowledgeRequest<'a> {
         name: "ShareAcknowledgeRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(79),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -976,7 +976,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let group_id = rt::owned::read_opt_str(c, true, true, "group_id")?;
                 let member_id = rt::owned::read_opt_str(c, true, true, "member_id")?;
                 let share_session_epoch = rt::read::i32(c, "share_session_epoch")?;
@@ -1002,7 +1002,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::write::opt_str_size(self.group_id.as_deref(), true, true, "group_id")?;
                 n += rt::write::opt_str_size(self.member_id.as_deref(), true, true, "member_id")?;
@@ -1025,7 +1025,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 1 && self.is_renew_ack {
                     w.not_in_version("is_renew_ack");
                 }
@@ -1036,7 +1036,7 @@ pub mod owned {
                     w.bool(self.is_renew_ack, "is_renew_ack");
                 }
                 rt::owned::write_vec(w, &self.topics, true, v, "topics");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -1082,7 +1082,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
                 let partitions = rt::owned::read_array::<AcknowledgePartition, _>(c, true, v, "topics[].partitions")?;
                 let unknown_tagged_fields =
@@ -1100,7 +1100,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
                 {
@@ -1114,10 +1114,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.uuid(self.topic_id, "topics[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -1161,7 +1161,7 @@ pub mod owned {
     impl rt::OwnedStruct for AcknowledgePartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
             let acknowledgement_batches = rt::owned::read_array::<AcknowledgementBatch, _>(
                 c,
@@ -1183,7 +1183,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(
                     &self.acknowledgement_batches,
@@ -1202,7 +1202,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             rt::owned::write_vec(
                 w,
@@ -1211,7 +1211,7 @@ pub mod owned {
                 v,
                 "topics[].partitions[].acknowledgement_batches",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -1259,7 +1259,7 @@ pub mod owned {
     impl rt::OwnedStruct for AcknowledgementBatch {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
@@ -1291,7 +1291,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(
                     &self.acknowledge_types,
@@ -1310,7 +1310,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if let Some(r) = w.run::<16>("topics[].partitions[].acknowledgement_batches[].first_offset") {
                 r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
                 r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
@@ -1322,7 +1322,7 @@ pub mod owned {
                 v,
                 "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

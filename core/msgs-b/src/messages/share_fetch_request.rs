@@ -92,7 +92,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_id = rt::read::opt_str(c, true, true, "group_id")?;
             let member_id = rt::read::opt_str(c, true, true, "member_id")?;
             let r: [u8; 16] = match rt::read::run::<16>(c) {
@@ -161,7 +161,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::GROUP_ID, rt::read::opt_str(c, true, true, "group_id")?);
             vis.str(fields::MEMBER_ID, rt::read::opt_str(c, true, true, "member_id")?);
@@ -200,7 +200,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::write::opt_str_size(self.group_id, true, true, "group_id")?;
             n += rt::write::opt_str_size(self.member_id, true, true, "member_id")?;
@@ -239,7 +239,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.max_records != 0_i32 {
                 w.not_in_version("max_records");
             }
@@ -269,7 +269,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
             }
             w.array(&self.topics, true, v, "topics");
             w.array(&self.forgotten_topics_data, true, v, "forgotten_topics_data");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -325,7 +325,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
             let partitions = rt::read::array::<FetchPartition<'a>>(c, true, v, "topics[].partitions")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
@@ -341,7 +341,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::uuid(c, "topics[].topic_id")?;
                 rt::read::check_array::<FetchPartition<'a>>(c, true, false, v, "topics[].partitions")?;
@@ -355,7 +355,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<FetchPartition<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -368,7 +368,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
             rt::visit::array::<FetchPartition<'a>, V>(
@@ -389,7 +389,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
             {
@@ -404,10 +404,10 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.uuid(self.topic_id, "topics[].topic_id");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -463,7 +463,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_id = rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
             let partitions = rt::read::array::<i32>(c, true, v, "forgotten_topics_data[].partitions")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "forgotten_topics_data[]._tagged_fields")?;
@@ -478,7 +478,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
             rt::read::check_array::<i32>(c, true, false, v, "forgotten_topics_data[].partitions")?;
@@ -491,7 +491,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<i32>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -505,7 +505,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.uuid(
                 fields::FORGOTTEN_TOPICS_DATA_TOPIC_ID,
@@ -534,7 +534,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::write::array_size(&self.partitions, true, v, "forgotten_topics_data[].partitions")?;
             {
@@ -549,10 +549,10 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.uuid(self.topic_id, "forgotten_topics_data[].topic_id");
             w.array(&self.partitions, true, v, "forgotten_topics_data[].partitions");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -605,7 +605,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
             let partition_max_bytes = if v <= 0 {
                 rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?
@@ -631,7 +631,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i32(c, "topics[].partitions[].partition_index")?;
             if v <= 0 {
@@ -653,7 +653,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 4)?;
             if v <= 0 {
                 rt::read::skip(c, 4)?;
@@ -670,7 +670,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::TOPICS_PARTITIONS_PARTITION_INDEX,
@@ -705,7 +705,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             if v <= 0 {
                 n += 4;
@@ -731,7 +731,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 && self.partition_max_bytes != 0_i32 {
                 w.not_in_version("topics[].partitions[].partition_max_bytes");
             }
@@ -745,7 +745,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
                 v,
                 "topics[].partitions[].acknowledgement_batches",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -798,7 +798,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
@@ -827,7 +827,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         match rt::read::run::<16>(c) {
             Some(_r) => { }
@@ -845,7 +845,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<i8>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -859,7 +859,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i64(
                 fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_FIRST_OFFSET,
@@ -892,7 +892,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::write::array_size(
                 &self.acknowledge_types,
@@ -912,7 +912,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i64(
                 self.first_offset,
                 "topics[].partitions[].acknowledgement_batches[].first_offset",
@@ -927,7 +927,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
                 v,
                 "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -937,8 +937,8 @@ impl<'a> rt::Message<'a> for ShareFetchRequest<'a> {
         name: "ShareFetchRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(78),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1483,7 +1483,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let group_id = rt::owned::read_opt_str(c, true, true, "group_id")?;
                 let member_id = rt::owned::read_opt_str(c, true, true, "member_id")?;
                 let r: [u8; 16] = match rt::read::run::<16>(c) {
@@ -1552,7 +1552,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::write::opt_str_size(self.group_id.as_deref(), true, true, "group_id")?;
                 n += rt::write::opt_str_size(self.member_id.as_deref(), true, true, "member_id")?;
@@ -1591,7 +1591,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.max_records != 0_i32 {
                     w.not_in_version("max_records");
                 }
@@ -1623,7 +1623,7 @@ pub mod owned {
                 }
                 rt::owned::write_vec(w, &self.topics, true, v, "topics");
                 rt::owned::write_vec(w, &self.forgotten_topics_data, true, v, "forgotten_topics_data");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -1669,7 +1669,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
                 let partitions = rt::owned::read_array::<FetchPartition, _>(c, true, v, "topics[].partitions")?;
                 let unknown_tagged_fields =
@@ -1687,7 +1687,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
                 {
@@ -1701,10 +1701,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.uuid(self.topic_id, "topics[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -1748,7 +1748,7 @@ pub mod owned {
     impl rt::OwnedStruct for ForgottenTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_id = rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "forgotten_topics_data[].partitions")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
@@ -1767,7 +1767,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.partitions, true, v, "forgotten_topics_data[].partitions")?;
                 {
@@ -1781,10 +1781,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.uuid(self.topic_id, "forgotten_topics_data[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "forgotten_topics_data[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -1832,7 +1832,7 @@ pub mod owned {
     impl rt::OwnedStruct for FetchPartition {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
             let partition_max_bytes = if v <= 0 {
                 rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?
@@ -1860,7 +1860,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 if v <= 0 {
                     n += 4;
@@ -1885,7 +1885,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 1 && self.partition_max_bytes != 0_i32 {
                 w.not_in_version("topics[].partitions[].partition_max_bytes");
             }
@@ -1900,7 +1900,7 @@ pub mod owned {
                 v,
                 "topics[].partitions[].acknowledgement_batches",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -1948,7 +1948,7 @@ pub mod owned {
     impl rt::OwnedStruct for AcknowledgementBatch {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 16] = match rt::read::run::<16>(c) {
                 Some(r) => r,
                 None => {
@@ -1980,7 +1980,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(
                     &self.acknowledge_types,
@@ -1999,7 +1999,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if let Some(r) = w.run::<16>("topics[].partitions[].acknowledgement_batches[].first_offset") {
                 r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
                 r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
@@ -2011,7 +2011,7 @@ pub mod owned {
                 v,
                 "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

@@ -71,7 +71,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_id = rt::read::str(c, true, "group_id")?;
             let member_id = rt::read::str(c, true, "member_id")?;
             let member_epoch = rt::read::i32(c, "member_epoch")?;
@@ -95,7 +95,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
             vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
@@ -119,7 +119,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::str_size(self.group_id, true, "group_id")?;
             n += rt::write::str_size(self.member_id, true, "member_id")?;
@@ -137,13 +137,13 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.group_id, true, "group_id");
             w.str(self.member_id, true, "member_id");
             w.i32(self.member_epoch, "member_epoch");
             w.opt_str(self.rack_id, true, true, "rack_id");
             w.opt_array(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -153,8 +153,8 @@ impl<'a> rt::Message<'a> for ShareGroupHeartbeatRequest<'a> {
         name: "ShareGroupHeartbeatRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(76),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -335,7 +335,7 @@ pub mod owned {
     impl rt::OwnedStruct for ShareGroupHeartbeatRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let group_id = rt::owned::read_str(c, true, "group_id")?;
             let member_id = rt::owned::read_str(c, true, "member_id")?;
             let member_epoch = rt::read::i32(c, "member_epoch")?;
@@ -356,7 +356,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.group_id, true, "group_id")?;
                 n += rt::write::str_size(&self.member_id, true, "member_id")?;
@@ -380,7 +380,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.str(&self.group_id, true, "group_id");
                 w.str(&self.member_id, true, "member_id");
                 w.i32(self.member_epoch, "member_epoch");
@@ -393,7 +393,7 @@ pub mod owned {
                     v,
                     "subscribed_topic_names",
                 );
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }

@@ -76,7 +76,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -115,7 +115,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -140,7 +140,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 14;
             n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
             n += rt::write::opt_str_size(self.member_id, true, true, "member_id")?;
@@ -157,7 +157,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
             w.opt_str(self.error_message, true, true, "error_message");
@@ -165,7 +165,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
             w.i32(self.member_epoch, "member_epoch");
             w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms");
             w.opt_struct(&self.assignment, true, v, "assignment");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -217,7 +217,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_partitions = rt::read::array::<TopicPartitions<'a>>(c, true, v, "assignment.topic_partitions")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "assignment._tagged_fields")?;
             Ok(Self {
@@ -230,7 +230,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::check_array::<TopicPartitions<'a>>(c, true, false, v, "assignment.topic_partitions")?;
             rt::read::check_tags(c, "assignment._tagged_fields")?;
@@ -242,7 +242,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_array::<TopicPartitions<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
             Some(())
@@ -255,7 +255,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<TopicPartitions<'a>, V>(
                 c,
@@ -275,7 +275,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.topic_partitions, true, v, "assignment.topic_partitions")?;
             {
@@ -290,9 +290,9 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.topic_partitions, true, v, "assignment.topic_partitions");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -348,7 +348,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_id = rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
             let partitions = rt::read::array::<i32>(c, true, v, "assignment.topic_partitions[].partitions")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "assignment.topic_partitions[]._tagged_fields")?;
@@ -363,7 +363,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
             rt::read::check_array::<i32>(c, true, false, v, "assignment.topic_partitions[].partitions")?;
@@ -376,7 +376,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<i32>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -390,7 +390,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.uuid(
                 fields::ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_ID,
@@ -419,7 +419,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::write::array_size(&self.partitions, true, v, "assignment.topic_partitions[].partitions")?;
             {
@@ -434,10 +434,10 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.uuid(self.topic_id, "assignment.topic_partitions[].topic_id");
             w.array(&self.partitions, true, v, "assignment.topic_partitions[].partitions");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -447,8 +447,8 @@ impl<'a> rt::Message<'a> for ShareGroupHeartbeatResponse<'a> {
         name: "ShareGroupHeartbeatResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(76),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -743,7 +743,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let r: [u8; 6] = match rt::read::run::<6>(c) {
                     Some(r) => r,
                     None => {
@@ -781,7 +781,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 14;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
                 n += rt::write::opt_str_size(self.member_id.as_deref(), true, true, "member_id")?;
@@ -798,7 +798,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if let Some(r) = w.run::<6>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                     r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -810,7 +810,7 @@ pub mod owned {
                     r[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
                 }
                 rt::owned::write_opt_struct(w, &self.assignment, true, v, "assignment");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -851,7 +851,7 @@ pub mod owned {
     impl rt::OwnedStruct for Assignment {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_partitions =
                 rt::owned::read_array::<TopicPartitions, _>(c, true, v, "assignment.topic_partitions")?;
             let unknown_tagged_fields =
@@ -867,7 +867,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.topic_partitions, true, v, "assignment.topic_partitions")?;
                 {
@@ -881,9 +881,9 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             rt::owned::write_vec(w, &self.topic_partitions, true, v, "assignment.topic_partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -927,7 +927,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicPartitions {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_id = rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "assignment.topic_partitions[].partitions")?;
             let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
@@ -946,7 +946,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::owned::vec_size(&self.partitions, true, v, "assignment.topic_partitions[].partitions")?;
                 {
@@ -960,10 +960,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.uuid(self.topic_id, "assignment.topic_partitions[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "assignment.topic_partitions[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

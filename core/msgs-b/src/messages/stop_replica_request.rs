@@ -80,7 +80,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let controller_id = rt::read::i32(c, "controller_id")?;
             let is_k_raft_controller = if v >= 4 {
                 rt::read::bool(c, "is_k_raft_controller")?
@@ -137,7 +137,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
             if v >= 4 {
@@ -186,7 +186,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             if v >= 4 {
                 n += 1;
@@ -237,7 +237,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 3 && self.is_k_raft_controller {
                 w.not_in_version("is_k_raft_controller");
             }
@@ -274,7 +274,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
                 w.array(&self.topic_states, v >= 2, v, "topic_states");
             }
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -327,7 +327,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_name = if v <= 0 {
                 rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?
             } else {
@@ -354,7 +354,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 0 {
                 rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?;
@@ -373,7 +373,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 {
                 rt::read::skip_str(c, v >= 2)?;
             }
@@ -393,7 +393,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 0 {
                 vis.str(
@@ -423,7 +423,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v <= 0 {
                 n += rt::write::str_size(self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
@@ -453,7 +453,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 && !self.topic_name.is_empty() {
                 w.not_in_version("ungrouped_partitions[].topic_name");
             }
@@ -467,7 +467,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
                 w.i32(self.partition_index, "ungrouped_partitions[].partition_index");
             }
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -529,7 +529,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = if (1..=2).contains(&v) {
                 rt::read::str(c, v >= 2, "topics[].name")?
             } else {
@@ -556,7 +556,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if (1..=2).contains(&v) {
                 rt::read::str(c, v >= 2, "topics[].name")?;
@@ -575,7 +575,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if (1..=2).contains(&v) {
                 rt::read::skip_str(c, v >= 2)?;
             }
@@ -595,7 +595,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if (1..=2).contains(&v) {
                 vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 2, "topics[].name")?));
@@ -622,7 +622,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if (1..=2).contains(&v) {
                 n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
@@ -652,7 +652,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if (v <= 0 || v >= 3) && !self.name.is_empty() {
                 w.not_in_version("topics[].name");
             }
@@ -666,7 +666,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
                 w.array(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes");
             }
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -725,7 +725,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_name = if v >= 3 {
                 rt::read::str(c, v >= 2, "topic_states[].topic_name")?
             } else {
@@ -752,7 +752,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 3 {
                 rt::read::str(c, v >= 2, "topic_states[].topic_name")?;
@@ -777,7 +777,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 3 {
                 rt::read::skip_str(c, v >= 2)?;
             }
@@ -797,7 +797,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 3 {
                 vis.str(
@@ -832,7 +832,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 3 {
                 n += rt::write::str_size(self.topic_name, v >= 2, "topic_states[].topic_name")?;
@@ -862,7 +862,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 2 && !self.topic_name.is_empty() {
                 w.not_in_version("topic_states[].topic_name");
             }
@@ -876,7 +876,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
                 w.array(&self.partition_states, v >= 2, v, "topic_states[].partition_states");
             }
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
             };
@@ -932,7 +932,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let partition_index;
             let leader_epoch;
             let delete_partition;
@@ -968,7 +968,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v >= 3 {
         match rt::read::run::<9>(c) {
@@ -987,7 +987,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 3 {
                 rt::read::skip(c, 9)?;
             }
@@ -1004,7 +1004,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 3 {
                 vis.i32(
@@ -1040,7 +1040,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 3 {
                 n += 4;
@@ -1084,7 +1084,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 2 && self.partition_index != 0_i32 {
                 w.not_in_version("topic_states[].partition_states[].partition_index");
             }
@@ -1110,7 +1110,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
                 );
             }
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1126,8 +1126,8 @@ impl<'a> rt::Message<'a> for StopReplicaRequest<'a> {
         name: "StopReplicaRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(5),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 4 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 4),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -1571,7 +1571,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let controller_id = rt::read::i32(c, "controller_id")?;
                 let is_k_raft_controller = if v >= 4 {
                     rt::read::bool(c, "is_k_raft_controller")?
@@ -1626,7 +1626,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 if v >= 4 {
                     n += 1;
@@ -1677,7 +1677,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 3 && self.is_k_raft_controller {
                     w.not_in_version("is_k_raft_controller");
                 }
@@ -1714,7 +1714,7 @@ pub mod owned {
                     rt::owned::write_vec(w, &self.topic_states, v >= 2, v, "topic_states");
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -1762,7 +1762,7 @@ pub mod owned {
     impl rt::OwnedStruct for StopReplicaPartitionV0 {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_name = if v <= 0 {
                 rt::owned::read_str(c, v >= 2, "ungrouped_partitions[].topic_name")?
             } else {
@@ -1793,7 +1793,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v <= 0 {
                     n += rt::write::str_size(&self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
@@ -1822,7 +1822,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 1 && !self.topic_name.is_empty() {
                 w.not_in_version("ungrouped_partitions[].topic_name");
             }
@@ -1842,7 +1842,7 @@ pub mod owned {
                     w.i32(self.partition_index, "ungrouped_partitions[].partition_index");
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
@@ -1893,7 +1893,7 @@ pub mod owned {
     impl rt::OwnedStruct for StopReplicaTopicV1 {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = if (1..=2).contains(&v) {
                 rt::owned::read_str(c, v >= 2, "topics[].name")?
             } else {
@@ -1921,7 +1921,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if (1..=2).contains(&v) {
                     n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
@@ -1950,7 +1950,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if (v <= 0 || v >= 3) && !self.name.is_empty() {
                 w.not_in_version("topics[].name");
             }
@@ -1964,7 +1964,7 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partition_indexes, v >= 2, v, "topics[].partition_indexes");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
             };
@@ -2011,7 +2011,7 @@ pub mod owned {
     impl rt::OwnedStruct for StopReplicaTopicState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_name = if v >= 3 {
                 rt::owned::read_str(c, v >= 2, "topic_states[].topic_name")?
             } else {
@@ -2039,7 +2039,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 3 {
                     n += rt::write::str_size(&self.topic_name, v >= 2, "topic_states[].topic_name")?;
@@ -2068,7 +2068,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 2 && !self.topic_name.is_empty() {
                 w.not_in_version("topic_states[].topic_name");
             }
@@ -2082,7 +2082,7 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partition_states, v >= 2, v, "topic_states[].partition_states");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
             };
@@ -2133,7 +2133,7 @@ pub mod owned {
     impl rt::OwnedStruct for StopReplicaPartitionState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let partition_index;
             let leader_epoch;
             let delete_partition;
@@ -2173,7 +2173,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 3 {
                     n += 4;
@@ -2216,7 +2216,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 2 && self.partition_index != 0_i32 {
                 w.not_in_version("topic_states[].partition_states[].partition_index");
             }
@@ -2242,7 +2242,7 @@ pub mod owned {
                     }
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),

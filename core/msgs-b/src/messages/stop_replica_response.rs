@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let partition_errors = rt::read::array::<StopReplicaPartitionError<'a>>(c, v >= 2, v, "partition_errors")?;
             let unknown_tagged_fields = if v >= 2 {
@@ -89,7 +89,7 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
             rt::visit::array::<StopReplicaPartitionError<'a>, V>(
@@ -112,7 +112,7 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             n += rt::write::array_size(&self.partition_errors, v >= 2, v, "partition_errors")?;
             if v >= 2 {
@@ -131,11 +131,11 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.error_code, "error_code");
             w.array(&self.partition_errors, v >= 2, v, "partition_errors");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -191,7 +191,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_name = rt::read::str(c, v >= 2, "partition_errors[].topic_name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -218,7 +218,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         rt::read::str(c, v >= 2, "partition_errors[].topic_name")?;
         match rt::read::run::<6>(c) {
@@ -236,7 +236,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip(c, 6)?;
             if v >= 2 {
@@ -252,7 +252,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::PARTITION_ERRORS_TOPIC_NAME,
@@ -282,7 +282,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             n += rt::write::str_size(self.topic_name, v >= 2, "partition_errors[].topic_name")?;
             if v >= 2 {
@@ -301,12 +301,12 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.topic_name, v >= 2, "partition_errors[].topic_name");
             w.i32(self.partition_index, "partition_errors[].partition_index");
             w.i16(self.error_code, "partition_errors[].error_code");
             if v >= 2 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "partition_errors[]._tagged_fields")
             };
@@ -319,8 +319,8 @@ impl<'a> rt::Message<'a> for StopReplicaResponse<'a> {
         name: "StopReplicaResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(5),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 4 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 4),
         flexible_min: Some(2),
         latest_version_unstable: false,
         provisional: false,
@@ -499,7 +499,7 @@ pub mod owned {
     impl rt::OwnedStruct for StopReplicaResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let partition_errors =
                 rt::owned::read_array::<StopReplicaPartitionError, _>(c, v >= 2, v, "partition_errors")?;
@@ -518,7 +518,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 n += rt::owned::vec_size(&self.partition_errors, v >= 2, v, "partition_errors")?;
                 if v >= 2 {
@@ -537,11 +537,11 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i16(self.error_code, "error_code");
                 rt::owned::write_vec(w, &self.partition_errors, v >= 2, v, "partition_errors");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -593,7 +593,7 @@ pub mod owned {
     impl rt::OwnedStruct for StopReplicaPartitionError {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_name = rt::owned::read_str(c, v >= 2, "partition_errors[].topic_name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -621,7 +621,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 n += rt::write::str_size(&self.topic_name, v >= 2, "partition_errors[].topic_name")?;
                 if v >= 2 {
@@ -639,7 +639,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.topic_name, v >= 2, "partition_errors[].topic_name");
             if v >= 2 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<7>("partition_errors[].partition_index") {
@@ -653,7 +653,7 @@ pub mod owned {
                     r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "partition_errors[]._tagged_fields")
                 };

@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_ids = rt::read::array::<&'a str>(c, true, v, "group_ids")?;
             let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
             let include_topology_description = if v >= 1 {
@@ -88,7 +88,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<&'a str, V>(c, true, false, v, fields::GROUP_IDS, vis, "group_ids")?;
             vis.bool(
@@ -110,7 +110,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 1;
             n += rt::write::array_size(&self.group_ids, true, v, "group_ids")?;
             if v >= 1 {
@@ -131,7 +131,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.include_topology_description {
                 w.not_in_version("include_topology_description");
             }
@@ -140,7 +140,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
             if v >= 1 {
                 w.bool(self.include_topology_description, "include_topology_description");
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -150,8 +150,8 @@ impl<'a> rt::Message<'a> for StreamsGroupDescribeRequest<'a> {
         name: "StreamsGroupDescribeRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(89),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -288,7 +288,7 @@ pub mod owned {
     impl rt::OwnedStruct for StreamsGroupDescribeRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let group_ids = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "group_ids")?;
             let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
             let include_topology_description = if v >= 1 {
@@ -308,7 +308,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 1;
                 n += rt::owned::vec_size(&self.group_ids, true, v, "group_ids")?;
                 if v >= 1 {
@@ -329,7 +329,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.include_topology_description {
                     w.not_in_version("include_topology_description");
                 }
@@ -344,7 +344,7 @@ pub mod owned {
                     if v >= 1 {
                         w.bool(self.include_topology_description, "include_topology_description");
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

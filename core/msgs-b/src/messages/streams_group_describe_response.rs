@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             rt::visit::array::<DescribedGroup<'a>, V>(c, true, false, v, fields::GROUPS, vis, "groups")?;
@@ -96,7 +96,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(&self.groups, true, v, "groups")?;
             {
@@ -111,10 +111,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.array(&self.groups, true, v, "groups");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -194,7 +194,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "groups[].error_code")?;
             let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
             let group_id = rt::read::str(c, true, "groups[].group_id")?;
@@ -248,7 +248,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::i16(c, "groups[].error_code")?;
                 rt::read::opt_str(c, true, true, "groups[].error_message")?;
@@ -284,7 +284,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 2)?;
             rt::read::skip_str(c, true)?;
             rt::read::skip_str(c, true)?;
@@ -312,7 +312,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
             vis.str(
@@ -370,7 +370,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 14;
             n += rt::write::opt_str_size(self.error_message, true, true, "groups[].error_message")?;
             n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
@@ -405,7 +405,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.topology_description.is_some() {
                 w.not_in_version("groups[].topology_description");
             }
@@ -430,7 +430,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             if v >= 1 {
                 w.opt_str(self.assignor_name, true, v >= 1, "groups[].assignor_name");
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -486,7 +486,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let epoch = rt::read::i32(c, "groups[].topology.epoch")?;
             let subtopologies =
                 rt::read::opt_array::<Subtopology<'a>>(c, true, true, v, "groups[].topology.subtopologies")?;
@@ -503,7 +503,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::i32(c, "groups[].topology.epoch")?;
                 rt::read::check_array::<Subtopology<'a>>(c, true, true, v, "groups[].topology.subtopologies")?;
@@ -517,7 +517,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 4)?;
             rt::read::skip_array::<Subtopology<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -530,7 +530,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::GROUPS_TOPOLOGY_EPOCH,
@@ -559,7 +559,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::opt_array_size(&self.subtopologies, true, true, v, "groups[].topology.subtopologies")?;
             {
@@ -574,10 +574,10 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.epoch, "groups[].topology.epoch");
             w.opt_array(&self.subtopologies, true, true, v, "groups[].topology.subtopologies");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -666,7 +666,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
             let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
             let instance_id = rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
@@ -710,7 +710,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::str(c, true, "groups[].members[].member_id")?;
                 rt::read::i32(c, "groups[].members[].member_epoch")?;
@@ -741,7 +741,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 4)?;
             rt::read::skip_str(c, true)?;
@@ -767,7 +767,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::GROUPS_MEMBERS_MEMBER_ID,
@@ -860,7 +860,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 9;
             n += rt::write::str_size(self.member_id, true, "groups[].members[].member_id")?;
             n += rt::write::opt_str_size(self.instance_id, true, true, "groups[].members[].instance_id")?;
@@ -888,7 +888,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.member_id, true, "groups[].members[].member_id");
             w.i32(self.member_epoch, "groups[].members[].member_epoch");
             w.opt_str(self.instance_id, true, true, "groups[].members[].instance_id");
@@ -908,7 +908,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
                 rt::Struct::write(&self.target_assignment, w, v)
             });
             w.bool(self.is_classic, "groups[].members[].is_classic");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -964,7 +964,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let subtopologies = if v >= 1 {
                 rt::read::array::<TopologyDescriptionSubtopology<'a>>(
                     c,
@@ -998,7 +998,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 if v >= 1 {
                     rt::read::check_array::<TopologyDescriptionSubtopology<'a>>(
@@ -1028,7 +1028,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 rt::read::skip_array::<TopologyDescriptionSubtopology<'a>>(c, true, v)?;
             }
@@ -1045,7 +1045,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 rt::visit::array::<TopologyDescriptionSubtopology<'a>, V>(
@@ -1083,7 +1083,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::array_size(
@@ -1119,7 +1119,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && !self.subtopologies.is_empty() {
                 w.not_in_version("groups[].topology_description.subtopologies");
             }
@@ -1142,7 +1142,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
                     "groups[].topology_description.global_stores",
                 );
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1201,7 +1201,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let subtopology_id = rt::read::str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
             let source_topics =
                 rt::read::array::<&'a str>(c, true, v, "groups[].topology.subtopologies[].source_topics")?;
@@ -1242,7 +1242,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
                 rt::read::check_array::<&'a str>(c, true, false, v, "groups[].topology.subtopologies[].source_topics")?;
@@ -1283,7 +1283,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<&'a str>(c, true, v)?;
             rt::read::skip_array::<&'a str>(c, true, v)?;
@@ -1299,7 +1299,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_SUBTOPOLOGY_ID,
@@ -1368,7 +1368,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(
                 self.subtopology_id,
@@ -1412,7 +1412,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(
                 self.subtopology_id,
                 true,
@@ -1447,7 +1447,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
                     )
                 },
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1582,7 +1582,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         rt::outline(move || {
             w.str(self.host, true, "groups[].members[].user_endpoint.host");
             w.u16(self.port, "groups[].members[].user_endpoint.port");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1718,7 +1718,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         rt::outline(move || {
             w.str(self.key, true, "groups[].members[].client_tags[].key");
             w.str(self.value, true, "groups[].members[].client_tags[].value");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1880,7 +1880,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
             );
             w.i32(self.partition, "groups[].members[].task_offsets[].partition");
             w.i64(self.offset, "groups[].members[].task_offsets[].offset");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1940,7 +1940,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let active_tasks =
                 rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.active_tasks")?;
             let standby_tasks =
@@ -1961,7 +1961,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.active_tasks")?;
             rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.standby_tasks")
@@ -1977,7 +1977,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_array::<TaskIds<'a>>(c, true, v)?;
             rt::read::skip_array::<TaskIds<'a>>(c, true, v)?;
             rt::read::skip_array::<TaskIds<'a>>(c, true, v)?;
@@ -1992,7 +1992,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<TaskIds<'a>, V>(
                 c,
@@ -2037,7 +2037,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(
                 &self.active_tasks,
@@ -2071,7 +2071,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(
                 &self.active_tasks,
                 true,
@@ -2094,7 +2094,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
                     "groups[].members[].assignment.warmup_tasks",
                 )
             });
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -2150,7 +2150,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let subtopology_id = if v >= 1 {
                 rt::read::str(c, true, "groups[].topology_description.subtopologies[].subtopology_id")?
             } else {
@@ -2179,7 +2179,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 rt::read::str(c, true, "groups[].topology_description.subtopologies[].subtopology_id")?;
@@ -2202,7 +2202,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 rt::read::skip_str(c, true)?;
             }
@@ -2220,7 +2220,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.str(
@@ -2257,7 +2257,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::str_size(
@@ -2296,7 +2296,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && !self.subtopology_id.is_empty() {
                 w.not_in_version("groups[].topology_description.subtopologies[].subtopology_id");
             }
@@ -2318,7 +2318,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
                     "groups[].topology_description.subtopologies[].nodes",
                 );
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -2374,7 +2374,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let source = if v >= 1 {
                 <TopologyDescriptionNode as rt::Struct>::read(c, v)
                     .map_err(|e| c.renamed(e, fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?
@@ -2404,7 +2404,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 <TopologyDescriptionNode as rt::Struct>::check(c, v)
@@ -2427,7 +2427,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 <TopologyDescriptionNode as rt::Struct>::skip(c, v)?;
             }
@@ -2445,7 +2445,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 let present = true;
@@ -2491,7 +2491,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::Struct::size(&self.source, v)
@@ -2523,7 +2523,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.source != TopologyDescriptionNode::DEFAULT {
                 w.not_in_version("groups[].topology_description.global_stores[].source");
             }
@@ -2542,7 +2542,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
                     |w| rt::Struct::write(&self.processor, w, v),
                 );
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -2598,7 +2598,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(
                 c,
                 true,
@@ -2641,7 +2641,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         rt::read::str(c, true, "groups[].topology.subtopologies[].state_changelog_topics[].name")?;
         match rt::read::run::<6>(c) {
@@ -2660,7 +2660,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 6)?;
             rt::read::skip_array::<KeyValue<'a>>(c, true, v)?;
@@ -2675,7 +2675,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME,
@@ -2731,7 +2731,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             n += rt::write::str_size(
                 self.name,
@@ -2759,7 +2759,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(
                 self.name,
                 true,
@@ -2784,7 +2784,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
                     )
                 },
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -2840,7 +2840,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let subtopology_id = rt::read::str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
             let partitions =
                 rt::read::array::<i32>(c, true, v, "groups[].members[].assignment.active_tasks[].partitions")?;
@@ -2857,7 +2857,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
             rt::read::check_array::<i32>(
@@ -2876,7 +2876,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -2890,7 +2890,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_SUBTOPOLOGY_ID,
@@ -2923,7 +2923,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(
                 self.subtopology_id,
@@ -2948,7 +2948,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(
                 self.subtopology_id,
                 true,
@@ -2960,7 +2960,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
                 v,
                 "groups[].members[].assignment.active_tasks[].partitions",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -3022,7 +3022,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = if v >= 1 {
                 rt::read::str(c, true, "groups[].topology_description.subtopologies[].nodes[].name")?
             } else {
@@ -3092,7 +3092,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 rt::read::str(c, true, "groups[].topology_description.subtopologies[].nodes[].name")?;
@@ -3147,7 +3147,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 rt::read::skip_str(c, true)?;
             }
@@ -3177,7 +3177,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.str(
@@ -3253,7 +3253,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::str_size(
@@ -3339,7 +3339,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && !self.name.is_empty() {
                 w.not_in_version("groups[].topology_description.subtopologies[].nodes[].name");
             }
@@ -3403,7 +3403,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                     "groups[].topology_description.subtopologies[].nodes[].successors",
                 );
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -3413,8 +3413,8 @@ impl<'a> rt::Message<'a> for StreamsGroupDescribeResponse<'a> {
         name: "StreamsGroupDescribeResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(89),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -5762,7 +5762,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let groups = rt::owned::read_array::<DescribedGroup, _>(c, true, v, "groups")?;
                 let unknown_tagged_fields =
@@ -5778,7 +5778,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
                 {
@@ -5793,10 +5793,10 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 rt::owned::write_vec(w, &self.groups, true, v, "groups");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -5882,7 +5882,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let error_code = rt::read::i16(c, "groups[].error_code")?;
                 let error_message = rt::owned::read_opt_str(c, true, true, "groups[].error_message")?;
                 let group_id = rt::owned::read_str(c, true, "groups[].group_id")?;
@@ -5938,7 +5938,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 14;
                 n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
                 n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
@@ -5977,7 +5977,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && self.topology_description.is_some() {
                 w.not_in_version("groups[].topology_description");
             }
@@ -6010,7 +6010,7 @@ pub mod owned {
             if v >= 1 {
                 w.opt_str(self.assignor_name.as_deref(), true, v >= 1, "groups[].assignor_name");
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -6055,7 +6055,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let epoch = rt::read::i32(c, "groups[].topology.epoch")?;
                 let subtopologies =
                     rt::owned::read_opt_array::<Subtopology, _>(c, true, true, v, "groups[].topology.subtopologies")?;
@@ -6074,7 +6074,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::opt_vec_size(
                     self.subtopologies.as_deref(),
@@ -6094,7 +6094,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i32(self.epoch, "groups[].topology.epoch");
             rt::owned::write_opt_vec(
                 w,
@@ -6104,7 +6104,7 @@ pub mod owned {
                 v,
                 "groups[].topology.subtopologies",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -6201,7 +6201,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let member_id = rt::owned::read_str(c, true, "groups[].members[].member_id")?;
                 let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
                 let instance_id = rt::owned::read_opt_str(c, true, true, "groups[].members[].instance_id")?;
@@ -6250,7 +6250,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 9;
                 n += rt::write::str_size(&self.member_id, true, "groups[].members[].member_id")?;
                 n += rt::write::opt_str_size(
@@ -6282,7 +6282,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.member_id, true, "groups[].members[].member_id");
             w.i32(self.member_epoch, "groups[].members[].member_epoch");
             w.opt_str(
@@ -6319,7 +6319,7 @@ pub mod owned {
                 }
             } else {
                 w.bool(self.is_classic, "groups[].members[].is_classic");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -6365,7 +6365,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let subtopologies = if v >= 1 {
                     rt::owned::read_array::<TopologyDescriptionSubtopology, _>(
                         c,
@@ -6403,7 +6403,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += rt::owned::vec_size(
@@ -6438,7 +6438,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && !self.subtopologies.is_empty() {
                 w.not_in_version("groups[].topology_description.subtopologies");
             }
@@ -6463,7 +6463,7 @@ pub mod owned {
                     "groups[].topology_description.global_stores",
                 );
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -6520,7 +6520,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let subtopology_id = rt::owned::read_str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
                 let source_topics = rt::owned::read_array::<rt::OwnedStr, _>(
                     c,
@@ -6572,7 +6572,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(
                     &self.subtopology_id,
@@ -6617,7 +6617,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(
                 &self.subtopology_id,
                 true,
@@ -6656,7 +6656,7 @@ pub mod owned {
                     )
                 },
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -6739,7 +6739,7 @@ pub mod owned {
                 }
             } else {
                 w.u16(self.port, "groups[].members[].user_endpoint.port");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -6818,7 +6818,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.key, true, "groups[].members[].client_tags[].key");
             w.str(&self.value, true, "groups[].members[].client_tags[].value");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -6925,7 +6925,7 @@ pub mod owned {
                     r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -6974,7 +6974,7 @@ pub mod owned {
     impl rt::OwnedStruct for Assignment {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let active_tasks =
                 rt::owned::read_array::<TaskIds, _>(c, true, v, "groups[].members[].assignment.active_tasks")?;
             let standby_tasks =
@@ -7000,7 +7000,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(
                     &self.active_tasks,
@@ -7033,7 +7033,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             rt::owned::write_vec(
                 w,
                 &self.active_tasks,
@@ -7062,7 +7062,7 @@ pub mod owned {
                     "groups[].members[].assignment.warmup_tasks",
                 )
             });
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -7106,7 +7106,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopologyDescriptionSubtopology {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let subtopology_id = if v >= 1 {
                 rt::owned::read_str(c, true, "groups[].topology_description.subtopologies[].subtopology_id")?
             } else {
@@ -7138,7 +7138,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += rt::write::str_size(
@@ -7176,7 +7176,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && !self.subtopology_id.is_empty() {
                 w.not_in_version("groups[].topology_description.subtopologies[].subtopology_id");
             }
@@ -7199,7 +7199,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes",
                 );
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -7243,7 +7243,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopologyDescriptionGlobalStore {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let source = if v >= 1 {
                 <TopologyDescriptionNode as rt::OwnedStruct>::read(c, v).map_err(|e| {
                     c.renamed(
@@ -7280,7 +7280,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += rt::OwnedStruct::size(&self.source, v).map_err(|e| {
@@ -7313,7 +7313,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && self.source != TopologyDescriptionNode::default() {
                 w.not_in_version("groups[].topology_description.global_stores[].source");
             }
@@ -7332,7 +7332,7 @@ pub mod owned {
                     |w| rt::OwnedStruct::write(&self.processor, w, v),
                 );
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -7384,7 +7384,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicInfo {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(
                 c,
                 true,
@@ -7428,7 +7428,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 n += rt::write::str_size(
                     &self.name,
@@ -7457,7 +7457,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(
                 &self.name,
                 true,
@@ -7479,7 +7479,7 @@ pub mod owned {
                     )
                 },
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -7523,7 +7523,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskIds {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let subtopology_id =
                 rt::owned::read_str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
             let partitions =
@@ -7544,7 +7544,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(
                     &self.subtopology_id,
@@ -7568,7 +7568,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(
                 &self.subtopology_id,
                 true,
@@ -7581,7 +7581,7 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.active_tasks[].partitions",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -7641,7 +7641,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopologyDescriptionNode {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = if v >= 1 {
                 rt::owned::read_str(c, true, "groups[].topology_description.subtopologies[].nodes[].name")?
             } else {
@@ -7712,7 +7712,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += rt::write::str_size(
@@ -7797,7 +7797,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && !self.name.is_empty() {
                 w.not_in_version("groups[].topology_description.subtopologies[].nodes[].name");
             }
@@ -7864,7 +7864,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes[].successors",
                 );
             }
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

@@ -106,7 +106,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_id = rt::read::str(c, true, "group_id")?;
             let member_id = rt::read::str(c, true, "member_id")?;
             let r: [u8; 8] = match rt::read::run::<8>(c) {
@@ -162,7 +162,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
             vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
@@ -222,7 +222,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 13;
             n += rt::write::str_size(self.group_id, true, "group_id")?;
             n += rt::write::str_size(self.member_id, true, "member_id")?;
@@ -252,7 +252,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.group_id, true, "group_id");
             w.str(self.member_id, true, "member_id");
             w.i32(self.member_epoch, "member_epoch");
@@ -276,7 +276,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
                 w.opt_array(&self.task_end_offsets, true, true, v, "task_end_offsets")
             });
             w.bool(self.shutdown_application, "shutdown_application");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -332,7 +332,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let epoch = rt::read::i32(c, "topology.epoch")?;
             let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "topology.subtopologies")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topology._tagged_fields")?;
@@ -348,7 +348,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::i32(c, "topology.epoch")?;
                 rt::read::check_array::<Subtopology<'a>>(c, true, false, v, "topology.subtopologies")?;
@@ -362,7 +362,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 4)?;
             rt::read::skip_array::<Subtopology<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -375,7 +375,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::TOPOLOGY_EPOCH, rt::read::i32(c, "topology.epoch")?);
             rt::visit::array::<Subtopology<'a>, V>(
@@ -396,7 +396,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(&self.subtopologies, true, v, "topology.subtopologies")?;
             {
@@ -411,10 +411,10 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.epoch, "topology.epoch");
             w.array(&self.subtopologies, true, v, "topology.subtopologies");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -470,7 +470,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
             let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?;
@@ -485,7 +485,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, true, "active_tasks[].subtopology_id")?;
             rt::read::check_array::<i32>(c, true, false, v, "active_tasks[].partitions")?;
@@ -498,7 +498,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<i32>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -512,7 +512,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
@@ -541,7 +541,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
             n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
@@ -557,10 +557,10 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
             w.array(&self.partitions, true, v, "active_tasks[].partitions");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -691,7 +691,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         rt::outline(move || {
             w.str(self.host, true, "user_endpoint.host");
             w.u16(self.port, "user_endpoint.port");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -826,7 +826,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         rt::outline(move || {
             w.str(self.key, true, "client_tags[].key");
             w.str(self.value, true, "client_tags[].value");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -972,7 +972,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
             w.str(self.subtopology_id, true, "task_offsets[].subtopology_id");
             w.i32(self.partition, "task_offsets[].partition");
             w.i64(self.offset, "task_offsets[].offset");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1037,7 +1037,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let subtopology_id = rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?;
             let source_topics = rt::read::array::<&'a str>(c, true, v, "topology.subtopologies[].source_topics")?;
             let source_topic_regex =
@@ -1069,7 +1069,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?;
                 rt::read::check_array::<&'a str>(c, true, false, v, "topology.subtopologies[].source_topics")?;
@@ -1113,7 +1113,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<&'a str>(c, true, v)?;
             rt::read::skip_array::<&'a str>(c, true, v)?;
@@ -1131,7 +1131,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::TOPOLOGY_SUBTOPOLOGIES_SUBTOPOLOGY_ID,
@@ -1206,7 +1206,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.subtopology_id, true, "topology.subtopologies[].subtopology_id")?;
             n += rt::write::array_size(&self.source_topics, true, v, "topology.subtopologies[].source_topics")?;
@@ -1253,7 +1253,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.subtopology_id, true, "topology.subtopologies[].subtopology_id");
             w.array(&self.source_topics, true, v, "topology.subtopologies[].source_topics");
             w.array(
@@ -1291,7 +1291,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
                 v,
                 "topology.subtopologies[].copartition_groups",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1347,7 +1347,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, true, "topology.subtopologies[].state_changelog_topics[].name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -1384,7 +1384,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         rt::read::str(c, true, "topology.subtopologies[].state_changelog_topics[].name")?;
         match rt::read::run::<6>(c) {
@@ -1403,7 +1403,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 6)?;
             rt::read::skip_array::<KeyValue<'a>>(c, true, v)?;
@@ -1418,7 +1418,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME,
@@ -1471,7 +1471,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             n += rt::write::str_size(
                 self.name,
@@ -1497,7 +1497,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(
                 self.name,
                 true,
@@ -1522,7 +1522,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
                     )
                 },
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1575,7 +1575,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let source_topics = rt::read::array::<i16>(
                 c,
                 true,
@@ -1608,7 +1608,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::check_array::<i16>(
                 c,
@@ -1640,7 +1640,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_array::<i16>(c, true, v)?;
             rt::read::skip_array::<i16>(c, true, v)?;
             rt::read::skip_array::<i16>(c, true, v)?;
@@ -1655,7 +1655,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<i16, V>(
                 c,
@@ -1698,7 +1698,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(
                 &self.source_topics,
@@ -1730,7 +1730,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(
                 &self.source_topics,
                 true,
@@ -1749,7 +1749,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
                 v,
                 "topology.subtopologies[].copartition_groups[].repartition_source_topics",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -1759,8 +1759,8 @@ impl<'a> rt::Message<'a> for StreamsGroupHeartbeatRequest<'a> {
         name: "StreamsGroupHeartbeatRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(88),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -3130,7 +3130,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let group_id = rt::owned::read_str(c, true, "group_id")?;
                 let member_id = rt::owned::read_str(c, true, "member_id")?;
                 let r: [u8; 8] = match rt::read::run::<8>(c) {
@@ -3185,7 +3185,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 13;
                 n += rt::write::str_size(&self.group_id, true, "group_id")?;
                 n += rt::write::str_size(&self.member_id, true, "member_id")?;
@@ -3215,7 +3215,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.str(&self.group_id, true, "group_id");
                 w.str(&self.member_id, true, "member_id");
                 if let Some(r) = w.run::<8>("member_epoch") {
@@ -3247,7 +3247,7 @@ pub mod owned {
                     }
                 } else {
                     w.bool(self.shutdown_application, "shutdown_application");
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }
@@ -3294,7 +3294,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let epoch = rt::read::i32(c, "topology.epoch")?;
                 let subtopologies = rt::owned::read_array::<Subtopology, _>(c, true, v, "topology.subtopologies")?;
                 let unknown_tagged_fields =
@@ -3312,7 +3312,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.subtopologies, true, v, "topology.subtopologies")?;
                 {
@@ -3326,10 +3326,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i32(self.epoch, "topology.epoch");
             rt::owned::write_vec(w, &self.subtopologies, true, v, "topology.subtopologies");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -3373,7 +3373,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskIds {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let subtopology_id = rt::owned::read_str(c, true, "active_tasks[].subtopology_id")?;
             let partitions = rt::owned::read_array::<i32, _>(c, true, v, "active_tasks[].partitions")?;
             let unknown_tagged_fields =
@@ -3390,7 +3390,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
                 n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
@@ -3405,10 +3405,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -3489,7 +3489,7 @@ pub mod owned {
                 }
             } else {
                 w.u16(self.port, "user_endpoint.port");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -3566,7 +3566,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.key, true, "client_tags[].key");
             w.str(&self.value, true, "client_tags[].value");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -3663,7 +3663,7 @@ pub mod owned {
                     r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -3729,7 +3729,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let subtopology_id = rt::owned::read_str(c, true, "topology.subtopologies[].subtopology_id")?;
                 let source_topics =
                     rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "topology.subtopologies[].source_topics")?;
@@ -3791,7 +3791,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.subtopology_id, true, "topology.subtopologies[].subtopology_id")?;
                 n += rt::owned::vec_size(&self.source_topics, true, v, "topology.subtopologies[].source_topics")?;
@@ -3837,7 +3837,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.subtopology_id, true, "topology.subtopologies[].subtopology_id");
             rt::owned::write_vec(
                 w,
@@ -3886,7 +3886,7 @@ pub mod owned {
                 v,
                 "topology.subtopologies[].copartition_groups",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -3938,7 +3938,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicInfo {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, true, "topology.subtopologies[].state_changelog_topics[].name")?;
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
@@ -3978,7 +3978,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 n += rt::write::str_size(
                     &self.name,
@@ -4005,7 +4005,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(
                 &self.name,
                 true,
@@ -4027,7 +4027,7 @@ pub mod owned {
                     )
                 },
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -4075,7 +4075,7 @@ pub mod owned {
     impl rt::OwnedStruct for CopartitionGroup {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let source_topics = rt::owned::read_array::<i16, _>(
                 c,
                 true,
@@ -4111,7 +4111,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(
                     &self.source_topics,
@@ -4142,7 +4142,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             rt::owned::write_vec(
                 w,
                 &self.source_topics,
@@ -4164,7 +4164,7 @@ pub mod owned {
                 v,
                 "topology.subtopologies[].copartition_groups[].repartition_source_topics",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_id = rt::read::str(c, true, "group_id")?;
             let member_id = rt::read::str(c, true, "member_id")?;
             let topology_epoch = rt::read::i32(c, "topology_epoch")?;
@@ -93,7 +93,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
             vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
@@ -109,7 +109,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::str_size(self.group_id, true, "group_id")?;
             n += rt::write::str_size(self.member_id, true, "member_id")?;
@@ -126,12 +126,12 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.group_id, true, "group_id");
             w.str(self.member_id, true, "member_id");
             w.i32(self.topology_epoch, "topology_epoch");
             rt::Struct::write(&self.topology_description, w, v);
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -187,7 +187,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let subtopologies = rt::read::array::<TopologyDescriptionSubtopology<'a>>(
                 c,
                 true,
@@ -213,7 +213,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::check_array::<TopologyDescriptionSubtopology<'a>>(
                     c,
@@ -239,7 +239,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_array::<TopologyDescriptionSubtopology<'a>>(c, true, v)?;
             rt::read::skip_array::<TopologyDescriptionGlobalStore<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -252,7 +252,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<TopologyDescriptionSubtopology<'a>, V>(
                 c,
@@ -286,7 +286,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.subtopologies, true, v, "topology_description.subtopologies")?;
             n += rt::write::array_size(&self.global_stores, true, v, "topology_description.global_stores")?;
@@ -302,10 +302,10 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.subtopologies, true, v, "topology_description.subtopologies");
             w.array(&self.global_stores, true, v, "topology_description.global_stores");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -361,7 +361,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let subtopology_id = rt::read::str(c, true, "topology_description.subtopologies[].subtopology_id")?;
             let nodes = rt::read::array::<TopologyDescriptionNode<'a>>(
                 c,
@@ -382,7 +382,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, true, "topology_description.subtopologies[].subtopology_id")?;
             rt::read::check_array::<TopologyDescriptionNode<'a>>(
@@ -401,7 +401,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<TopologyDescriptionNode<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -415,7 +415,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_SUBTOPOLOGY_ID,
@@ -448,7 +448,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(
                 self.subtopology_id,
@@ -468,14 +468,14 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(
                 self.subtopology_id,
                 true,
                 "topology_description.subtopologies[].subtopology_id",
             );
             w.array(&self.nodes, true, v, "topology_description.subtopologies[].nodes");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -531,7 +531,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let source = <TopologyDescriptionNode as rt::Struct>::read(c, v)
                 .map_err(|e| c.renamed(e, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
             let processor = <TopologyDescriptionNode as rt::Struct>::read(c, v)
@@ -549,7 +549,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             <TopologyDescriptionNode as rt::Struct>::check(c, v)
                 .map_err(|e| c.renamed(e, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
@@ -564,7 +564,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             <TopologyDescriptionNode as rt::Struct>::skip(c, v)?;
             <TopologyDescriptionNode as rt::Struct>::skip(c, v)?;
             rt::read::skip_tags(c)?;
@@ -578,7 +578,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             let present = true;
             rt::visit::struct_field::<TopologyDescriptionNode<'a>, _>(
@@ -612,7 +612,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::Struct::size(&self.source, v)
                 .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
@@ -630,14 +630,14 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths, |w| {
                 rt::Struct::write(&self.source, w, v)
             });
             w.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths, |w| {
                 rt::Struct::write(&self.processor, w, v)
             });
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -699,7 +699,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, true, "topology_description.subtopologies[].nodes[].name")?;
             let node_type = rt::read::i8(c, "topology_description.subtopologies[].nodes[].node_type")?;
             let source_topics =
@@ -726,7 +726,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, true, "topology_description.subtopologies[].nodes[].name")?;
             rt::read::i8(c, "topology_description.subtopologies[].nodes[].node_type")?;
@@ -755,7 +755,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 1)?;
             rt::read::skip_array::<&'a str>(c, true, v)?;
@@ -773,7 +773,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_NAME,
@@ -832,7 +832,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 1;
             n += rt::write::str_size(self.name, true, "topology_description.subtopologies[].nodes[].name")?;
             n += rt::write::array_size(
@@ -871,7 +871,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, true, "topology_description.subtopologies[].nodes[].name");
             w.i8(self.node_type, "topology_description.subtopologies[].nodes[].node_type");
             w.array(
@@ -898,7 +898,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 v,
                 "topology_description.subtopologies[].nodes[].successors",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -908,8 +908,8 @@ impl<'a> rt::Message<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
         name: "StreamsGroupTopologyDescriptionUpdateRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(93),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1618,7 +1618,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let group_id = rt::owned::read_str(c, true, "group_id")?;
                 let member_id = rt::owned::read_str(c, true, "member_id")?;
                 let topology_epoch = rt::read::i32(c, "topology_epoch")?;
@@ -1638,7 +1638,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.group_id, true, "group_id")?;
                 n += rt::write::str_size(&self.member_id, true, "member_id")?;
@@ -1655,12 +1655,12 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.str(&self.group_id, true, "group_id");
                 w.str(&self.member_id, true, "member_id");
                 w.i32(self.topology_epoch, "topology_epoch");
                 rt::OwnedStruct::write(&self.topology_description, w, v);
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -1706,7 +1706,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let subtopologies = rt::owned::read_array::<TopologyDescriptionSubtopology, _>(
                     c,
                     true,
@@ -1736,7 +1736,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.subtopologies, true, v, "topology_description.subtopologies")?;
                 n += rt::owned::vec_size(&self.global_stores, true, v, "topology_description.global_stores")?;
@@ -1751,10 +1751,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             rt::owned::write_vec(w, &self.subtopologies, true, v, "topology_description.subtopologies");
             rt::owned::write_vec(w, &self.global_stores, true, v, "topology_description.global_stores");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -1798,7 +1798,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopologyDescriptionSubtopology {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let subtopology_id = rt::owned::read_str(c, true, "topology_description.subtopologies[].subtopology_id")?;
             let nodes = rt::owned::read_array::<TopologyDescriptionNode, _>(
                 c,
@@ -1822,7 +1822,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(
                     &self.subtopology_id,
@@ -1841,14 +1841,14 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(
                 &self.subtopology_id,
                 true,
                 "topology_description.subtopologies[].subtopology_id",
             );
             rt::owned::write_vec(w, &self.nodes, true, v, "topology_description.subtopologies[].nodes");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -1892,7 +1892,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopologyDescriptionGlobalStore {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let source = <TopologyDescriptionNode as rt::OwnedStruct>::read(c, v)
                 .map_err(|e| c.renamed(e, super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
             let processor = <TopologyDescriptionNode as rt::OwnedStruct>::read(c, v).map_err(|e| {
@@ -1917,7 +1917,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::OwnedStruct::size(&self.source, v)
                     .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
@@ -1934,7 +1934,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.renamed(
                 super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths,
                 |w| rt::OwnedStruct::write(&self.source, w, v),
@@ -1943,7 +1943,7 @@ pub mod owned {
                 super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths,
                 |w| rt::OwnedStruct::write(&self.processor, w, v),
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -2003,7 +2003,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopologyDescriptionNode {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, true, "topology_description.subtopologies[].nodes[].name")?;
             let node_type = rt::read::i8(c, "topology_description.subtopologies[].nodes[].node_type")?;
             let source_topics = rt::owned::read_array::<rt::OwnedStr, _>(
@@ -2046,7 +2046,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 1;
                 n += rt::write::str_size(&self.name, true, "topology_description.subtopologies[].nodes[].name")?;
                 n += rt::owned::vec_size(
@@ -2084,7 +2084,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, true, "topology_description.subtopologies[].nodes[].name");
             w.i8(self.node_type, "topology_description.subtopologies[].nodes[].node_type");
             rt::owned::write_vec(
@@ -2114,7 +2114,7 @@ pub mod owned {
                 v,
                 "topology_description.subtopologies[].nodes[].successors",
             );
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

@@ -76,7 +76,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let group_id = rt::read::str(c, v >= 4, "group_id")?;
             let generation_id = rt::read::i32(c, "generation_id")?;
             let member_id = rt::read::str(c, v >= 4, "member_id")?;
@@ -120,7 +120,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
             vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
@@ -163,7 +163,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
             n += rt::write::str_size(self.member_id, v >= 4, "member_id")?;
@@ -196,7 +196,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 2 && self.group_instance_id.is_some() {
                 w.not_in_version("group_instance_id");
             }
@@ -214,7 +214,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
             }
             w.array(&self.assignments, v >= 4, v, "assignments");
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -267,7 +267,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let member_id = rt::read::str(c, v >= 4, "assignments[].member_id")?;
             let assignment = rt::read::bytes(c, v >= 4, "assignments[].assignment")?;
             let unknown_tagged_fields = if v >= 4 {
@@ -286,7 +286,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 4, "assignments[].member_id")?;
             rt::read::bytes(c, v >= 4, "assignments[].assignment")?;
@@ -301,7 +301,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 4)?;
             rt::read::skip_bytes(c, v >= 4)?;
             if v >= 4 {
@@ -317,7 +317,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::ASSIGNMENTS_MEMBER_ID,
@@ -343,7 +343,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.member_id, v >= 4, "assignments[].member_id")?;
             n += rt::write::bytes_size(self.assignment, v >= 4, "assignments[].assignment")?;
@@ -363,11 +363,11 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.member_id, v >= 4, "assignments[].member_id");
             w.bytes(self.assignment, v >= 4, "assignments[].assignment");
             if v >= 4 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "assignments[]._tagged_fields")
             };
@@ -380,8 +380,8 @@ impl<'a> rt::Message<'a> for SyncGroupRequest<'a> {
         name: "SyncGroupRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(14),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 5 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 5),
         flexible_min: Some(4),
         latest_version_unstable: false,
         provisional: false,
@@ -648,7 +648,7 @@ pub mod owned {
     impl rt::OwnedStruct for SyncGroupRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let group_id = rt::owned::read_str(c, v >= 4, "group_id")?;
             let generation_id = rt::read::i32(c, "generation_id")?;
             let member_id = rt::owned::read_str(c, v >= 4, "member_id")?;
@@ -688,7 +688,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
                 n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
@@ -726,7 +726,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 2 && self.group_instance_id.is_some() {
                     w.not_in_version("group_instance_id");
                 }
@@ -744,7 +744,7 @@ pub mod owned {
                 }
                 rt::owned::write_vec(w, &self.assignments, v >= 4, v, "assignments");
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -792,7 +792,7 @@ pub mod owned {
     impl rt::OwnedStruct for SyncGroupRequestAssignment {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let member_id = rt::owned::read_str(c, v >= 4, "assignments[].member_id")?;
             let assignment = rt::owned::read_bytes(c, v >= 4, "assignments[].assignment")?;
             let unknown_tagged_fields = if v >= 4 {
@@ -812,7 +812,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.member_id, v >= 4, "assignments[].member_id")?;
                 n += rt::write::bytes_size(&self.assignment, v >= 4, "assignments[].assignment")?;
@@ -831,11 +831,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.member_id, v >= 4, "assignments[].member_id");
             w.bytes(&self.assignment, v >= 4, "assignments[].assignment");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "assignments[]._tagged_fields")
             };

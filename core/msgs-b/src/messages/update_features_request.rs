@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let timeout_ms = rt::read::i32(c, "timeout_ms")?;
             let feature_updates = rt::read::array::<FeatureUpdateKey<'a>>(c, true, v, "feature_updates")?;
             let validate_only = if v >= 1 {
@@ -88,7 +88,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
             rt::visit::array::<FeatureUpdateKey<'a>, V>(
@@ -112,7 +112,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(&self.feature_updates, true, v, "feature_updates")?;
             if v >= 1 {
@@ -133,7 +133,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.validate_only {
                 w.not_in_version("validate_only");
             }
@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
             if v >= 1 {
                 w.bool(self.validate_only, "validate_only");
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -198,7 +198,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let feature = rt::read::str(c, true, "feature_updates[].feature")?;
             let max_version_level = rt::read::i16(c, "feature_updates[].max_version_level")?;
             let allow_downgrade = if v <= 0 {
@@ -225,7 +225,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, true, "feature_updates[].feature")?;
             rt::read::i16(c, "feature_updates[].max_version_level")?;
@@ -244,7 +244,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip(c, 2)?;
             if v <= 0 {
@@ -264,7 +264,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::FEATURE_UPDATES_FEATURE,
@@ -300,7 +300,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             n += rt::write::str_size(self.feature, true, "feature_updates[].feature")?;
             if v <= 0 {
@@ -327,7 +327,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 && self.allow_downgrade {
                 w.not_in_version("feature_updates[].allow_downgrade");
             }
@@ -342,7 +342,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
             if v >= 1 {
                 w.i8(self.upgrade_type, "feature_updates[].upgrade_type");
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -352,8 +352,8 @@ impl<'a> rt::Message<'a> for UpdateFeaturesRequest<'a> {
         name: "UpdateFeaturesRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(57),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -570,7 +570,7 @@ pub mod owned {
     impl rt::OwnedStruct for UpdateFeaturesRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let timeout_ms = rt::read::i32(c, "timeout_ms")?;
             let feature_updates = rt::owned::read_array::<FeatureUpdateKey, _>(c, true, v, "feature_updates")?;
             let validate_only = if v >= 1 {
@@ -590,7 +590,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.feature_updates, true, v, "feature_updates")?;
                 if v >= 1 {
@@ -611,7 +611,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.validate_only {
                     w.not_in_version("validate_only");
                 }
@@ -626,7 +626,7 @@ pub mod owned {
                     if v >= 1 {
                         w.bool(self.validate_only, "validate_only");
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }
@@ -680,7 +680,7 @@ pub mod owned {
     impl rt::OwnedStruct for FeatureUpdateKey {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let feature = rt::owned::read_str(c, true, "feature_updates[].feature")?;
             let max_version_level = rt::read::i16(c, "feature_updates[].max_version_level")?;
             let allow_downgrade = if v <= 0 {
@@ -709,7 +709,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.feature, true, "feature_updates[].feature")?;
                 if v <= 0 {
@@ -735,7 +735,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 1 && self.allow_downgrade {
                 w.not_in_version("feature_updates[].allow_downgrade");
             }
@@ -756,7 +756,7 @@ pub mod owned {
                 if v >= 1 {
                     w.i8(self.upgrade_type, "feature_updates[].upgrade_type");
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

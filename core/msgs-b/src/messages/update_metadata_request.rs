@@ -80,7 +80,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let controller_id = rt::read::i32(c, "controller_id")?;
             let is_k_raft_controller = if v >= 8 {
                 rt::read::bool(c, "is_k_raft_controller")?
@@ -148,7 +148,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
             if v >= 8 {
@@ -213,7 +213,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             if v >= 8 {
                 n += 1;
@@ -249,9 +249,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if v >= 8 && self.r#type != 0_i8 {
-                    let s = 1;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, 1);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             } else {
@@ -266,7 +265,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 7 && self.is_k_raft_controller {
                 w.not_in_version("is_k_raft_controller");
             }
@@ -305,9 +304,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
                 tags += usize::from(has_type);
                 w.uvarint(tags as u32, "_tagged_fields");
                 if has_type {
-                    let s = 1;
-                    w.uvarint(0, "type");
-                    w.uvarint(s as u32, "type");
+                    w.tag_header(0, 1, "type");
                     w.i8(self.r#type, "type");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
@@ -384,7 +381,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_name = if v <= 4 {
                 rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?
             } else {
@@ -431,7 +428,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v <= 4 {
         rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?;
@@ -457,7 +454,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 4 {
                 rt::read::skip_str(c, v >= 6)?;
             }
@@ -481,7 +478,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 4 {
                 vis.str(
@@ -554,7 +551,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 20;
             if v <= 4 {
                 n += rt::write::str_size(self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
@@ -587,7 +584,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 4 {
                 w.str(self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name");
             }
@@ -607,7 +604,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
                 );
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -666,7 +663,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_name = if v >= 5 {
                 rt::read::str(c, v >= 6, "topic_states[].topic_name")?
             } else {
@@ -700,7 +697,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 5 {
                 rt::read::str(c, v >= 6, "topic_states[].topic_name")?;
@@ -729,7 +726,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 5 {
                 rt::read::skip_str(c, v >= 6)?;
             }
@@ -752,7 +749,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 5 {
                 vis.str(
@@ -794,7 +791,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 5 {
                 n += rt::write::str_size(self.topic_name, v >= 6, "topic_states[].topic_name")?;
@@ -828,7 +825,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 4 && !self.topic_name.is_empty() {
                 w.not_in_version("topic_states[].topic_name");
             }
@@ -847,7 +844,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
                 });
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
             };
@@ -909,7 +906,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let id = rt::read::i32(c, "live_brokers[].id")?;
             let v0_host = if v <= 0 {
                 rt::read::str(c, v >= 6, "live_brokers[].v0_host")?
@@ -950,7 +947,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::i32(c, "live_brokers[].id")?;
             if v <= 0 {
@@ -976,7 +973,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 4)?;
             if v <= 0 {
                 rt::read::skip_str(c, v >= 6)?;
@@ -1003,7 +1000,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::LIVE_BROKERS_ID, rt::read::i32(c, "live_brokers[].id")?);
             if v <= 0 {
@@ -1051,7 +1048,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             if v <= 0 {
                 n += rt::write::str_size(self.v0_host, v >= 6, "live_brokers[].v0_host")?;
@@ -1081,7 +1078,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.id, "live_brokers[].id");
             if v <= 0 {
                 w.str(self.v0_host, v >= 6, "live_brokers[].v0_host");
@@ -1096,7 +1093,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
                 w.opt_str(self.rack, v >= 6, v >= 2, "live_brokers[].rack");
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "live_brokers[]._tagged_fields")
             };
@@ -1155,7 +1152,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let port = if v >= 1 {
                 rt::read::i32(c, "live_brokers[].endpoints[].port")?
             } else {
@@ -1194,7 +1191,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 rt::read::i32(c, "live_brokers[].endpoints[].port")?;
@@ -1219,7 +1216,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 rt::read::skip(c, 4)?;
             }
@@ -1245,7 +1242,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.i32(
@@ -1287,7 +1284,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += 4;
@@ -1330,7 +1327,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.port != 0_i32 {
                 w.not_in_version("live_brokers[].endpoints[].port");
             }
@@ -1353,7 +1350,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
                 w.i16(self.security_protocol, "live_brokers[].endpoints[].security_protocol");
             }
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1369,8 +1366,8 @@ impl<'a> rt::Message<'a> for UpdateMetadataRequest<'a> {
         name: "UpdateMetadataRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(6),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 8 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 8),
         flexible_min: Some(6),
         latest_version_unstable: false,
         provisional: false,
@@ -2230,7 +2227,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let controller_id = rt::read::i32(c, "controller_id")?;
                 let is_k_raft_controller = if v >= 8 {
                     rt::read::bool(c, "is_k_raft_controller")?
@@ -2301,7 +2298,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 if v >= 8 {
                     n += 1;
@@ -2337,9 +2334,8 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if v >= 8 && self.r#type != 0_i8 {
-                        let s = 1;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, 1);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 } else {
@@ -2354,7 +2350,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 7 && self.is_k_raft_controller {
                     w.not_in_version("is_k_raft_controller");
                 }
@@ -2393,15 +2389,11 @@ pub mod owned {
                     let has_type = v >= 8 && self.r#type != 0_i8;
                     tags += usize::from(has_type);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_type {
-                        let s = 1;
-                        w.uvarint(0, "type");
-                        w.uvarint(s as u32, "type");
+                        w.tag_header(0, 1, "type");
                         w.i8(self.r#type, "type");
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
                 }
@@ -2477,7 +2469,7 @@ pub mod owned {
     impl rt::OwnedStruct for UpdateMetadataPartitionState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_name = if v <= 4 {
                 rt::owned::read_str(c, v >= 6, "ungrouped_partition_states[].topic_name")?
             } else {
@@ -2528,7 +2520,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 20;
                 if v <= 4 {
                     n += rt::write::str_size(&self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
@@ -2560,7 +2552,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 4 {
                 w.str(&self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name");
             }
@@ -2583,7 +2575,7 @@ pub mod owned {
                 );
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -2637,7 +2629,7 @@ pub mod owned {
     impl rt::OwnedStruct for UpdateMetadataTopicState {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_name = if v >= 5 {
                 rt::owned::read_str(c, v >= 6, "topic_states[].topic_name")?
             } else {
@@ -2677,7 +2669,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 5 {
                     n += rt::write::str_size(&self.topic_name, v >= 6, "topic_states[].topic_name")?;
@@ -2710,7 +2702,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 4 && !self.topic_name.is_empty() {
                 w.not_in_version("topic_states[].topic_name");
             }
@@ -2729,7 +2721,7 @@ pub mod owned {
                 });
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
             };
@@ -2788,7 +2780,7 @@ pub mod owned {
     impl rt::OwnedStruct for UpdateMetadataBroker {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let id = rt::read::i32(c, "live_brokers[].id")?;
             let v0_host = if v <= 0 {
                 rt::owned::read_str(c, v >= 6, "live_brokers[].v0_host")?
@@ -2830,7 +2822,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 if v <= 0 {
                     n += rt::write::str_size(&self.v0_host, v >= 6, "live_brokers[].v0_host")?;
@@ -2859,7 +2851,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i32(self.id, "live_brokers[].id");
             if v <= 0 {
                 w.str(&self.v0_host, v >= 6, "live_brokers[].v0_host");
@@ -2874,7 +2866,7 @@ pub mod owned {
                 w.opt_str(self.rack.as_deref(), v >= 6, v >= 2, "live_brokers[].rack");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "live_brokers[]._tagged_fields")
             };
@@ -2929,7 +2921,7 @@ pub mod owned {
     impl rt::OwnedStruct for UpdateMetadataEndpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let port = if v >= 1 {
                 rt::read::i32(c, "live_brokers[].endpoints[].port")?
             } else {
@@ -2972,7 +2964,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += 4;
@@ -3014,7 +3006,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && self.port != 0_i32 {
                 w.not_in_version("live_brokers[].endpoints[].port");
             }
@@ -3043,7 +3035,7 @@ pub mod owned {
                     w.i16(self.security_protocol, "live_brokers[].endpoints[].security_protocol");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),

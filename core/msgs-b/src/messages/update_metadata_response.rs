@@ -63,7 +63,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let unknown_tagged_fields = if v >= 6 {
                 rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
             if v >= 6 {
@@ -97,7 +97,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             if v >= 6 {
                 let tags = self.unknown_tagged_fields.len();
@@ -115,10 +115,10 @@ impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.error_code, "error_code");
             if v >= 6 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -131,8 +131,8 @@ impl<'a> rt::Message<'a> for UpdateMetadataResponse<'a> {
         name: "UpdateMetadataResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(6),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 8 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 8),
         flexible_min: Some(6),
         latest_version_unstable: false,
         provisional: false,
@@ -221,7 +221,7 @@ pub mod owned {
     impl rt::OwnedStruct for UpdateMetadataResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let unknown_tagged_fields = if v >= 6 {
                 rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -237,7 +237,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 if v >= 6 {
                     let tags = self.unknown_tagged_fields.len();
@@ -255,7 +255,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 6 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<3>("error_code") {
                         r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
@@ -264,7 +264,7 @@ pub mod owned {
                 } else {
                     w.i16(self.error_code, "error_code");
                     if v >= 6 {
-                        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                        w.unknown_tags_only(&self.unknown_tagged_fields)
                     } else {
                         w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                     };

@@ -73,7 +73,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
             let r: [u8; 24] = match rt::read::run::<24>(c) {
                 Some(r) => r,
@@ -105,7 +105,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
             vis.i32(fields::CURRENT_LEADER_EPOCH, rt::read::i32(c, "current_leader_epoch")?);
@@ -123,7 +123,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 24;
             n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
             n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
@@ -140,14 +140,14 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.opt_str(self.cluster_id, true, true, "cluster_id");
             w.i32(self.current_leader_epoch, "current_leader_epoch");
             w.i32(self.voter_id, "voter_id");
             w.uuid(self.voter_directory_id, "voter_directory_id");
             w.array(&self.listeners, true, v, "listeners");
             rt::Struct::write(&self.k_raft_version_feature, w, v);
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -287,7 +287,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
             w.str(self.name, true, "listeners[].name");
             w.str(self.host, true, "listeners[].host");
             w.u16(self.port, "listeners[].port");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -429,7 +429,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
                 self.max_supported_version,
                 "k_raft_version_feature.max_supported_version",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -439,8 +439,8 @@ impl<'a> rt::Message<'a> for UpdateRaftVoterRequest<'a> {
         name: "UpdateRaftVoterRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(82),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -749,7 +749,7 @@ pub mod owned {
     impl rt::OwnedStruct for UpdateRaftVoterRequest {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let cluster_id = rt::owned::read_opt_str(c, true, true, "cluster_id")?;
             let r: [u8; 24] = match rt::read::run::<24>(c) {
                 Some(r) => r,
@@ -777,7 +777,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 24;
                 n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
                 n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
@@ -794,7 +794,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
                 if let Some(r) = w.run::<24>("current_leader_epoch") {
                     r[0..4].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
@@ -803,7 +803,7 @@ pub mod owned {
                 }
                 rt::owned::write_vec(w, &self.listeners, true, v, "listeners");
                 rt::OwnedStruct::write(&self.k_raft_version_feature, w, v);
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -893,7 +893,7 @@ pub mod owned {
                 }
             } else {
                 w.u16(self.port, "listeners[].port");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -1003,7 +1003,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

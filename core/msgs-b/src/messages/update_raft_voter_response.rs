@@ -63,7 +63,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -109,7 +109,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -143,15 +143,14 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.current_leader != CurrentLeader::DEFAULT {
-                    let s = rt::Struct::size(&self.current_leader, v)?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, rt::Struct::size(&self.current_leader, v)?);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -162,7 +161,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             w.i16(self.error_code, "error_code");
             {
@@ -172,8 +171,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
                 w.uvarint(tags as u32, "_tagged_fields");
                 if has_current_leader {
                     let s = w.ok(rt::Struct::size(&self.current_leader, v));
-                    w.uvarint(0, "current_leader");
-                    w.uvarint(s as u32, "current_leader");
+                    w.tag_header(0, s, "current_leader");
                     rt::Struct::write(&self.current_leader, w, v);
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
@@ -335,7 +333,7 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
             w.i32(self.leader_epoch, "current_leader.leader_epoch");
             w.str(self.host, true, "current_leader.host");
             w.i32(self.port, "current_leader.port");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -345,8 +343,8 @@ impl<'a> rt::Message<'a> for UpdateRaftVoterResponse<'a> {
         name: "UpdateRaftVoterResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(82),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -562,7 +560,7 @@ pub mod owned {
     impl rt::OwnedStruct for UpdateRaftVoterResponse {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -604,15 +602,14 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.current_leader != CurrentLeader::default() {
-                        let s = rt::OwnedStruct::size(&self.current_leader, v)?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, rt::OwnedStruct::size(&self.current_leader, v)?);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -623,7 +620,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if let Some(r) = w.run::<6>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                     r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -633,15 +630,12 @@ pub mod owned {
                     let has_current_leader = self.current_leader != CurrentLeader::default();
                     tags += usize::from(has_current_leader);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_current_leader {
                         let s = w.ok(rt::OwnedStruct::size(&self.current_leader, v));
-                        w.uvarint(0, "current_leader");
-                        w.uvarint(s as u32, "current_leader");
+                        w.tag_header(0, s, "current_leader");
                         rt::OwnedStruct::write(&self.current_leader, w, v);
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
                 }
             })
         }
@@ -746,7 +740,7 @@ pub mod owned {
                 }
             } else {
                 w.i32(self.port, "current_leader.port");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

@@ -70,7 +70,7 @@ impl<'a> rt::Struct<'a> for VoteResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
             let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for VoteResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
             rt::visit::array::<TopicData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
@@ -149,7 +149,7 @@ impl<'a> rt::Struct<'a> for VoteResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             n += rt::write::array_size(&self.topics, true, v, "topics")?;
             if v <= 0 && !self.node_endpoints.is_empty() {
@@ -159,9 +159,11 @@ impl<'a> rt::Struct<'a> for VoteResponse<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if v >= 1 && !self.node_endpoints.is_empty() {
-                    let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        0,
+                        rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?,
+                    );
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -172,7 +174,7 @@ impl<'a> rt::Struct<'a> for VoteResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && !self.node_endpoints.is_empty() {
                 w.not_in_version("node_endpoints");
             }
@@ -243,7 +245,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
             let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
@@ -258,7 +260,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, true, "topics[].topic_name")?;
             rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
@@ -271,7 +273,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, true)?;
             rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
             rt::read::skip_tags(c)?;
@@ -285,7 +287,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::TOPICS_TOPIC_NAME,
@@ -309,7 +311,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
             n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -325,10 +327,10 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.topic_name, true, "topics[].topic_name");
             w.array(&self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -388,7 +390,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let node_id = if v >= 1 {
                 rt::read::i32(c, "node_endpoints[].node_id")?
             } else {
@@ -417,7 +419,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 rt::read::i32(c, "node_endpoints[].node_id")?;
@@ -437,7 +439,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 rt::read::skip(c, 4)?;
             }
@@ -458,7 +460,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.i32(
@@ -489,7 +491,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += 4;
@@ -521,7 +523,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.node_id != 0_i32 {
                 w.not_in_version("node_endpoints[].node_id");
             }
@@ -540,7 +542,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             if v >= 1 {
                 w.u16(self.port, "node_endpoints[].port");
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -706,7 +708,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             w.i32(self.leader_id, "topics[].partitions[].leader_id");
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
             w.bool(self.vote_granted, "topics[].partitions[].vote_granted");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -716,8 +718,8 @@ impl<'a> rt::Message<'a> for VoteResponse<'a> {
         name: "VoteResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(52),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1061,7 +1063,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let error_code = rt::read::i16(c, "error_code")?;
                 let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
                 let mut node_endpoints_tag: Vec<NodeEndpoint> = Vec::new();
@@ -1100,7 +1102,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
                 if v <= 0 && !self.node_endpoints.is_empty() {
@@ -1110,9 +1112,11 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if v >= 1 && !self.node_endpoints.is_empty() {
-                        let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            0,
+                            rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?,
+                        );
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -1123,7 +1127,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && !self.node_endpoints.is_empty() {
                     w.not_in_version("node_endpoints");
                 }
@@ -1134,15 +1138,12 @@ pub mod owned {
                     let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
                     tags += usize::from(has_node_endpoints);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_node_endpoints {
                         let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
-                        w.uvarint(0, "node_endpoints");
-                        w.uvarint(s as u32, "node_endpoints");
+                        w.tag_header(0, s, "node_endpoints");
                         rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
                 }
             })
         }
@@ -1188,7 +1189,7 @@ pub mod owned {
     impl rt::OwnedStruct for TopicData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_name = rt::owned::read_str(c, true, "topics[].topic_name")?;
             let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
             let unknown_tagged_fields =
@@ -1205,7 +1206,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
                 n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -1220,10 +1221,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.topic_name, true, "topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -1271,7 +1272,7 @@ pub mod owned {
     impl rt::OwnedStruct for NodeEndpoint {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let node_id = if v >= 1 {
                 rt::read::i32(c, "node_endpoints[].node_id")?
             } else {
@@ -1302,7 +1303,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += 4;
@@ -1333,7 +1334,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && self.node_id != 0_i32 {
                 w.not_in_version("node_endpoints[].node_id");
             }
@@ -1358,7 +1359,7 @@ pub mod owned {
                 if v >= 1 {
                     w.u16(self.port, "node_endpoints[].port");
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -1472,7 +1473,7 @@ pub mod owned {
                     r[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
                     r[14] = u8::from(self.vote_granted);
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

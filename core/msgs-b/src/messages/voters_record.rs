@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let version = rt::read::i16(c, "version")?;
             let voters = rt::read::array::<Voter<'a>>(c, true, v, "voters")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
             rt::visit::array::<Voter<'a>, V>(c, true, false, v, fields::VOTERS, vis, "voters")?;
@@ -96,7 +96,7 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             n += rt::write::array_size(&self.voters, true, v, "voters")?;
             {
@@ -111,10 +111,10 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i16(self.version, "version");
             w.array(&self.voters, true, v, "voters");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -170,7 +170,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
@@ -195,7 +195,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             match rt::read::run::<20>(c) {
                 Some(_r) => {}
@@ -214,7 +214,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 20)?;
             rt::read::skip_array::<Endpoint<'a>>(c, true, v)?;
             <KRaftVersionFeature as rt::Struct>::skip(c, v)?;
@@ -229,7 +229,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::VOTERS_VOTER_ID, rt::read::i32(c, "voters[].voter_id")?);
             vis.uuid(
@@ -262,7 +262,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 20;
             n += rt::write::array_size(&self.endpoints, true, v, "voters[].endpoints")?;
             n += rt::Struct::size(&self.k_raft_version_feature, v)?;
@@ -278,12 +278,12 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.voter_id, "voters[].voter_id");
             w.uuid(self.voter_directory_id, "voters[].voter_directory_id");
             w.array(&self.endpoints, true, v, "voters[].endpoints");
             rt::Struct::write(&self.k_raft_version_feature, w, v);
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -431,7 +431,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
             w.str(self.name, true, "voters[].endpoints[].name");
             w.str(self.host, true, "voters[].endpoints[].host");
             w.u16(self.port, "voters[].endpoints[].port");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -574,7 +574,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
                 self.max_supported_version,
                 "voters[].k_raft_version_feature.max_supported_version",
             );
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -584,8 +584,8 @@ impl<'a> rt::Message<'a> for VotersRecord<'a> {
         name: "VotersRecord",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -891,7 +891,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let version = rt::read::i16(c, "version")?;
                 let voters = rt::owned::read_array::<Voter, _>(c, true, v, "voters")?;
                 let unknown_tagged_fields =
@@ -907,7 +907,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 n += rt::owned::vec_size(&self.voters, true, v, "voters")?;
                 {
@@ -922,10 +922,10 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.i16(self.version, "version");
                 rt::owned::write_vec(w, &self.voters, true, v, "voters");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -978,7 +978,7 @@ pub mod owned {
     impl rt::OwnedStruct for Voter {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
@@ -1005,7 +1005,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 20;
                 n += rt::owned::vec_size(&self.endpoints, true, v, "voters[].endpoints")?;
                 n += rt::OwnedStruct::size(&self.k_raft_version_feature, v)?;
@@ -1020,14 +1020,14 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if let Some(r) = w.run::<20>("voters[].voter_id") {
                 r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
                 r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
             }
             rt::owned::write_vec(w, &self.endpoints, true, v, "voters[].endpoints");
             rt::OwnedStruct::write(&self.k_raft_version_feature, w, v);
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 
@@ -1116,7 +1116,7 @@ pub mod owned {
                 }
             } else {
                 w.u16(self.port, "voters[].endpoints[].port");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -1226,7 +1226,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

@@ -64,7 +64,7 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let markers = rt::read::array::<WritableTxnMarker<'a>>(c, v >= 1, v, "markers")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<WritableTxnMarker<'a>, V>(c, v >= 1, false, v, fields::MARKERS, vis, "markers")?;
             if v >= 1 {
@@ -97,7 +97,7 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.markers, v >= 1, v, "markers")?;
             if v >= 1 {
@@ -116,10 +116,10 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.markers, v >= 1, v, "markers");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -184,7 +184,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 11] = match rt::read::run::<11>(c) {
                 Some(r) => r,
                 None => {
@@ -221,7 +221,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         match rt::read::run::<11>(c) {
             Some(_r) => { rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&_r)); }
@@ -243,7 +243,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 11)?;
             rt::read::skip_array::<WritableTxnMarkerTopic<'a>>(c, v >= 1, v)?;
             rt::read::skip(c, 4)?;
@@ -263,7 +263,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i64(fields::MARKERS_PRODUCER_ID, rt::read::i64(c, "markers[].producer_id")?);
             vis.i16(
@@ -304,7 +304,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 15;
             n += rt::write::array_size(&self.topics, v >= 1, v, "markers[].topics")?;
             if v >= 2 {
@@ -326,7 +326,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i64(self.producer_id, "markers[].producer_id");
             w.i16(self.producer_epoch, "markers[].producer_epoch");
             w.bool(self.transaction_result, "markers[].transaction_result");
@@ -336,7 +336,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
                 w.i8(self.transaction_version, "markers[].transaction_version");
             }
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields")
             };
@@ -395,7 +395,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, v >= 1, "markers[].topics[].name")?;
             let partition_indexes = rt::read::array::<i32>(c, v >= 1, v, "markers[].topics[].partition_indexes")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -414,7 +414,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 1, "markers[].topics[].name")?;
             rt::read::check_array::<i32>(c, v >= 1, false, v, "markers[].topics[].partition_indexes")?;
@@ -429,7 +429,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_array::<i32>(c, v >= 1, v)?;
             if v >= 1 {
@@ -445,7 +445,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::MARKERS_TOPICS_NAME,
@@ -476,7 +476,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 1, "markers[].topics[].name")?;
             n += rt::write::array_size(
@@ -501,7 +501,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, v >= 1, "markers[].topics[].name");
             w.array(
                 &self.partition_indexes,
@@ -510,7 +510,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
                 "markers[].topics[].partition_indexes",
             );
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields")
             };
@@ -523,8 +523,8 @@ impl<'a> rt::Message<'a> for WriteTxnMarkersRequest<'a> {
         name: "WriteTxnMarkersRequest",
         kind: rt::MessageKind::Request,
         api_key: Some(27),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -778,7 +778,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let markers = rt::owned::read_array::<WritableTxnMarker, _>(c, v >= 1, v, "markers")?;
                 let unknown_tagged_fields = if v >= 1 {
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -795,7 +795,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.markers, v >= 1, v, "markers")?;
                 if v >= 1 {
@@ -814,10 +814,10 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.markers, v >= 1, v, "markers");
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -881,7 +881,7 @@ pub mod owned {
     impl rt::OwnedStruct for WritableTxnMarker {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 11] = match rt::read::run::<11>(c) {
                 Some(r) => r,
                 None => {
@@ -919,7 +919,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 15;
                 n += rt::owned::vec_size(&self.topics, v >= 1, v, "markers[].topics")?;
                 if v >= 2 {
@@ -940,7 +940,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if let Some(r) = w.run::<11>("markers[].producer_id") {
                 r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
                 r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
@@ -958,7 +958,7 @@ pub mod owned {
                     w.i8(self.transaction_version, "markers[].transaction_version");
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields")
                 };
@@ -1006,7 +1006,7 @@ pub mod owned {
     impl rt::OwnedStruct for WritableTxnMarkerTopic {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, v >= 1, "markers[].topics[].name")?;
             let partition_indexes =
                 rt::owned::read_array::<i32, _>(c, v >= 1, v, "markers[].topics[].partition_indexes")?;
@@ -1027,7 +1027,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 1, "markers[].topics[].name")?;
                 n += rt::owned::vec_size(
@@ -1051,7 +1051,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, v >= 1, "markers[].topics[].name");
             rt::owned::write_vec(
                 w,
@@ -1061,7 +1061,7 @@ pub mod owned {
                 "markers[].topics[].partition_indexes",
             );
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields")
             };

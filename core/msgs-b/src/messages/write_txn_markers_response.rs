@@ -63,7 +63,7 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let markers = rt::read::array::<WritableTxnMarkerResult<'a>>(c, v >= 1, v, "markers")?;
             let unknown_tagged_fields = if v >= 1 {
                 rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -82,7 +82,7 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<WritableTxnMarkerResult<'a>, V>(c, v >= 1, false, v, fields::MARKERS, vis, "markers")?;
             if v >= 1 {
@@ -96,7 +96,7 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::array_size(&self.markers, v >= 1, v, "markers")?;
             if v >= 1 {
@@ -115,10 +115,10 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.markers, v >= 1, v, "markers");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -177,7 +177,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let producer_id = rt::read::i64(c, "markers[].producer_id")?;
             let topics = rt::read::array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, v, "markers[].topics")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -197,7 +197,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 rt::read::i64(c, "markers[].producer_id")?;
                 rt::read::check_array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, false, v, "markers[].topics")?;
@@ -213,7 +213,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 8)?;
             rt::read::skip_array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, v)?;
             if v >= 1 {
@@ -228,7 +228,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i64(fields::MARKERS_PRODUCER_ID, rt::read::i64(c, "markers[].producer_id")?);
             rt::visit::array::<WritableTxnMarkerTopicResult<'a>, V>(
@@ -251,7 +251,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             n += rt::write::array_size(&self.topics, v >= 1, v, "markers[].topics")?;
             if v >= 1 {
@@ -270,11 +270,11 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i64(self.producer_id, "markers[].producer_id");
             w.array(&self.topics, v >= 1, v, "markers[].topics");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields")
             };
@@ -333,7 +333,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let name = rt::read::str(c, v >= 1, "markers[].topics[].name")?;
             let partitions =
                 rt::read::array::<WritableTxnMarkerPartitionResult<'a>>(c, v >= 1, v, "markers[].topics[].partitions")?;
@@ -353,7 +353,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 1, "markers[].topics[].name")?;
             rt::read::check_array::<WritableTxnMarkerPartitionResult<'a>>(
@@ -374,7 +374,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip_array::<WritableTxnMarkerPartitionResult<'a>>(c, v >= 1, v)?;
             if v >= 1 {
@@ -390,7 +390,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::MARKERS_TOPICS_NAME,
@@ -421,7 +421,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.name, v >= 1, "markers[].topics[].name")?;
             n += rt::write::array_size(&self.partitions, v >= 1, v, "markers[].topics[].partitions")?;
@@ -441,11 +441,11 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.name, v >= 1, "markers[].topics[].name");
             w.array(&self.partitions, v >= 1, v, "markers[].topics[].partitions");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields")
             };
@@ -498,7 +498,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -523,7 +523,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         match rt::read::run::<6>(c) {
             Some(_r) => { }
@@ -540,7 +540,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 6)?;
             if v >= 1 {
                 rt::read::skip_tags(c)?;
@@ -555,7 +555,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(
                 fields::MARKERS_TOPICS_PARTITIONS_PARTITION_INDEX,
@@ -581,7 +581,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();
@@ -601,11 +601,11 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.partition_index, "markers[].topics[].partitions[].partition_index");
             w.i16(self.error_code, "markers[].topics[].partitions[].error_code");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -621,8 +621,8 @@ impl<'a> rt::Message<'a> for WriteTxnMarkersResponse<'a> {
         name: "WriteTxnMarkersResponse",
         kind: rt::MessageKind::Response,
         api_key: Some(27),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -854,7 +854,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let markers = rt::owned::read_array::<WritableTxnMarkerResult, _>(c, v >= 1, v, "markers")?;
                 let unknown_tagged_fields = if v >= 1 {
                     rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
@@ -871,7 +871,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::vec_size(&self.markers, v >= 1, v, "markers")?;
                 if v >= 1 {
@@ -890,10 +890,10 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.markers, v >= 1, v, "markers");
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -942,7 +942,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let producer_id = rt::read::i64(c, "markers[].producer_id")?;
                 let topics =
                     rt::owned::read_array::<WritableTxnMarkerTopicResult, _>(c, v >= 1, v, "markers[].topics")?;
@@ -964,7 +964,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 n += rt::owned::vec_size(&self.topics, v >= 1, v, "markers[].topics")?;
                 if v >= 1 {
@@ -982,11 +982,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.i64(self.producer_id, "markers[].producer_id");
             rt::owned::write_vec(w, &self.topics, v >= 1, v, "markers[].topics");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields")
             };
@@ -1033,7 +1033,7 @@ pub mod owned {
     impl rt::OwnedStruct for WritableTxnMarkerTopicResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let name = rt::owned::read_str(c, v >= 1, "markers[].topics[].name")?;
             let partitions = rt::owned::read_array::<WritableTxnMarkerPartitionResult, _>(
                 c,
@@ -1058,7 +1058,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.name, v >= 1, "markers[].topics[].name")?;
                 n += rt::owned::vec_size(&self.partitions, v >= 1, v, "markers[].topics[].partitions")?;
@@ -1077,11 +1077,11 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.name, v >= 1, "markers[].topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 1, v, "markers[].topics[].partitions");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields")
             };
@@ -1128,7 +1128,7 @@ pub mod owned {
     impl rt::OwnedStruct for WritableTxnMarkerPartitionResult {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 6] = match rt::read::run::<6>(c) {
                 Some(r) => r,
                 None => {
@@ -1175,7 +1175,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 if v >= 1 {
                     let tags = self.unknown_tagged_fields.len();
@@ -1194,7 +1194,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<7>("markers[].topics[].partitions[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -1207,7 +1207,7 @@ pub mod owned {
                     r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),

@@ -126,9 +126,8 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.reason.is_some() {
-                    let s = rt::write::opt_str_size(self.reason, true, true, "reason")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, rt::write::opt_str_size(self.reason, true, true, "reason")?);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -145,8 +144,7 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
             w.uvarint(tags as u32, "_tagged_fields");
             if has_reason {
                 let s = w.ok(rt::write::opt_str_size(self.reason, true, true, "reason"));
-                w.uvarint(0, "reason");
-                w.uvarint(s as u32, "reason");
+                w.tag_header(0, s, "reason");
                 w.opt_str(self.reason, true, true, "reason");
             }
             w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
@@ -159,8 +157,8 @@ impl<'a> rt::Message<'a> for AbortTransactionRecord<'a> {
         name: "AbortTransactionRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(25),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -285,9 +283,11 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.reason.is_some() {
-                        let s = rt::write::opt_str_size(self.reason.as_deref(), true, true, "reason")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            0,
+                            rt::write::opt_str_size(self.reason.as_deref(), true, true, "reason")?,
+                        );
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -302,15 +302,12 @@ pub mod owned {
                 let has_reason = self.reason.is_some();
                 tags += usize::from(has_reason);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_reason {
                     let s = w.ok(rt::write::opt_str_size(self.reason.as_deref(), true, true, "reason"));
-                    w.uvarint(0, "reason");
-                    w.uvarint(s as u32, "reason");
+                    w.tag_header(0, s, "reason");
                     w.opt_str(self.reason.as_deref(), true, true, "reason");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             })
         }
     }

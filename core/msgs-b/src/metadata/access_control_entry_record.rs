@@ -161,7 +161,7 @@ impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
             w.str(self.host, true, "host");
             w.i8(self.operation, "operation");
             w.i8(self.permission_type, "permission_type");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -171,8 +171,8 @@ impl<'a> rt::Message<'a> for AccessControlEntryRecord<'a> {
         name: "AccessControlEntryRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(18),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -485,7 +485,7 @@ pub mod owned {
                         r[0..1].copy_from_slice(&self.operation.to_be_bytes());
                         r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

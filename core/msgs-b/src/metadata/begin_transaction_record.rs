@@ -126,9 +126,8 @@ impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.name.is_some() {
-                    let s = rt::write::opt_str_size(self.name, true, true, "name")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, rt::write::opt_str_size(self.name, true, true, "name")?);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -145,8 +144,7 @@ impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
             w.uvarint(tags as u32, "_tagged_fields");
             if has_name {
                 let s = w.ok(rt::write::opt_str_size(self.name, true, true, "name"));
-                w.uvarint(0, "name");
-                w.uvarint(s as u32, "name");
+                w.tag_header(0, s, "name");
                 w.opt_str(self.name, true, true, "name");
             }
             w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
@@ -159,8 +157,8 @@ impl<'a> rt::Message<'a> for BeginTransactionRecord<'a> {
         name: "BeginTransactionRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(23),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -285,9 +283,11 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.name.is_some() {
-                        let s = rt::write::opt_str_size(self.name.as_deref(), true, true, "name")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            0,
+                            rt::write::opt_str_size(self.name.as_deref(), true, true, "name")?,
+                        );
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -302,15 +302,12 @@ pub mod owned {
                 let has_name = self.name.is_some();
                 tags += usize::from(has_name);
                 w.uvarint(tags as u32, "_tagged_fields");
-                let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0);
                 if has_name {
                     let s = w.ok(rt::write::opt_str_size(self.name.as_deref(), true, true, "name"));
-                    w.uvarint(0, "name");
-                    w.uvarint(s as u32, "name");
+                    w.tag_header(0, s, "name");
                     w.opt_str(self.name.as_deref(), true, true, "name");
                 }
-                w.unknown_tags_rest(&mut unknown);
+                w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
             })
         }
     }

@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -150,7 +150,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
             vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
@@ -203,7 +203,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 12;
             if v <= 0 && self.in_controlled_shutdown != 0_i8 {
                 return Err(rt::write::not_in_version("in_controlled_shutdown"));
@@ -218,24 +218,23 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.fenced != 0_i8 {
-                    let s = 1;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, 1);
                 }
                 if v >= 1 && self.in_controlled_shutdown != 0_i8 {
-                    let s = 1;
                     tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(1, 1);
                 }
                 if v >= 2 && !self.log_dirs.is_empty() {
-                    let s = rt::write::array_size(&self.log_dirs, true, v, "log_dirs")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(2, rt::write::array_size(&self.log_dirs, true, v, "log_dirs")?);
                 }
                 if v >= 3 && self.cordoned_log_dirs.is_some() {
-                    let s = rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 3, v, "cordoned_log_dirs")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        3,
+                        rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 3, v, "cordoned_log_dirs")?,
+                    );
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -246,7 +245,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.in_controlled_shutdown != 0_i8 {
                 w.not_in_version("in_controlled_shutdown");
             }
@@ -270,16 +269,12 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
                 tags += usize::from(has_cordoned_log_dirs);
                 w.uvarint(tags as u32, "_tagged_fields");
                 if has_fenced {
-                    let s = 1;
-                    w.uvarint(0, "fenced");
-                    w.uvarint(s as u32, "fenced");
+                    w.tag_header(0, 1, "fenced");
                     w.i8(self.fenced, "fenced");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_in_controlled_shutdown {
-                    let s = 1;
-                    w.uvarint(1, "in_controlled_shutdown");
-                    w.uvarint(s as u32, "in_controlled_shutdown");
+                    w.tag_header(1, 1, "in_controlled_shutdown");
                     w.i8(self.in_controlled_shutdown, "in_controlled_shutdown");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
@@ -301,8 +296,8 @@ impl<'a> rt::Message<'a> for BrokerRegistrationChangeRecord<'a> {
         name: "BrokerRegistrationChangeRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(17),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 3 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 3),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -501,7 +496,7 @@ pub mod owned {
     impl rt::OwnedStruct for BrokerRegistrationChangeRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
                 None => {
@@ -568,7 +563,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 12;
                 if v <= 0 && self.in_controlled_shutdown != 0_i8 {
                     return Err(rt::write::not_in_version("in_controlled_shutdown"));
@@ -583,30 +578,29 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.fenced != 0_i8 {
-                        let s = 1;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, 1);
                     }
                     if v >= 1 && self.in_controlled_shutdown != 0_i8 {
-                        let s = 1;
                         tags += 1;
-                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(1, 1);
                     }
                     if v >= 2 && !self.log_dirs.is_empty() {
-                        let s = rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(2, rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?);
                     }
                     if v >= 3 && self.cordoned_log_dirs.is_some() {
-                        let s = rt::owned::opt_vec_size(
-                            self.cordoned_log_dirs.as_deref(),
-                            true,
-                            v >= 3,
-                            v,
-                            "cordoned_log_dirs",
-                        )?;
                         tags += 1;
-                        n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            3,
+                            rt::owned::opt_vec_size(
+                                self.cordoned_log_dirs.as_deref(),
+                                true,
+                                v >= 3,
+                                v,
+                                "cordoned_log_dirs",
+                            )?,
+                        );
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -617,7 +611,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.in_controlled_shutdown != 0_i8 {
                     w.not_in_version("in_controlled_shutdown");
                 }
@@ -642,29 +636,22 @@ pub mod owned {
                     let has_cordoned_log_dirs = v >= 3 && self.cordoned_log_dirs.is_some();
                     tags += usize::from(has_cordoned_log_dirs);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_fenced {
-                        let s = 1;
-                        w.uvarint(0, "fenced");
-                        w.uvarint(s as u32, "fenced");
+                        w.tag_header(0, 1, "fenced");
                         w.i8(self.fenced, "fenced");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                     if has_in_controlled_shutdown {
-                        let s = 1;
-                        w.uvarint(1, "in_controlled_shutdown");
-                        w.uvarint(s as u32, "in_controlled_shutdown");
+                        w.tag_header(1, 1, "in_controlled_shutdown");
                         w.i8(self.in_controlled_shutdown, "in_controlled_shutdown");
                     }
-                    w.unknown_tags_before(&mut unknown, 2);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                     if has_log_dirs {
                         let s = w.ok(rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs"));
-                        w.uvarint(2, "log_dirs");
-                        w.uvarint(s as u32, "log_dirs");
+                        w.tag_header(2, s, "log_dirs");
                         rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs");
                     }
-                    w.unknown_tags_before(&mut unknown, 3);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 2, 2);
                     if has_cordoned_log_dirs {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.cordoned_log_dirs.as_deref(),
@@ -673,8 +660,7 @@ pub mod owned {
                             v,
                             "cordoned_log_dirs",
                         ));
-                        w.uvarint(3, "cordoned_log_dirs");
-                        w.uvarint(s as u32, "cordoned_log_dirs");
+                        w.tag_header(3, s, "cordoned_log_dirs");
                         rt::owned::write_opt_vec(
                             w,
                             self.cordoned_log_dirs.as_deref(),
@@ -684,7 +670,7 @@ pub mod owned {
                             "cordoned_log_dirs",
                         );
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 3, u32::MAX);
                 }
             })
         }

@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for ClearElrRecord<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         rt::outline(move || {
             w.str(self.topic_name, true, "topic_name");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -113,8 +113,8 @@ impl<'a> rt::Message<'a> for ClearElrRecord<'a> {
         name: "ClearElrRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(28),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -229,7 +229,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             rt::outline(move || {
                 w.str(&self.topic_name, true, "topic_name");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }

@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let entity = rt::read::array::<EntityData<'a>>(c, true, v, "entity")?;
             let key = rt::read::str(c, true, "key")?;
             let r: [u8; 9] = match rt::read::run::<9>(c) {
@@ -94,7 +94,7 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::visit::array::<EntityData<'a>, V>(c, true, false, v, fields::ENTITY, vis, "entity")?;
             vis.str(fields::KEY, Some(rt::read::str(c, true, "key")?));
@@ -109,7 +109,7 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 9;
             n += rt::write::array_size(&self.entity, true, v, "entity")?;
             n += rt::write::str_size(self.key, true, "key")?;
@@ -125,12 +125,12 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.array(&self.entity, true, v, "entity");
             w.str(self.key, true, "key");
             w.f64(self.value, "value");
             w.bool(self.remove, "remove");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -260,7 +260,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         rt::outline(move || {
             w.str(self.entity_type, true, "entity[].entity_type");
             w.opt_str(self.entity_name, true, true, "entity[].entity_name");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -270,8 +270,8 @@ impl<'a> rt::Message<'a> for ClientQuotaRecord<'a> {
         name: "ClientQuotaRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(14),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -475,7 +475,7 @@ pub mod owned {
     impl rt::OwnedStruct for ClientQuotaRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let entity = rt::owned::read_array::<EntityData, _>(c, true, v, "entity")?;
             let key = rt::owned::read_str(c, true, "key")?;
             let r: [u8; 9] = match rt::read::run::<9>(c) {
@@ -499,7 +499,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 9;
                 n += rt::owned::vec_size(&self.entity, true, v, "entity")?;
                 n += rt::write::str_size(&self.key, true, "key")?;
@@ -515,7 +515,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::owned::write_vec(w, &self.entity, true, v, "entity");
                 w.str(&self.key, true, "key");
                 if self.unknown_tagged_fields.is_empty() {
@@ -529,7 +529,7 @@ pub mod owned {
                         r[0..8].copy_from_slice(&self.value.to_be_bytes());
                         r[8] = u8::from(self.remove);
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }
@@ -607,7 +607,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.entity_type, true, "entity[].entity_type");
             w.opt_str(self.entity_name.as_deref(), true, true, "entity[].entity_name");
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         }
     }
 

@@ -121,7 +121,7 @@ impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
             w.str(self.resource_name, true, "resource_name");
             w.str(self.name, true, "name");
             w.opt_str(self.value, true, true, "value");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -131,8 +131,8 @@ impl<'a> rt::Message<'a> for ConfigRecord<'a> {
         name: "ConfigRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(4),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -320,7 +320,7 @@ pub mod owned {
                 w.str(&self.resource_name, true, "resource_name");
                 w.str(&self.name, true, "name");
                 w.opt_str(self.value.as_deref(), true, true, "value");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }

@@ -75,7 +75,7 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let owner = rt::read::str(c, true, "owner")?;
             let requester = rt::read::str(c, true, "requester")?;
             let renewers = rt::read::array::<&'a str>(c, true, v, "renewers")?;
@@ -109,7 +109,7 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::OWNER, Some(rt::read::str(c, true, "owner")?));
             vis.str(fields::REQUESTER, Some(rt::read::str(c, true, "requester")?));
@@ -127,7 +127,7 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 24;
             n += rt::write::str_size(self.owner, true, "owner")?;
             n += rt::write::str_size(self.requester, true, "requester")?;
@@ -145,7 +145,7 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.owner, true, "owner");
             w.str(self.requester, true, "requester");
             w.array(&self.renewers, true, v, "renewers");
@@ -153,7 +153,7 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
             w.i64(self.max_timestamp, "max_timestamp");
             w.i64(self.expiration_timestamp, "expiration_timestamp");
             w.str(self.token_id, true, "token_id");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -163,8 +163,8 @@ impl<'a> rt::Message<'a> for DelegationTokenRecord<'a> {
         name: "DelegationTokenRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(10),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -385,7 +385,7 @@ pub mod owned {
     impl rt::OwnedStruct for DelegationTokenRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let owner = rt::owned::read_str(c, true, "owner")?;
             let requester = rt::owned::read_str(c, true, "requester")?;
             let renewers = rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "renewers")?;
@@ -415,7 +415,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 24;
                 n += rt::write::str_size(&self.owner, true, "owner")?;
                 n += rt::write::str_size(&self.requester, true, "requester")?;
@@ -433,7 +433,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.str(&self.owner, true, "owner");
                 w.str(&self.requester, true, "requester");
                 rt::owned::write_vec(w, &self.renewers, true, v, "renewers");
@@ -443,7 +443,7 @@ pub mod owned {
                     r[16..24].copy_from_slice(&self.expiration_timestamp.to_be_bytes());
                 }
                 w.str(&self.token_id, true, "token_id");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }

@@ -111,7 +111,7 @@ impl<'a> rt::Struct<'a> for FeatureLevelRecord<'a> {
         rt::outline(move || {
             w.str(self.name, true, "name");
             w.i16(self.feature_level, "feature_level");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -121,8 +121,8 @@ impl<'a> rt::Message<'a> for FeatureLevelRecord<'a> {
         name: "FeatureLevelRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(12),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -268,7 +268,7 @@ pub mod owned {
                     }
                 } else {
                     w.i16(self.feature_level, "feature_level");
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

@@ -92,7 +92,7 @@ impl<'a> rt::Struct<'a> for NoOpRecord<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         rt::outline(move || {
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -102,8 +102,8 @@ impl<'a> rt::Message<'a> for NoOpRecord<'a> {
         name: "NoOpRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(20),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -193,7 +193,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             rt::outline(move || {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }

@@ -87,7 +87,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
@@ -227,7 +227,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::PARTITION_ID, rt::read::i32(c, "partition_id")?);
             vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
@@ -329,7 +329,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 20;
             if v <= 0 && self.directories.is_some() {
                 return Err(rt::write::not_in_version("directories"));
@@ -344,55 +344,64 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.isr.is_some() {
-                    let s = rt::write::opt_array_size(&self.isr, true, true, v, "isr")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, rt::write::opt_array_size(&self.isr, true, true, v, "isr")?);
                 }
                 if self.leader != -2_i32 {
-                    let s = 4;
                     tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(1, 4);
                 }
                 if self.replicas.is_some() {
-                    let s = rt::write::opt_array_size(&self.replicas, true, true, v, "replicas")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        2,
+                        rt::write::opt_array_size(&self.replicas, true, true, v, "replicas")?,
+                    );
                 }
                 if self.removing_replicas.is_some() {
-                    let s = rt::write::opt_array_size(&self.removing_replicas, true, true, v, "removing_replicas")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        3,
+                        rt::write::opt_array_size(&self.removing_replicas, true, true, v, "removing_replicas")?,
+                    );
                 }
                 if self.adding_replicas.is_some() {
-                    let s = rt::write::opt_array_size(&self.adding_replicas, true, true, v, "adding_replicas")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        4,
+                        rt::write::opt_array_size(&self.adding_replicas, true, true, v, "adding_replicas")?,
+                    );
                 }
                 if self.leader_recovery_state != -1_i8 {
-                    let s = 1;
                     tags += 1;
-                    n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(5, 1);
                 }
                 if v >= 2 && self.eligible_leader_replicas.is_some() {
-                    let s = rt::write::opt_array_size(
-                        &self.eligible_leader_replicas,
-                        true,
-                        v >= 2,
-                        v,
-                        "eligible_leader_replicas",
-                    )?;
                     tags += 1;
-                    n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        6,
+                        rt::write::opt_array_size(
+                            &self.eligible_leader_replicas,
+                            true,
+                            v >= 2,
+                            v,
+                            "eligible_leader_replicas",
+                        )?,
+                    );
                 }
                 if v >= 2 && self.last_known_elr.is_some() {
-                    let s = rt::write::opt_array_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        7,
+                        rt::write::opt_array_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?,
+                    );
                 }
                 if v >= 1 && self.directories.is_some() {
-                    let s = rt::write::opt_array_size(&self.directories, true, v >= 1, v, "directories")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        8,
+                        rt::write::opt_array_size(&self.directories, true, v >= 1, v, "directories")?,
+                    );
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -403,7 +412,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.directories.is_some() {
                 w.not_in_version("directories");
             }
@@ -441,9 +450,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_leader {
-                    let s = 4;
-                    w.uvarint(1, "leader");
-                    w.uvarint(s as u32, "leader");
+                    w.tag_header(1, 4, "leader");
                     w.i32(self.leader, "leader");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
@@ -460,9 +467,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 4, 4);
                 if has_leader_recovery_state {
-                    let s = 1;
-                    w.uvarint(5, "leader_recovery_state");
-                    w.uvarint(s as u32, "leader_recovery_state");
+                    w.tag_header(5, 1, "leader_recovery_state");
                     w.i8(self.leader_recovery_state, "leader_recovery_state");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 5, 5);
@@ -488,8 +493,8 @@ impl<'a> rt::Message<'a> for PartitionChangeRecord<'a> {
         name: "PartitionChangeRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(5),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -793,7 +798,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionChangeRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
@@ -899,7 +904,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 20;
                 if v <= 0 && self.directories.is_some() {
                     return Err(rt::write::not_in_version("directories"));
@@ -914,63 +919,73 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.isr.is_some() {
-                        let s = rt::owned::opt_vec_size(self.isr.as_deref(), true, true, v, "isr")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            0,
+                            rt::owned::opt_vec_size(self.isr.as_deref(), true, true, v, "isr")?,
+                        );
                     }
                     if self.leader != -2_i32 {
-                        let s = 4;
                         tags += 1;
-                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(1, 4);
                     }
                     if self.replicas.is_some() {
-                        let s = rt::owned::opt_vec_size(self.replicas.as_deref(), true, true, v, "replicas")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            2,
+                            rt::owned::opt_vec_size(self.replicas.as_deref(), true, true, v, "replicas")?,
+                        );
                     }
                     if self.removing_replicas.is_some() {
-                        let s = rt::owned::opt_vec_size(
-                            self.removing_replicas.as_deref(),
-                            true,
-                            true,
-                            v,
-                            "removing_replicas",
-                        )?;
                         tags += 1;
-                        n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            3,
+                            rt::owned::opt_vec_size(
+                                self.removing_replicas.as_deref(),
+                                true,
+                                true,
+                                v,
+                                "removing_replicas",
+                            )?,
+                        );
                     }
                     if self.adding_replicas.is_some() {
-                        let s =
-                            rt::owned::opt_vec_size(self.adding_replicas.as_deref(), true, true, v, "adding_replicas")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            4,
+                            rt::owned::opt_vec_size(self.adding_replicas.as_deref(), true, true, v, "adding_replicas")?,
+                        );
                     }
                     if self.leader_recovery_state != -1_i8 {
-                        let s = 1;
                         tags += 1;
-                        n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(5, 1);
                     }
                     if v >= 2 && self.eligible_leader_replicas.is_some() {
-                        let s = rt::owned::opt_vec_size(
-                            self.eligible_leader_replicas.as_deref(),
-                            true,
-                            v >= 2,
-                            v,
-                            "eligible_leader_replicas",
-                        )?;
                         tags += 1;
-                        n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            6,
+                            rt::owned::opt_vec_size(
+                                self.eligible_leader_replicas.as_deref(),
+                                true,
+                                v >= 2,
+                                v,
+                                "eligible_leader_replicas",
+                            )?,
+                        );
                     }
                     if v >= 2 && self.last_known_elr.is_some() {
-                        let s =
-                            rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            7,
+                            rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?,
+                        );
                     }
                     if v >= 1 && self.directories.is_some() {
-                        let s = rt::owned::opt_vec_size(self.directories.as_deref(), true, v >= 1, v, "directories")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            8,
+                            rt::owned::opt_vec_size(self.directories.as_deref(), true, v >= 1, v, "directories")?,
+                        );
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -981,7 +996,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.directories.is_some() {
                     w.not_in_version("directories");
                 }
@@ -1016,22 +1031,17 @@ pub mod owned {
                     let has_directories = v >= 1 && self.directories.is_some();
                     tags += usize::from(has_directories);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_isr {
                         let s = w.ok(rt::owned::opt_vec_size(self.isr.as_deref(), true, true, v, "isr"));
-                        w.uvarint(0, "isr");
-                        w.uvarint(s as u32, "isr");
+                        w.tag_header(0, s, "isr");
                         rt::owned::write_opt_vec(w, self.isr.as_deref(), true, true, v, "isr");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                     if has_leader {
-                        let s = 4;
-                        w.uvarint(1, "leader");
-                        w.uvarint(s as u32, "leader");
+                        w.tag_header(1, 4, "leader");
                         w.i32(self.leader, "leader");
                     }
-                    w.unknown_tags_before(&mut unknown, 2);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                     if has_replicas {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.replicas.as_deref(),
@@ -1040,11 +1050,10 @@ pub mod owned {
                             v,
                             "replicas",
                         ));
-                        w.uvarint(2, "replicas");
-                        w.uvarint(s as u32, "replicas");
+                        w.tag_header(2, s, "replicas");
                         rt::owned::write_opt_vec(w, self.replicas.as_deref(), true, true, v, "replicas");
                     }
-                    w.unknown_tags_before(&mut unknown, 3);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 2, 2);
                     if has_removing_replicas {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.removing_replicas.as_deref(),
@@ -1053,8 +1062,7 @@ pub mod owned {
                             v,
                             "removing_replicas",
                         ));
-                        w.uvarint(3, "removing_replicas");
-                        w.uvarint(s as u32, "removing_replicas");
+                        w.tag_header(3, s, "removing_replicas");
                         rt::owned::write_opt_vec(
                             w,
                             self.removing_replicas.as_deref(),
@@ -1064,7 +1072,7 @@ pub mod owned {
                             "removing_replicas",
                         );
                     }
-                    w.unknown_tags_before(&mut unknown, 4);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 3, 3);
                     if has_adding_replicas {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.adding_replicas.as_deref(),
@@ -1073,18 +1081,15 @@ pub mod owned {
                             v,
                             "adding_replicas",
                         ));
-                        w.uvarint(4, "adding_replicas");
-                        w.uvarint(s as u32, "adding_replicas");
+                        w.tag_header(4, s, "adding_replicas");
                         rt::owned::write_opt_vec(w, self.adding_replicas.as_deref(), true, true, v, "adding_replicas");
                     }
-                    w.unknown_tags_before(&mut unknown, 5);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 4, 4);
                     if has_leader_recovery_state {
-                        let s = 1;
-                        w.uvarint(5, "leader_recovery_state");
-                        w.uvarint(s as u32, "leader_recovery_state");
+                        w.tag_header(5, 1, "leader_recovery_state");
                         w.i8(self.leader_recovery_state, "leader_recovery_state");
                     }
-                    w.unknown_tags_before(&mut unknown, 6);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 5, 5);
                     if has_eligible_leader_replicas {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.eligible_leader_replicas.as_deref(),
@@ -1093,8 +1098,7 @@ pub mod owned {
                             v,
                             "eligible_leader_replicas",
                         ));
-                        w.uvarint(6, "eligible_leader_replicas");
-                        w.uvarint(s as u32, "eligible_leader_replicas");
+                        w.tag_header(6, s, "eligible_leader_replicas");
                         rt::owned::write_opt_vec(
                             w,
                             self.eligible_leader_replicas.as_deref(),
@@ -1104,7 +1108,7 @@ pub mod owned {
                             "eligible_leader_replicas",
                         );
                     }
-                    w.unknown_tags_before(&mut unknown, 7);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 6, 6);
                     if has_last_known_elr {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.last_known_elr.as_deref(),
@@ -1113,11 +1117,10 @@ pub mod owned {
                             v,
                             "last_known_elr",
                         ));
-                        w.uvarint(7, "last_known_elr");
-                        w.uvarint(s as u32, "last_known_elr");
+                        w.tag_header(7, s, "last_known_elr");
                         rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr");
                     }
-                    w.unknown_tags_before(&mut unknown, 8);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 7, 7);
                     if has_directories {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.directories.as_deref(),
@@ -1126,11 +1129,10 @@ pub mod owned {
                             v,
                             "directories",
                         ));
-                        w.uvarint(8, "directories");
-                        w.uvarint(s as u32, "directories");
+                        w.tag_header(8, s, "directories");
                         rt::owned::write_opt_vec(w, self.directories.as_deref(), true, v >= 1, v, "directories");
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 8, u32::MAX);
                 }
             })
         }

@@ -93,7 +93,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
@@ -191,7 +191,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::PARTITION_ID, rt::read::i32(c, "partition_id")?);
             vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
@@ -254,7 +254,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 32;
             n += rt::write::array_size(&self.replicas, true, v, "replicas")?;
             n += rt::write::array_size(&self.isr, true, v, "isr")?;
@@ -276,25 +276,28 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.leader_recovery_state != 0_i8 {
-                    let s = 1;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, 1);
                 }
                 if v >= 2 && self.eligible_leader_replicas.is_some() {
-                    let s = rt::write::opt_array_size(
-                        &self.eligible_leader_replicas,
-                        true,
-                        v >= 2,
-                        v,
-                        "eligible_leader_replicas",
-                    )?;
                     tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        1,
+                        rt::write::opt_array_size(
+                            &self.eligible_leader_replicas,
+                            true,
+                            v >= 2,
+                            v,
+                            "eligible_leader_replicas",
+                        )?,
+                    );
                 }
                 if v >= 2 && self.last_known_elr.is_some() {
-                    let s = rt::write::opt_array_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        2,
+                        rt::write::opt_array_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?,
+                    );
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -305,7 +308,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && !self.directories.is_empty() {
                 w.not_in_version("directories");
             }
@@ -337,9 +340,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                 tags += usize::from(has_last_known_elr);
                 w.uvarint(tags as u32, "_tagged_fields");
                 if has_leader_recovery_state {
-                    let s = 1;
-                    w.uvarint(0, "leader_recovery_state");
-                    w.uvarint(s as u32, "leader_recovery_state");
+                    w.tag_header(0, 1, "leader_recovery_state");
                     w.i8(self.leader_recovery_state, "leader_recovery_state");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
@@ -361,8 +362,8 @@ impl<'a> rt::Message<'a> for PartitionRecord<'a> {
         name: "PartitionRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(3),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -708,7 +709,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 20] = match rt::read::run::<20>(c) {
                 Some(r) => r,
                 None => {
@@ -794,7 +795,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 32;
                 n += rt::owned::vec_size(&self.replicas, true, v, "replicas")?;
                 n += rt::owned::vec_size(&self.isr, true, v, "isr")?;
@@ -816,26 +817,28 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.leader_recovery_state != 0_i8 {
-                        let s = 1;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, 1);
                     }
                     if v >= 2 && self.eligible_leader_replicas.is_some() {
-                        let s = rt::owned::opt_vec_size(
-                            self.eligible_leader_replicas.as_deref(),
-                            true,
-                            v >= 2,
-                            v,
-                            "eligible_leader_replicas",
-                        )?;
                         tags += 1;
-                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            1,
+                            rt::owned::opt_vec_size(
+                                self.eligible_leader_replicas.as_deref(),
+                                true,
+                                v >= 2,
+                                v,
+                                "eligible_leader_replicas",
+                            )?,
+                        );
                     }
                     if v >= 2 && self.last_known_elr.is_some() {
-                        let s =
-                            rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            2,
+                            rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?,
+                        );
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -846,7 +849,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && !self.directories.is_empty() {
                     w.not_in_version("directories");
                 }
@@ -881,15 +884,11 @@ pub mod owned {
                     let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
                     tags += usize::from(has_last_known_elr);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_leader_recovery_state {
-                        let s = 1;
-                        w.uvarint(0, "leader_recovery_state");
-                        w.uvarint(s as u32, "leader_recovery_state");
+                        w.tag_header(0, 1, "leader_recovery_state");
                         w.i8(self.leader_recovery_state, "leader_recovery_state");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                     if has_eligible_leader_replicas {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.eligible_leader_replicas.as_deref(),
@@ -898,8 +897,7 @@ pub mod owned {
                             v,
                             "eligible_leader_replicas",
                         ));
-                        w.uvarint(1, "eligible_leader_replicas");
-                        w.uvarint(s as u32, "eligible_leader_replicas");
+                        w.tag_header(1, s, "eligible_leader_replicas");
                         rt::owned::write_opt_vec(
                             w,
                             self.eligible_leader_replicas.as_deref(),
@@ -909,7 +907,7 @@ pub mod owned {
                             "eligible_leader_replicas",
                         );
                     }
-                    w.unknown_tags_before(&mut unknown, 2);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                     if has_last_known_elr {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.last_known_elr.as_deref(),
@@ -918,11 +916,10 @@ pub mod owned {
                             v,
                             "last_known_elr",
                         ));
-                        w.uvarint(2, "last_known_elr");
-                        w.uvarint(s as u32, "last_known_elr");
+                        w.tag_header(2, s, "last_known_elr");
                         rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr");
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 2, u32::MAX);
                 }
             })
         }

@@ -87,7 +87,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let broker_id = rt::read::i32(c, "broker_id")?;
             let is_migrating_zk_broker = if v >= 2 {
                 rt::read::bool(c, "is_migrating_zk_broker")?
@@ -172,7 +172,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
             if v >= 2 {
@@ -230,7 +230,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 29;
             if v >= 2 {
                 n += 1;
@@ -257,14 +257,15 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if v >= 3 && !self.log_dirs.is_empty() {
-                    let s = rt::write::array_size(&self.log_dirs, true, v, "log_dirs")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, rt::write::array_size(&self.log_dirs, true, v, "log_dirs")?);
                 }
                 if v >= 4 && self.cordoned_log_dirs.is_some() {
-                    let s = rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 4, v, "cordoned_log_dirs")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        1,
+                        rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 4, v, "cordoned_log_dirs")?,
+                    );
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -275,7 +276,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 1 && self.is_migrating_zk_broker {
                 w.not_in_version("is_migrating_zk_broker");
             }
@@ -470,7 +471,7 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
             w.str(self.host, true, "end_points[].host");
             w.u16(self.port, "end_points[].port");
             w.i16(self.security_protocol, "end_points[].security_protocol");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -611,7 +612,7 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
             w.str(self.name, true, "features[].name");
             w.i16(self.min_supported_version, "features[].min_supported_version");
             w.i16(self.max_supported_version, "features[].max_supported_version");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -621,8 +622,8 @@ impl<'a> rt::Message<'a> for RegisterBrokerRecord<'a> {
         name: "RegisterBrokerRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(0),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 4 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 4),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1070,7 +1071,7 @@ pub mod owned {
     impl rt::OwnedStruct for RegisterBrokerRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let broker_id = rt::read::i32(c, "broker_id")?;
             let is_migrating_zk_broker = if v >= 2 {
                 rt::read::bool(c, "is_migrating_zk_broker")?
@@ -1144,7 +1145,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 29;
                 if v >= 2 {
                     n += 1;
@@ -1171,20 +1172,21 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if v >= 3 && !self.log_dirs.is_empty() {
-                        let s = rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?);
                     }
                     if v >= 4 && self.cordoned_log_dirs.is_some() {
-                        let s = rt::owned::opt_vec_size(
-                            self.cordoned_log_dirs.as_deref(),
-                            true,
-                            v >= 4,
-                            v,
-                            "cordoned_log_dirs",
-                        )?;
                         tags += 1;
-                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            1,
+                            rt::owned::opt_vec_size(
+                                self.cordoned_log_dirs.as_deref(),
+                                true,
+                                v >= 4,
+                                v,
+                                "cordoned_log_dirs",
+                            )?,
+                        );
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -1195,7 +1197,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 1 && self.is_migrating_zk_broker {
                     w.not_in_version("is_migrating_zk_broker");
                 }
@@ -1230,15 +1232,12 @@ pub mod owned {
                     let has_cordoned_log_dirs = v >= 4 && self.cordoned_log_dirs.is_some();
                     tags += usize::from(has_cordoned_log_dirs);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_log_dirs {
                         let s = w.ok(rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs"));
-                        w.uvarint(0, "log_dirs");
-                        w.uvarint(s as u32, "log_dirs");
+                        w.tag_header(0, s, "log_dirs");
                         rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                     if has_cordoned_log_dirs {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.cordoned_log_dirs.as_deref(),
@@ -1247,8 +1246,7 @@ pub mod owned {
                             v,
                             "cordoned_log_dirs",
                         ));
-                        w.uvarint(1, "cordoned_log_dirs");
-                        w.uvarint(s as u32, "cordoned_log_dirs");
+                        w.tag_header(1, s, "cordoned_log_dirs");
                         rt::owned::write_opt_vec(
                             w,
                             self.cordoned_log_dirs.as_deref(),
@@ -1258,7 +1256,7 @@ pub mod owned {
                             "cordoned_log_dirs",
                         );
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 1, u32::MAX);
                 }
             })
         }
@@ -1365,7 +1363,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -1463,7 +1461,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

@@ -116,7 +116,7 @@ impl<'a> rt::Struct<'a> for UnfenceBrokerRecord<'a> {
         rt::outline(move || {
             w.i32(self.id, "id");
             w.i64(self.epoch, "epoch");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -126,8 +126,8 @@ impl<'a> rt::Message<'a> for UnfenceBrokerRecord<'a> {
         name: "UnfenceBrokerRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(8),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -281,7 +281,7 @@ pub mod owned {
                         r[0..4].copy_from_slice(&self.id.to_be_bytes());
                         r[4..12].copy_from_slice(&self.epoch.to_be_bytes());
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

@@ -116,7 +116,7 @@ impl<'a> rt::Struct<'a> for UnregisterBrokerRecord<'a> {
         rt::outline(move || {
             w.i32(self.broker_id, "broker_id");
             w.i64(self.broker_epoch, "broker_epoch");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -126,8 +126,8 @@ impl<'a> rt::Message<'a> for UnregisterBrokerRecord<'a> {
         name: "UnregisterBrokerRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(1),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -281,7 +281,7 @@ pub mod owned {
                         r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
                         r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

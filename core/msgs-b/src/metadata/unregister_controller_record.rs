@@ -102,7 +102,7 @@ impl<'a> rt::Struct<'a> for UnregisterControllerRecord<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         rt::outline(move || {
             w.i32(self.controller_id, "controller_id");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -112,8 +112,8 @@ impl<'a> rt::Message<'a> for UnregisterControllerRecord<'a> {
         name: "UnregisterControllerRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(29),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -233,7 +233,7 @@ pub mod owned {
                     }
                 } else {
                     w.i32(self.controller_id, "controller_id");
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

@@ -136,7 +136,7 @@ impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
             w.bytes(self.stored_key, true, "stored_key");
             w.bytes(self.server_key, true, "server_key");
             w.i32(self.iterations, "iterations");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -146,8 +146,8 @@ impl<'a> rt::Message<'a> for UserScramCredentialRecord<'a> {
         name: "UserScramCredentialRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(11),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -396,7 +396,7 @@ pub mod owned {
                     }
                 } else {
                     w.i32(self.iterations, "iterations");
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }

@@ -75,7 +75,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let cluster_id = if v <= 0 {
                 rt::read::str(c, true, "cluster_id")?
             } else {
@@ -125,7 +125,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 0 {
                 vis.str(fields::CLUSTER_ID, Some(rt::read::str(c, true, "cluster_id")?));
@@ -151,7 +151,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 12;
             if v <= 0 {
                 n += rt::write::str_size(self.cluster_id, true, "cluster_id")?;
@@ -189,7 +189,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 && !self.cluster_id.is_empty() {
                 w.not_in_version("cluster_id");
             }
@@ -217,7 +217,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
             if v <= 0 {
                 w.opt_array(&self.current_voters, true, v <= 0, v, "current_voters");
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -269,7 +269,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let voter_id = if v <= 0 {
                 rt::read::i32(c, "current_voters[].voter_id")?
             } else {
@@ -286,7 +286,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 0 {
                 rt::read::i32(c, "current_voters[].voter_id")?;
@@ -300,7 +300,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 {
                 rt::read::skip(c, 4)?;
             }
@@ -315,7 +315,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 0 {
                 vis.i32(
@@ -337,7 +337,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v <= 0 {
                 n += 4;
@@ -357,14 +357,14 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 && self.voter_id != 0_i32 {
                 w.not_in_version("current_voters[].voter_id");
             }
             if v <= 0 {
                 w.i32(self.voter_id, "current_voters[].voter_id");
             }
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -374,8 +374,8 @@ impl<'a> rt::Message<'a> for QuorumStateData<'a> {
         name: "QuorumStateData",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -622,7 +622,7 @@ pub mod owned {
     impl rt::OwnedStruct for QuorumStateData {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let cluster_id = if v <= 0 {
                 rt::owned::read_str(c, true, "cluster_id")?
             } else {
@@ -668,7 +668,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 12;
                 if v <= 0 {
                     n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
@@ -706,7 +706,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 1 && !self.cluster_id.is_empty() {
                     w.not_in_version("cluster_id");
                 }
@@ -736,7 +736,7 @@ pub mod owned {
                 if v <= 0 {
                     rt::owned::write_opt_vec(w, self.current_voters.as_deref(), true, v <= 0, v, "current_voters");
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             })
         }
     }
@@ -777,7 +777,7 @@ pub mod owned {
     impl rt::OwnedStruct for Voter {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let voter_id = if v <= 0 {
                 rt::read::i32(c, "current_voters[].voter_id")?
             } else {
@@ -813,7 +813,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v <= 0 {
                     n += 4;
@@ -832,7 +832,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 1 && self.voter_id != 0_i32 {
                 w.not_in_version("current_voters[].voter_id");
             }
@@ -845,7 +845,7 @@ pub mod owned {
                 if v <= 0 {
                     w.i32(self.voter_id, "current_voters[].voter_id");
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let crc = rt::read::u32(c, "crc")?;
             let producer_entries = rt::read::array::<ProducerEntry<'a>>(c, false, v, "producer_entries")?;
             Ok(Self {
@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.u32(fields::CRC, rt::read::u32(c, "crc")?);
             rt::visit::array::<ProducerEntry<'a>, V>(
@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::array_size(&self.producer_entries, false, v, "producer_entries")?;
             if !self.unknown_tagged_fields.is_empty() {
@@ -116,7 +116,7 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.u32(self.crc, "crc");
             w.array(&self.producer_entries, false, v, "producer_entries");
             w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
@@ -317,8 +317,8 @@ impl<'a> rt::Message<'a> for ProducerSnapshot<'a> {
         name: "ProducerSnapshot",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: if let Some(p) = PIN { p } else { 1 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 1),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: None,
         latest_version_unstable: false,
         provisional: false,
@@ -582,7 +582,7 @@ pub mod owned {
     impl rt::OwnedStruct for ProducerSnapshot {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let crc = rt::read::u32(c, "crc")?;
             let producer_entries = rt::owned::read_array::<ProducerEntry, _>(c, false, v, "producer_entries")?;
             Ok(Self {
@@ -595,7 +595,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::owned::vec_size(&self.producer_entries, false, v, "producer_entries")?;
                 if !self.unknown_tagged_fields.is_empty() {
@@ -608,7 +608,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.u32(self.crc, "crc");
                 rt::owned::write_vec(w, &self.producer_entries, false, v, "producer_entries");
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");

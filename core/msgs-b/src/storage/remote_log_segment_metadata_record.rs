@@ -87,7 +87,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
             let r: [u8; 36] = match rt::read::run::<36>(c) {
                 Some(r) => r,
@@ -149,7 +149,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             let present = true;
             rt::visit::struct_field::<RemoteLogSegmentIdEntry<'a>, V>(
@@ -208,7 +208,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 41;
             n += rt::Struct::size(&self.remote_log_segment_id, v)?;
             n += rt::write::array_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
@@ -217,9 +217,8 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.txn_index_empty {
-                    let s = 1;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, 1);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -230,7 +229,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::Struct::write(&self.remote_log_segment_id, w, v);
             w.i64(self.start_offset, "start_offset");
             w.i64(self.end_offset, "end_offset");
@@ -247,9 +246,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
                 tags += usize::from(has_txn_index_empty);
                 w.uvarint(tags as u32, "_tagged_fields");
                 if has_txn_index_empty {
-                    let s = 1;
-                    w.uvarint(0, "txn_index_empty");
-                    w.uvarint(s as u32, "txn_index_empty");
+                    w.tag_header(0, 1, "txn_index_empty");
                     w.bool(self.txn_index_empty, "txn_index_empty");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
@@ -309,7 +306,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
             let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "remote_log_segment_id._tagged_fields")?;
@@ -324,7 +321,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             <TopicIdPartitionEntry as rt::Struct>::check(c, v)?;
             rt::read::uuid(c, "remote_log_segment_id.id")?;
@@ -337,7 +334,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             <TopicIdPartitionEntry as rt::Struct>::skip(c, v)?;
             rt::read::skip(c, 16)?;
             rt::read::skip_tags(c)?;
@@ -351,7 +348,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             let present = true;
             rt::visit::struct_field::<TopicIdPartitionEntry<'a>, V>(
@@ -379,7 +376,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::Struct::size(&self.topic_id_partition, v)?;
             {
@@ -394,10 +391,10 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::Struct::write(&self.topic_id_partition, w, v);
             w.uuid(self.id, "remote_log_segment_id.id");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -539,7 +536,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         rt::outline(move || {
             w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch");
             w.i64(self.offset, "segment_leader_epochs[].offset");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -696,7 +693,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
             w.str(self.name, true, "remote_log_segment_id.topic_id_partition.name");
             w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id");
             w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -706,8 +703,8 @@ impl<'a> rt::Message<'a> for RemoteLogSegmentMetadataRecord<'a> {
         name: "RemoteLogSegmentMetadataRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(0),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -1167,7 +1164,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::OwnedStruct>::read(c, v)?;
                 let r: [u8; 36] = match rt::read::run::<36>(c) {
                     Some(r) => r,
@@ -1227,7 +1224,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 41;
                 n += rt::OwnedStruct::size(&self.remote_log_segment_id, v)?;
                 n += rt::owned::vec_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
@@ -1236,9 +1233,8 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.txn_index_empty {
-                        let s = 1;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, 1);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -1249,7 +1245,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::OwnedStruct::write(&self.remote_log_segment_id, w, v);
                 if let Some(r) = w.run::<36>("start_offset") {
                     r[0..8].copy_from_slice(&self.start_offset.to_be_bytes());
@@ -1267,15 +1263,11 @@ pub mod owned {
                     let has_txn_index_empty = self.txn_index_empty;
                     tags += usize::from(has_txn_index_empty);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_txn_index_empty {
-                        let s = 1;
-                        w.uvarint(0, "txn_index_empty");
-                        w.uvarint(s as u32, "txn_index_empty");
+                        w.tag_header(0, 1, "txn_index_empty");
                         w.bool(self.txn_index_empty, "txn_index_empty");
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
                 }
             })
         }
@@ -1321,7 +1313,7 @@ pub mod owned {
     impl rt::OwnedStruct for RemoteLogSegmentIdEntry {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_id_partition = <TopicIdPartitionEntry as rt::OwnedStruct>::read(c, v)?;
             let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
             let unknown_tagged_fields =
@@ -1338,7 +1330,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
                 {
@@ -1352,7 +1344,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             rt::OwnedStruct::write(&self.topic_id_partition, w, v);
             if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<17>("remote_log_segment_id.id") {
@@ -1361,7 +1353,7 @@ pub mod owned {
                 }
             } else {
                 w.uuid(self.id, "remote_log_segment_id.id");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -1471,7 +1463,7 @@ pub mod owned {
                     r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -1571,7 +1563,7 @@ pub mod owned {
                     r[0..16].copy_from_slice(self.id.as_bytes());
                     r[16..20].copy_from_slice(&self.partition.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

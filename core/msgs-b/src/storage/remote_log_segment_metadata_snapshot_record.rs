@@ -92,7 +92,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 52] = match rt::read::run::<52>(c) {
                 Some(r) => r,
                 None => {
@@ -155,7 +155,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.uuid(fields::SEGMENT_ID, rt::read::uuid(c, "segment_id")?);
             vis.i64(fields::START_OFFSET, rt::read::i64(c, "start_offset")?);
@@ -207,7 +207,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 57;
             n += rt::write::array_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
             n += rt::write::opt_bytes_size(self.custom_metadata, true, true, "custom_metadata")?;
@@ -215,9 +215,8 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.txn_index_empty {
-                    let s = 1;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(0, 1);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -228,7 +227,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.uuid(self.segment_id, "segment_id");
             w.i64(self.start_offset, "start_offset");
             w.i64(self.end_offset, "end_offset");
@@ -245,9 +244,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
                 tags += usize::from(has_txn_index_empty);
                 w.uvarint(tags as u32, "_tagged_fields");
                 if has_txn_index_empty {
-                    let s = 1;
-                    w.uvarint(0, "txn_index_empty");
-                    w.uvarint(s as u32, "txn_index_empty");
+                    w.tag_header(0, 1, "txn_index_empty");
                     w.bool(self.txn_index_empty, "txn_index_empty");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
@@ -393,7 +390,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         rt::outline(move || {
             w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch");
             w.i64(self.offset, "segment_leader_epochs[].offset");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -403,8 +400,8 @@ impl<'a> rt::Message<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
         name: "RemoteLogSegmentMetadataSnapshotRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(3),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -754,7 +751,7 @@ pub mod owned {
     impl rt::OwnedStruct for RemoteLogSegmentMetadataSnapshotRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 52] = match rt::read::run::<52>(c) {
                 Some(r) => r,
                 None => {
@@ -813,7 +810,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 57;
                 n += rt::owned::vec_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
                 n += rt::write::opt_bytes_size(self.custom_metadata.as_deref(), true, true, "custom_metadata")?;
@@ -821,9 +818,8 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.txn_index_empty {
-                        let s = 1;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(0, 1);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 }
@@ -834,7 +830,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if let Some(r) = w.run::<52>("segment_id") {
                     r[0..16].copy_from_slice(self.segment_id.as_bytes());
                     r[16..24].copy_from_slice(&self.start_offset.to_be_bytes());
@@ -852,15 +848,11 @@ pub mod owned {
                     let has_txn_index_empty = self.txn_index_empty;
                     tags += usize::from(has_txn_index_empty);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_txn_index_empty {
-                        let s = 1;
-                        w.uvarint(0, "txn_index_empty");
-                        w.uvarint(s as u32, "txn_index_empty");
+                        w.tag_header(0, 1, "txn_index_empty");
                         w.bool(self.txn_index_empty, "txn_index_empty");
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, u32::MAX);
                 }
             })
         }
@@ -971,7 +963,7 @@ pub mod owned {
                     r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

@@ -74,7 +74,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
             let r: [u8; 12] = match rt::read::run::<12>(c) {
                 Some(r) => r,
@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             let present = true;
             rt::visit::struct_field::<RemoteLogSegmentIdEntry<'a>, V>(
@@ -132,7 +132,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 13;
             n += rt::Struct::size(&self.remote_log_segment_id, v)?;
             n += rt::write::opt_bytes_size(self.custom_metadata, true, true, "custom_metadata")?;
@@ -148,13 +148,13 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::Struct::write(&self.remote_log_segment_id, w, v);
             w.i32(self.broker_id, "broker_id");
             w.i64(self.event_timestamp_ms, "event_timestamp_ms");
             w.opt_bytes(self.custom_metadata, true, true, "custom_metadata");
             w.i8(self.remote_log_segment_state, "remote_log_segment_state");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -210,7 +210,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
             let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
             let unknown_tagged_fields = rt::read::unknown_tags_only(c, "remote_log_segment_id._tagged_fields")?;
@@ -225,7 +225,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             <TopicIdPartitionEntry as rt::Struct>::check(c, v)?;
             rt::read::uuid(c, "remote_log_segment_id.id")?;
@@ -238,7 +238,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             <TopicIdPartitionEntry as rt::Struct>::skip(c, v)?;
             rt::read::skip(c, 16)?;
             rt::read::skip_tags(c)?;
@@ -252,7 +252,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             let present = true;
             rt::visit::struct_field::<TopicIdPartitionEntry<'a>, V>(
@@ -280,7 +280,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
             n += rt::Struct::size(&self.topic_id_partition, v)?;
             {
@@ -295,10 +295,10 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::Struct::write(&self.topic_id_partition, w, v);
             w.uuid(self.id, "remote_log_segment_id.id");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -455,7 +455,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
             w.str(self.name, true, "remote_log_segment_id.topic_id_partition.name");
             w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id");
             w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -465,8 +465,8 @@ impl<'a> rt::Message<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
         name: "RemoteLogSegmentMetadataUpdateRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(1),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -754,7 +754,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::OwnedStruct>::read(c, v)?;
                 let r: [u8; 12] = match rt::read::run::<12>(c) {
                     Some(r) => r,
@@ -782,7 +782,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 13;
                 n += rt::OwnedStruct::size(&self.remote_log_segment_id, v)?;
                 n += rt::write::opt_bytes_size(self.custom_metadata.as_deref(), true, true, "custom_metadata")?;
@@ -798,7 +798,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::OwnedStruct::write(&self.remote_log_segment_id, w, v);
                 if let Some(r) = w.run::<12>("broker_id") {
                     r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
@@ -812,7 +812,7 @@ pub mod owned {
                     }
                 } else {
                     w.i8(self.remote_log_segment_state, "remote_log_segment_state");
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }
@@ -858,7 +858,7 @@ pub mod owned {
     impl rt::OwnedStruct for RemoteLogSegmentIdEntry {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_id_partition = <TopicIdPartitionEntry as rt::OwnedStruct>::read(c, v)?;
             let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
             let unknown_tagged_fields =
@@ -875,7 +875,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 16;
                 n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
                 {
@@ -889,7 +889,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             rt::OwnedStruct::write(&self.topic_id_partition, w, v);
             if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<17>("remote_log_segment_id.id") {
@@ -898,7 +898,7 @@ pub mod owned {
                 }
             } else {
                 w.uuid(self.id, "remote_log_segment_id.id");
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }
@@ -998,7 +998,7 @@ pub mod owned {
                     r[0..16].copy_from_slice(self.id.as_bytes());
                     r[16..20].copy_from_slice(&self.partition.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

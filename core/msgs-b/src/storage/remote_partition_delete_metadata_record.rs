@@ -71,7 +71,7 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
             let r: [u8; 13] = match rt::read::run::<13>(c) {
                 Some(r) => r,
@@ -99,7 +99,7 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             let present = true;
             rt::visit::struct_field::<TopicIdPartitionEntry<'a>, V>(c, present, v, fields::TOPIC_ID_PARTITION, vis)?;
@@ -118,7 +118,7 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 13;
             n += rt::Struct::size(&self.topic_id_partition, v)?;
             {
@@ -133,12 +133,12 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::Struct::write(&self.topic_id_partition, w, v);
             w.i32(self.broker_id, "broker_id");
             w.i64(self.event_timestamp_ms, "event_timestamp_ms");
             w.i8(self.remote_partition_delete_state, "remote_partition_delete_state");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -294,7 +294,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
             w.str(self.name, true, "topic_id_partition.name");
             w.uuid(self.id, "topic_id_partition.id");
             w.i32(self.partition, "topic_id_partition.partition");
-            w.unknown_tags_view(&self.unknown_tagged_fields);
+            w.unknown_tags_only(&self.unknown_tagged_fields);
         })
     }
 }
@@ -304,8 +304,8 @@ impl<'a> rt::Message<'a> for RemotePartitionDeleteMetadataRecord<'a> {
         name: "RemotePartitionDeleteMetadataRecord",
         kind: rt::MessageKind::Metadata,
         api_key: Some(2),
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 0 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 0),
         flexible_min: Some(0),
         latest_version_unstable: false,
         provisional: false,
@@ -525,7 +525,7 @@ pub mod owned {
     impl rt::OwnedStruct for RemotePartitionDeleteMetadataRecord {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_id_partition = <TopicIdPartitionEntry as rt::OwnedStruct>::read(c, v)?;
             let r: [u8; 13] = match rt::read::run::<13>(c) {
                 Some(r) => r,
@@ -549,7 +549,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 13;
                 n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
                 {
@@ -564,7 +564,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 rt::OwnedStruct::write(&self.topic_id_partition, w, v);
                 if self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<14>("broker_id") {
@@ -579,7 +579,7 @@ pub mod owned {
                         r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
                         r[12..13].copy_from_slice(&self.remote_partition_delete_state.to_be_bytes());
                     }
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(&self.unknown_tagged_fields);
                 }
             })
         }
@@ -678,7 +678,7 @@ pub mod owned {
                     r[0..16].copy_from_slice(self.id.as_bytes());
                     r[16..20].copy_from_slice(&self.partition.to_be_bytes());
                 }
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(&self.unknown_tagged_fields);
             }
         }
     }

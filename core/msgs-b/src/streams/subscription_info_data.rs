@@ -84,7 +84,7 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let version = rt::read::i32(c, "version")?;
             let latest_supported_version = if v >= 3 {
                 rt::read::i32(c, "latest_supported_version")?
@@ -141,7 +141,7 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::VERSION, rt::read::i32(c, "version")?);
             if v >= 3 {
@@ -200,7 +200,7 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 20;
             if v >= 3 {
                 n += 4;
@@ -261,7 +261,7 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 2 && self.latest_supported_version != -1_i32 {
                 w.not_in_version("latest_supported_version");
             }
@@ -370,7 +370,7 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_group_id;
             let partition;
             if v <= 6 {
@@ -397,7 +397,7 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v <= 6 {
         match rt::read::run::<8>(c) {
@@ -415,7 +415,7 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 6 {
                 rt::read::skip(c, 8)?;
             }
@@ -429,7 +429,7 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 6 {
                 vis.i32(
@@ -451,7 +451,7 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v <= 6 {
                 n += 4;
@@ -475,7 +475,7 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 7 && self.topic_group_id != 0_i32 {
                 w.not_in_version("prev_tasks[].topic_group_id");
             }
@@ -547,7 +547,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic_group_id = if v >= 7 {
                 rt::read::i32(c, "task_offset_sums[].topic_group_id")?
             } else {
@@ -592,7 +592,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v >= 7 {
         rt::read::i32(c, "task_offset_sums[].topic_group_id")?;
@@ -619,7 +619,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 7 {
                 rt::read::skip(c, 4)?;
             }
@@ -642,7 +642,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 7 {
                 vis.i32(
@@ -687,7 +687,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 7 {
                 n += 4;
@@ -734,7 +734,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 6 && self.topic_group_id != 0_i32 {
                 w.not_in_version("task_offset_sums[].topic_group_id");
             }
@@ -826,7 +826,7 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let key = if v >= 11 {
                 rt::read::bytes(c, false, "client_tags[].key")?
             } else {
@@ -848,7 +848,7 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 11 {
                 rt::read::bytes(c, false, "client_tags[].key")?;
@@ -864,7 +864,7 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 11 {
                 rt::read::skip_bytes(c, false)?;
             }
@@ -881,7 +881,7 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 11 {
                 vis.bytes(
@@ -903,7 +903,7 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 11 {
                 n += rt::write::bytes_size(self.key, false, "client_tags[].key")?;
@@ -927,7 +927,7 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 10 && !self.key.is_empty() {
                 w.not_in_version("client_tags[].key");
             }
@@ -996,7 +996,7 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let partition;
             let offset_sum;
             if (7..=9).contains(&v) {
@@ -1023,7 +1023,7 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if (7..=9).contains(&v) {
         match rt::read::run::<12>(c) {
@@ -1041,7 +1041,7 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if (7..=9).contains(&v) {
                 rt::read::skip(c, 12)?;
             }
@@ -1055,7 +1055,7 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if (7..=9).contains(&v) {
                 vis.i32(
@@ -1077,7 +1077,7 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if (7..=9).contains(&v) {
                 n += 4;
@@ -1107,7 +1107,7 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if (v <= 6 || v >= 10) && self.partition != 0_i32 {
                 w.not_in_version("task_offset_sums[].partition_to_offset_sum[].partition");
             }
@@ -1136,8 +1136,8 @@ impl<'a> rt::Message<'a> for SubscriptionInfoData<'a> {
         name: "SubscriptionInfoData",
         kind: rt::MessageKind::Data,
         api_key: None,
-        min_version: if let Some(p) = PIN { p } else { 1 },
-        max_version: if let Some(p) = PIN { p } else { 11 },
+        min_version: rt::pin::or(PIN, 1),
+        max_version: rt::pin::or(PIN, 11),
         flexible_min: None,
         latest_version_unstable: false,
         provisional: false,
@@ -1713,7 +1713,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let version = rt::read::i32(c, "version")?;
                 let latest_supported_version = if v >= 3 {
                     rt::read::i32(c, "latest_supported_version")?
@@ -1768,7 +1768,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 20;
                 if v >= 3 {
                     n += 4;
@@ -1829,7 +1829,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 2 && self.latest_supported_version != -1_i32 {
                     w.not_in_version("latest_supported_version");
                 }
@@ -1927,7 +1927,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskId {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_group_id;
             let partition;
             if v <= 6 {
@@ -1955,7 +1955,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v <= 6 {
                     n += 4;
@@ -1978,7 +1978,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 7 && self.topic_group_id != 0_i32 {
                 w.not_in_version("prev_tasks[].topic_group_id");
             }
@@ -2047,7 +2047,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaskOffsetSum {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic_group_id = if v >= 7 {
                 rt::read::i32(c, "task_offset_sums[].topic_group_id")?
             } else {
@@ -2098,7 +2098,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 7 {
                     n += 4;
@@ -2149,7 +2149,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 6 && self.topic_group_id != 0_i32 {
                 w.not_in_version("task_offset_sums[].topic_group_id");
             }
@@ -2235,7 +2235,7 @@ pub mod owned {
     impl rt::OwnedStruct for ClientTag {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let key = if v >= 11 {
                 rt::owned::read_bytes(c, false, "client_tags[].key")?
             } else {
@@ -2258,7 +2258,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 11 {
                     n += rt::write::bytes_size(&self.key, false, "client_tags[].key")?;
@@ -2281,7 +2281,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 10 && !self.key.is_empty() {
                 w.not_in_version("client_tags[].key");
             }
@@ -2338,7 +2338,7 @@ pub mod owned {
     impl rt::OwnedStruct for PartitionToOffsetSum {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let partition;
             let offset_sum;
             if (7..=9).contains(&v) {
@@ -2366,7 +2366,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if (7..=9).contains(&v) {
                     n += 4;
@@ -2395,7 +2395,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if (v <= 6 || v >= 10) && self.partition != 0_i32 {
                 w.not_in_version("task_offset_sums[].partition_to_offset_sum[].partition");
             }

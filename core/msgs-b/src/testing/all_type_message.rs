@@ -126,7 +126,7 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 46] = match rt::read::run::<46>(c) {
                 Some(r) => r,
                 None => {
@@ -246,7 +246,7 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.bool(fields::MY_BOOLEAN, rt::read::bool(c, "my_boolean")?);
             vis.i8(fields::MY_INT8, rt::read::i8(c, "my_int8")?);
@@ -343,7 +343,7 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 46;
             if v <= 0 {
                 n += rt::write::str_size(self.my_string, v >= 1, "my_string")?;
@@ -451,7 +451,7 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 && self.my_string != "string" {
                 w.not_in_version("my_string");
             }
@@ -552,7 +552,7 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
             w.opt_array(&self.my_nullable_int_array, v >= 1, true, v, "my_nullable_int_array");
             w.opt_struct(&self.my_common_struct, v >= 1, v, "my_common_struct");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -611,7 +611,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
@@ -636,7 +636,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             match rt::read::run::<8>(c) {
                 Some(_r) => {}
@@ -655,7 +655,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 8)?;
             if v >= 1 {
                 rt::read::skip_tags(c)?;
@@ -670,7 +670,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::MY_COMMON_STRUCT_FOO, rt::read::i32(c, "my_common_struct.foo")?);
             vis.i32(fields::MY_COMMON_STRUCT_BAR, rt::read::i32(c, "my_common_struct.bar")?);
@@ -690,7 +690,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();
@@ -708,11 +708,11 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.foo, "my_common_struct.foo");
             w.i32(self.bar, "my_common_struct.bar");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
             };
@@ -725,8 +725,8 @@ impl<'a> rt::Message<'a> for AllTypeMessage<'a> {
         name: "AllTypeMessage",
         kind: rt::MessageKind::Header,
         api_key: None,
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -1349,7 +1349,7 @@ pub mod owned {
     impl rt::OwnedStruct for AllTypeMessage {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 46] = match rt::read::run::<46>(c) {
                 Some(r) => r,
                 None => {
@@ -1466,7 +1466,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 46;
                 if v <= 0 {
                     n += rt::write::str_size(&self.my_string, v >= 1, "my_string")?;
@@ -1600,7 +1600,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v >= 1 && self.my_string != "string" {
                     w.not_in_version("my_string");
                 }
@@ -1715,7 +1715,7 @@ pub mod owned {
                 );
                 rt::owned::write_opt_struct(w, &self.my_common_struct, v >= 1, v, "my_common_struct");
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -1763,7 +1763,7 @@ pub mod owned {
     impl rt::OwnedStruct for TestCommonStruct {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
@@ -1807,7 +1807,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 if v >= 1 {
                     let tags = self.unknown_tagged_fields.len();
@@ -1824,7 +1824,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("my_common_struct.foo") {
                     r[0..4].copy_from_slice(&self.foo.to_be_bytes());
@@ -1837,7 +1837,7 @@ pub mod owned {
                     r[4..8].copy_from_slice(&self.bar.to_be_bytes());
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
                 };

@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let nullable_struct = rt::read::opt_struct::<MyStruct>(c, true, v, "nullable_struct")?;
             let nullable_struct2 = rt::read::opt_struct::<MyStruct2>(c, v >= 1, v, "nullable_struct2")?;
             let mut nullable_struct3_tag: Option<MyStruct3<'a>> = None;
@@ -117,7 +117,7 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             let present = rt::read::present(c, true, "nullable_struct")?;
             rt::visit::struct_field::<MyStruct<'a>, V>(c, present, v, fields::NULLABLE_STRUCT, vis)?;
@@ -152,7 +152,7 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::opt_struct_size(&self.nullable_struct, true, v, "nullable_struct")?;
             n += rt::write::opt_struct_size(&self.nullable_struct2, v >= 1, v, "nullable_struct2")?;
@@ -166,14 +166,18 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.nullable_struct3.is_some() {
-                    let s = rt::write::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        0,
+                        rt::write::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?,
+                    );
                 }
                 if self.nullable_struct4 != Some(MyStruct4::DEFAULT) {
-                    let s = rt::write::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        1,
+                        rt::write::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?,
+                    );
                 }
                 n += rt::write::uvarint_size(tags as u32);
             } else {
@@ -188,7 +192,7 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.nullable_struct3.is_some() {
                 w.not_in_version("nullable_struct3");
             }
@@ -211,8 +215,7 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                         v,
                         "nullable_struct3",
                     ));
-                    w.uvarint(0, "nullable_struct3");
-                    w.uvarint(s as u32, "nullable_struct3");
+                    w.tag_header(0, s, "nullable_struct3");
                     w.opt_struct_tagged(&self.nullable_struct3, v >= 1, v, "nullable_struct3");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
@@ -223,8 +226,7 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                         v,
                         "nullable_struct4",
                     ));
-                    w.uvarint(1, "nullable_struct4");
-                    w.uvarint(s as u32, "nullable_struct4");
+                    w.tag_header(1, s, "nullable_struct4");
                     w.opt_struct_tagged(&self.nullable_struct4, v >= 1, v, "nullable_struct4");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 1, u32::MAX);
@@ -286,7 +288,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let my_string = rt::read::str(c, v >= 1, "nullable_struct.my_string")?;
             let my_int = rt::read::i32(c, "nullable_struct.my_int")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -305,7 +307,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 1, "nullable_struct.my_string")?;
             rt::read::i32(c, "nullable_struct.my_int")?;
@@ -320,7 +322,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip(c, 4)?;
             if v >= 1 {
@@ -336,7 +338,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::NULLABLE_STRUCT_MY_STRING,
@@ -362,7 +364,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct.my_string")?;
             if v >= 1 {
@@ -381,11 +383,11 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.my_string, v >= 1, "nullable_struct.my_string");
             w.i32(self.my_int, "nullable_struct.my_int");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct._tagged_fields")
             };
@@ -444,7 +446,7 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let my_string = rt::read::str(c, v >= 1, "nullable_struct2.my_string")?;
             let my_int = rt::read::i32(c, "nullable_struct2.my_int")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -463,7 +465,7 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             rt::read::str(c, v >= 1, "nullable_struct2.my_string")?;
             rt::read::i32(c, "nullable_struct2.my_int")?;
@@ -478,7 +480,7 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip_str(c, v >= 1)?;
             rt::read::skip(c, 4)?;
             if v >= 1 {
@@ -494,7 +496,7 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(
                 fields::NULLABLE_STRUCT2_MY_STRING,
@@ -520,7 +522,7 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct2.my_string")?;
             if v >= 1 {
@@ -539,11 +541,11 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.my_string, v >= 1, "nullable_struct2.my_string");
             w.i32(self.my_int, "nullable_struct2.my_int");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct2._tagged_fields")
             };
@@ -602,7 +604,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let my_string = if v >= 1 {
                 rt::read::str(c, v >= 1, "nullable_struct3.my_string")?
             } else {
@@ -629,7 +631,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 rt::read::str(c, v >= 1, "nullable_struct3.my_string")?;
@@ -648,7 +650,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 rt::read::skip_str(c, v >= 1)?;
             }
@@ -668,7 +670,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.str(
@@ -698,7 +700,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct3.my_string")?;
@@ -728,7 +730,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && !self.my_string.is_empty() {
                 w.not_in_version("nullable_struct3.my_string");
             }
@@ -742,7 +744,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
                 w.i32(self.my_int, "nullable_struct3.my_int");
             }
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct3._tagged_fields")
             };
@@ -801,7 +803,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let my_string = if v >= 1 {
                 rt::read::str(c, v >= 1, "nullable_struct4.my_string")?
             } else {
@@ -828,7 +830,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 rt::read::str(c, v >= 1, "nullable_struct4.my_string")?;
@@ -847,7 +849,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 rt::read::skip_str(c, v >= 1)?;
             }
@@ -867,7 +869,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.str(
@@ -897,7 +899,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct4.my_string")?;
@@ -927,7 +929,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && !self.my_string.is_empty() {
                 w.not_in_version("nullable_struct4.my_string");
             }
@@ -941,7 +943,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
                 w.i32(self.my_int, "nullable_struct4.my_int");
             }
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct4._tagged_fields")
             };
@@ -954,8 +956,8 @@ impl<'a> rt::Message<'a> for NullableStructMessage<'a> {
         name: "NullableStructMessage",
         kind: rt::MessageKind::Header,
         api_key: None,
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -1296,7 +1298,7 @@ pub mod owned {
     impl rt::OwnedStruct for NullableStructMessage {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let nullable_struct = rt::owned::read_opt_struct::<MyStruct>(c, true, v, "nullable_struct")?;
             let nullable_struct2 = rt::owned::read_opt_struct::<MyStruct2>(c, v >= 1, v, "nullable_struct2")?;
             let mut nullable_struct3_tag: Option<MyStruct3> = None;
@@ -1343,7 +1345,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::owned::opt_struct_size(&self.nullable_struct, true, v, "nullable_struct")?;
                 n += rt::owned::opt_struct_size(&self.nullable_struct2, v >= 1, v, "nullable_struct2")?;
@@ -1357,14 +1359,18 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if self.nullable_struct3.is_some() {
-                        let s = rt::owned::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            0,
+                            rt::owned::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?,
+                        );
                     }
                     if self.nullable_struct4 != Some(MyStruct4::default()) {
-                        let s = rt::owned::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            1,
+                            rt::owned::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?,
+                        );
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 } else {
@@ -1379,7 +1385,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.nullable_struct3.is_some() {
                     w.not_in_version("nullable_struct3");
                 }
@@ -1395,8 +1401,6 @@ pub mod owned {
                     let has_nullable_struct4 = self.nullable_struct4 != Some(MyStruct4::default());
                     tags += usize::from(has_nullable_struct4);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_nullable_struct3 {
                         let s = w.ok(rt::owned::opt_struct_size(
                             &self.nullable_struct3,
@@ -1404,11 +1408,10 @@ pub mod owned {
                             v,
                             "nullable_struct3",
                         ));
-                        w.uvarint(0, "nullable_struct3");
-                        w.uvarint(s as u32, "nullable_struct3");
+                        w.tag_header(0, s, "nullable_struct3");
                         rt::owned::write_opt_struct_tagged(w, &self.nullable_struct3, v >= 1, v, "nullable_struct3");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                     if has_nullable_struct4 {
                         let s = w.ok(rt::owned::opt_struct_size(
                             &self.nullable_struct4,
@@ -1416,11 +1419,10 @@ pub mod owned {
                             v,
                             "nullable_struct4",
                         ));
-                        w.uvarint(1, "nullable_struct4");
-                        w.uvarint(s as u32, "nullable_struct4");
+                        w.tag_header(1, s, "nullable_struct4");
                         rt::owned::write_opt_struct_tagged(w, &self.nullable_struct4, v >= 1, v, "nullable_struct4");
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 1, u32::MAX);
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
                 }
@@ -1468,7 +1470,7 @@ pub mod owned {
     impl rt::OwnedStruct for MyStruct {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let my_string = rt::owned::read_str(c, v >= 1, "nullable_struct.my_string")?;
             let my_int = rt::read::i32(c, "nullable_struct.my_int")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -1488,7 +1490,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct.my_string")?;
                 if v >= 1 {
@@ -1506,7 +1508,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.my_string, v >= 1, "nullable_struct.my_string");
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("nullable_struct.my_int") {
@@ -1516,7 +1518,7 @@ pub mod owned {
             } else {
                 w.i32(self.my_int, "nullable_struct.my_int");
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct._tagged_fields")
                 };
@@ -1564,7 +1566,7 @@ pub mod owned {
     impl rt::OwnedStruct for MyStruct2 {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let my_string = rt::owned::read_str(c, v >= 1, "nullable_struct2.my_string")?;
             let my_int = rt::read::i32(c, "nullable_struct2.my_int")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -1584,7 +1586,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct2.my_string")?;
                 if v >= 1 {
@@ -1602,7 +1604,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             w.str(&self.my_string, v >= 1, "nullable_struct2.my_string");
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("nullable_struct2.my_int") {
@@ -1612,7 +1614,7 @@ pub mod owned {
             } else {
                 w.i32(self.my_int, "nullable_struct2.my_int");
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct2._tagged_fields")
                 };
@@ -1660,7 +1662,7 @@ pub mod owned {
     impl rt::OwnedStruct for MyStruct3 {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let my_string = if v >= 1 {
                 rt::owned::read_str(c, v >= 1, "nullable_struct3.my_string")?
             } else {
@@ -1688,7 +1690,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct3.my_string")?;
@@ -1717,7 +1719,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && !self.my_string.is_empty() {
                 w.not_in_version("nullable_struct3.my_string");
             }
@@ -1737,7 +1739,7 @@ pub mod owned {
                     w.i32(self.my_int, "nullable_struct3.my_int");
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct3._tagged_fields")
                 };
@@ -1785,7 +1787,7 @@ pub mod owned {
     impl rt::OwnedStruct for MyStruct4 {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let my_string = if v >= 1 {
                 rt::owned::read_str(c, v >= 1, "nullable_struct4.my_string")?
             } else {
@@ -1813,7 +1815,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct4.my_string")?;
@@ -1842,7 +1844,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && !self.my_string.is_empty() {
                 w.not_in_version("nullable_struct4.my_string");
             }
@@ -1862,7 +1864,7 @@ pub mod owned {
                     w.i32(self.my_int, "nullable_struct4.my_int");
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct4._tagged_fields")
                 };

@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let goats = if v >= 1 {
                 rt::read::array::<StructArray<'a>>(c, v >= 1, v, "goats")?
             } else {
@@ -92,7 +92,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 rt::visit::array::<StructArray<'a>, V>(c, v >= 1, false, v, fields::GOATS, vis, "goats")?;
@@ -109,7 +109,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::array_size(&self.goats, v >= 1, v, "goats")?;
@@ -134,7 +134,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && !self.goats.is_empty() {
                 w.not_in_version("goats");
             }
@@ -143,7 +143,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
             }
             w.array(&self.sheep, v >= 1, v, "sheep");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -202,7 +202,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let color = if v >= 1 {
                 rt::read::i8(c, "goats[].color")?
             } else {
@@ -229,7 +229,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 rt::read::i8(c, "goats[].color")?;
@@ -248,7 +248,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 1 {
                 rt::read::skip(c, 1)?;
             }
@@ -268,7 +268,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.i8(fields::GOATS_COLOR, rt::read::i8(c, "goats[].color")?);
@@ -287,7 +287,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += 1;
@@ -317,7 +317,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.color != 0_i8 {
                 w.not_in_version("goats[].color");
             }
@@ -331,7 +331,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
                 w.str(self.name, v >= 1, "goats[].name");
             }
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "goats[]._tagged_fields")
             };
@@ -344,8 +344,8 @@ impl<'a> rt::Message<'a> for SimpleArraysMessage<'a> {
         name: "SimpleArraysMessage",
         kind: rt::MessageKind::Header,
         api_key: None,
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -507,7 +507,7 @@ pub mod owned {
     impl rt::OwnedStruct for SimpleArraysMessage {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let goats = if v >= 1 {
                 rt::owned::read_array::<StructArray, _>(c, v >= 1, v, "goats")?
             } else {
@@ -529,7 +529,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += rt::owned::vec_size(&self.goats, v >= 1, v, "goats")?;
@@ -554,7 +554,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && !self.goats.is_empty() {
                     w.not_in_version("goats");
                 }
@@ -563,7 +563,7 @@ pub mod owned {
                 }
                 rt::owned::write_vec(w, &self.sheep, v >= 1, v, "sheep");
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
@@ -611,7 +611,7 @@ pub mod owned {
     impl rt::OwnedStruct for StructArray {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let color = if v >= 1 {
                 rt::read::i8(c, "goats[].color")?
             } else {
@@ -639,7 +639,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += 1;
@@ -668,7 +668,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 0 && self.color != 0_i8 {
                 w.not_in_version("goats[].color");
             }
@@ -682,7 +682,7 @@ pub mod owned {
                 w.str(&self.name, v >= 1, "goats[].name");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "goats[]._tagged_fields")
             };

@@ -108,7 +108,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let process_id = if v >= 1 {
                 rt::read::uuid(c, "process_id")?
             } else {
@@ -269,7 +269,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
                 vis.uuid(fields::PROCESS_ID, rt::read::uuid(c, "process_id")?);
@@ -395,7 +395,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
                 n += 16;
@@ -477,54 +477,50 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if !self.my_tagged_int_array.is_empty() {
-                    let s = rt::write::array_size(&self.my_tagged_int_array, true, v, "my_tagged_int_array")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        0,
+                        rt::write::array_size(&self.my_tagged_int_array, true, v, "my_tagged_int_array")?,
+                    );
                 }
                 if self.my_nullable_string.is_some() {
-                    let s = rt::write::opt_str_size(self.my_nullable_string, true, v >= 1, "my_nullable_string")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(
+                        1,
+                        rt::write::opt_str_size(self.my_nullable_string, true, v >= 1, "my_nullable_string")?,
+                    );
                 }
                 if self.my_int16 != 123_i16 {
-                    let s = 2;
                     tags += 1;
-                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(2, 2);
                 }
                 if self.my_float64.to_bits() != (12.34_f64).to_bits() {
-                    let s = 8;
                     tags += 1;
-                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(3, 8);
                 }
                 if !self.my_string.is_empty() {
-                    let s = rt::write::str_size(self.my_string, true, "my_string")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(4, rt::write::str_size(self.my_string, true, "my_string")?);
                 }
                 if !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
-                    let s = rt::write::opt_bytes_size(self.my_bytes, true, v >= 1, "my_bytes")?;
                     tags += 1;
-                    n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(5, rt::write::opt_bytes_size(self.my_bytes, true, v >= 1, "my_bytes")?);
                 }
                 if self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
-                    let s = 16;
                     tags += 1;
-                    n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(6, 16);
                 }
                 if self.tagged_long != 914172222550880202_i64 {
-                    let s = 8;
                     tags += 1;
-                    n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(7, 8);
                 }
                 if v >= 2 && self.my_tagged_struct != TaggedStruct::DEFAULT {
-                    let s = rt::Struct::size(&self.my_tagged_struct, v)?;
                     tags += 1;
-                    n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(8, rt::Struct::size(&self.my_tagged_struct, v)?);
                 }
                 if v >= 2 && self.tagged_long_flexible_version_subset != 0_i64 {
-                    let s = 8;
                     tags += 1;
-                    n += rt::write::uvarint_size(9) + rt::write::uvarint_size(s as u32) + s;
+                    n += rt::write::tagged_size(9, 8);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             } else {
@@ -539,7 +535,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 0 && self.process_id != rt::Uuid::nil() {
                 w.not_in_version("process_id");
             }
@@ -652,64 +648,50 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                         v >= 1,
                         "my_nullable_string",
                     ));
-                    w.uvarint(1, "my_nullable_string");
-                    w.uvarint(s as u32, "my_nullable_string");
+                    w.tag_header(1, s, "my_nullable_string");
                     w.opt_str(self.my_nullable_string, true, v >= 1, "my_nullable_string");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                 if has_my_int16 {
-                    let s = 2;
-                    w.uvarint(2, "my_int16");
-                    w.uvarint(s as u32, "my_int16");
+                    w.tag_header(2, 2, "my_int16");
                     w.i16(self.my_int16, "my_int16");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 2, 2);
                 if has_my_float64 {
-                    let s = 8;
-                    w.uvarint(3, "my_float64");
-                    w.uvarint(s as u32, "my_float64");
+                    w.tag_header(3, 8, "my_float64");
                     w.f64(self.my_float64, "my_float64");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 3, 3);
                 if has_my_string {
                     let s = w.ok(rt::write::str_size(self.my_string, true, "my_string"));
-                    w.uvarint(4, "my_string");
-                    w.uvarint(s as u32, "my_string");
+                    w.tag_header(4, s, "my_string");
                     w.str(self.my_string, true, "my_string");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 4, 4);
                 if has_my_bytes {
                     let s = w.ok(rt::write::opt_bytes_size(self.my_bytes, true, v >= 1, "my_bytes"));
-                    w.uvarint(5, "my_bytes");
-                    w.uvarint(s as u32, "my_bytes");
+                    w.tag_header(5, s, "my_bytes");
                     w.opt_bytes(self.my_bytes, true, v >= 1, "my_bytes");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 5, 5);
                 if has_tagged_uuid {
-                    let s = 16;
-                    w.uvarint(6, "tagged_uuid");
-                    w.uvarint(s as u32, "tagged_uuid");
+                    w.tag_header(6, 16, "tagged_uuid");
                     w.uuid(self.tagged_uuid, "tagged_uuid");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 6, 6);
                 if has_tagged_long {
-                    let s = 8;
-                    w.uvarint(7, "tagged_long");
-                    w.uvarint(s as u32, "tagged_long");
+                    w.tag_header(7, 8, "tagged_long");
                     w.i64(self.tagged_long, "tagged_long");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 7, 7);
                 if has_my_tagged_struct {
                     let s = w.ok(rt::Struct::size(&self.my_tagged_struct, v));
-                    w.uvarint(8, "my_tagged_struct");
-                    w.uvarint(s as u32, "my_tagged_struct");
+                    w.tag_header(8, s, "my_tagged_struct");
                     rt::Struct::write(&self.my_tagged_struct, w, v);
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 8, 8);
                 if has_tagged_long_flexible_version_subset {
-                    let s = 8;
-                    w.uvarint(9, "tagged_long_flexible_version_subset");
-                    w.uvarint(s as u32, "tagged_long_flexible_version_subset");
+                    w.tag_header(9, 8, "tagged_long_flexible_version_subset");
                     w.i64(
                         self.tagged_long_flexible_version_subset,
                         "tagged_long_flexible_version_subset",
@@ -774,7 +756,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let struct_id = if v >= 2 {
                 rt::read::i32(c, "my_struct.struct_id")?
             } else {
@@ -801,7 +783,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 2 {
                 rt::read::i32(c, "my_struct.struct_id")?;
@@ -820,7 +802,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 2 {
                 rt::read::skip(c, 4)?;
             }
@@ -840,7 +822,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 2 {
                 vis.i32(fields::MY_STRUCT_STRUCT_ID, rt::read::i32(c, "my_struct.struct_id")?);
@@ -867,7 +849,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 2 {
                 n += 4;
@@ -897,7 +879,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 1 && self.struct_id != 0_i32 {
                 w.not_in_version("my_struct.struct_id");
             }
@@ -911,7 +893,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
                 w.array(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct");
             }
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "my_struct._tagged_fields")
             };
@@ -966,7 +948,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let struct_id = if v >= 2 {
                 rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?
             } else {
@@ -987,7 +969,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 2 {
                 rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?;
@@ -1003,7 +985,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 2 {
                 rt::read::skip_str(c, v >= 1)?;
             }
@@ -1020,7 +1002,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 2 {
                 vis.str(
@@ -1044,7 +1026,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 2 {
                 n += rt::write::str_size(self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
@@ -1068,7 +1050,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 1 && !self.struct_id.is_empty() {
                 w.not_in_version("my_tagged_struct.struct_id");
             }
@@ -1076,7 +1058,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
                 w.str(self.struct_id, v >= 1, "my_tagged_struct.struct_id");
             }
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "my_tagged_struct._tagged_fields")
             };
@@ -1135,7 +1117,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
@@ -1160,7 +1142,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             match rt::read::run::<8>(c) {
                 Some(_r) => {}
@@ -1179,7 +1161,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 8)?;
             if v >= 1 {
                 rt::read::skip_tags(c)?;
@@ -1194,7 +1176,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.i32(fields::MY_COMMON_STRUCT_FOO, rt::read::i32(c, "my_common_struct.foo")?);
             vis.i32(fields::MY_COMMON_STRUCT_BAR, rt::read::i32(c, "my_common_struct.bar")?);
@@ -1214,7 +1196,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();
@@ -1232,11 +1214,11 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.i32(self.foo, "my_common_struct.foo");
             w.i32(self.bar, "my_common_struct.bar");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
             };
@@ -1291,7 +1273,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let array_field_id = if v >= 2 {
                 rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?
             } else {
@@ -1312,7 +1294,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 2 {
                 rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?;
@@ -1328,7 +1310,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v >= 2 {
                 rt::read::skip(c, 4)?;
             }
@@ -1345,7 +1327,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 2 {
                 vis.i32(
@@ -1369,7 +1351,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 2 {
                 n += 4;
@@ -1395,7 +1377,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             if v <= 1 && self.array_field_id != 0_i32 {
                 w.not_in_version("my_struct.array_in_struct[].array_field_id");
             }
@@ -1403,7 +1385,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
                 w.i32(self.array_field_id, "my_struct.array_in_struct[].array_field_id");
             }
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
@@ -1419,8 +1401,8 @@ impl<'a> rt::Message<'a> for SimpleExampleMessage<'a> {
         name: "SimpleExampleMessage",
         kind: rt::MessageKind::Header,
         api_key: None,
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 2 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 2),
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -2077,7 +2059,7 @@ pub mod owned {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             rt::outline(move || -> Result<Self, rt::Fail> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let process_id = if v >= 1 {
                     rt::read::uuid(c, "process_id")?
                 } else {
@@ -2235,7 +2217,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
                     n += 16;
@@ -2317,59 +2299,58 @@ pub mod owned {
                     let mut tags = self.unknown_tagged_fields.len();
                     n += self.unknown_tagged_fields.size()?;
                     if !self.my_tagged_int_array.is_empty() {
-                        let s = rt::owned::vec_size(&self.my_tagged_int_array, true, v, "my_tagged_int_array")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            0,
+                            rt::owned::vec_size(&self.my_tagged_int_array, true, v, "my_tagged_int_array")?,
+                        );
                     }
                     if self.my_nullable_string.is_some() {
-                        let s = rt::write::opt_str_size(
-                            self.my_nullable_string.as_deref(),
-                            true,
-                            v >= 1,
-                            "my_nullable_string",
-                        )?;
                         tags += 1;
-                        n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            1,
+                            rt::write::opt_str_size(
+                                self.my_nullable_string.as_deref(),
+                                true,
+                                v >= 1,
+                                "my_nullable_string",
+                            )?,
+                        );
                     }
                     if self.my_int16 != 123_i16 {
-                        let s = 2;
                         tags += 1;
-                        n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(2, 2);
                     }
                     if self.my_float64.to_bits() != (12.34_f64).to_bits() {
-                        let s = 8;
                         tags += 1;
-                        n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(3, 8);
                     }
                     if !self.my_string.is_empty() {
-                        let s = rt::write::str_size(&self.my_string, true, "my_string")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(4, rt::write::str_size(&self.my_string, true, "my_string")?);
                     }
                     if !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
-                        let s = rt::write::opt_bytes_size(self.my_bytes.as_deref(), true, v >= 1, "my_bytes")?;
                         tags += 1;
-                        n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(
+                            5,
+                            rt::write::opt_bytes_size(self.my_bytes.as_deref(), true, v >= 1, "my_bytes")?,
+                        );
                     }
                     if self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
-                        let s = 16;
                         tags += 1;
-                        n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(6, 16);
                     }
                     if self.tagged_long != 914172222550880202_i64 {
-                        let s = 8;
                         tags += 1;
-                        n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(7, 8);
                     }
                     if v >= 2 && self.my_tagged_struct != TaggedStruct::default() {
-                        let s = rt::OwnedStruct::size(&self.my_tagged_struct, v)?;
                         tags += 1;
-                        n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(8, rt::OwnedStruct::size(&self.my_tagged_struct, v)?);
                     }
                     if v >= 2 && self.tagged_long_flexible_version_subset != 0_i64 {
-                        let s = 8;
                         tags += 1;
-                        n += rt::write::uvarint_size(9) + rt::write::uvarint_size(s as u32) + s;
+                        n += rt::write::tagged_size(9, 8);
                     }
                     n += rt::write::uvarint_size(tags as u32);
                 } else {
@@ -2384,7 +2365,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 if v <= 0 && self.process_id != rt::Uuid::nil() {
                     w.not_in_version("process_id");
                 }
@@ -2486,8 +2467,6 @@ pub mod owned {
                         v >= 2 && self.tagged_long_flexible_version_subset != 0_i64;
                     tags += usize::from(has_tagged_long_flexible_version_subset);
                     w.uvarint(tags as u32, "_tagged_fields");
-                    let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                    w.unknown_tags_before(&mut unknown, 0);
                     if has_my_tagged_int_array {
                         let s = w.ok(rt::owned::vec_size(
                             &self.my_tagged_int_array,
@@ -2495,11 +2474,10 @@ pub mod owned {
                             v,
                             "my_tagged_int_array",
                         ));
-                        w.uvarint(0, "my_tagged_int_array");
-                        w.uvarint(s as u32, "my_tagged_int_array");
+                        w.tag_header(0, s, "my_tagged_int_array");
                         rt::owned::write_vec(w, &self.my_tagged_int_array, true, v, "my_tagged_int_array");
                     }
-                    w.unknown_tags_before(&mut unknown, 1);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                     if has_my_nullable_string {
                         let s = w.ok(rt::write::opt_str_size(
                             self.my_nullable_string.as_deref(),
@@ -2507,32 +2485,26 @@ pub mod owned {
                             v >= 1,
                             "my_nullable_string",
                         ));
-                        w.uvarint(1, "my_nullable_string");
-                        w.uvarint(s as u32, "my_nullable_string");
+                        w.tag_header(1, s, "my_nullable_string");
                         w.opt_str(self.my_nullable_string.as_deref(), true, v >= 1, "my_nullable_string");
                     }
-                    w.unknown_tags_before(&mut unknown, 2);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                     if has_my_int16 {
-                        let s = 2;
-                        w.uvarint(2, "my_int16");
-                        w.uvarint(s as u32, "my_int16");
+                        w.tag_header(2, 2, "my_int16");
                         w.i16(self.my_int16, "my_int16");
                     }
-                    w.unknown_tags_before(&mut unknown, 3);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 2, 2);
                     if has_my_float64 {
-                        let s = 8;
-                        w.uvarint(3, "my_float64");
-                        w.uvarint(s as u32, "my_float64");
+                        w.tag_header(3, 8, "my_float64");
                         w.f64(self.my_float64, "my_float64");
                     }
-                    w.unknown_tags_before(&mut unknown, 4);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 3, 3);
                     if has_my_string {
                         let s = w.ok(rt::write::str_size(&self.my_string, true, "my_string"));
-                        w.uvarint(4, "my_string");
-                        w.uvarint(s as u32, "my_string");
+                        w.tag_header(4, s, "my_string");
                         w.str(&self.my_string, true, "my_string");
                     }
-                    w.unknown_tags_before(&mut unknown, 5);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 4, 4);
                     if has_my_bytes {
                         let s = w.ok(rt::write::opt_bytes_size(
                             self.my_bytes.as_deref(),
@@ -2540,42 +2512,34 @@ pub mod owned {
                             v >= 1,
                             "my_bytes",
                         ));
-                        w.uvarint(5, "my_bytes");
-                        w.uvarint(s as u32, "my_bytes");
+                        w.tag_header(5, s, "my_bytes");
                         w.opt_bytes(self.my_bytes.as_deref(), true, v >= 1, "my_bytes");
                     }
-                    w.unknown_tags_before(&mut unknown, 6);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 5, 5);
                     if has_tagged_uuid {
-                        let s = 16;
-                        w.uvarint(6, "tagged_uuid");
-                        w.uvarint(s as u32, "tagged_uuid");
+                        w.tag_header(6, 16, "tagged_uuid");
                         w.uuid(self.tagged_uuid, "tagged_uuid");
                     }
-                    w.unknown_tags_before(&mut unknown, 7);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 6, 6);
                     if has_tagged_long {
-                        let s = 8;
-                        w.uvarint(7, "tagged_long");
-                        w.uvarint(s as u32, "tagged_long");
+                        w.tag_header(7, 8, "tagged_long");
                         w.i64(self.tagged_long, "tagged_long");
                     }
-                    w.unknown_tags_before(&mut unknown, 8);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 7, 7);
                     if has_my_tagged_struct {
                         let s = w.ok(rt::OwnedStruct::size(&self.my_tagged_struct, v));
-                        w.uvarint(8, "my_tagged_struct");
-                        w.uvarint(s as u32, "my_tagged_struct");
+                        w.tag_header(8, s, "my_tagged_struct");
                         rt::OwnedStruct::write(&self.my_tagged_struct, w, v);
                     }
-                    w.unknown_tags_before(&mut unknown, 9);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 8, 8);
                     if has_tagged_long_flexible_version_subset {
-                        let s = 8;
-                        w.uvarint(9, "tagged_long_flexible_version_subset");
-                        w.uvarint(s as u32, "tagged_long_flexible_version_subset");
+                        w.tag_header(9, 8, "tagged_long_flexible_version_subset");
                         w.i64(
                             self.tagged_long_flexible_version_subset,
                             "tagged_long_flexible_version_subset",
                         );
                     }
-                    w.unknown_tags_rest(&mut unknown);
+                    w.unknown_tags_in(&self.unknown_tagged_fields, 9, u32::MAX);
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
                 }
@@ -2623,7 +2587,7 @@ pub mod owned {
     impl rt::OwnedStruct for MyStruct {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let struct_id = if v >= 2 {
                 rt::read::i32(c, "my_struct.struct_id")?
             } else {
@@ -2651,7 +2615,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 2 {
                     n += 4;
@@ -2680,7 +2644,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 1 && self.struct_id != 0_i32 {
                 w.not_in_version("my_struct.struct_id");
             }
@@ -2694,7 +2658,7 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.array_in_struct, v >= 1, v, "my_struct.array_in_struct");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "my_struct._tagged_fields")
             };
@@ -2737,7 +2701,7 @@ pub mod owned {
     impl rt::OwnedStruct for TaggedStruct {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let struct_id = if v >= 2 {
                 rt::owned::read_str(c, v >= 1, "my_tagged_struct.struct_id")?
             } else {
@@ -2759,7 +2723,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 2 {
                     n += rt::write::str_size(&self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
@@ -2782,7 +2746,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 1 && !self.struct_id.is_empty() {
                 w.not_in_version("my_tagged_struct.struct_id");
             }
@@ -2790,7 +2754,7 @@ pub mod owned {
                 w.str(&self.struct_id, v >= 1, "my_tagged_struct.struct_id");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "my_tagged_struct._tagged_fields")
             };
@@ -2837,7 +2801,7 @@ pub mod owned {
     impl rt::OwnedStruct for TestCommonStruct {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let r: [u8; 8] = match rt::read::run::<8>(c) {
                 Some(r) => r,
                 None => {
@@ -2881,7 +2845,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 if v >= 1 {
                     let tags = self.unknown_tagged_fields.len();
@@ -2898,7 +2862,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("my_common_struct.foo") {
                     r[0..4].copy_from_slice(&self.foo.to_be_bytes());
@@ -2911,7 +2875,7 @@ pub mod owned {
                     r[4..8].copy_from_slice(&self.bar.to_be_bytes());
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
                 };
@@ -2955,7 +2919,7 @@ pub mod owned {
     impl rt::OwnedStruct for StructArray {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let array_field_id = if v >= 2 {
                 rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?
             } else {
@@ -2997,7 +2961,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 2 {
                     n += 4;
@@ -3022,7 +2986,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             if v <= 1 && self.array_field_id != 0_i32 {
                 w.not_in_version("my_struct.array_in_struct[].array_field_id");
             }
@@ -3036,7 +3000,7 @@ pub mod owned {
                     w.i32(self.array_field_id, "my_struct.array_in_struct[].array_field_id");
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),

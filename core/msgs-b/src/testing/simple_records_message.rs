@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::Fail> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let topic = rt::read::str(c, v >= 1, "topic")?;
             let record_set = rt::read::opt_bytes(c, v >= 1, true, "record_set")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -88,7 +88,7 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::Fail> {
-        let v = if let Some(p) = PIN { p } else { v };
+        let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             vis.str(fields::TOPIC, Some(rt::read::str(c, v >= 1, "topic")?));
             vis.records(fields::RECORD_SET, rt::read::opt_bytes(c, v >= 1, true, "record_set")?);
@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             n += rt::write::str_size(self.topic, v >= 1, "topic")?;
             n += rt::write::opt_bytes_size(self.record_set, v >= 1, true, "record_set")?;
@@ -123,11 +123,11 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
     #[inline]
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::outline(move || {
-            let v = if let Some(p) = PIN { p } else { v };
+            let v = rt::pin::or(PIN, v);
             w.str(self.topic, v >= 1, "topic");
             w.opt_bytes(self.record_set, v >= 1, true, "record_set");
             if v >= 1 {
-                w.unknown_tags_view(&self.unknown_tagged_fields)
+                w.unknown_tags_only(&self.unknown_tagged_fields)
             } else {
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
             };
@@ -140,8 +140,8 @@ impl<'a> rt::Message<'a> for SimpleRecordsMessage<'a> {
         name: "SimpleRecordsMessage",
         kind: rt::MessageKind::Header,
         api_key: None,
-        min_version: if let Some(p) = PIN { p } else { 0 },
-        max_version: if let Some(p) = PIN { p } else { 1 },
+        min_version: rt::pin::or(PIN, 0),
+        max_version: rt::pin::or(PIN, 1),
         flexible_min: Some(1),
         latest_version_unstable: false,
         provisional: false,
@@ -252,7 +252,7 @@ pub mod owned {
     impl rt::OwnedStruct for SimpleRecordsMessage {
         #[inline]
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
-            let v = if let Some(p) = super::PIN { p } else { v };
+            let v = rt::pin::or(super::PIN, v);
             let topic = rt::owned::read_str(c, v >= 1, "topic")?;
             let record_set = rt::owned::read_opt_bytes(c, v >= 1, true, "record_set")?;
             let unknown_tagged_fields = if v >= 1 {
@@ -270,7 +270,7 @@ pub mod owned {
         #[inline]
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             rt::outline(move || -> Result<usize, rt::EncodeError> {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.topic, v >= 1, "topic")?;
                 n += rt::write::opt_bytes_size(self.record_set.as_deref(), v >= 1, true, "record_set")?;
@@ -290,11 +290,11 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::outline(move || {
-                let v = if let Some(p) = super::PIN { p } else { v };
+                let v = rt::pin::or(super::PIN, v);
                 w.str(&self.topic, v >= 1, "topic");
                 w.opt_bytes(self.record_set.as_deref(), v >= 1, true, "record_set");
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
+                    w.unknown_tags_only(&self.unknown_tagged_fields)
                 } else {
                     w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
                 };
