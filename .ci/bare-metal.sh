@@ -85,7 +85,8 @@ declare -A STACK_BUDGET=(       # peak stack bytes, measured by stack painting, 
   [lm3s6965evb]=10000             #   lifetime markers from it, so stack slots are not shared
 )
 # The producer firmware (feature `producer`: ApiVersions, Metadata, InitProducerId, Produce),
-# per target, opt-level "s": a ratchet above the measured size. Issue #17's target is 40 KB.
+# per target, opt-level "s": a ratchet above the measured size. The firmware target is 40 KB
+# with small-code (tests/firmware/BUDGETS.md).
 declare -A PRODUCER_TEXT_BUDGET=(
   [thumbv7em-none-eabihf]=64000
   [thumbv6m-none-eabi]=65000
@@ -93,36 +94,36 @@ declare -A PRODUCER_TEXT_BUDGET=(
 # The same with kafka-wire's `small-code` (each struct's check and skip call its reader, its size
 # its writer; the runtime's string, array and tag readers are called, not inlined; one array
 # reader for every element type; fixed-width fields, varints and tag sections read and written by
-# shared functions): a ratchet above the measured size, under issue #17's target of 40 KB.
+# shared functions): a ratchet above the measured size, under the firmware target of 40 KB.
 declare -A PRODUCER_SMALL_TEXT_BUDGET=(
   [thumbv7em-none-eabihf]=33500
   [thumbv6m-none-eabi]=33500
 )
 # The small-code producer with its four APIs pinned to the versions it sends (KAFKA_WIRE_PIN, the
-# README's "Pinning versions"): a ratchet above the measured size.
+# docs/FEATURES.md, "Pinning versions"): a ratchet above the measured size.
 PRODUCER_PIN="api-api-versions=3,api-metadata=12,api-init-producer-id=4,api-produce=9"
 declare -A PRODUCER_PINNED_TEXT_BUDGET=(
   [thumbv7em-none-eabihf]=30500
   [thumbv6m-none-eabi]=30500
 )
 # The small-code producer logging through defmt (no core::fmt linked: defmt formats on the
-# host). Issue #17's target is 40 KB (40,960 B); a ratchet under it.
+# host). The firmware target is 40 KB (40,960 B); a ratchet under it.
 declare -A PRODUCER_DEFMT_TEXT_BUDGET=(
   [thumbv7em-none-eabihf]=30500
   [thumbv6m-none-eabi]=30500
 )
 # The client firmware (tests/firmware-client: kafka-wire-client's producer over the board's UART,
-# small-code): a ratchet above the measured size. The client issue's target is 40 KB (open).
+# small-code): a ratchet above the measured size. Its target is 40 KB, not yet met.
 CLIENT_SMALL_TEXT_BUDGET=45000
 # Call sites to core's panic helpers in the parse-path build (the 4 messages and the hostile
 # frames, narrow path). A ratchet that only goes down: none today.
 PANIC_SITES_BUDGET=0
-# Issue #17's per-message target at every version, 8 KB, with small-code: what one probe message
+# The per-message target at every version, 8 KB, with small-code: what one probe message
 # adds to a firmware that has the other three (the four together less the three without it), and
 # the message alone, with the ~4.5 KB runtime the four share.
 MESSAGE_SHARE_BUDGET=8192
 # The same share with small-code and all four messages pinned to their probe's version
-# (KAFKA_WIRE_PIN): issue #17's per-message target at one version fixed at compile time, 3 KB.
+# (KAFKA_WIRE_PIN): the per-message target at one version fixed at compile time, 3 KB.
 PINNED_MESSAGE_SHARE_BUDGET=3072
 
 # ---------------------------------------------------------------------------- helpers
@@ -567,8 +568,8 @@ measure() {
     all="$(( $(text_size "$ELF/probe-all.elf") - base ))"
     report 3-measure "| message | .text alone | .rodata alone | .text, one constant version | .text, small-code | .text, pinned | .text, pinned + small-code | pin | added to the other three | added, small-code | added, pinned + small-code | program's part | added, pinned + small-code, less the program's part |"
     report 3-measure "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|"
-    # Each message with the version its probe uses pinned by KAFKA_WIRE_PIN (README, "Pinning
-    # versions"): the generated code then reads the version from a constant.
+    # Each message with the version its probe uses pinned by KAFKA_WIRE_PIN (docs/FEATURES.md,
+    # "Pinning versions"): the generated code then reads the version from a constant.
     # The last columns are what the message adds to a firmware that has the other three: the
     # four together less the three without it, so the runtime they share is not counted (plain,
     # small-code, and small-code with all four pinned).
@@ -697,7 +698,7 @@ producer_firmware() {
         report 3-measure "| $t | ${board%%:*} (${board#*:}) | $feats${pin:+, \`KAFKA_WIRE_PIN=$pin\`} | $text | $(section_size "$elf" .rodata) | FAILED |"
       fi
       if [ "$text" -le "$budget" ]; then
-        pass "budget: .text of the producer firmware ($feats${pin:+, pinned}) for $t is $text bytes (budget $budget; issue #17's target: 40960)"
+        pass "budget: .text of the producer firmware ($feats${pin:+, pinned}) for $t is $text bytes (budget $budget; firmware target: 40960)"
       else
         fail "budget: .text of the producer firmware ($feats${pin:+, pinned}) for $t is $text bytes, over its budget of $budget"
       fi
@@ -805,7 +806,7 @@ producer_defmt() {
       fail "$name: the decoded output differs from the hprintln producer's"; show_log "$LOG/$name.diff" 30
     fi
     if [ "$text" -le "${PRODUCER_DEFMT_TEXT_BUDGET[$t]}" ]; then
-      pass "budget: .text of the producer firmware logging through defmt for $t is $text bytes (budget ${PRODUCER_DEFMT_TEXT_BUDGET[$t]}; issue #17's target: 40960)"
+      pass "budget: .text of the producer firmware logging through defmt for $t is $text bytes (budget ${PRODUCER_DEFMT_TEXT_BUDGET[$t]}; firmware target: 40960)"
     else
       fail "budget: .text of the producer firmware logging through defmt for $t is $text bytes, over its budget of ${PRODUCER_DEFMT_TEXT_BUDGET[$t]}"
     fi

@@ -578,7 +578,7 @@ pub fn kp_bytes<T: Encodable>(m: &T, v: i16) -> Vec<u8> {
     out.to_vec()
 }
 
-/// Every case, in the order of the issue. The two target cases come first.
+/// Every case. The two target cases come first.
 pub fn cases() -> Vec<Case> {
     use walk::*;
     vec![

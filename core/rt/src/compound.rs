@@ -5,7 +5,8 @@
 //!
 //! The array, nullable-struct and tag-section readers are `#[inline(always)]`, except with
 //! feature `small-code`, where they are `#[inline(never)]`: one function per element type,
-//! called from every struct instead of copied into it (docs/FEATURES.md).
+//! called from every struct instead of copied into it (docs/MAINTAINING.md, "Feature
+//! `small-code`").
 
 use crate::error::{EncodeError, Fail};
 use crate::read::Cursor;

@@ -16,9 +16,9 @@
 //!
 //! The readers of strings, bytes and tagged fields are `#[inline(always)]`, except with feature
 //! `small-code`, where they are `#[inline(never)]`: called from every struct that reads such a
-//! field instead of copied into it (docs/FEATURES.md). With that feature the fixed-width
-//! readers (`int16` to `int64`, `uint16`, `uint32`, `float64`) also call one shared big-endian
-//! reader instead of each inlining its own bounds check and error path.
+//! field instead of copied into it (docs/MAINTAINING.md, "Feature `small-code`"). With that
+//! feature the fixed-width readers (`int16` to `int64`, `uint16`, `uint32`, `float64`) also call
+//! one shared big-endian reader instead of each inlining its own bounds check and error path.
 
 use crate::error::{DecodeError, DecodeErrorKind as K, Fail};
 

@@ -10,10 +10,10 @@
 //! many bytes, so a short sink is an error before any byte is written.
 //!
 //! The writers of strings, bytes, length prefixes and unsigned varints are `#[inline(always)]`,
-//! except with feature `small-code`, where they are `#[inline(never)]` (docs/FEATURES.md) and
-//! every fixed-width field is written by one shared function; with it, a [`Writer`] can also
-//! count instead of write (`Writer::counter`), which is how a view struct's size is computed
-//! there.
+//! except with feature `small-code`, where they are `#[inline(never)]` (docs/MAINTAINING.md,
+//! "Feature `small-code`") and every fixed-width field is written by one shared function; with
+//! it, a [`Writer`] can also count instead of write (`Writer::counter`), which is how a view
+//! struct's size is computed there.
 
 use crate::error::{EncodeError, EncodeErrorKind as K};
 
