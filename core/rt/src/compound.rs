@@ -880,3 +880,152 @@ pub mod visit {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Arrays and tagged-field sections against the vectors of Kafka's own classes
+    //! (`crate::vectors`): `ArrayOf` and `CompactArrayOf` for arrays, and the generated
+    //! `ResponseHeaderData` v1 (a struct that knows no tags) for tagged-field sections.
+
+    use super::read::{array, opt_array, unknown_tags_only};
+    use super::write::opt_array_size;
+    use crate::read::Cursor;
+    use crate::types::{Array, RawTaggedField, TaggedFields};
+    use crate::vectors::{blob, hex, list, of, reads, show_blob, show_list, text, writes, Outcome};
+    use crate::write::uvarint_size;
+    use std::format;
+    use std::string::{String, ToString};
+    use std::vec::Vec;
+
+    const INT32_ARRAYS: [(&str, bool, bool); 4] = [
+        ("array_int32", false, false),
+        ("nullable_array_int32", false, true),
+        ("compact_array_int32", true, false),
+        ("compact_nullable_array_int32", true, true),
+    ];
+
+    fn show_ints(a: Option<Array<'_, i32>>) -> String {
+        show_list(a.map(|a| a.iter().map(|x| x.to_string()).collect::<Vec<_>>()))
+    }
+
+    fn show_strs(a: Option<Array<'_, &str>>) -> String {
+        show_list(a.map(|a| a.iter().map(|s| show_blob(Some(s.as_bytes()))).collect::<Vec<_>>()))
+    }
+
+    /// Null where not allowed, counts past the end (up to 2^31 - 1) and counts the bytes run out
+    /// before are errors, never an allocation or a panic.
+    #[test]
+    fn int32_arrays() {
+        for (kind, compact, nullable) in INT32_ARRAYS {
+            reads(kind, true, |c| {
+                Ok(show_ints(opt_array::<i32>(c, compact, nullable, 0, "v")?))
+            });
+            if !nullable {
+                reads(kind, true, |c| Ok(show_ints(Some(array::<i32>(c, compact, 0, "v")?))));
+            }
+            writes(kind, |v, w| {
+                let items: Option<Vec<i32>> = list(v).map(|l| l.iter().map(|x| x.parse().expect("int32")).collect());
+                let a = items.as_deref().map(Array::from_slice);
+                w.opt_array(&a, compact, nullable, 0, "v");
+                opt_array_size(&a, compact, nullable, 0, "v").expect("size")
+            });
+        }
+    }
+
+    #[test]
+    fn string_arrays() {
+        for (kind, compact) in [("array_string", false), ("compact_array_string", true)] {
+            reads(kind, true, |c| {
+                Ok(show_strs(opt_array::<&str>(c, compact, false, 0, "v")?))
+            });
+            writes(kind, |v, w| {
+                let owned: Vec<String> = list(v)
+                    .expect("not null")
+                    .iter()
+                    .map(|s| text(s).expect("a string"))
+                    .collect();
+                let strs: Vec<&str> = owned.iter().map(String::as_str).collect();
+                let a = Some(Array::from_slice(&strs[..]));
+                w.opt_array(&a, compact, false, 0, "v");
+                opt_array_size(&a, compact, false, 0, "v").expect("size")
+            });
+        }
+    }
+
+    /// The unknown fields of a section are kept, in wire order, whatever their order.
+    #[test]
+    fn tag_sections() {
+        reads("tags", true, |c| {
+            let t = unknown_tags_only(c, "v")?;
+            Ok(show_list(Some(
+                t.iter().map(|r| format!("{}:{}", r.tag, show_blob(Some(r.data)))),
+            )))
+        });
+        writes("tags", |v, w| {
+            let fields: Vec<(u32, Vec<u8>)> = list(v)
+                .expect("a list")
+                .iter()
+                .map(|f| {
+                    let (tag, data) = f.split_once(':').expect("tag:data");
+                    (tag.parse().expect("a tag"), blob(data).expect("data"))
+                })
+                .collect();
+            let raw: Vec<RawTaggedField<'_>> = fields
+                .iter()
+                .map(|(tag, data)| RawTaggedField { tag: *tag, data })
+                .collect();
+            let t = TaggedFields::from_slice(&raw);
+            w.unknown_tags_only(&t);
+            uvarint_size(t.len() as u32) + t.size().expect("size")
+        });
+    }
+
+    /// Kafka's generated readers accept tags out of ascending order and repeated tags, and its
+    /// writer refuses them: the runtime reads them too, and notes them as not what an encoder
+    /// writes, so that they are never copied out as they are.
+    #[test]
+    fn tags_out_of_order() {
+        let mut seen = 0;
+        for v in of("tags").into_iter().filter(|v| v.outcome == Outcome::Unwritable) {
+            let tags: Vec<u32> = list(v.value)
+                .expect("a list")
+                .iter()
+                .map(|f| f.split(':').next().and_then(|t| t.parse().ok()).expect("a tag"))
+                .collect();
+            if tags.windows(2).all(|p| p[0] < p[1]) {
+                continue;
+            }
+            let mut c = Cursor::new(&v.bytes);
+            assert!(unknown_tags_only(&mut c, "v").is_ok(), "line {}", v.line);
+            assert!(c.is_odd(), "line {}: not noted", v.line);
+            seen += 1;
+        }
+        assert_eq!(seen, 2, "the out-of-order and repeated-tag vectors");
+    }
+
+    /// A count of elements is checked against the bytes that remain before any element is read:
+    /// Kafka's count of 2^31 - 1 with nothing after it fails at the count, and so does the same
+    /// count in front of a few elements' worth of bytes.
+    #[test]
+    fn count_past_the_end_fails_at_the_count() {
+        let v = of("array_int32")
+            .into_iter()
+            .find(|v| v.bytes == hex("7fffffff"))
+            .expect("vector");
+        assert!(matches!(v.outcome, Outcome::Error(_)));
+        let mut input = v.bytes.clone();
+        input.extend_from_slice(&[0; 12]);
+        let mut c = Cursor::new(&input);
+        let e = opt_array::<i32>(&mut c, false, false, 0, "v").map(|_| ()).unwrap_err();
+        let e = c.error(e).finish(input.len(), "", -1);
+        assert_eq!(
+            (e.kind(), e.offset()),
+            (
+                crate::DecodeErrorKind::LengthExceedsInput {
+                    length: i64::from(i32::MAX)
+                },
+                0
+            )
+        );
+    }
+}

@@ -429,3 +429,136 @@ impl<'a> ::nom::error::ParseError<&'a [u8]> for DecodeError {
         other
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! What a decoding error carries: its kind, the offset from the start of the input, and the
+    //! field path it was read under. The inputs are vectors that Kafka's own readers reject
+    //! (`crate::vectors`); each expected offset is read off the input's layout.
+
+    use super::{DecodeError, DecodeErrorKind as K};
+    use crate::compound::read::{opt_array, unknown_tags_only};
+    use crate::read::{self, Cursor, Src};
+    use crate::vectors::{hex, of, Outcome};
+    use std::string::ToString;
+
+    /// The error of reading Kafka's rejected vector `kind`/`h` with `read`, finished as an entry
+    /// point finishes it.
+    fn fails(kind: &str, h: &str, read: impl Fn(&mut Cursor<'_>) -> Result<(), super::Fail>) -> DecodeError {
+        let v = of(kind).into_iter().find(|v| v.bytes == hex(h)).expect("a vector");
+        assert!(matches!(v.outcome, Outcome::Error(_)), "Kafka reads {kind} {h}");
+        let mut c = Cursor::new(&v.bytes);
+        let e = read(&mut c).expect_err("an error");
+        c.error(e).finish(v.bytes.len(), "ResponseHeader", 1)
+    }
+
+    #[test]
+    fn kinds_and_offsets() {
+        let at = |e: DecodeError| (e.kind(), e.offset(), e.field());
+        // Fixed width, one byte short: at the field.
+        let e = fails("int32", "000000", |c| read::i32(c, "a.b").map(drop));
+        assert_eq!(at(e), (K::UnexpectedEof { needed: 1 }, 0, "a.b"));
+        // A negative string length: at the length.
+        let e = fails("string", "ffff", |c| read::str(c, false, "s").map(drop));
+        assert_eq!(at(e), (K::NullNotAllowed, 0, "s"));
+        // A string of 5 bytes with 4 there: where its bytes begin, one short.
+        let e = fails("string", "000561626364", |c| read::str(c, false, "s").map(drop));
+        assert_eq!(at(e), (K::UnexpectedEof { needed: 1 }, 2, "s"));
+        // Bytes of 5 with 3 there, and 32768 bytes of string: at the length.
+        let e = fails("bytes", "00000005010203", |c| read::bytes(c, false, "b").map(drop));
+        assert_eq!(at(e), (K::LengthExceedsInput { length: 5 }, 0, "b"));
+        let e = fails("compact_string", "818002", |c| read::str(c, true, "s").map(drop));
+        assert_eq!(at(e), (K::StringTooLong { length: 32768 }, 0, "s"));
+        // A continuation bit in the fifth byte: at the varint.
+        let e = fails("uvarint", "8080808080", |c| read::uvarint(c, "n").map(drop));
+        assert_eq!(at(e), (K::InvalidVarint, 0, "n"));
+        // A count of 2^31 - 2 with nothing after it: at the count.
+        let e = fails("compact_array_int32", "ffffffff07", |c| {
+            opt_array::<i32>(c, true, false, 0, "xs").map(drop)
+        });
+        assert_eq!(at(e), (K::LengthExceedsInput { length: 2_147_483_646 }, 0, "xs"));
+        // Two strings, "a" and one of 2 bytes with none there: where the second one's bytes begin.
+        let e = fails("array_string", "000000020001610002", |c| {
+            opt_array::<&str>(c, false, false, 0, "xs").map(drop)
+        });
+        assert_eq!(at(e), (K::UnexpectedEof { needed: 2 }, 9, "xs"));
+        // One string, null: at its length, after the count.
+        let e = fails("array_string", "00000001ffff", |c| {
+            opt_array::<&str>(c, false, false, 0, "xs").map(drop)
+        });
+        assert_eq!(at(e), (K::NullNotAllowed, 4, "xs"));
+        // A tagged field of 5 bytes with 1 there: where its bytes begin, after count, tag and size.
+        let e = fails("tags", "010005aa", |c| unknown_tags_only(c, "_tagged_fields").map(drop));
+        assert_eq!(at(e), (K::LengthExceedsInput { length: 5 }, 3, "_tagged_fields"));
+        assert_eq!((e.message(), e.version()), ("ResponseHeader", 1));
+    }
+
+    /// Read from a plain slice, the readers return the same error as from a cursor.
+    #[test]
+    fn slice_and_cursor_agree() {
+        fn read_kind<'a, C: Src<'a>>(kind: &str, c: &mut C) -> Result<(), C::Err> {
+            match kind {
+                "int16" => read::i16(c, "v").map(drop),
+                "int32" => read::i32(c, "v").map(drop),
+                "int64" => read::i64(c, "v").map(drop),
+                "uint16" => read::u16(c, "v").map(drop),
+                "uint32" => read::u32(c, "v").map(drop),
+                "float64" => read::f64(c, "v").map(drop),
+                "uuid" => read::uuid(c, "v").map(drop),
+                "uvarint" => read::uvarint(c, "v").map(drop),
+                "varint" => read::varint(c, "v").map(drop),
+                "varlong" => read::varlong(c, "v").map(drop),
+                "string" => read::str(c, false, "v").map(drop),
+                "compact_string" => read::str(c, true, "v").map(drop),
+                "bytes" => read::bytes(c, false, "v").map(drop),
+                "compact_bytes" => read::bytes(c, true, "v").map(drop),
+                _ => unreachable!(),
+            }
+        }
+        let mut checked = 0;
+        for kind in [
+            "int16",
+            "int32",
+            "int64",
+            "uint16",
+            "uint32",
+            "float64",
+            "uuid",
+            "uvarint",
+            "varint",
+            "varlong",
+            "string",
+            "compact_string",
+            "bytes",
+            "compact_bytes",
+        ] {
+            for v in of(kind).into_iter().filter(|v| matches!(v.outcome, Outcome::Error(_))) {
+                let mut s: &[u8] = &v.bytes;
+                let from_slice = read_kind(kind, &mut s).expect_err("an error");
+                let mut c = Cursor::new(&v.bytes);
+                let e = read_kind(kind, &mut c).expect_err("an error");
+                assert_eq!(from_slice, c.error(e), "line {}", v.line);
+                checked += 1;
+            }
+        }
+        assert!(checked > 20, "{checked}");
+    }
+
+    /// `finish` turns bytes remaining into an offset and names the message once; `shifted`
+    /// moves the offset into a frame; `renamed` swaps the path; `Display` reads as documented
+    /// on [`DecodeError`].
+    #[test]
+    fn context() {
+        let e = DecodeError::at(K::InvalidUtf8, 13, "responses[].partitions[].records").finish(50, "FetchResponse", 12);
+        assert_eq!((e.offset(), e.message(), e.version()), (37, "FetchResponse", 12));
+        assert_eq!(
+            e.to_string(),
+            "invalid UTF-8 in a string at byte 37 in FetchResponse v12 responses[].partitions[].records"
+        );
+        assert_eq!(e.finish(50, "Other", 3).message(), "FetchResponse");
+        assert_eq!(e.shifted(4).offset(), 41);
+        let r = e.renamed(&[("x", "y"), ("responses[].partitions[].records", "topics[].records")]);
+        assert_eq!(r.field(), "topics[].records");
+        assert_eq!(r.renamed(&[("x", "y")]).field(), "topics[].records");
+    }
+}

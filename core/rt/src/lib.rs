@@ -118,3 +118,6 @@ pub mod rt {
     pub use crate::write::{Sink, Writer};
     pub use uuid::Uuid;
 }
+
+#[cfg(test)]
+mod vectors;

@@ -787,3 +787,90 @@ pub fn owned_transcode<M: OwnedMessage>(input: &[u8], from: i16, to: i16) -> Res
     let m = M::parse(input, from)?;
     Ok(m.to_vec(to)?)
 }
+
+#[cfg(test)]
+mod tests {
+    //! Owned reads and writes against the vectors of Kafka's own classes (`crate::vectors`): the
+    //! same values, errors and bytes as the views', into owned strings, bytes and collections.
+
+    use super::*;
+    use crate::vectors::{blob, list, reads, show_blob, show_list, text, writes};
+    use std::string::{String, ToString};
+
+    fn show<T: ToString>(a: Option<impl IntoIterator<Item = T>>) -> String {
+        show_list(a.map(|a| a.into_iter().map(|x| x.to_string()).collect::<Vec<_>>()))
+    }
+
+    #[test]
+    fn int32_arrays() {
+        for (kind, compact, nullable) in [
+            ("array_int32", false, false),
+            ("nullable_array_int32", false, true),
+            ("compact_array_int32", true, false),
+            ("compact_nullable_array_int32", true, true),
+        ] {
+            reads(kind, true, |c| {
+                Ok(show(read_opt_array::<i32, Vec<i32>>(c, compact, nullable, 0, "v")?))
+            });
+            reads(kind, true, |c| {
+                Ok(show(read_opt_array::<i32, SmallVec<[i32; 4]>>(
+                    c, compact, nullable, 0, "v",
+                )?))
+            });
+            writes(kind, |v, w| {
+                let a: Option<Vec<i32>> = list(v).map(|l| l.iter().map(|x| x.parse().expect("int32")).collect());
+                write_opt_vec(w, a.as_deref(), compact, nullable, 0, "v");
+                opt_vec_size(a.as_deref(), compact, nullable, 0, "v").expect("size")
+            });
+        }
+    }
+
+    #[test]
+    fn strings_and_bytes() {
+        for (kind, compact, nullable) in [
+            ("string", false, false),
+            ("compact_string", true, false),
+            ("nullable_string", false, true),
+            ("compact_nullable_string", true, true),
+        ] {
+            reads(kind, true, |c| {
+                Ok(show_blob(
+                    read_opt_str(c, compact, nullable, "v")?.as_ref().map(|s| s.as_bytes()),
+                ))
+            });
+        }
+        for (kind, compact) in [("array_string", false), ("compact_array_string", true)] {
+            reads(kind, true, |c| {
+                let a = read_opt_array::<OwnedStr, Vec<OwnedStr>>(c, compact, false, 0, "v")?;
+                Ok(show_list(a.map(|a| {
+                    a.iter().map(|s| show_blob(Some(s.as_bytes()))).collect::<Vec<_>>()
+                })))
+            });
+            writes(kind, |v, w| {
+                let a: Vec<OwnedStr> = list(v)
+                    .expect("not null")
+                    .iter()
+                    .map(|s| text(s).expect("a string").into())
+                    .collect();
+                write_opt_vec(w, Some(&a[..]), compact, false, 0, "v");
+                opt_vec_size(Some(&a[..]), compact, false, 0, "v").expect("size")
+            });
+        }
+        for (kind, compact, nullable) in [
+            ("bytes", false, false),
+            ("compact_bytes", true, false),
+            ("nullable_bytes", false, true),
+            ("compact_nullable_bytes", true, true),
+        ] {
+            reads(kind, true, |c| {
+                Ok(show_blob(read_opt_bytes(c, compact, nullable, "v")?.as_deref()))
+            });
+            // Owned bytes write through the views' writer.
+            writes(kind, |v, w| {
+                let b = blob(v).map(OwnedBytes::from);
+                w.opt_bytes(b.as_deref(), compact, nullable, "v");
+                write::opt_bytes_size(b.as_deref(), compact, nullable, "v").expect("size")
+            });
+        }
+    }
+}

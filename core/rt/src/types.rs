@@ -579,3 +579,78 @@ pub fn raw_tag<'a>(c: read::Cur<'a, '_>) -> Option<RawTaggedField<'a>> {
     *c = rest;
     Some(RawTaggedField { tag, data })
 }
+
+#[cfg(test)]
+mod tests {
+    //! Arrays from a parse, written again: the bytes Kafka writes for their values, in the form
+    //! they were read in (copied out where they are canonical) and in the other one (compact or
+    //! classic, element by element).
+
+    use super::{Array, Elem};
+    use crate::compound::read::opt_array;
+    use crate::read::Cursor;
+    use crate::vectors::{of, to_hex};
+    use crate::write::Writer;
+    use std::vec;
+    use std::vec::Vec;
+
+    /// Parses a non-null array of `bytes` (compact when `from`) and writes it compact when `to`:
+    /// the bytes written and the size the array gives; `None` when the parse fails.
+    fn rewrite<'a, T: Elem<'a> + 'a>(bytes: &'a [u8], from: bool, to: bool) -> Option<(Vec<u8>, usize)> {
+        let mut c = Cursor::new(bytes);
+        let a = opt_array::<T>(&mut c, from, false, 0, "v").ok()??;
+        let size = a.size(0, to, "v").expect("size");
+        let mut buf = vec![0u8; size];
+        let mut w = Writer::new(&mut buf);
+        a.write(&mut w, 0, to, "v");
+        assert_eq!(w.finish(), Ok(size));
+        Some((buf, size))
+    }
+
+    fn rewrites(classic: &str, compact: &str, rewrite: impl Fn(&[u8], bool, bool) -> Option<(Vec<u8>, usize)>) {
+        let mut checked = 0;
+        for (kind, from) in [(classic, false), (compact, true)] {
+            for v in of(kind) {
+                for to in [false, true] {
+                    let Some((got, size)) = rewrite(&v.bytes, from, to) else {
+                        continue;
+                    };
+                    let other = of(if to { compact } else { classic });
+                    let want = if to == from {
+                        v.written()
+                    } else {
+                        other.iter().find(|o| o.value == v.value).and_then(|o| o.written())
+                    };
+                    let want = want.unwrap_or_else(|| panic!("line {}: no bytes of Kafka's for {}", v.line, v.value));
+                    assert_eq!(to_hex(&got), to_hex(want), "line {} written compact={to}", v.line);
+                    assert_eq!(size, want.len(), "line {}", v.line);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 8, "{checked} arrays rewritten");
+    }
+
+    #[test]
+    fn parsed_arrays_write_what_kafka_writes() {
+        rewrites("array_int32", "compact_array_int32", |b, f, t| rewrite::<i32>(b, f, t));
+        rewrites("array_string", "compact_array_string", |b, f, t| {
+            rewrite::<&str>(b, f, t)
+        });
+    }
+
+    #[test]
+    fn from_slice_equals_parsed() {
+        let v = of("compact_array_int32")
+            .into_iter()
+            .find(|v| v.value == "[1,-1,2147483647]")
+            .expect("vector");
+        let mut c = Cursor::new(&v.bytes);
+        let parsed = opt_array::<i32>(&mut c, true, false, 0, "v")
+            .ok()
+            .flatten()
+            .expect("an array");
+        assert_eq!(parsed, Array::from_slice(&[1, -1, i32::MAX]));
+        assert!(parsed.wire_bytes().is_some());
+    }
+}

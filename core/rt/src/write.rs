@@ -549,3 +549,121 @@ pub fn null_not_allowed(f: &'static str) -> EncodeError {
 pub fn tags_not_in_version(f: &'static str) -> EncodeError {
     EncodeError::new(K::TaggedFieldsNotInVersion, f)
 }
+
+#[cfg(test)]
+mod tests {
+    //! The writers and size functions against the vectors of Kafka's own classes
+    //! (`crate::vectors`): for each value Kafka read, the bytes Kafka writes for it.
+
+    use super::*;
+    use crate::vectors::{blob, text, writes};
+
+    /// A decimal value of a vector.
+    fn num<T: core::str::FromStr>(v: &str) -> T {
+        v.parse().unwrap_or_else(|_| panic!("not a number: {v}"))
+    }
+
+    #[test]
+    fn fixed_width() {
+        writes("int8", |v, w| {
+            w.i8(num(v), "v");
+            1
+        });
+        writes("int16", |v, w| {
+            w.i16(num(v), "v");
+            2
+        });
+        writes("int32", |v, w| {
+            w.i32(num(v), "v");
+            4
+        });
+        writes("int64", |v, w| {
+            w.i64(num(v), "v");
+            8
+        });
+        writes("uint16", |v, w| {
+            w.u16(num(v), "v");
+            2
+        });
+        writes("uint32", |v, w| {
+            w.u32(num(v), "v");
+            4
+        });
+        writes("bool", |v, w| {
+            w.bool(num(v), "v");
+            1
+        });
+        writes("float64", |v, w| {
+            let bits = u64::from_str_radix(v, 16).expect("float64 bits");
+            w.f64(f64::from_bits(bits), "v");
+            8
+        });
+        writes("uuid", |v, w| {
+            let u = u128::from_str_radix(v, 16).expect("uuid digits");
+            w.uuid(uuid::Uuid::from_u128(u), "v");
+            16
+        });
+    }
+
+    #[test]
+    fn varints() {
+        writes("uvarint", |v, w| {
+            let x = num(v);
+            w.uvarint(x, "v");
+            uvarint_size(x)
+        });
+        writes("varint", |v, w| {
+            let x = num(v);
+            w.varint(x, "v");
+            varint_size(x)
+        });
+        writes("varlong", |v, w| {
+            let x = num(v);
+            w.varlong(x, "v");
+            varlong_size(x)
+        });
+    }
+
+    #[test]
+    fn strings() {
+        for (kind, compact, nullable) in [
+            ("string", false, false),
+            ("compact_string", true, false),
+            ("nullable_string", false, true),
+            ("compact_nullable_string", true, true),
+        ] {
+            writes(kind, |v, w| {
+                let s = text(v);
+                w.opt_str(s.as_deref(), compact, nullable, "v");
+                opt_str_size(s.as_deref(), compact, nullable, "v").expect("size")
+            });
+            if !nullable {
+                writes(kind, |v, w| {
+                    let s = text(v).expect("not null");
+                    w.str(&s, compact, "v");
+                    str_size(&s, compact, "v").expect("size")
+                });
+            }
+        }
+    }
+
+    #[test]
+    fn bytes() {
+        for (kind, compact, nullable) in [
+            ("bytes", false, false),
+            ("compact_bytes", true, false),
+            ("nullable_bytes", false, true),
+            ("compact_nullable_bytes", true, true),
+            ("records", false, false),
+            ("compact_records", true, false),
+            ("nullable_records", false, true),
+            ("compact_nullable_records", true, true),
+        ] {
+            writes(kind, |v, w| {
+                let b = blob(v);
+                w.opt_bytes(b.as_deref(), compact, nullable, "v");
+                opt_bytes_size(b.as_deref(), compact, nullable, "v").expect("size")
+            });
+        }
+    }
+}
