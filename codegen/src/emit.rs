@@ -2366,10 +2366,7 @@ fn info_literal(m: &Message, pinned: bool) -> String {
     let lo = m.valid.min().unwrap_or(0);
     let hi = m.valid.max().unwrap_or(0);
     let (lo, hi) = if pinned {
-        (
-            format!("rt::pin::or(PIN, {lo})"),
-            format!("rt::pin::or(PIN, {hi})"),
-        )
+        (format!("rt::pin::or(PIN, {lo})"), format!("rt::pin::or(PIN, {hi})"))
     } else {
         (lo.to_string(), hi.to_string())
     };

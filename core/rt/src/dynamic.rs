@@ -4,9 +4,9 @@ use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
 use crate::codec::{checked_len, MessageInfo};
+use crate::compound::write::{raw_tag_size, tagged_size, unknown_between};
 use crate::error::{EncodeError, EncodeErrorKind as K};
 use crate::reflect::{DefaultValue, FieldDesc, Kind, StructDesc};
-use crate::compound::write::{raw_tag_size, tagged_size, unknown_between};
 use crate::types::RawTaggedField;
 use crate::write::{len_size, null_not_allowed, str_size, uvarint_size, Writer};
 
@@ -198,7 +198,11 @@ fn emit_struct<O: Out>(o: &mut O, desc: &StructDesc, s: &Struct<'_>, v: i16) -> 
         .collect();
     known.sort_by_key(|(f, _)| f.tag);
     o.uvarint((known.len() + s.unknown_tags.len()) as u32, "_tagged_fields");
-    let unknown = || s.unknown_tags.iter().map(|(tag, data)| RawTaggedField { tag: *tag, data });
+    let unknown = || {
+        s.unknown_tags
+            .iter()
+            .map(|(tag, data)| RawTaggedField { tag: *tag, data })
+    };
     let mut lo = 0u32;
     for (f, x) in known {
         if f.tag > lo {
