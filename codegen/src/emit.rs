@@ -1264,12 +1264,6 @@ fn emit_struct(
     emit_size_write(o, m, &plan, prefix, false);
 }
 
-/// Put before a view's `check`, `skip` and `size`: with feature `small-code` they are left
-/// out, and the trait's defaults take their place: `check` and `skip` call `read` (one reader
-/// per struct to link instead of three), `size` writes into a counter (one writer instead of
-/// two).
-const SMALL_CODE_CFG: &str = "    #[cfg(not(feature = \"small-code\"))]\n";
-
 /// The path of the module's `PIN` constant (see `rt::pin`) from the module itself (`owned`:
 /// from its `owned` module).
 fn pin_path(owned: bool) -> &'static str {
@@ -1632,7 +1626,6 @@ fn emit_check(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: bo
         close_fn(o, true);
         return;
     }
-    o.push_str(SMALL_CODE_CFG);
     open_fn(
         o,
         inline,
@@ -1720,7 +1713,6 @@ fn emit_skip(o: &mut String, m: &Message, plan: &Plan) {
         }
     }
     let sig_v = if needs_v { "v" } else { "_v" };
-    o.push_str(SMALL_CODE_CFG);
     open_fn(
         o,
         false,
@@ -1875,7 +1867,7 @@ fn not_in_version(x: &F, valid: Versions, fail: &str) -> Option<(String, bool)> 
 }
 
 /// The `size` and `write` functions (the same text for views and owned values; only the field
-/// accessors differ). A view's `size` is left out with feature `small-code` ([`SMALL_CODE_CFG`]).
+/// accessors differ).
 fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str, owned: bool) {
     let valid = m.valid;
     let (fs, tagged) = (plan.fields, &plan.tagged);
@@ -1944,9 +1936,7 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str, owned
         o.push_str("    const INLINE: bool = true;\n\n");
     }
     let sig = format!("fn size(&self, {}: i16)", if sv { "v" } else { "_v" });
-    if !owned {
-        o.push_str(SMALL_CODE_CFG);
-    }
+    if !owned {}
     open_fn(o, false, &sig, "Result<usize, rt::EncodeError>", pin_path(owned));
     let _ = writeln!(o, "        let {}n: usize = {fixed};", if grows { "mut " } else { "" });
     o.push_str(&sb);
@@ -2246,7 +2236,7 @@ fn size_call(m: &Message, x: &F, tagged: bool) -> (String, Option<usize>) {
             format!("rt::write::opt_struct_size(&self.{id}, {nullable}, v, \"{p}\")"),
             None,
         ),
-        Type::Struct(_) => (format!("rt::Struct::size(&self.{id}, v)"), None),
+        Type::Struct(_) => (format!("rt::write::struct_size(&self.{id}, v)"), None),
         _ => unreachable!(),
     }
 }

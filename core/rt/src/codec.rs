@@ -73,36 +73,12 @@ pub trait Message<'a>: Struct<'a> {
 
     /// Parses `bytes` as this message at `version`. Strict: bytes left over are an error.
     fn parse(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
-        #[cfg(feature = "small-code")]
-        {
-            let mut c = Cursor::new(bytes);
-            if Self::INFO.is_valid(version) {
-                if let Ok(m) = Self::read(&mut c, version) {
-                    if c.rest().is_empty() {
-                        return Ok(m);
-                    }
-                }
-            }
-            Err(small::parse_error(&Self::INFO, bytes, version, &mut c))
-        }
-        #[cfg(not(feature = "small-code"))]
-        whole(&Self::INFO, bytes, version, Self::parse_lenient(bytes, version)?)
+        crate::profile::parse(bytes, version)
     }
 
     /// Parses the message at the start of `bytes` and returns it with the bytes left over.
     fn parse_lenient(bytes: &'a [u8], version: i16) -> Result<(Self, &'a [u8]), DecodeError> {
-        #[cfg(feature = "small-code")]
-        {
-            let mut c = Cursor::new(bytes);
-            if Self::INFO.is_valid(version) {
-                if let Ok(m) = Self::read(&mut c, version) {
-                    return Ok((m, c.rest()));
-                }
-            }
-            Err(small::parse_error(&Self::INFO, bytes, version, &mut c))
-        }
-        #[cfg(not(feature = "small-code"))]
-        read_message(&Self::INFO, bytes, version, |c| Self::read(c, version))
+        crate::profile::parse_lenient(bytes, version)
     }
 
     /// Reads `bytes` as this message at `version` in one pass, handing every field to `vis` in
@@ -140,41 +116,20 @@ pub trait Message<'a>: Struct<'a> {
     /// The exact number of bytes [`Message::encode`] writes at `version`, after checking that
     /// the value can be encoded there.
     fn encoded_len(&self, version: i16) -> Result<usize, EncodeError> {
-        #[cfg(feature = "small-code")]
-        return small::counted(&Self::INFO, version, &|w| self.write(w, version));
-        #[cfg(not(feature = "small-code"))]
-        checked_len(&Self::INFO, version, || self.size(version))
+        crate::profile::encoded_len(self, version)
     }
 
     /// Encodes at `version` into `sink`; returns the number of bytes written. The size is
     /// computed first, so a sink without room is an error before any byte is written.
     fn encode<S: Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, EncodeError> {
-        #[cfg(feature = "small-code")]
-        return small::encode_sized(&Self::INFO, version, sink, &|w| self.write(w, version));
-        #[cfg(not(feature = "small-code"))]
-        encode_sized(
-            &Self::INFO,
-            version,
-            sink,
-            || self.size(version),
-            |w| self.write(w, version),
-        )
+        crate::profile::encode(self, sink, version)
     }
 
     /// Encodes at `version` into the front of `buf`, in one pass; returns the number of bytes
     /// written. The checks and errors are [`Message::encode`]'s; when `buf` is too short the
     /// error gives the size needed, and what was written into `buf` is unspecified.
     fn encode_to_slice(&self, buf: &mut [u8], version: i16) -> Result<usize, EncodeError> {
-        #[cfg(feature = "small-code")]
-        return small::encode_one_pass(&Self::INFO, version, buf, &|w| self.write(w, version));
-        #[cfg(not(feature = "small-code"))]
-        encode_one_pass(
-            &Self::INFO,
-            version,
-            buf,
-            || self.size(version),
-            |w| self.write(w, version),
-        )
+        crate::profile::encode_to_slice(self, buf, version)
     }
 
     /// Encodes at `version` into a new `Vec` of exactly the encoded size (feature `alloc`).
@@ -189,114 +144,10 @@ pub trait Message<'a>: Struct<'a> {
 // The bodies of `encoded_len`, `encode` and `encode_to_slice`, for views ([`Message`]) and
 // owned values (`OwnedMessage`) alike, given the message's facts, its size pass and its writer.
 
-/// With feature `small-code`, a view's `encoded_len`, `encode` and `encode_to_slice`: its size
-/// is its writer run into a counter, so the three need only the writer, and take it as a
-/// `&dyn Fn`. Their bodies are then functions of their own, one for every message, rather
-/// than copies inlined into each message's methods.
-#[cfg(feature = "small-code")]
-mod small {
-    use super::{unsupported, MessageInfo};
-    use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Fail};
-    use crate::read::Cursor;
-    use crate::write::{Sink, Writer};
-
-    /// A message's writer at one version.
-    pub(super) type Write<'s> = &'s dyn Fn(&mut Writer<'_>);
-
-    /// The error of a parse that failed, one function for every message: a version the message
-    /// does not have (nothing was read), the error the read recorded in `c`, or else the bytes
-    /// left after the message (a strict parse).
-    #[cold]
-    #[inline(never)]
-    pub(super) fn parse_error(info: &MessageInfo, bytes: &[u8], version: i16, c: &mut Cursor<'_>) -> DecodeError {
-        if !info.is_valid(version) {
-            let kind = DecodeErrorKind::UnsupportedVersion {
-                version: i32::from(version),
-            };
-            return DecodeError::new_at(kind, 0, info.name, version, "");
-        }
-        if c.has_fault() {
-            return c.error(Fail).finish(bytes.len(), info.name, version);
-        }
-        let rest = c.rest().len();
-        let kind = DecodeErrorKind::TrailingBytes { count: rest };
-        DecodeError::new_at(kind, bytes.len() - rest, info.name, version, "")
-    }
-
-    /// The exact encoded size, after checking the version: the writer run into a counter.
-    #[inline(never)]
-    pub(super) fn counted(info: &MessageInfo, version: i16, write: Write<'_>) -> Result<usize, EncodeError> {
-        if !info.is_valid(version) {
-            return Err(unsupported(info, version));
-        }
-        let mut w = Writer::counter();
-        write(&mut w);
-        w.finish().map_err(|e| e.finish(info.name, version))
-    }
-
-    /// Writes into `buf`, which holds exactly the encoded size.
-    #[inline(never)]
-    fn written(info: &MessageInfo, version: i16, buf: &mut [u8], write: Write<'_>) -> Result<usize, EncodeError> {
-        let mut w = Writer::new(buf);
-        write(&mut w);
-        w.finish().map_err(|e| e.finish(info.name, version))
-    }
-
-    /// Sizes first, asks `sink` for exactly that many bytes, then writes into them.
-    #[inline(always)]
-    pub(super) fn encode_sized<S: Sink + ?Sized>(
-        info: &MessageInfo,
-        version: i16,
-        sink: &mut S,
-        write: Write<'_>,
-    ) -> Result<usize, EncodeError> {
-        let n = counted(info, version, write)?;
-        match sink.reserve(n) {
-            Some(buf) => written(info, version, buf, write),
-            None => Err(short(info, version, n)),
-        }
-    }
-
-    /// The error of a sink without room for `needed` bytes.
-    #[cold]
-    #[inline(never)]
-    fn short(info: &MessageInfo, version: i16, needed: usize) -> EncodeError {
-        EncodeError::new(EncodeErrorKind::BufferTooShort { needed }, "").finish(info.name, version)
-    }
-
-    /// Writes into `buf` in one pass; the counter runs only to report a short buffer. The same
-    /// steps as the generic `encode_one_pass`, written out: calling that one with a closure
-    /// over `counted` links a copy of its cold error path for the closure, 120 bytes more in a
-    /// firmware that encodes one message (AlterPartitionRequest's size probe, thumbv7em).
-    #[inline(never)]
-    pub(super) fn encode_one_pass(
-        info: &MessageInfo,
-        version: i16,
-        buf: &mut [u8],
-        write: Write<'_>,
-    ) -> Result<usize, EncodeError> {
-        if !info.is_valid(version) {
-            return Err(unsupported(info, version));
-        }
-        let mut w = Writer::new(buf);
-        write(&mut w);
-        match w.finish() {
-            Ok(n) => Ok(n),
-            Err(e) => Err(match e.kind() {
-                EncodeErrorKind::BufferTooShort { .. } => match counted(info, version, write) {
-                    Ok(needed) => short(info, version, needed),
-                    Err(e) => e,
-                },
-                _ => e.finish(info.name, version),
-            }),
-        }
-    }
-}
-
 /// The error for a version the message does not have.
 #[cold]
 #[inline(never)]
-fn unsupported(info: &MessageInfo, version: i16) -> EncodeError {
+pub(crate) fn unsupported(info: &MessageInfo, version: i16) -> EncodeError {
     EncodeError::new(EncodeErrorKind::UnsupportedVersion { version }, "").finish(info.name, version)
 }
 
@@ -504,11 +355,11 @@ pub fn outline<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// [`outline`] with feature `small-code`, and inlined without it: for the readers of structs
-/// low in a message's tree, which are inlined into the loops that call them for speed, but with
-/// `small-code` are linked once for the parse, the check, the skip and the iteration to call.
-#[cfg_attr(not(feature = "small-code"), inline(always))]
-#[cfg_attr(feature = "small-code", inline(never))]
-pub fn outline_small<R>(f: impl FnOnce() -> R) -> R {
-    f()
+crate::profile::shared! {
+    /// [`outline`] with feature `small-code`, and inlined without it: for the readers of structs
+    /// low in a message's tree, which are inlined into the loops that call them for speed, but with
+    /// `small-code` are linked once for the parse, the check, the skip and the iteration to call.
+    pub fn outline_small<R>(f: impl FnOnce() -> R) -> R {
+        f()
+    }
 }

@@ -3,10 +3,10 @@
 //! The generated code reaches these through `rt::read`, `rt::write` and `rt::visit`, beside the
 //! wire primitives.
 //!
-//! The array, nullable-struct and tag-section readers are `#[inline(always)]`, except with
-//! feature `small-code`, where they are `#[inline(never)]`: one function per element type,
-//! called from every struct instead of copied into it (docs/MAINTAINING.md, "Feature
-//! `small-code`").
+//! The array, nullable-struct and tag-section readers are marked
+//! [`shared!`](crate::profile): inlined into every struct that calls them, or one function per
+//! element type that every struct calls (feature `small-code`). The array readers themselves
+//! are the build's own (`crate::profile`).
 
 use crate::error::{EncodeError, Fail};
 use crate::read::Cursor;
@@ -23,11 +23,11 @@ impl<'a, T: Struct<'a>> Elem<'a> for T {
     }
     #[inline]
     fn check_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<(), Fail> {
-        T::check(c, version)
+        crate::profile::struct_check::<T>(c, version)
     }
     #[inline]
     fn skip_elem(c: &mut Cursor<'a>, version: i16, _: bool) -> Option<()> {
-        T::skip(c, version)
+        crate::profile::struct_skip::<T>(c, version)
     }
     #[inline]
     fn visit_elem<V: Visitor<'a> + ?Sized>(
@@ -42,7 +42,7 @@ impl<'a, T: Struct<'a>> Elem<'a> for T {
     }
     #[inline]
     fn size_elem(&self, version: i16, _: bool, _: &'static str) -> Result<usize, EncodeError> {
-        self.size(version)
+        crate::profile::struct_size(self, version)
     }
     #[inline]
     fn write_elem(&self, w: &mut Writer<'_>, version: i16, _: bool, _: &'static str) {
@@ -61,7 +61,7 @@ pub mod read {
     /// that remain (every element takes at least one byte); a null array returns `$null` from the
     /// calling function. A macro rather than a function: a function returning
     /// `Result<Option<usize>, _>` costs the parse measurably more, even inlined.
-    macro_rules! array_count {
+    macro_rules! element_count {
         ($c:expr, $compact:expr, $nullable:expr, $f:expr, $null:expr) => {{
             let at: &[u8] = $c.rest();
             match if $compact { small_compact_len($c) } else { None } {
@@ -89,8 +89,9 @@ pub mod read {
             }
         }};
     }
+    pub(crate) use element_count;
 
-    /// [`array_count!`] for the visitor: `None` is a null array.
+    /// [`element_count!`] for the visitor: `None` is a null array.
     #[inline(always)]
     #[doc(hidden)]
     pub fn array_count(
@@ -99,194 +100,10 @@ pub mod read {
         nullable: bool,
         f: &'static str,
     ) -> Result<Option<usize>, Fail> {
-        Ok(Some(array_count!(c, compact, nullable, f, Ok(None))))
+        Ok(Some(element_count!(c, compact, nullable, f, Ok(None))))
     }
 
-    /// An array that may be null at this version. Every element is validated now, so iterating the
-    /// result later cannot fail.
-    #[cfg(not(feature = "small-code"))]
-    #[inline(always)]
-    #[doc(hidden)]
-    pub fn opt_array<'a, T: Elem<'a>>(
-        c: &mut Cursor<'a>,
-        compact: bool,
-        nullable: bool,
-        version: i16,
-        f: &'static str,
-    ) -> Result<Option<Array<'a, T>>, Fail> {
-        let n = array_count!(c, compact, nullable, f, Ok(None));
-        let start: &'a [u8] = c.rest();
-        if let Some(w) = T::WIDTH {
-            // Fixed-width elements: one bounds check for the whole array.
-            let bytes = take(c, n.saturating_mul(w), f)?;
-            if !T::COPY_WIRE && bytes.iter().any(|&b| b > 1) {
-                // `[]bool` with bytes other than 0 and 1.
-                c.odd();
-            }
-            return Ok(Some(Array::wire(bytes, n as u32, version, compact, T::COPY_WIRE)));
-        }
-        let outer = c.take_odd();
-        if c.validated {
-            // Validated bytes: find the end only; the elements are read when they are iterated.
-            // Nothing here is checked again, so the array is canonical only if the bytes were.
-            c.restore_odd(outer);
-            if skip_elems(c, n, version, compact, &T::skip_elem).is_none() {
-                return Err(short(c, f));
-            }
-        } else {
-            let mut l = c.fork();
-            for _ in 0..n {
-                if T::check_elem(&mut l, version, compact, f).is_err() {
-                    return Err(c.failed(l));
-                }
-            }
-            c.join(l);
-        }
-        let canonical = !c.is_odd();
-        c.restore_odd(outer);
-        // Not `&start[..used]`: the cursor only moves forward within `start`, so the split always
-        // succeeds, but the optimiser cannot see that and indexing would leave a panic path behind.
-        let used = start.len().wrapping_sub(c.len());
-        let (bytes, _) = start.split_at_checked(used).unwrap_or((start, &[]));
-        Ok(Some(Array::wire(bytes, n as u32, version, compact, canonical)))
-    }
-
-    /// [`opt_array`] with `small-code`: a generic shim over one reader shared by every element
-    /// type ([`opt_array_dyn`]), which calls the element's check and skip through function
-    /// pointers.
-    #[cfg(feature = "small-code")]
-    #[inline(always)]
-    #[doc(hidden)]
-    pub fn opt_array<'a, T: Elem<'a>>(
-        c: &mut Cursor<'a>,
-        compact: bool,
-        nullable: bool,
-        version: i16,
-        f: &'static str,
-    ) -> Result<Option<Array<'a, T>>, Fail> {
-        let r = opt_array_dyn(c, compact, nullable, version, f, ElemFns::of::<T>())?;
-        Ok(r.map(|(bytes, n, canonical)| Array::wire(bytes, n, version, compact, canonical)))
-    }
-
-    /// A validated array: its bytes, its element count and whether the bytes are canonical.
-    #[cfg(feature = "small-code")]
-    type WireArray<'a> = (&'a [u8], u32, bool);
-
-    /// What the shared array reader needs of an element type.
-    #[cfg(feature = "small-code")]
-    struct ElemFns<'a> {
-        width: Option<usize>,
-        copy_wire: bool,
-        check: fn(&mut Cursor<'a>, i16, bool, &'static str) -> Result<(), Fail>,
-    }
-
-    #[cfg(feature = "small-code")]
-    impl<'a> ElemFns<'a> {
-        #[inline(always)]
-        fn of<T: Elem<'a>>() -> Self {
-            ElemFns {
-                width: T::WIDTH,
-                copy_wire: T::COPY_WIRE,
-                check: T::check_elem,
-            }
-        }
-    }
-
-    /// The body of [`opt_array`] once for every element type (`small-code`): the validated bytes,
-    /// the element count and whether the bytes are canonical, or `None` for a null array. The
-    /// same steps as the generic reader's, through `e`: a body shared by both, generic over the
-    /// element functions, cost the default view parse 1.7% more instructions (MetadataResponse
-    /// v13), so each configuration keeps its own.
-    #[cfg(feature = "small-code")]
-    #[inline(never)]
-    fn opt_array_dyn<'a>(
-        c: &mut Cursor<'a>,
-        compact: bool,
-        nullable: bool,
-        version: i16,
-        f: &'static str,
-        e: ElemFns<'a>,
-    ) -> Result<Option<WireArray<'a>>, Fail> {
-        let n = array_count!(c, compact, nullable, f, Ok(None));
-        let start: &'a [u8] = c.rest();
-        if let Some(w) = e.width {
-            let bytes = take(c, n.saturating_mul(w), f)?;
-            if !e.copy_wire && bytes.iter().any(|&b| b > 1) {
-                c.odd();
-            }
-            return Ok(Some((bytes, n as u32, e.copy_wire)));
-        }
-        let outer = c.take_odd();
-        if c.validated {
-            c.restore_odd(outer);
-            // A struct's skip is its reader with `small-code`: the check is the same call, and one
-            // function per element type is linked instead of two.
-            for _ in 0..n {
-                if (e.check)(c, version, compact, f).is_err() {
-                    return Err(short(c, f));
-                }
-            }
-        } else {
-            let mut l = c.fork();
-            for _ in 0..n {
-                if (e.check)(&mut l, version, compact, f).is_err() {
-                    return Err(c.failed(l));
-                }
-            }
-            c.join(l);
-        }
-        let canonical = !c.is_odd();
-        c.restore_odd(outer);
-        let used = start.len().wrapping_sub(c.len());
-        let (bytes, _) = start.split_at_checked(used).unwrap_or((start, &[]));
-        Ok(Some((bytes, n as u32, canonical)))
-    }
-
-    /// Validates an array (null or not) as [`opt_array`] does, building nothing: the arrays
-    /// nested in an element that [`Struct::check`] validates.
-    #[cfg(not(feature = "small-code"))]
-    #[inline(always)]
-    #[doc(hidden)]
-    pub fn check_array<'a, T: Elem<'a>>(
-        c: &mut Cursor<'a>,
-        compact: bool,
-        nullable: bool,
-        version: i16,
-        f: &'static str,
-    ) -> Result<(), Fail> {
-        let n = array_count!(c, compact, nullable, f, Ok(()));
-        // The same fixed-width branch as `opt_array`'s, written out: a shared helper costs the parse
-        // more instructions, even `#[inline(always)]`.
-        if let Some(w) = T::WIDTH {
-            let bytes = take(c, n.saturating_mul(w), f)?;
-            if !T::COPY_WIRE && bytes.iter().any(|&b| b > 1) {
-                c.odd();
-            }
-            return Ok(());
-        }
-        let mut l = c.fork();
-        for _ in 0..n {
-            if T::check_elem(&mut l, version, compact, f).is_err() {
-                return Err(c.failed(l));
-            }
-        }
-        c.join(l);
-        Ok(())
-    }
-
-    /// [`check_array`] with `small-code`: the shared reader, with the view it builds dropped.
-    #[cfg(feature = "small-code")]
-    #[inline(always)]
-    #[doc(hidden)]
-    pub fn check_array<'a, T: Elem<'a>>(
-        c: &mut Cursor<'a>,
-        compact: bool,
-        nullable: bool,
-        version: i16,
-        f: &'static str,
-    ) -> Result<(), Fail> {
-        opt_array_dyn(c, compact, nullable, version, f, ElemFns::of::<T>()).map(|_| ())
-    }
+    pub use crate::profile::{check_array, opt_array};
 
     /// An array that is never null.
     #[inline(always)]
@@ -300,83 +117,75 @@ pub mod read {
         match opt_array(c, compact, false, version, f)? {
             Some(a) => Ok(a),
             // Not nullable: the reader reports a null as an error and never returns `None`.
-            // With `small-code` that reader is out of line, so the branch is not folded away;
-            // it returns an empty array there rather than build an error at every call.
-            #[cfg(feature = "small-code")]
-            None => Ok(Array::EMPTY),
-            #[cfg(not(feature = "small-code"))]
-            None => {
-                let rem = c.rest.len();
-                Err(fail(c, rem, K::NullNotAllowed, f))
+            None => crate::profile::null_array(c, f),
+        }
+    }
+
+    crate::profile::shared! {
+        /// A known tagged field holding an array that may be null at this version, into `out`: the
+        /// array, the check that it took the `size` its header declared (`before`: the bytes that
+        /// remained when it started), and the note of a field sent at its default (null where
+        /// `null_default`, else empty). Shared, one body per element type: a record with several
+        /// tagged `[]int32` fields links one.
+        #[doc(hidden)]
+        #[allow(clippy::too_many_arguments)]
+        pub fn tagged_opt_array<'a, T: Elem<'a>>(
+            c: &mut Cursor<'a>,
+            out: &mut Option<Array<'a, T>>,
+            before: usize,
+            (tag, size): (u32, u32),
+            nullable: bool,
+            null_default: bool,
+            version: i16,
+            f: &'static str,
+        ) -> Result<(), Fail> {
+            let a = opt_array::<T>(c, true, nullable, version, f)?;
+            check_tag_size(c, before, size, tag, f)?;
+            let at_default = match &a {
+                None => null_default,
+                Some(a) => !null_default && a.is_empty(),
+            };
+            tag_at_default(c, at_default);
+            *out = a;
+            Ok(())
+        }
+    }
+
+    crate::profile::shared! {
+        /// [`tagged_opt_array`] for an array that is never null (its default is empty).
+        #[doc(hidden)]
+        pub fn tagged_array<'a, T: Elem<'a>>(
+            c: &mut Cursor<'a>,
+            out: &mut Array<'a, T>,
+            before: usize,
+            (tag, size): (u32, u32),
+            version: i16,
+            f: &'static str,
+        ) -> Result<(), Fail> {
+            let a = array::<T>(c, true, version, f)?;
+            check_tag_size(c, before, size, tag, f)?;
+            tag_at_default(c, a.is_empty());
+            *out = a;
+            Ok(())
+        }
+    }
+
+    crate::profile::shared! {
+        /// A nullable struct inside a tagged field: Kafka marks its presence with an unsigned varint
+        /// (greater than zero, read as a 32-bit int, is present; otherwise null), not the int8 marker of
+        /// untagged nullable structs.
+        #[doc(hidden)]
+        pub fn opt_struct_tagged<'a, T: Struct<'a>>(
+            c: &mut Cursor<'a>,
+            nullable: bool,
+            version: i16,
+            f: &'static str,
+        ) -> Result<Option<T>, Fail> {
+            if !tagged_present(c, nullable, f)? {
+                return Ok(None);
             }
+            T::read(c, version).map(Some)
         }
-    }
-
-    /// A known tagged field holding an array that may be null at this version, into `out`: the
-    /// array, the check that it took the `size` its header declared (`before`: the bytes that
-    /// remained when it started), and the note of a field sent at its default (null where
-    /// `null_default`, else empty). With `small-code`, one body per element type: a record
-    /// with several tagged `[]int32` fields links one.
-    #[cfg_attr(not(feature = "small-code"), inline(always))]
-    #[cfg_attr(feature = "small-code", inline(never))]
-    #[doc(hidden)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn tagged_opt_array<'a, T: Elem<'a>>(
-        c: &mut Cursor<'a>,
-        out: &mut Option<Array<'a, T>>,
-        before: usize,
-        (tag, size): (u32, u32),
-        nullable: bool,
-        null_default: bool,
-        version: i16,
-        f: &'static str,
-    ) -> Result<(), Fail> {
-        let a = opt_array::<T>(c, true, nullable, version, f)?;
-        check_tag_size(c, before, size, tag, f)?;
-        let at_default = match &a {
-            None => null_default,
-            Some(a) => !null_default && a.is_empty(),
-        };
-        tag_at_default(c, at_default);
-        *out = a;
-        Ok(())
-    }
-
-    /// [`tagged_opt_array`] for an array that is never null (its default is empty).
-    #[cfg_attr(not(feature = "small-code"), inline(always))]
-    #[cfg_attr(feature = "small-code", inline(never))]
-    #[doc(hidden)]
-    pub fn tagged_array<'a, T: Elem<'a>>(
-        c: &mut Cursor<'a>,
-        out: &mut Array<'a, T>,
-        before: usize,
-        (tag, size): (u32, u32),
-        version: i16,
-        f: &'static str,
-    ) -> Result<(), Fail> {
-        let a = array::<T>(c, true, version, f)?;
-        check_tag_size(c, before, size, tag, f)?;
-        tag_at_default(c, a.is_empty());
-        *out = a;
-        Ok(())
-    }
-
-    /// A nullable struct inside a tagged field: Kafka marks its presence with an unsigned varint
-    /// (greater than zero, read as a 32-bit int, is present; otherwise null), not the int8 marker of
-    /// untagged nullable structs.
-    #[cfg_attr(not(feature = "small-code"), inline(always))]
-    #[cfg_attr(feature = "small-code", inline(never))]
-    #[doc(hidden)]
-    pub fn opt_struct_tagged<'a, T: Struct<'a>>(
-        c: &mut Cursor<'a>,
-        nullable: bool,
-        version: i16,
-        f: &'static str,
-    ) -> Result<Option<T>, Fail> {
-        if !tagged_present(c, nullable, f)? {
-            return Ok(None);
-        }
-        T::read(c, version).map(Some)
     }
 
     /// Builds the view of the unknown tagged fields of one struct, once its section is read.
@@ -392,45 +201,45 @@ pub mod read {
         TaggedFields::wire(section.get(..used).unwrap_or(&[]), n, known, unknown)
     }
 
-    /// Reads a whole tagged-field section of a struct that knows no tags.
-    #[cfg_attr(not(feature = "small-code"), inline(always))]
-    #[cfg_attr(feature = "small-code", inline(never))]
-    #[doc(hidden)]
-    pub fn unknown_tags_only<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<TaggedFields<'a>, Fail> {
-        let (n, section) = tag_section(c, f)?;
-        if n == 0 {
-            return Ok(TaggedFields::EMPTY);
+    crate::profile::shared! {
+        /// Reads a whole tagged-field section of a struct that knows no tags.
+        #[doc(hidden)]
+        pub fn unknown_tags_only<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<TaggedFields<'a>, Fail> {
+            let (n, section) = tag_section(c, f)?;
+            if n == 0 {
+                return Ok(TaggedFields::EMPTY);
+            }
+            let mut next = 0u64;
+            for _ in 0..n {
+                let (_, size) = next_tag(c, &mut next, f)?;
+                skip_tag(c, size, f)?;
+            }
+            Ok(unknown_tags(section, c, n, n, 0))
         }
-        let mut next = 0u64;
-        for _ in 0..n {
-            let (_, size) = next_tag(c, &mut next, f)?;
-            skip_tag(c, size, f)?;
-        }
-        Ok(unknown_tags(section, c, n, n, 0))
     }
 
-    /// A struct that may be null at this version: a marker byte (negative is null) comes first,
-    /// at nullable versions only.
-    #[cfg_attr(not(feature = "small-code"), inline(always))]
-    #[cfg_attr(feature = "small-code", inline(never))]
-    #[doc(hidden)]
-    pub fn opt_struct<'a, T: Struct<'a>>(
-        c: &mut Cursor<'a>,
-        nullable: bool,
-        version: i16,
-        f: &'static str,
-    ) -> Result<Option<T>, Fail> {
-        if !present(c, nullable, f)? {
-            return Ok(None);
+    crate::profile::shared! {
+        /// A struct that may be null at this version: a marker byte (negative is null) comes first,
+        /// at nullable versions only.
+        #[doc(hidden)]
+        pub fn opt_struct<'a, T: Struct<'a>>(
+            c: &mut Cursor<'a>,
+            nullable: bool,
+            version: i16,
+            f: &'static str,
+        ) -> Result<Option<T>, Fail> {
+            if !present(c, nullable, f)? {
+                return Ok(None);
+            }
+            T::read(c, version).map(Some)
         }
-        T::read(c, version).map(Some)
     }
 
     /// Steps over `n` elements. Out of line and cold: `opt_array` is inlined into every generated
     /// reader, and the parse itself never takes this path.
     #[cold]
     #[inline(never)]
-    fn skip_elems<'a, S: Fn(&mut Cursor<'a>, i16, bool) -> Option<()>>(
+    pub(crate) fn skip_elems<'a, S: Fn(&mut Cursor<'a>, i16, bool) -> Option<()>>(
         c: &mut Cursor<'a>,
         n: usize,
         version: i16,
@@ -472,7 +281,7 @@ pub mod read {
         if nullable && i8(c, "").ok()? < 0 {
             return Some(());
         }
-        T::skip(c, version)
+        crate::profile::struct_skip::<T>(c, version)
     }
 
     /// Validates the tagged-field section of a struct that knows no tags, keeping nothing: an empty
@@ -532,33 +341,33 @@ pub mod write {
             }
         }
 
-        /// A tagged field holding an array that may be null at this version: its tag, its
-        /// size and the array. With `small-code`, one body per element type (a record with
-        /// several tagged `[]int32` fields links one).
-        #[cfg_attr(not(feature = "small-code"), inline(always))]
-        #[cfg_attr(feature = "small-code", inline(never))]
-        #[doc(hidden)]
-        pub fn tagged_opt_array<'a, T: Elem<'a>>(
-            &mut self,
-            tag: u32,
-            a: &Option<Array<'a, T>>,
-            nullable: bool,
-            v: i16,
-            f: &'static str,
-        ) {
-            let s = self.ok(opt_array_size(a, true, nullable, v, f));
-            self.tag_header(tag, s, f);
-            self.opt_array(a, true, nullable, v, f);
+        crate::profile::shared! {
+            /// A tagged field holding an array that may be null at this version: its tag, its
+            /// size and the array. Shared, one body per element type (a record with several tagged
+            /// `[]int32` fields links one).
+            #[doc(hidden)]
+            pub fn tagged_opt_array<'a, T: Elem<'a>>(
+                &mut self,
+                tag: u32,
+                a: &Option<Array<'a, T>>,
+                nullable: bool,
+                v: i16,
+                f: &'static str,
+            ) {
+                let s = self.ok(opt_array_size(a, true, nullable, v, f));
+                self.tag_header(tag, s, f);
+                self.opt_array(a, true, nullable, v, f);
+            }
         }
 
-        /// A tagged field holding an array that is never null: its tag, its size and the array.
-        #[cfg_attr(not(feature = "small-code"), inline(always))]
-        #[cfg_attr(feature = "small-code", inline(never))]
-        #[doc(hidden)]
-        pub fn tagged_array<'a, T: Elem<'a>>(&mut self, tag: u32, a: &Array<'a, T>, v: i16, f: &'static str) {
-            let s = self.ok(array_size(a, true, v, f));
-            self.tag_header(tag, s, f);
-            self.array(a, true, v, f);
+        crate::profile::shared! {
+            /// A tagged field holding an array that is never null: its tag, its size and the array.
+            #[doc(hidden)]
+            pub fn tagged_array<'a, T: Elem<'a>>(&mut self, tag: u32, a: &Array<'a, T>, v: i16, f: &'static str) {
+                let s = self.ok(array_size(a, true, v, f));
+                self.tag_header(tag, s, f);
+                self.array(a, true, v, f);
+            }
         }
 
         /// A nullable struct: the marker byte at nullable versions, then the struct.
@@ -601,18 +410,18 @@ pub mod write {
             self.uvarint(size as u32, f);
         }
 
-        /// The tagged-field section of a struct that knows no tags: its unknown fields. With
-        /// `small-code`, one function per holder type that every struct calls.
-        #[cfg_attr(not(feature = "small-code"), inline(always))]
-        #[cfg_attr(feature = "small-code", inline(never))]
-        #[doc(hidden)]
-        pub fn unknown_tags_only<U: UnknownTags + ?Sized>(&mut self, t: &U) {
-            let n = t.count();
-            if n == 0 {
-                return self.arr([0], "_tagged_fields");
+        crate::profile::shared! {
+            /// The tagged-field section of a struct that knows no tags: its unknown fields. Shared,
+            /// one function per holder type.
+            #[doc(hidden)]
+            pub fn unknown_tags_only<U: UnknownTags + ?Sized>(&mut self, t: &U) {
+                let n = t.count();
+                if n == 0 {
+                    return self.arr([0], "_tagged_fields");
+                }
+                self.uvarint(n as u32, "_tagged_fields");
+                self.raw_tags_in(t, 0, u32::MAX)
             }
-            self.uvarint(n as u32, "_tagged_fields");
-            self.raw_tags_in(t, 0, u32::MAX)
         }
 
         /// Writes the unknown tagged fields that go after the known tag `lo` and before the
@@ -621,8 +430,7 @@ pub mod write {
         #[inline(always)]
         #[doc(hidden)]
         pub fn unknown_tags_in<U: UnknownTags + ?Sized>(&mut self, t: &U, lo: u32, last: u32) {
-            #[cfg(not(feature = "small-code"))]
-            if t.count() == 0 {
+            if crate::profile::UNKNOWN_TAGS_INLINE_CHECK && t.count() == 0 {
                 return;
             }
             self.raw_tags_in(t, lo, last)
@@ -739,6 +547,14 @@ pub mod write {
         }
     }
 
+    /// Size of a struct field (`rt::write::struct_size`): what the build sizes structs with
+    /// (`crate::profile`).
+    #[inline(always)]
+    #[doc(hidden)]
+    pub fn struct_size<'a, T: Struct<'a>>(s: &T, v: i16) -> Result<usize, EncodeError> {
+        crate::profile::struct_size(s, v)
+    }
+
     /// Size of a nullable struct.
     #[inline]
     #[doc(hidden)]
@@ -749,7 +565,7 @@ pub mod write {
         f: &'static str,
     ) -> Result<usize, EncodeError> {
         match s {
-            Some(s) => Ok(usize::from(nullable) + s.size(v)?),
+            Some(s) => Ok(usize::from(nullable) + crate::profile::struct_size(s, v)?),
             None if !nullable => Err(null_not_allowed(f)),
             None => Ok(1),
         }
@@ -765,45 +581,45 @@ pub mod visit {
     use crate::visit::{FieldId, Visitor};
     use core::ops::DerefMut;
 
-    /// An array field, null or not; elements are visited as they are read.
-    #[cfg_attr(not(feature = "small-code"), inline(always))]
-    #[cfg_attr(feature = "small-code", inline(never))]
-    #[doc(hidden)]
-    pub fn array<'a, T: Elem<'a>, V: Visitor<'a> + ?Sized>(
-        c: &mut Cursor<'a>,
-        compact: bool,
-        nullable: bool,
-        version: i16,
-        id: FieldId,
-        vis: &mut V,
-        f: &'static str,
-    ) -> Result<(), Fail> {
-        let Some(n) = super::read::array_count(c, compact, nullable, f)? else {
-            vis.null(id);
-            return Ok(());
-        };
-        vis.begin_array(id, n as u32);
-        if let Some(w) = T::WIDTH {
-            // Fixed width: one bounds check for the whole array, then each element in place.
-            let len = n.saturating_mul(w);
-            if c.rest.len() < len {
-                read::take(c, len, f)?;
-            }
-            for _ in 0..n {
-                T::visit_elem(c, version, compact, id, vis, f)?;
-            }
-        } else {
-            // On a local copy of the cursor, which the optimiser can keep in registers.
-            let mut l = c.fork();
-            for _ in 0..n {
-                if T::visit_elem(&mut l, version, compact, id, vis, f).is_err() {
-                    return Err(c.failed(l));
+    crate::profile::shared! {
+        /// An array field, null or not; elements are visited as they are read.
+        #[doc(hidden)]
+        pub fn array<'a, T: Elem<'a>, V: Visitor<'a> + ?Sized>(
+            c: &mut Cursor<'a>,
+            compact: bool,
+            nullable: bool,
+            version: i16,
+            id: FieldId,
+            vis: &mut V,
+            f: &'static str,
+        ) -> Result<(), Fail> {
+            let Some(n) = super::read::array_count(c, compact, nullable, f)? else {
+                vis.null(id);
+                return Ok(());
+            };
+            vis.begin_array(id, n as u32);
+            if let Some(w) = T::WIDTH {
+                // Fixed width: one bounds check for the whole array, then each element in place.
+                let len = n.saturating_mul(w);
+                if c.rest.len() < len {
+                    read::take(c, len, f)?;
                 }
+                for _ in 0..n {
+                    T::visit_elem(c, version, compact, id, vis, f)?;
+                }
+            } else {
+                // On a local copy of the cursor, which the optimiser can keep in registers.
+                let mut l = c.fork();
+                for _ in 0..n {
+                    if T::visit_elem(&mut l, version, compact, id, vis, f).is_err() {
+                        return Err(c.failed(l));
+                    }
+                }
+                c.join(l);
             }
-            c.join(l);
+            vis.end_array(id);
+            Ok(())
         }
-        vis.end_array(id);
-        Ok(())
     }
 
     /// A struct field (`present` is false for a null one).

@@ -14,8 +14,8 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
-// With `small-code` the generated views leave out `check` and `skip`, and the runtime helpers
-// that only those call go unused.
+// With `small-code`, the helpers that only the default build's readers call go unused
+// (`profile`).
 #![cfg_attr(feature = "small-code", allow(dead_code))]
 
 #[cfg(feature = "alloc")]
@@ -42,6 +42,7 @@ pub mod error;
 #[doc(hidden)]
 pub mod owned;
 pub mod pin;
+mod profile;
 #[doc(hidden)]
 pub mod read;
 #[doc(hidden)]

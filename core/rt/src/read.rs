@@ -14,11 +14,10 @@
 //! unsigned varints are at most five bytes, and bits beyond 32 in the fifth byte are dropped;
 //! strings are at most 32767 bytes; any non-zero byte is `true`.
 //!
-//! The readers of strings, bytes and tagged fields are `#[inline(always)]`, except with feature
-//! `small-code`, where they are `#[inline(never)]`: called from every struct that reads such a
-//! field instead of copied into it (docs/MAINTAINING.md, "Feature `small-code`"). With that
-//! feature the fixed-width readers (`int16` to `int64`, `uint16`, `uint32`, `float64`) also call
-//! one shared big-endian reader instead of each inlining its own bounds check and error path.
+//! The readers of strings, bytes and tagged fields are marked [`shared!`](crate::profile):
+//! inlined into every struct that reads such a field, or one function that every struct calls
+//! (feature `small-code`). The fixed-width readers (`int16` to `int64`, `uint16`, `uint32`,
+//! `float64`) and the unsigned varint reader are the build's own (`crate::profile`).
 
 use crate::error::{DecodeError, DecodeErrorKind as K, Fail};
 
@@ -250,16 +249,16 @@ impl<'a> Src<'a> for Cursor<'a> {
     }
 }
 
-/// The error of an input that ends inside a field, `need` bytes wanted, handed back through
-/// `c` (recorded in it when it is a [`Cursor`]); `rem` is the number of bytes that remained
-/// where the field starts. The error is built out of line and
-/// stored here: a cursor passed by reference to a function that is not inlined would live in
-/// memory in every reader that can fail, instead of in registers (the parse measured 20-30%
-/// more instructions). With `small-code` the store is out of line too, in one place.
-#[cfg_attr(not(feature = "small-code"), inline(always))]
-#[cfg_attr(feature = "small-code", cold, inline(never))]
-pub fn fail_eof<'a, C: Src<'a>>(c: &mut C, rem: usize, need: usize, f: &'static str) -> C::Err {
-    c.put(eof_at(rem, need, f))
+crate::profile::shared_cold! {
+    /// The error of an input that ends inside a field, `need` bytes wanted, handed back through
+    /// `c` (recorded in it when it is a [`Cursor`]); `rem` is the number of bytes that remained
+    /// where the field starts. The error is built out of line and
+    /// stored here: a cursor passed by reference to a function that is not inlined would live in
+    /// memory in every reader that can fail, instead of in registers (the parse measured 20-30%
+    /// more instructions).
+    pub fn fail_eof<'a, C: Src<'a>>(c: &mut C, rem: usize, need: usize, f: &'static str) -> C::Err {
+        c.put(eof_at(rem, need, f))
+    }
 }
 
 #[cold]
@@ -274,12 +273,12 @@ fn eof_at(rem: usize, need: usize, f: &'static str) -> DecodeError {
     )
 }
 
-/// The error `kind`, handed back through `c`; `rem` is the number of bytes that remained where
-/// it was found.
-#[cfg_attr(not(feature = "small-code"), inline(always))]
-#[cfg_attr(feature = "small-code", cold, inline(never))]
-pub fn fail<'a, C: Src<'a>>(c: &mut C, rem: usize, kind: K, f: &'static str) -> C::Err {
-    c.put(DecodeError::at(kind, rem, f))
+crate::profile::shared_cold! {
+    /// The error `kind`, handed back through `c`; `rem` is the number of bytes that remained where
+    /// it was found.
+    pub fn fail<'a, C: Src<'a>>(c: &mut C, rem: usize, kind: K, f: &'static str) -> C::Err {
+        c.put(DecodeError::at(kind, rem, f))
+    }
 }
 
 #[inline(always)]
@@ -334,76 +333,12 @@ pub fn canon_bool<'a, C: Src<'a>>(c: &mut C, b: u8) -> bool {
 pub fn i8<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i8, C::Err> {
     Ok(i8::from_be_bytes(chunk::<1, C>(c, f)?))
 }
-/// `int16`.
-#[inline(always)]
-pub fn i16<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i16, C::Err> {
-    #[cfg(feature = "small-code")]
-    return be_shared(c, 2, f).map(|v| v as u16 as i16);
-    #[cfg(not(feature = "small-code"))]
-    Ok(i16::from_be_bytes(chunk::<2, C>(c, f)?))
-}
-/// `uint16`.
-#[inline(always)]
-pub fn u16<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u16, C::Err> {
-    #[cfg(feature = "small-code")]
-    return be_shared(c, 2, f).map(|v| v as u16);
-    #[cfg(not(feature = "small-code"))]
-    Ok(u16::from_be_bytes(chunk::<2, C>(c, f)?))
-}
-/// `int32`.
-#[inline(always)]
-pub fn i32<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i32, C::Err> {
-    #[cfg(feature = "small-code")]
-    return be_shared(c, 4, f).map(|v| v as u32 as i32);
-    #[cfg(not(feature = "small-code"))]
-    Ok(i32::from_be_bytes(chunk::<4, C>(c, f)?))
-}
-/// `uint32`.
-#[inline(always)]
-pub fn u32<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, C::Err> {
-    #[cfg(feature = "small-code")]
-    return be_shared(c, 4, f).map(|v| v as u32);
-    #[cfg(not(feature = "small-code"))]
-    Ok(u32::from_be_bytes(chunk::<4, C>(c, f)?))
-}
-/// `int64`.
-#[inline(always)]
-pub fn i64<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i64, C::Err> {
-    #[cfg(feature = "small-code")]
-    return be_shared(c, 8, f).map(|v| v as i64);
-    #[cfg(not(feature = "small-code"))]
-    Ok(i64::from_be_bytes(chunk::<8, C>(c, f)?))
-}
-/// `float64`.
-#[inline(always)]
-pub fn f64<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<f64, C::Err> {
-    #[cfg(feature = "small-code")]
-    return be_shared(c, 8, f).map(f64::from_bits);
-    #[cfg(not(feature = "small-code"))]
-    Ok(f64::from_be_bytes(chunk::<8, C>(c, f)?))
-}
+pub use crate::profile::{f64, i16, i32, i64, u16, u32, uvarint};
+
 /// `uuid`: 16 bytes, most significant first.
 #[inline(always)]
 pub fn uuid<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<uuid::Uuid, C::Err> {
     Ok(uuid::Uuid::from_bytes(chunk::<16, C>(c, f)?))
-}
-
-/// A big-endian number of `n` bytes (at most 8): with `small-code`, every fixed-width field
-/// but `int8`, `bool` and `uuid` is read by this one function (per kind of source).
-#[cfg(feature = "small-code")]
-#[inline(never)]
-fn be_shared<'a, C: Src<'a>>(c: &mut C, n: usize, f: &'static str) -> Result<u64, C::Err> {
-    let r = c.cur();
-    match r.split_at_checked(n) {
-        Some((h, t)) => {
-            *r = t;
-            Ok(h.iter().fold(0u64, |v, b| v << 8 | u64::from(*b)))
-        }
-        None => {
-            let rem = r.len();
-            Err(fail_eof(c, rem, n, f))
-        }
-    }
 }
 
 /// A run of `N` bytes of fixed-width fields, read with one bounds check.
@@ -417,36 +352,24 @@ pub fn run<const N: usize>(c: Cur<'_, '_>) -> Option<[u8; N]> {
 /// The cold path of a run of fixed-width fields read with one bounds check, on an input too
 /// short for it: returns from the calling reader the error of the first field that does not fit,
 /// at the position where it starts, short by as many bytes as it lacks. Each field is given as
-/// `path: primitive = width`. Without `small-code` the fields are read one by one, inlined (what
-/// the parse was tuned with); with it, one shared function walks a table of paths and widths.
-/// The feature is the calling crate's: kafka-wire turns `small-code` on in this crate and in the
-/// message crates together.
+/// `path: primitive = width`; one shared function walks the table of paths and widths, out of
+/// the reader's hot path.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! short_run {
     ($c:expr; $f0:literal: $p0:ident = $w0:literal $(, $f:literal: $p:ident = $w:literal)* $(,)?) => {{
-        #[cfg(not(feature = "small-code"))]
-        {
-            $crate::read::$p0($c, $f0)?;
-            $($crate::read::$p($c, $f)?;)*
-            return Err($crate::read::short($c, $f0));
-        }
-        #[cfg(feature = "small-code")]
-        {
-            return Err($crate::read::short_run_table($c, &[($f0, $w0) $(, ($f, $w))*]));
-        }
+        return Err($crate::read::short_run_table($c, &[($f0, $w0) $(, ($f, $w))*]));
     }};
 }
 pub use crate::short_run;
 
-/// The error for a run of fixed-width fields that `c` is too short for: `fields` holds the
-/// run's field paths and widths in wire order ([`short_run!`] with `small-code`, and the
-/// record batch header).
-#[cfg_attr(not(feature = "small-code"), inline(always))]
-#[cfg_attr(feature = "small-code", cold, inline(never))]
-pub fn short_run_table<'a, C: Src<'a>>(c: &mut C, fields: &'static [(&'static str, u8)]) -> C::Err {
-    let rem = c.cur().len();
-    c.put(short_run_at(rem, fields))
+crate::profile::shared_cold! {
+    /// The error for a run of fixed-width fields that `c` is too short for: `fields` holds the
+    /// run's field paths and widths in wire order ([`short_run!`], and the record batch header).
+    pub fn short_run_table<'a, C: Src<'a>>(c: &mut C, fields: &'static [(&'static str, u8)]) -> C::Err {
+        let rem = c.cur().len();
+        c.put(short_run_at(rem, fields))
+    }
 }
 
 #[cold]
@@ -505,24 +428,10 @@ at_fns! {
     uuid_at => uuid::Uuid, 16, uuid::Uuid::from_bytes;
 }
 
-/// Unsigned varint, at most five bytes, as Kafka reads it (the result is 32 bits). With
-/// `small-code`, a call to one function.
+/// The unsigned varint reader both builds share: the one-byte form inline, the others through
+/// [`uvarint_slow`]. [`uvarint`] calls it, inlined or not.
 #[inline(always)]
-pub fn uvarint<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, C::Err> {
-    #[cfg(feature = "small-code")]
-    return uvarint_shared(c, f);
-    #[cfg(not(feature = "small-code"))]
-    uvarint_inline(c, f)
-}
-
-#[cfg(feature = "small-code")]
-#[inline(never)]
-fn uvarint_shared<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, C::Err> {
-    uvarint_inline(c, f)
-}
-
-#[inline(always)]
-fn uvarint_inline<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, C::Err> {
+pub(crate) fn uvarint_inline<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, C::Err> {
     let r = c.cur();
     if let Some((&b, t)) = r.split_first() {
         if b < 0x80 {
@@ -547,13 +456,8 @@ fn uvarint_inline<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, C::
 /// caller, and every field read would then store it back.
 #[inline(never)]
 pub fn uvarint_slow(start: &[u8]) -> Option<(u32, usize, bool)> {
-    // Two bytes, the next most common form (128 to 16,383: record lengths, 1 KiB values); not
-    // with `small-code`, where the loop below reads them in less flash.
-    #[cfg(not(feature = "small-code"))]
-    if let Some(&[b0, b1]) = start.first_chunk::<2>() {
-        if b0 >= 0x80 && b1.wrapping_sub(1) < 0x7f {
-            return Some((u32::from(b0 & 0x7f) | u32::from(b1) << 7, 2, false));
-        }
+    if let Some(two) = crate::profile::uvarint_two_bytes(start) {
+        return Some(two);
     }
     let mut value: u32 = 0;
     for (i, &b) in start.iter().take(5).enumerate() {
@@ -568,12 +472,12 @@ pub fn uvarint_slow(start: &[u8]) -> Option<(u32, usize, bool)> {
     None
 }
 
-/// The error of an unsigned varint that [`uvarint_slow`] could not read at the start of `c`.
-#[cfg_attr(not(feature = "small-code"), inline(always))]
-#[cfg_attr(feature = "small-code", cold, inline(never))]
-pub fn bad_uvarint<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> C::Err {
-    let rem = c.cur().len();
-    c.put(bad_uvarint_at(rem, f))
+crate::profile::shared_cold! {
+    /// The error of an unsigned varint that [`uvarint_slow`] could not read at the start of `c`.
+    pub fn bad_uvarint<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> C::Err {
+        let rem = c.cur().len();
+        c.put(bad_uvarint_at(rem, f))
+    }
 }
 
 #[cold]
@@ -610,18 +514,18 @@ pub fn varlong<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i64, C::Err
     Err(fail(c, start.len(), K::InvalidVarint, f))
 }
 
-/// A length prefix: `int16`/`int32` (classic) or unsigned varint minus one (compact).
-/// Negative means null.
-#[cfg_attr(not(feature = "small-code"), inline(always))]
-#[cfg_attr(feature = "small-code", inline(never))]
-pub fn len_prefix<'a, C: Src<'a>>(c: &mut C, compact: bool, short: bool, f: &'static str) -> Result<i64, C::Err> {
-    if compact {
-        // Java reads the varint as a signed 32-bit int and subtracts one.
-        Ok(i64::from((uvarint(c, f)? as i32).wrapping_sub(1)))
-    } else if short {
-        Ok(i64::from(i16(c, f)?))
-    } else {
-        Ok(i64::from(i32(c, f)?))
+crate::profile::shared! {
+    /// A length prefix: `int16`/`int32` (classic) or unsigned varint minus one (compact).
+    /// Negative means null.
+    pub fn len_prefix<'a, C: Src<'a>>(c: &mut C, compact: bool, short: bool, f: &'static str) -> Result<i64, C::Err> {
+        if compact {
+            // Java reads the varint as a signed 32-bit int and subtracts one.
+            Ok(i64::from((uvarint(c, f)? as i32).wrapping_sub(1)))
+        } else if short {
+            Ok(i64::from(i16(c, f)?))
+        } else {
+            Ok(i64::from(i32(c, f)?))
+        }
     }
 }
 
@@ -649,24 +553,24 @@ pub fn small_compact_len(c: &mut &[u8]) -> Option<usize> {
 /// `bytes` as UTF-8; an error is reported where `start` remains (the string's first byte).
 #[inline(always)]
 pub fn utf8<'a, C: Src<'a>>(c: &mut C, start: &[u8], bytes: &'a [u8], f: &'static str) -> Result<&'a str, C::Err> {
-    match crate::text::str_of(bytes) {
+    match crate::profile::str_of(bytes) {
         Some(s) => Ok(s),
         None => Err(fail(c, start.len(), K::InvalidUtf8, f)),
     }
 }
 
-/// A string that may be null at this version (`nullable`); `None` is null.
-#[cfg_attr(not(feature = "small-code"), inline(always))]
-#[cfg_attr(feature = "small-code", inline(never))]
-pub fn opt_str<'a, C: Src<'a>>(
-    c: &mut C,
-    compact: bool,
-    nullable: bool,
-    f: &'static str,
-) -> Result<Option<&'a str>, C::Err> {
-    match opt_str_raw(c, compact, nullable, f)? {
-        Some((start, bytes)) => utf8(c, start, bytes, f).map(Some),
-        None => Ok(None),
+crate::profile::shared! {
+    /// A string that may be null at this version (`nullable`); `None` is null.
+    pub fn opt_str<'a, C: Src<'a>>(
+        c: &mut C,
+        compact: bool,
+        nullable: bool,
+        f: &'static str,
+    ) -> Result<Option<&'a str>, C::Err> {
+        match opt_str_raw(c, compact, nullable, f)? {
+            Some((start, bytes)) => utf8(c, start, bytes, f).map(Some),
+            None => Ok(None),
+        }
     }
 }
 
@@ -674,88 +578,88 @@ pub fn opt_str<'a, C: Src<'a>>(
 /// start (the offset a UTF-8 error reports).
 pub type RawStr<'a> = (&'a [u8], &'a [u8]);
 
-/// A string's bytes, with every check of [`opt_str`] but UTF-8's; `None` is null. For a reader
-/// that validates the text where it keeps it.
-#[cfg_attr(not(feature = "small-code"), inline(always))]
-#[cfg_attr(feature = "small-code", inline(never))]
-pub fn opt_str_raw<'a, C: Src<'a>>(
-    c: &mut C,
-    compact: bool,
-    nullable: bool,
-    f: &'static str,
-) -> Result<Option<RawStr<'a>>, C::Err> {
-    let at: &'a [u8] = c.cur();
-    if compact {
-        if let Some(n) = small_compact_len(c.cur()) {
-            let start: &'a [u8] = c.cur();
-            let bytes = take(c, n, f)?;
-            return Ok(Some((start, bytes)));
+crate::profile::shared! {
+    /// A string's bytes, with every check of [`opt_str`] but UTF-8's; `None` is null. For a reader
+    /// that validates the text where it keeps it.
+    pub fn opt_str_raw<'a, C: Src<'a>>(
+        c: &mut C,
+        compact: bool,
+        nullable: bool,
+        f: &'static str,
+    ) -> Result<Option<RawStr<'a>>, C::Err> {
+        let at: &'a [u8] = c.cur();
+        if compact {
+            if let Some(n) = small_compact_len(c.cur()) {
+                let start: &'a [u8] = c.cur();
+                let bytes = take(c, n, f)?;
+                return Ok(Some((start, bytes)));
+            }
+        }
+        let len = len_prefix(c, compact, true, f)?;
+        if len < 0 {
+            null_len(c, len);
+            return if nullable {
+                Ok(None)
+            } else {
+                Err(fail(c, at.len(), K::NullNotAllowed, f))
+            };
+        }
+        if len > 0x7fff {
+            return Err(fail(c, at.len(), K::StringTooLong { length: len }, f));
+        }
+        let start: &'a [u8] = c.cur();
+        let bytes = take(c, len as usize, f)?;
+        Ok(Some((start, bytes)))
+    }
+}
+
+crate::profile::shared! {
+    /// A string that is never null.
+    pub fn str<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a str, C::Err> {
+        match opt_str(c, compact, false, f)? {
+            Some(s) => Ok(s),
+            None => {
+                let rem = c.cur().len();
+                Err(fail(c, rem, K::NullNotAllowed, f))
+            }
         }
     }
-    let len = len_prefix(c, compact, true, f)?;
-    if len < 0 {
-        null_len(c, len);
-        return if nullable {
-            Ok(None)
-        } else {
-            Err(fail(c, at.len(), K::NullNotAllowed, f))
-        };
-    }
-    if len > 0x7fff {
-        return Err(fail(c, at.len(), K::StringTooLong { length: len }, f));
-    }
-    let start: &'a [u8] = c.cur();
-    let bytes = take(c, len as usize, f)?;
-    Ok(Some((start, bytes)))
 }
 
-/// A string that is never null.
-#[cfg_attr(not(feature = "small-code"), inline(always))]
-#[cfg_attr(feature = "small-code", inline(never))]
-pub fn str<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a str, C::Err> {
-    match opt_str(c, compact, false, f)? {
-        Some(s) => Ok(s),
-        None => {
-            let rem = c.cur().len();
-            Err(fail(c, rem, K::NullNotAllowed, f))
+crate::profile::shared! {
+    /// Bytes (or records) that may be null at this version.
+    pub fn opt_bytes<'a, C: Src<'a>>(
+        c: &mut C,
+        compact: bool,
+        nullable: bool,
+        f: &'static str,
+    ) -> Result<Option<&'a [u8]>, C::Err> {
+        let at: &'a [u8] = c.cur();
+        let len = len_prefix(c, compact, false, f)?;
+        if len < 0 {
+            null_len(c, len);
+            return if nullable {
+                Ok(None)
+            } else {
+                Err(fail(c, at.len(), K::NullNotAllowed, f))
+            };
         }
+        if len > c.cur().len() as i64 {
+            return Err(fail(c, at.len(), K::LengthExceedsInput { length: len }, f));
+        }
+        take(c, len as usize, f).map(Some)
     }
 }
 
-/// Bytes (or records) that may be null at this version.
-#[cfg_attr(not(feature = "small-code"), inline(always))]
-#[cfg_attr(feature = "small-code", inline(never))]
-pub fn opt_bytes<'a, C: Src<'a>>(
-    c: &mut C,
-    compact: bool,
-    nullable: bool,
-    f: &'static str,
-) -> Result<Option<&'a [u8]>, C::Err> {
-    let at: &'a [u8] = c.cur();
-    let len = len_prefix(c, compact, false, f)?;
-    if len < 0 {
-        null_len(c, len);
-        return if nullable {
-            Ok(None)
-        } else {
-            Err(fail(c, at.len(), K::NullNotAllowed, f))
-        };
-    }
-    if len > c.cur().len() as i64 {
-        return Err(fail(c, at.len(), K::LengthExceedsInput { length: len }, f));
-    }
-    take(c, len as usize, f).map(Some)
-}
-
-/// Bytes that are never null.
-#[cfg_attr(not(feature = "small-code"), inline(always))]
-#[cfg_attr(feature = "small-code", inline(never))]
-pub fn bytes<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a [u8], C::Err> {
-    match opt_bytes(c, compact, false, f)? {
-        Some(b) => Ok(b),
-        None => {
-            let rem = c.cur().len();
-            Err(fail(c, rem, K::NullNotAllowed, f))
+crate::profile::shared! {
+    /// Bytes that are never null.
+    pub fn bytes<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a [u8], C::Err> {
+        match opt_bytes(c, compact, false, f)? {
+            Some(b) => Ok(b),
+            None => {
+                let rem = c.cur().len();
+                Err(fail(c, rem, K::NullNotAllowed, f))
+            }
         }
     }
 }
@@ -817,18 +721,18 @@ pub fn tag_header<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<(u32, u3
     Ok((tag, size))
 }
 
-/// Reads the next tag header of a section; `next` is the lowest tag the encoder could write
-/// next (one past the previous tag), so a tag below it (out of order, or repeated) is noted as
-/// non-canonical.
-#[cfg_attr(not(feature = "small-code"), inline(always))]
-#[cfg_attr(feature = "small-code", inline(never))]
-pub fn next_tag(c: &mut Cursor<'_>, next: &mut u64, f: &'static str) -> Result<(u32, u32), Fail> {
-    let (tag, size) = tag_header(c, f)?;
-    if u64::from(tag) < *next {
-        c.odd();
+crate::profile::shared! {
+    /// Reads the next tag header of a section; `next` is the lowest tag the encoder could write
+    /// next (one past the previous tag), so a tag below it (out of order, or repeated) is noted as
+    /// non-canonical.
+    pub fn next_tag(c: &mut Cursor<'_>, next: &mut u64, f: &'static str) -> Result<(u32, u32), Fail> {
+        let (tag, size) = tag_header(c, f)?;
+        if u64::from(tag) < *next {
+            c.odd();
+        }
+        *next = u64::from(tag) + 1;
+        Ok((tag, size))
     }
-    *next = u64::from(tag) + 1;
-    Ok((tag, size))
 }
 
 /// Notes a known tagged field sent with its default value (the encoder leaves it out).
@@ -839,40 +743,40 @@ pub fn tag_at_default(c: &mut Cursor<'_>, is_default: bool) {
     }
 }
 
-/// Skips an unknown tagged field's payload of `size` bytes.
-#[cfg_attr(not(feature = "small-code"), inline(always))]
-#[cfg_attr(feature = "small-code", inline(never))]
-pub fn skip_tag<'a, C: Src<'a>>(c: &mut C, size: u32, f: &'static str) -> Result<&'a [u8], C::Err> {
-    let rem = c.cur().len();
-    if (size as i32) < 0 || size as usize > rem {
-        return Err(fail(
-            c,
-            rem,
-            K::LengthExceedsInput {
-                length: i64::from(size),
-            },
-            f,
-        ));
+crate::profile::shared! {
+    /// Skips an unknown tagged field's payload of `size` bytes.
+    pub fn skip_tag<'a, C: Src<'a>>(c: &mut C, size: u32, f: &'static str) -> Result<&'a [u8], C::Err> {
+        let rem = c.cur().len();
+        if (size as i32) < 0 || size as usize > rem {
+            return Err(fail(
+                c,
+                rem,
+                K::LengthExceedsInput {
+                    length: i64::from(size),
+                },
+                f,
+            ));
+        }
+        take(c, size as usize, f)
     }
-    take(c, size as usize, f)
 }
 
-/// Checks that a known tagged field's value took exactly the `size` its header declared.
-/// `before` is the number of bytes that remained when the value started.
-#[cfg_attr(not(feature = "small-code"), inline(always))]
-#[cfg_attr(feature = "small-code", inline(never))]
-pub fn check_tag_size<'a, C: Src<'a>>(
-    c: &mut C,
-    before: usize,
-    size: u32,
-    tag: u32,
-    f: &'static str,
-) -> Result<(), C::Err> {
-    let rem = c.cur().len();
-    if before - rem == size as usize {
-        Ok(())
-    } else {
-        Err(fail(c, rem, K::TaggedFieldSize { tag, size }, f))
+crate::profile::shared! {
+    /// Checks that a known tagged field's value took exactly the `size` its header declared.
+    /// `before` is the number of bytes that remained when the value started.
+    pub fn check_tag_size<'a, C: Src<'a>>(
+        c: &mut C,
+        before: usize,
+        size: u32,
+        tag: u32,
+        f: &'static str,
+    ) -> Result<(), C::Err> {
+        let rem = c.cur().len();
+        if before - rem == size as usize {
+            Ok(())
+        } else {
+            Err(fail(c, rem, K::TaggedFieldSize { tag, size }, f))
+        }
     }
 }
 
@@ -899,12 +803,12 @@ pub fn present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Result<bo
     struct_present(c, true, f)
 }
 
-/// Reads a tagged-field section's count and returns it with the section's start.
-#[cfg_attr(not(feature = "small-code"), inline(always))]
-#[cfg_attr(feature = "small-code", inline(never))]
-pub fn tag_section<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<(u32, &'a [u8]), Fail> {
-    let n = tag_count(c, f)?;
-    Ok((n, c.rest()))
+crate::profile::shared! {
+    /// Reads a tagged-field section's count and returns it with the section's start.
+    pub fn tag_section<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<(u32, &'a [u8]), Fail> {
+        let n = tag_count(c, f)?;
+        Ok((n, c.rest()))
+    }
 }
 
 /// The error for a known tag sent at a version that does not have it.

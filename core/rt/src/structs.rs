@@ -32,19 +32,7 @@ pub trait Struct<'a>: Copy + Sized + Sealed {
     fn visit_fields<V: Visitor<'a> + ?Sized>(c: &mut Cursor<'a>, version: i16, vis: &mut V) -> Result<(), Fail>;
     /// Exact encoded size at `version`; also checks that the value can be encoded there.
     #[doc(hidden)]
-    #[cfg(not(feature = "small-code"))]
     fn size(&self, version: i16) -> Result<usize, EncodeError>;
-    /// Exact encoded size at `version`; also checks that the value can be encoded there. With
-    /// feature `small-code` the struct is written into a counter ([`Writer::counter`]): one
-    /// function per struct to link instead of two, with the same checks, size and first error.
-    #[doc(hidden)]
-    #[cfg(feature = "small-code")]
-    #[inline]
-    fn size(&self, version: i16) -> Result<usize, EncodeError> {
-        let mut w = Writer::counter();
-        self.write(&mut w, version);
-        w.finish()
-    }
     /// Writes the struct at `version`, making the checks [`Struct::size`] makes; an error is
     /// kept in the writer.
     #[doc(hidden)]

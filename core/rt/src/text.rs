@@ -3,23 +3,13 @@
 //! a time, so the common case is checked here a word at a time first, and only text with a byte
 //! above 0x7f goes through the full UTF-8 validation.
 //!
-//! This module holds the runtime's one `unsafe` block (docs/MAINTAINING.md, "Unsafe code"),
-//! left out with feature `small-code`, where every string goes through `from_utf8`.
-
-/// `bytes` as a `str`, or `None` where they are not valid UTF-8. With feature `small-code`,
-/// `core::str::from_utf8` alone: the ASCII check costs about 230 bytes of flash (measured on
-/// AlterPartitionRequest's probe, tests/firmware/BUDGETS.md), and that build trades speed for
-/// size.
-#[cfg(feature = "small-code")]
-#[inline(always)]
-pub(crate) fn str_of(bytes: &[u8]) -> Option<&str> {
-    core::str::from_utf8(bytes).ok()
-}
+//! This module holds the runtime's one `unsafe` block (docs/MAINTAINING.md, "Unsafe code").
+//! The default build reads strings through it; `small-code` calls `from_utf8` alone
+//! (`crate::profile`).
 
 /// `bytes` as a `str`, or `None` where they are not valid UTF-8.
-#[cfg(not(feature = "small-code"))]
-#[inline(never)]
-pub(crate) fn str_of(bytes: &[u8]) -> Option<&str> {
+#[inline(always)]
+pub(crate) fn ascii_or_utf8(bytes: &[u8]) -> Option<&str> {
     if is_ascii(bytes) {
         #[allow(unsafe_code)]
         // SAFETY: `is_ascii` saw no byte above 0x7f, and every sequence of bytes below 0x80 is
@@ -53,7 +43,7 @@ fn is_ascii(bytes: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_ascii, str_of};
+    use super::{ascii_or_utf8 as str_of, is_ascii};
 
     /// Every string of up to 2 bytes, and every placement of one byte above 0x7f in ASCII text of
     /// every length up to 40: the answer is `core::str::from_utf8`'s.

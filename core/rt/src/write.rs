@@ -9,11 +9,9 @@
 //! (`encode_to_slice`). Encoding into a [`Sink`] still sizes first and asks for exactly that
 //! many bytes, so a short sink is an error before any byte is written.
 //!
-//! The writers of strings, bytes, length prefixes and unsigned varints are `#[inline(always)]`,
-//! except with feature `small-code`, where they are `#[inline(never)]` (docs/MAINTAINING.md,
-//! "Feature `small-code`") and every fixed-width field is written by one shared function; with
-//! it, a [`Writer`] can also count instead of write (`Writer::counter`), which is how a view
-//! struct's size is computed there.
+//! The writers of strings, bytes, length prefixes and unsigned varints are marked
+//! [`shared!`](crate::profile), and fixed-width fields are written as the build writes them
+//! (`crate::profile`). A [`Writer`] can also count instead of write (`Writer::counter`).
 
 use crate::error::{EncodeError, EncodeErrorKind as K};
 
@@ -77,7 +75,6 @@ pub struct Writer<'b> {
     err: Option<EncodeError>,
     /// A counter ([`Writer::counter`]) has no buffer: a write that does not fit is counted,
     /// not failed.
-    #[cfg(feature = "small-code")]
     counting: bool,
 }
 
@@ -88,16 +85,14 @@ impl<'b> Writer<'b> {
             len: buf.len(),
             rest: buf,
             err: None,
-            #[cfg(feature = "small-code")]
             counting: false,
         }
     }
 
     /// A writer without a buffer that counts the bytes written and keeps the first error other
-    /// than a short buffer: `finish` gives the encoded size. With feature `small-code`, a view
-    /// struct's `size` is its `write` into a counter (see [`crate::Struct`]). Writes still take
-    /// the fast path's one length check, which fails, and are counted on the cold path.
-    #[cfg(feature = "small-code")]
+    /// than a short buffer: `finish` gives the encoded size. Where the build sizes structs by
+    /// writing them (`crate::profile`), this is the writer. Writes still take the
+    /// fast path's one length check, which fails, and are counted on the cold path.
     #[doc(hidden)]
     pub fn counter() -> Self {
         Writer {
@@ -178,7 +173,6 @@ impl<'b> Writer<'b> {
     #[cold]
     #[inline(never)]
     fn short(&mut self, more: usize, f: &'static str) {
-        #[cfg(feature = "small-code")]
         if self.counting {
             if self.err.is_none() {
                 self.len = self.len.saturating_add(more);
@@ -230,29 +224,12 @@ impl<'b> Writer<'b> {
         }
     }
 
-    /// Writes the `N` bytes `a` (a fixed-width field). With `small-code`, a call to one shared
-    /// writer that leaves the field path out: the only error a fixed-width write can record is a
-    /// short buffer, and the entry points report that one for the whole message (they size
-    /// first, or size again to give the length needed), never with the field where it ran out.
+    /// Writes the `N` bytes `a` (a fixed-width field), as the build writes them
+    /// (`crate::profile::write_fixed`).
     #[inline(always)]
     #[doc(hidden)]
     pub fn arr<const N: usize>(&mut self, a: [u8; N], f: &'static str) {
-        #[cfg(feature = "small-code")]
-        {
-            let _ = f;
-            self.put_shared(&a);
-        }
-        #[cfg(not(feature = "small-code"))]
-        if let Some(dst) = self.run::<N>(f) {
-            *dst = a;
-        }
-    }
-
-    /// [`Writer::put`], not inlined: every fixed-width write of a `small-code` build.
-    #[cfg(feature = "small-code")]
-    #[inline(never)]
-    fn put_shared(&mut self, bytes: &[u8]) {
-        self.put(bytes, "")
+        crate::profile::write_fixed(self, a, f)
     }
 
     /// The length prefix and the `body` bytes of an array of `n` fixed-width elements, with one
@@ -328,17 +305,17 @@ impl<'b> Writer<'b> {
         self.arr(*v.as_bytes(), f)
     }
 
-    /// Unsigned varint.
-    #[cfg_attr(not(feature = "small-code"), inline(always))]
-    #[cfg_attr(feature = "small-code", inline(never))]
-    #[doc(hidden)]
-    pub fn uvarint(&mut self, v: u32, f: &'static str) {
-        if v < 0x80 {
-            return self.arr([v as u8], f);
+    crate::profile::shared! {
+        /// Unsigned varint.
+        #[doc(hidden)]
+        pub fn uvarint(&mut self, v: u32, f: &'static str) {
+            if v < 0x80 {
+                return self.arr([v as u8], f);
+            }
+            let mut tmp = [0u8; 5];
+            let n = varint_bytes(&mut tmp, u64::from(v));
+            self.put(tmp.get(..n).unwrap_or(&tmp), f)
         }
-        let mut tmp = [0u8; 5];
-        let n = varint_bytes(&mut tmp, u64::from(v));
-        self.put(tmp.get(..n).unwrap_or(&tmp), f)
     }
 
     /// Signed zig-zag varint.
@@ -355,19 +332,19 @@ impl<'b> Writer<'b> {
         self.put(tmp.get(..n).unwrap_or(&tmp), f)
     }
 
-    /// A length prefix for arrays and bytes: `int32`, or unsigned varint of `len + 1`, after
-    /// checking that the length fits.
-    #[cfg_attr(not(feature = "small-code"), inline(always))]
-    #[cfg_attr(feature = "small-code", inline(never))]
-    #[doc(hidden)]
-    pub fn len_prefix(&mut self, len: usize, compact: bool, f: &'static str) {
-        if len > i32::MAX as usize - 1 {
-            return self.fail(EncodeError::new(K::TooLong { length: len }, f));
-        }
-        if compact {
-            self.uvarint((len as u32).wrapping_add(1), f)
-        } else {
-            self.i32(len as i32, f)
+    crate::profile::shared! {
+        /// A length prefix for arrays and bytes: `int32`, or unsigned varint of `len + 1`, after
+        /// checking that the length fits.
+        #[doc(hidden)]
+        pub fn len_prefix(&mut self, len: usize, compact: bool, f: &'static str) {
+            if len > i32::MAX as usize - 1 {
+                return self.fail(EncodeError::new(K::TooLong { length: len }, f));
+            }
+            if compact {
+                self.uvarint((len as u32).wrapping_add(1), f)
+            } else {
+                self.i32(len as i32, f)
+            }
         }
     }
 
@@ -385,52 +362,52 @@ impl<'b> Writer<'b> {
         }
     }
 
-    /// A string, after checking Kafka's 32767-byte limit.
-    #[cfg_attr(not(feature = "small-code"), inline(always))]
-    #[cfg_attr(feature = "small-code", inline(never))]
-    #[doc(hidden)]
-    pub fn str(&mut self, s: &str, compact: bool, f: &'static str) {
-        if s.len() > 0x7fff {
-            return self.fail(EncodeError::new(K::TooLong { length: s.len() }, f));
-        }
-        if compact {
-            self.uvarint((s.len() as u32).wrapping_add(1), f);
-        } else {
-            self.i16(s.len() as i16, f);
-        }
-        self.put(s.as_bytes(), f)
-    }
-
-    /// A nullable string; `nullable` says whether null is allowed at this version.
-    #[cfg_attr(not(feature = "small-code"), inline(always))]
-    #[cfg_attr(feature = "small-code", inline(never))]
-    #[doc(hidden)]
-    pub fn opt_str(&mut self, s: Option<&str>, compact: bool, nullable: bool, f: &'static str) {
-        match s {
-            Some(s) => self.str(s, compact, f),
-            None if !nullable => self.fail(null_not_allowed(f)),
-            None if compact => self.uvarint(0, f),
-            None => self.i16(-1, f),
+    crate::profile::shared! {
+        /// A string, after checking Kafka's 32767-byte limit.
+        #[doc(hidden)]
+        pub fn str(&mut self, s: &str, compact: bool, f: &'static str) {
+            if s.len() > 0x7fff {
+                return self.fail(EncodeError::new(K::TooLong { length: s.len() }, f));
+            }
+            if compact {
+                self.uvarint((s.len() as u32).wrapping_add(1), f);
+            } else {
+                self.i16(s.len() as i16, f);
+            }
+            self.put(s.as_bytes(), f)
         }
     }
 
-    /// Bytes.
-    #[cfg_attr(not(feature = "small-code"), inline(always))]
-    #[cfg_attr(feature = "small-code", inline(never))]
-    #[doc(hidden)]
-    pub fn bytes(&mut self, b: &[u8], compact: bool, f: &'static str) {
-        self.len_prefix(b.len(), compact, f);
-        self.put(b, f)
+    crate::profile::shared! {
+        /// A nullable string; `nullable` says whether null is allowed at this version.
+        #[doc(hidden)]
+        pub fn opt_str(&mut self, s: Option<&str>, compact: bool, nullable: bool, f: &'static str) {
+            match s {
+                Some(s) => self.str(s, compact, f),
+                None if !nullable => self.fail(null_not_allowed(f)),
+                None if compact => self.uvarint(0, f),
+                None => self.i16(-1, f),
+            }
+        }
     }
 
-    /// Nullable bytes.
-    #[cfg_attr(not(feature = "small-code"), inline(always))]
-    #[cfg_attr(feature = "small-code", inline(never))]
-    #[doc(hidden)]
-    pub fn opt_bytes(&mut self, b: Option<&[u8]>, compact: bool, nullable: bool, f: &'static str) {
-        match b {
-            Some(b) => self.bytes(b, compact, f),
-            None => self.null_len(compact, nullable, f),
+    crate::profile::shared! {
+        /// Bytes.
+        #[doc(hidden)]
+        pub fn bytes(&mut self, b: &[u8], compact: bool, f: &'static str) {
+            self.len_prefix(b.len(), compact, f);
+            self.put(b, f)
+        }
+    }
+
+    crate::profile::shared! {
+        /// Nullable bytes.
+        #[doc(hidden)]
+        pub fn opt_bytes(&mut self, b: Option<&[u8]>, compact: bool, nullable: bool, f: &'static str) {
+            match b {
+                Some(b) => self.bytes(b, compact, f),
+                None => self.null_len(compact, nullable, f),
+            }
         }
     }
 }

@@ -100,7 +100,6 @@ impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -205,7 +204,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
@@ -224,7 +222,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -271,7 +268,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -404,7 +400,6 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -430,7 +425,6 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -509,7 +503,6 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -662,7 +655,6 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -680,7 +672,6 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -723,7 +714,6 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -93,7 +93,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -194,7 +193,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -208,7 +206,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -247,7 +244,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -350,7 +346,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -364,7 +359,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -411,7 +405,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -107,7 +107,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -210,7 +209,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -230,7 +228,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -272,7 +269,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -375,7 +371,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -391,7 +386,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -432,7 +426,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

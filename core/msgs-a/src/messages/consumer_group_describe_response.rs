@@ -92,7 +92,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -217,7 +216,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
@@ -242,7 +240,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -299,7 +296,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -445,7 +441,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
@@ -471,7 +466,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -565,7 +559,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -588,8 +581,8 @@ impl<'a> rt::Struct<'a> for Member<'a> {
                 true,
                 "groups[].members[].subscribed_topic_regex",
             )?;
-            n += rt::Struct::size(&self.assignment, v)?;
-            n += rt::Struct::size(&self.target_assignment, v)
+            n += rt::write::struct_size(&self.assignment, v)?;
+            n += rt::write::struct_size(&self.target_assignment, v)
                 .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
             if v >= 1 {
                 n += 1;
@@ -695,7 +688,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -712,7 +704,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -750,7 +741,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -861,7 +851,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -880,7 +869,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -932,7 +920,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -112,7 +112,6 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -215,7 +214,6 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -232,7 +230,6 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -269,7 +266,6 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -364,7 +360,6 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -380,7 +375,6 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -412,7 +406,6 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

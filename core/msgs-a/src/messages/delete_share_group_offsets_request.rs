@@ -102,7 +102,6 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequest<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -186,7 +185,6 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequestTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -196,7 +194,6 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequestTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -222,7 +219,6 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequestTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -116,7 +116,6 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -218,7 +217,6 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -235,7 +233,6 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -272,7 +269,6 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -94,7 +94,6 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -189,7 +188,6 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -203,7 +201,6 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -240,7 +237,6 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

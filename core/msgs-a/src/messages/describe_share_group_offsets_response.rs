@@ -94,7 +94,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -188,7 +187,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
@@ -210,7 +208,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -254,7 +251,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -352,7 +348,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -371,7 +366,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -419,7 +413,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -536,7 +529,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -557,7 +549,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -617,7 +608,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

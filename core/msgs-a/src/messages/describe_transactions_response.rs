@@ -94,7 +94,6 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -214,7 +213,6 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -234,7 +232,6 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -304,7 +301,6 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -408,7 +404,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -420,7 +415,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -463,7 +457,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -255,7 +255,6 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -304,7 +303,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                 }
                 if v >= 15 && self.replica_state != ReplicaState::DEFAULT {
                     tags += 1;
-                    n += rt::write::tagged_size(1, rt::Struct::size(&self.replica_state, v)?);
+                    n += rt::write::tagged_size(1, rt::write::struct_size(&self.replica_state, v)?);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             } else {
@@ -367,7 +366,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_replica_state {
-                    let s = w.ok(rt::Struct::size(&self.replica_state, v));
+                    let s = w.ok(rt::write::struct_size(&self.replica_state, v));
                     w.tag_header(1, s, "replica_state");
                     rt::Struct::write(&self.replica_state, w, v);
                 }
@@ -459,7 +458,6 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -477,7 +475,6 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -524,7 +521,6 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -661,7 +657,6 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -680,7 +675,6 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -729,7 +723,6 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -860,7 +853,6 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -881,7 +873,6 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -945,7 +936,6 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -1150,7 +1140,6 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -1268,7 +1257,6 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -184,7 +184,6 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -336,7 +335,6 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
@@ -357,7 +355,6 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -408,7 +405,6 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -541,7 +537,6 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -565,7 +560,6 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -630,7 +624,6 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -872,7 +865,6 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -1006,7 +998,6 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -1050,15 +1041,15 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 n += self.unknown_tagged_fields.size()?;
                 if self.diverging_epoch != EpochEndOffset::DEFAULT {
                     tags += 1;
-                    n += rt::write::tagged_size(0, rt::Struct::size(&self.diverging_epoch, v)?);
+                    n += rt::write::tagged_size(0, rt::write::struct_size(&self.diverging_epoch, v)?);
                 }
                 if self.current_leader != LeaderIdAndEpoch::DEFAULT {
                     tags += 1;
-                    n += rt::write::tagged_size(1, rt::Struct::size(&self.current_leader, v)?);
+                    n += rt::write::tagged_size(1, rt::write::struct_size(&self.current_leader, v)?);
                 }
                 if self.snapshot_id != SnapshotId::DEFAULT {
                     tags += 1;
-                    n += rt::write::tagged_size(2, rt::Struct::size(&self.snapshot_id, v)?);
+                    n += rt::write::tagged_size(2, rt::write::struct_size(&self.snapshot_id, v)?);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             } else {
@@ -1123,19 +1114,19 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 tags += usize::from(has_snapshot_id);
                 w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields");
                 if has_diverging_epoch {
-                    let s = w.ok(rt::Struct::size(&self.diverging_epoch, v));
+                    let s = w.ok(rt::write::struct_size(&self.diverging_epoch, v));
                     w.tag_header(0, s, "responses[].partitions[].diverging_epoch");
                     rt::Struct::write(&self.diverging_epoch, w, v);
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_current_leader {
-                    let s = w.ok(rt::Struct::size(&self.current_leader, v));
+                    let s = w.ok(rt::write::struct_size(&self.current_leader, v));
                     w.tag_header(1, s, "responses[].partitions[].current_leader");
                     rt::Struct::write(&self.current_leader, w, v);
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                 if has_snapshot_id {
-                    let s = w.ok(rt::Struct::size(&self.snapshot_id, v));
+                    let s = w.ok(rt::write::struct_size(&self.snapshot_id, v));
                     w.tag_header(2, s, "responses[].partitions[].snapshot_id");
                     rt::Struct::write(&self.snapshot_id, w, v);
                 }
@@ -1230,7 +1221,6 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -1248,7 +1238,6 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -1295,7 +1284,6 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -1440,7 +1428,6 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -1458,7 +1445,6 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -1505,7 +1491,6 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -1646,7 +1631,6 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -1662,7 +1646,6 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -1703,7 +1686,6 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -1822,7 +1804,6 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -1840,7 +1821,6 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -1887,7 +1867,6 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -150,7 +150,6 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -263,7 +262,6 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
@@ -277,7 +275,6 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -311,7 +308,6 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -420,7 +416,6 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -439,7 +434,6 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -491,7 +485,6 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -665,7 +658,6 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -742,13 +734,12 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 22;
-            n += rt::Struct::size(&self.snapshot_id, v)?;
+            n += rt::write::struct_size(&self.snapshot_id, v)?;
             n += rt::write::opt_bytes_size(
                 self.unaligned_records,
                 true,
@@ -760,7 +751,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
                 n += self.unknown_tagged_fields.size()?;
                 if self.current_leader != LeaderIdAndEpoch::DEFAULT {
                     tags += 1;
-                    n += rt::write::tagged_size(0, rt::Struct::size(&self.current_leader, v)?);
+                    n += rt::write::tagged_size(0, rt::write::struct_size(&self.current_leader, v)?);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -789,7 +780,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
                 tags += usize::from(has_current_leader);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 if has_current_leader {
-                    let s = w.ok(rt::Struct::size(&self.current_leader, v));
+                    let s = w.ok(rt::write::struct_size(&self.current_leader, v));
                     w.tag_header(0, s, "topics[].partitions[].current_leader");
                     rt::Struct::write(&self.current_leader, w, v);
                 }
@@ -868,7 +859,6 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -883,7 +873,6 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -918,7 +907,6 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -1011,7 +999,6 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -1026,7 +1013,6 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -1061,7 +1047,6 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -121,7 +121,6 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -212,7 +211,6 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -224,7 +222,6 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -265,7 +262,6 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -123,7 +123,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMetadataValue<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -199,7 +199,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -348,7 +347,6 @@ impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -359,7 +357,6 @@ impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -395,7 +392,6 @@ impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

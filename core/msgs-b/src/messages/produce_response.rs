@@ -147,7 +147,6 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -282,7 +281,6 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
@@ -309,7 +307,6 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -360,7 +357,6 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -493,7 +489,6 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -517,7 +512,6 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -582,7 +576,6 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -812,7 +805,6 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -933,7 +925,6 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -971,7 +962,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                 n += self.unknown_tagged_fields.size()?;
                 if v >= 10 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
                     tags += 1;
-                    n += rt::write::tagged_size(0, rt::Struct::size(&self.current_leader, v)?);
+                    n += rt::write::tagged_size(0, rt::write::struct_size(&self.current_leader, v)?);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             } else {
@@ -1029,7 +1020,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                 tags += usize::from(has_current_leader);
                 w.uvarint(tags as u32, "responses[].partition_responses[]._tagged_fields");
                 if has_current_leader {
-                    let s = w.ok(rt::Struct::size(&self.current_leader, v));
+                    let s = w.ok(rt::write::struct_size(&self.current_leader, v));
                     w.tag_header(0, s, "responses[].partition_responses[].current_leader");
                     rt::Struct::write(&self.current_leader, w, v);
                 }
@@ -1118,7 +1109,6 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -1141,7 +1131,6 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -1196,7 +1185,6 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -1354,7 +1342,6 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -1372,7 +1359,6 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -1419,7 +1405,6 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

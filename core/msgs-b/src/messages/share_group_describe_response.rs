@@ -93,7 +93,6 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -218,7 +217,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
@@ -243,7 +241,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -300,7 +297,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -421,7 +417,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
@@ -440,7 +435,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -505,7 +499,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -521,7 +514,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
                 v,
                 "groups[].members[].subscribed_topic_names",
             )?;
-            n += rt::Struct::size(&self.assignment, v)?;
+            n += rt::write::struct_size(&self.assignment, v)?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -610,7 +603,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -627,7 +619,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -665,7 +656,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -776,7 +766,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -795,7 +784,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -847,7 +835,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -92,7 +92,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -244,7 +243,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
@@ -280,7 +278,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -366,7 +363,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -499,7 +495,6 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
@@ -513,7 +508,6 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -555,7 +549,6 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -706,7 +699,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
@@ -737,7 +729,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -856,7 +847,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -873,8 +863,8 @@ impl<'a> rt::Struct<'a> for Member<'a> {
             n += rt::write::array_size(&self.task_offsets, true, v, "groups[].members[].task_offsets")?;
             n += rt::write::array_size(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")
                 .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
-            n += rt::Struct::size(&self.assignment, v)?;
-            n += rt::Struct::size(&self.target_assignment, v)
+            n += rt::write::struct_size(&self.assignment, v)?;
+            n += rt::write::struct_size(&self.target_assignment, v)
                 .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
             {
                 let tags = self.unknown_tagged_fields.len();
@@ -994,7 +984,6 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
@@ -1024,7 +1013,6 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -1079,7 +1067,6 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -1238,7 +1225,6 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
@@ -1279,7 +1265,6 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -1364,7 +1349,6 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -1515,7 +1499,6 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -1526,7 +1509,6 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -1562,7 +1544,6 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -1650,7 +1631,6 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -1661,7 +1641,6 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -1697,7 +1676,6 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -1791,7 +1769,6 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -1807,7 +1784,6 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -1851,7 +1827,6 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -1958,7 +1933,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -1973,7 +1947,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -2033,7 +2006,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -2176,7 +2148,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -2198,7 +2169,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -2253,7 +2223,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -2401,7 +2370,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -2423,7 +2391,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -2487,14 +2454,13 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
-                n += rt::Struct::size(&self.source, v)
+                n += rt::write::struct_size(&self.source, v)
                     .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
             }
             if v <= 0 && self.source != TopologyDescriptionNode::DEFAULT {
@@ -2503,7 +2469,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
                 ));
             }
             if v >= 1 {
-                n += rt::Struct::size(&self.processor, v)
+                n += rt::write::struct_size(&self.processor, v)
                     .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
             }
             if v <= 0 && self.processor != TopologyDescriptionNode::DEFAULT {
@@ -2638,7 +2604,6 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -2656,7 +2621,6 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -2727,7 +2691,6 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -2854,7 +2817,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -2872,7 +2834,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -2919,7 +2880,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -3089,7 +3049,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -3143,7 +3102,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -3249,7 +3207,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

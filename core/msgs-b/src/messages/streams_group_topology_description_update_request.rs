@@ -105,7 +105,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -113,7 +112,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
             let mut n: usize = 4;
             n += rt::write::str_size(self.group_id, true, "group_id")?;
             n += rt::write::str_size(self.member_id, true, "member_id")?;
-            n += rt::Struct::size(&self.topology_description, v)?;
+            n += rt::write::struct_size(&self.topology_description, v)?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -209,7 +208,6 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         rt::outline(move || -> Result<(), rt::Fail> {
@@ -235,7 +233,6 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -282,7 +279,6 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -379,7 +375,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -397,7 +392,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -444,7 +438,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -546,7 +539,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -560,7 +552,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -608,15 +599,14 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
-            n += rt::Struct::size(&self.source, v)
+            n += rt::write::struct_size(&self.source, v)
                 .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
-            n += rt::Struct::size(&self.processor, v)
+            n += rt::write::struct_size(&self.processor, v)
                 .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
             {
                 let tags = self.unknown_tagged_fields.len();
@@ -723,7 +713,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -751,7 +740,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -828,7 +816,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -114,7 +114,6 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -209,7 +208,6 @@ impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -221,7 +219,6 @@ impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -254,7 +251,6 @@ impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

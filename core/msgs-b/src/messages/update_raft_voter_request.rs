@@ -119,7 +119,6 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -127,7 +126,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
             let mut n: usize = 24;
             n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
             n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
-            n += rt::Struct::size(&self.k_raft_version_feature, v)?;
+            n += rt::write::struct_size(&self.k_raft_version_feature, v)?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -220,7 +219,6 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -232,7 +230,6 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -265,7 +262,6 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -354,7 +350,6 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -369,7 +364,6 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -404,7 +398,6 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -139,7 +139,6 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -150,7 +149,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
                 n += self.unknown_tagged_fields.size()?;
                 if self.current_leader != CurrentLeader::DEFAULT {
                     tags += 1;
-                    n += rt::write::tagged_size(0, rt::Struct::size(&self.current_leader, v)?);
+                    n += rt::write::tagged_size(0, rt::write::struct_size(&self.current_leader, v)?);
                 }
                 n += rt::write::uvarint_size(tags as u32);
             }
@@ -170,7 +169,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
                 tags += usize::from(has_current_leader);
                 w.uvarint(tags as u32, "_tagged_fields");
                 if has_current_leader {
-                    let s = w.ok(rt::Struct::size(&self.current_leader, v));
+                    let s = w.ok(rt::write::struct_size(&self.current_leader, v));
                     w.tag_header(0, s, "current_leader");
                     rt::Struct::write(&self.current_leader, w, v);
                 }
@@ -252,7 +251,6 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -269,7 +267,6 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -311,7 +308,6 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

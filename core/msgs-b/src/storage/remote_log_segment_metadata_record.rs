@@ -204,13 +204,12 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 41;
-            n += rt::Struct::size(&self.remote_log_segment_id, v)?;
+            n += rt::write::struct_size(&self.remote_log_segment_id, v)?;
             n += rt::write::array_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
             n += rt::write::opt_bytes_size(self.custom_metadata, true, true, "custom_metadata")?;
             {
@@ -318,7 +317,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -330,7 +328,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -372,13 +369,12 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
-            n += rt::Struct::size(&self.topic_id_partition, v)?;
+            n += rt::write::struct_size(&self.topic_id_partition, v)?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -467,7 +463,6 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -482,7 +477,6 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -517,7 +511,6 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -616,7 +609,6 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -632,7 +624,6 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -672,7 +663,6 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -128,13 +128,12 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 13;
-            n += rt::Struct::size(&self.remote_log_segment_id, v)?;
+            n += rt::write::struct_size(&self.remote_log_segment_id, v)?;
             n += rt::write::opt_bytes_size(self.custom_metadata, true, true, "custom_metadata")?;
             {
                 let tags = self.unknown_tagged_fields.len();
@@ -222,7 +221,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -234,7 +232,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -276,13 +273,12 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 16;
-            n += rt::Struct::size(&self.topic_id_partition, v)?;
+            n += rt::write::struct_size(&self.topic_id_partition, v)?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -378,7 +374,6 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -394,7 +389,6 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -434,7 +428,6 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

@@ -114,13 +114,12 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 13;
-            n += rt::Struct::size(&self.topic_id_partition, v)?;
+            n += rt::write::struct_size(&self.topic_id_partition, v)?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -217,7 +216,6 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::Fail> {
         cur.forked(|c| {
@@ -233,7 +231,6 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -273,7 +270,6 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {

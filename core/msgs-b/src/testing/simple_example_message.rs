@@ -391,7 +391,6 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -450,7 +449,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 return Err(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
             }
             if v >= 2 {
-                n += rt::Struct::size(&self.my_struct, v)?;
+                n += rt::write::struct_size(&self.my_struct, v)?;
             }
             if v <= 1 && self.my_struct != MyStruct::DEFAULT {
                 return Err(rt::write::not_in_version("my_struct"));
@@ -458,8 +457,8 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
             if v <= 1 && self.my_tagged_struct != TaggedStruct::DEFAULT {
                 return Err(rt::write::not_in_version("my_tagged_struct"));
             }
-            n += rt::Struct::size(&self.my_common_struct, v)?;
-            n += rt::Struct::size(&self.my_other_common_struct, v)
+            n += rt::write::struct_size(&self.my_common_struct, v)?;
+            n += rt::write::struct_size(&self.my_other_common_struct, v)
                 .map_err(|e| e.renamed(fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
             if v >= 1 {
                 n += 2;
@@ -516,7 +515,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 }
                 if v >= 2 && self.my_tagged_struct != TaggedStruct::DEFAULT {
                     tags += 1;
-                    n += rt::write::tagged_size(8, rt::Struct::size(&self.my_tagged_struct, v)?);
+                    n += rt::write::tagged_size(8, rt::write::struct_size(&self.my_tagged_struct, v)?);
                 }
                 if v >= 2 && self.tagged_long_flexible_version_subset != 0_i64 {
                     tags += 1;
@@ -685,7 +684,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 7, 7);
                 if has_my_tagged_struct {
-                    let s = w.ok(rt::Struct::size(&self.my_tagged_struct, v));
+                    let s = w.ok(rt::write::struct_size(&self.my_tagged_struct, v));
                     w.tag_header(8, s, "my_tagged_struct");
                     rt::Struct::write(&self.my_tagged_struct, w, v);
                 }
@@ -780,7 +779,6 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -798,7 +796,6 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -845,7 +842,6 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -966,7 +962,6 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -981,7 +976,6 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -1022,7 +1016,6 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -1139,7 +1132,6 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -1157,7 +1149,6 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -1192,7 +1183,6 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
@@ -1291,7 +1281,6 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::Fail> {
         let v = rt::pin::or(PIN, v);
@@ -1306,7 +1295,6 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::outline(move || -> Option<()> {
@@ -1347,7 +1335,6 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         })
     }
 
-    #[cfg(not(feature = "small-code"))]
     #[inline]
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         rt::outline(move || -> Result<usize, rt::EncodeError> {
