@@ -319,7 +319,7 @@ pub fn whole<T>(info: &MessageInfo, bytes: &[u8], version: i16, (m, rest): (T, &
 pub fn parse_mode<'a, M: Message<'a>>(bytes: &'a [u8], version: i16, mode: Mode) -> Result<(M, &'a [u8]), DecodeError> {
     match mode {
         Mode::Lenient => M::parse_lenient(bytes, version),
-        Mode::Strict => M::parse(bytes, version).map(|m| (m, &bytes[bytes.len()..])),
+        Mode::Strict => M::parse(bytes, version).map(|m| (m, bytes.get(bytes.len()..).unwrap_or_default())),
     }
 }
 

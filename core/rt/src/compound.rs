@@ -67,7 +67,11 @@ pub mod read {
             match if $compact { small_compact_len($c) } else { None } {
                 // One byte: a non-null count below 127.
                 Some(n) if n <= $c.len() => n,
-                Some(n) => return Err(fail($c, at.len(), K::LengthExceedsInput { length: n as i64 }, $f)),
+                Some(n) => {
+                    #[allow(clippy::cast_possible_wrap, reason = "n < 127: a one-byte compact length")]
+                    let length = n as i64;
+                    return Err(fail($c, at.len(), K::LengthExceedsInput { length }, $f));
+                }
                 None => {
                     let len = len_prefix($c, $compact, false, $f)?;
                     if len < 0 {
@@ -78,13 +82,21 @@ pub mod read {
                             Err(fail($c, at.len(), K::NullNotAllowed, $f))
                         };
                     }
-                    if len > $c.len() as i64 {
+                    #[allow(clippy::cast_possible_wrap, reason = "a slice's length is at most isize::MAX")]
+                    let rem = $c.len() as i64;
+                    if len > rem {
                         return Err(fail($c, at.len(), K::LengthExceedsInput { length: len }, $f));
                     }
                     if len > MAX_ELEMENTS {
                         return Err(too_many_elements($c, at.len(), len, $f));
                     }
-                    len as usize
+                    #[allow(
+                        clippy::cast_possible_truncation,
+                        clippy::cast_sign_loss,
+                        reason = "0 <= len <= MAX_ELEMENTS: both bounds are checked above"
+                    )]
+                    let n = len as usize;
+                    n
                 }
             }
         }};
@@ -260,11 +272,19 @@ pub mod read {
         if len <= 0 {
             return Some(());
         }
-        if len > c.len() as i64 {
+        #[allow(clippy::cast_possible_wrap, reason = "a slice's length is at most isize::MAX")]
+        let rem = c.len() as i64;
+        if len > rem {
             return None;
         }
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "0 < len <= rem: both bounds are checked above"
+        )]
+        let n = len as usize;
         match T::WIDTH {
-            Some(w) => skip(c, (len as usize).saturating_mul(w)),
+            Some(w) => skip(c, n.saturating_mul(w)),
             None => {
                 for _ in 0..len {
                     T::skip_elem(c, version, compact)?;
@@ -402,12 +422,16 @@ pub mod write {
             }
         }
 
-        /// A tagged field's tag and the size of its payload, which the caller writes next.
+        /// A tagged field's tag and the size of its payload, which the caller writes next; a
+        /// size above `i32::MAX`, which Kafka cannot read, is a `TooLong` error.
         #[inline(always)]
         #[doc(hidden)]
         pub fn tag_header(&mut self, tag: u32, size: usize, f: &'static str) {
             self.uvarint(tag, f);
-            self.uvarint(size as u32, f);
+            match i32::try_from(size) {
+                Ok(s) => self.uvarint(s.cast_unsigned(), f),
+                Err(_) => self.fail(EncodeError::new(K::TooLong { length: size }, f)),
+            }
         }
 
         crate::profile::shared! {
@@ -419,7 +443,10 @@ pub mod write {
                 if n == 0 {
                     return self.arr([0], "_tagged_fields");
                 }
-                self.uvarint(n as u32, "_tagged_fields");
+                match i32::try_from(n) {
+                    Ok(n) => self.uvarint(n.cast_unsigned(), "_tagged_fields"),
+                    Err(_) => return self.fail(EncodeError::new(K::TooLong { length: n }, "_tagged_fields")),
+                }
                 self.raw_tags_in(t, 0, u32::MAX)
             }
         }
@@ -503,6 +530,10 @@ pub mod write {
     /// Size of a tagged field with a payload of `size` bytes: its tag, its size and the payload.
     #[inline(always)]
     #[doc(hidden)]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "a size above i32::MAX is never written: `Writer::tag_header` fails on it"
+    )]
     pub const fn tagged_size(tag: u32, size: usize) -> usize {
         uvarint_size(tag) + uvarint_size(size as u32) + size
     }
@@ -597,7 +628,9 @@ pub mod visit {
                 vis.null(id);
                 return Ok(());
             };
-            vis.begin_array(id, n as u32);
+            #[allow(clippy::cast_possible_truncation, reason = "array_count bounds n by MAX_ELEMENTS")]
+            let count = n as u32;
+            vis.begin_array(id, count);
             if let Some(w) = T::WIDTH {
                 // Fixed width: one bounds check for the whole array, then each element in place.
                 let len = n.saturating_mul(w);

@@ -197,7 +197,9 @@ fn emit_struct<O: Out>(o: &mut O, desc: &StructDesc, s: &Struct<'_>, v: i16) -> 
         })
         .collect();
     known.sort_by_key(|(f, _)| f.tag);
-    o.uvarint((known.len() + s.unknown_tags.len()) as u32, "_tagged_fields");
+    let n = known.len() + s.unknown_tags.len();
+    let count = i32::try_from(n).map_err(|_| EncodeError::new(K::TooLong { length: n }, "_tagged_fields"))?;
+    o.uvarint(count.cast_unsigned(), "_tagged_fields");
     let unknown = || {
         s.unknown_tags
             .iter()
@@ -263,9 +265,11 @@ fn null_len<O: Out>(o: &mut O, compact: bool, nullable: bool, f: &'static str) -
     Ok(())
 }
 
-fn int(x: &Value<'_>, lo: i64, hi: i64, f: &'static str) -> Result<i64, EncodeError> {
+/// The integer `x` holds as a `T`; another type, or a value outside `T`'s range, is the wrong
+/// type for the field.
+fn int<T: TryFrom<i64>>(x: &Value<'_>, f: &'static str) -> Result<T, EncodeError> {
     match x {
-        Value::Int(i) if (lo..=hi).contains(i) => Ok(*i),
+        Value::Int(i) => T::try_from(*i).map_err(|_| wrong_type(f)),
         _ => Err(wrong_type(f)),
     }
 }
@@ -305,12 +309,12 @@ fn emit_one<O: Out>(
             }
         }
         (Kind::Bool, Value::Bool(b)) => o.fixed(&[u8::from(*b)], f),
-        (Kind::Int8, _) => o.fixed(&(int(x, i8::MIN.into(), i8::MAX.into(), f)? as i8).to_be_bytes(), f),
-        (Kind::Int16, _) => o.fixed(&(int(x, i16::MIN.into(), i16::MAX.into(), f)? as i16).to_be_bytes(), f),
-        (Kind::Uint16, _) => o.fixed(&(int(x, 0, u16::MAX.into(), f)? as u16).to_be_bytes(), f),
-        (Kind::Int32, _) => o.fixed(&(int(x, i32::MIN.into(), i32::MAX.into(), f)? as i32).to_be_bytes(), f),
-        (Kind::Uint32, _) => o.fixed(&(int(x, 0, u32::MAX.into(), f)? as u32).to_be_bytes(), f),
-        (Kind::Int64, _) => o.fixed(&int(x, i64::MIN, i64::MAX, f)?.to_be_bytes(), f),
+        (Kind::Int8, _) => o.fixed(&int::<i8>(x, f)?.to_be_bytes(), f),
+        (Kind::Int16, _) => o.fixed(&int::<i16>(x, f)?.to_be_bytes(), f),
+        (Kind::Uint16, _) => o.fixed(&int::<u16>(x, f)?.to_be_bytes(), f),
+        (Kind::Int32, _) => o.fixed(&int::<i32>(x, f)?.to_be_bytes(), f),
+        (Kind::Uint32, _) => o.fixed(&int::<u32>(x, f)?.to_be_bytes(), f),
+        (Kind::Int64, _) => o.fixed(&int::<i64>(x, f)?.to_be_bytes(), f),
         (Kind::Float64, Value::Float(d)) => o.fixed(&d.to_be_bytes(), f),
         (Kind::Uuid, Value::Uuid(u)) => o.fixed(u.as_bytes(), f),
         (Kind::String, Value::Str(s)) => o.str(s, compact, f)?,

@@ -14,6 +14,25 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
+// The runtime decodes untrusted input: outside tests it neither panics nor truncates silently.
+// Each exception is a narrow `allow` with the reason that makes it safe.
+#![cfg_attr(
+    not(test),
+    warn(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::panic_in_result_fn,
+        clippy::indexing_slicing,
+        clippy::cast_possible_truncation,
+        clippy::cast_possible_wrap,
+        clippy::cast_sign_loss,
+        clippy::cast_lossless,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented
+    )
+)]
 // With `small-code`, the helpers that only the default build's readers call go unused
 // (`profile`).
 #![cfg_attr(feature = "small-code", allow(dead_code))]

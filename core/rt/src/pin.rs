@@ -12,6 +12,14 @@
 //! rebuilds). A key that names no API of this build is ignored; a value that is not a version of
 //! the API, or a list that does not parse, stops the build with an error naming the key.
 
+// Everything here runs in `const` evaluation, where a panic is a build error: that is how a bad
+// `KAFKA_WIRE_PIN` stops the build, and an index out of bounds would stop it the same way.
+#![allow(
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "evaluated in a `const`: a panic is a build error, by design"
+)]
+
 /// The version a generated function works at: the pinned one (`PIN`, from [`version`]) if the
 /// build pins one, else the `v` it was called with. A constant `pin` folds it away.
 #[inline(always)]
@@ -59,7 +67,12 @@ pub const fn version(list: Option<&str>, key: &str, min: i16, max: i16) -> Optio
                 if found.is_some() {
                     panic!("KAFKA_WIRE_PIN: an API named twice");
                 }
-                found = Some(v as i16);
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    reason = "min <= v <= max, two i16s, is checked above"
+                )]
+                let pinned = v as i16;
+                found = Some(pinned);
             }
         }
         i = end + 1;

@@ -461,7 +461,12 @@ pub fn uvarint_slow(start: &[u8]) -> Option<(u32, usize, bool)> {
     }
     let mut value: u32 = 0;
     for (i, &b) in start.iter().take(5).enumerate() {
-        value |= u32::from(b & 0x7f).wrapping_shl(7 * i as u32);
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "i < 5: the loop takes five bytes at most"
+        )]
+        let shift = 7 * i as u32;
+        value |= u32::from(b & 0x7f).wrapping_shl(shift);
         if b < 0x80 {
             // Non-minimal (a zero last byte after the first) or bits past 32 in the fifth
             // byte: valid, but not what the encoder writes.
@@ -492,7 +497,7 @@ fn bad_uvarint_at(rem: usize, f: &'static str) -> DecodeError {
 /// Signed (zig-zag) varint, at most five bytes.
 pub fn varint<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i32, C::Err> {
     let u = uvarint(c, f)?;
-    Ok(((u >> 1) as i32) ^ -((u & 1) as i32))
+    Ok((u >> 1).cast_signed() ^ -(u & 1).cast_signed())
 }
 
 /// Signed (zig-zag) varlong, at most ten bytes.
@@ -508,7 +513,7 @@ pub fn varlong<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i64, C::Err
         value |= u64::from(b & 0x7f).wrapping_shl(7 * i);
         if b < 0x80 {
             *c.cur() = r;
-            return Ok(((value >> 1) as i64) ^ -((value & 1) as i64));
+            return Ok((value >> 1).cast_signed() ^ -(value & 1).cast_signed());
         }
     }
     Err(fail(c, start.len(), K::InvalidVarint, f))
@@ -520,7 +525,7 @@ crate::profile::shared! {
     pub fn len_prefix<'a, C: Src<'a>>(c: &mut C, compact: bool, short: bool, f: &'static str) -> Result<i64, C::Err> {
         if compact {
             // Java reads the varint as a signed 32-bit int and subtracts one.
-            Ok(i64::from((uvarint(c, f)? as i32).wrapping_sub(1)))
+            Ok(i64::from(uvarint(c, f)?.cast_signed().wrapping_sub(1)))
         } else if short {
             Ok(i64::from(i16(c, f)?))
         } else {
@@ -608,7 +613,13 @@ crate::profile::shared! {
             return Err(fail(c, at.len(), K::StringTooLong { length: len }, f));
         }
         let start: &'a [u8] = c.cur();
-        let bytes = take(c, len as usize, f)?;
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "0 <= len <= 0x7fff: both bounds are checked above"
+        )]
+        let n = len as usize;
+        let bytes = take(c, n, f)?;
         Ok(Some((start, bytes)))
     }
 }
@@ -644,10 +655,18 @@ crate::profile::shared! {
                 Err(fail(c, at.len(), K::NullNotAllowed, f))
             };
         }
-        if len > c.cur().len() as i64 {
+        #[allow(clippy::cast_possible_wrap, reason = "a slice's length is at most isize::MAX")]
+        let rem = c.cur().len() as i64;
+        if len > rem {
             return Err(fail(c, at.len(), K::LengthExceedsInput { length: len }, f));
         }
-        take(c, len as usize, f).map(Some)
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "0 <= len <= rem: both bounds are checked above"
+        )]
+        let n = len as usize;
+        take(c, n, f).map(Some)
     }
 }
 
@@ -747,7 +766,7 @@ crate::profile::shared! {
     /// Skips an unknown tagged field's payload of `size` bytes.
     pub fn skip_tag<'a, C: Src<'a>>(c: &mut C, size: u32, f: &'static str) -> Result<&'a [u8], C::Err> {
         let rem = c.cur().len();
-        if (size as i32) < 0 || size as usize > rem {
+        if size.cast_signed() < 0 || size as usize > rem {
             return Err(fail(
                 c,
                 rem,
@@ -791,7 +810,7 @@ pub fn tagged_present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Re
     if m > 1 {
         c.odd();
     }
-    Ok((m as i32) > 0)
+    Ok(m.cast_signed() > 0)
 }
 
 /// The presence marker of an untagged struct, where it is `nullable`.
@@ -854,7 +873,7 @@ pub fn uvarint_opt(r: Cur<'_, '_>) -> Option<u32> {
 #[inline(always)]
 pub fn skip_prefix(c: &mut Cursor<'_>, compact: bool, short: bool) -> Option<i64> {
     Some(if compact {
-        i64::from((skip_uvarint(c)? as i32).wrapping_sub(1))
+        i64::from(skip_uvarint(c)?.cast_signed().wrapping_sub(1))
     } else if short {
         i64::from(i16(c, "").ok()?)
     } else {
@@ -896,7 +915,7 @@ pub fn skip_tags(c: &mut Cursor<'_>) -> Option<()> {
 
 #[inline(never)]
 pub fn skip_tag_fields(c: &mut Cursor<'_>) -> Option<()> {
-    let n = skip_uvarint(c)? as i32;
+    let n = skip_uvarint(c)?.cast_signed();
     for _ in 0..n {
         skip_uvarint(c)?;
         let size = skip_uvarint(c)?;

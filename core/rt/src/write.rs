@@ -243,7 +243,9 @@ impl<'b> Writer<'b> {
             let (head, tail) = rest.split_at_mut(body + 1);
             self.rest = tail;
             let (first, elems) = head.split_first_mut()?;
-            *first = n as u8 + 1;
+            #[allow(clippy::cast_possible_truncation, reason = "n < 0x7f is checked above")]
+            let prefix = n as u8 + 1;
+            *first = prefix;
             return Some(elems);
         }
         self.len_prefix(n, compact, f);
@@ -310,7 +312,9 @@ impl<'b> Writer<'b> {
         #[doc(hidden)]
         pub fn uvarint(&mut self, v: u32, f: &'static str) {
             if v < 0x80 {
-                return self.arr([v as u8], f);
+                #[allow(clippy::cast_possible_truncation, reason = "v < 0x80 is checked above")]
+                let b = v as u8;
+                return self.arr([b], f);
             }
             let mut tmp = [0u8; 5];
             let n = varint_bytes(&mut tmp, u64::from(v));
@@ -321,14 +325,14 @@ impl<'b> Writer<'b> {
     /// Signed zig-zag varint.
     #[doc(hidden)]
     pub fn varint(&mut self, v: i32, f: &'static str) {
-        self.uvarint(((v << 1) ^ (v >> 31)) as u32, f)
+        self.uvarint(((v << 1) ^ (v >> 31)).cast_unsigned(), f)
     }
 
     /// Signed zig-zag varlong.
     #[doc(hidden)]
     pub fn varlong(&mut self, v: i64, f: &'static str) {
         let mut tmp = [0u8; 10];
-        let n = varint_bytes(&mut tmp, ((v << 1) ^ (v >> 63)) as u64);
+        let n = varint_bytes(&mut tmp, ((v << 1) ^ (v >> 63)).cast_unsigned());
         self.put(tmp.get(..n).unwrap_or(&tmp), f)
     }
 
@@ -336,6 +340,11 @@ impl<'b> Writer<'b> {
         /// A length prefix for arrays and bytes: `int32`, or unsigned varint of `len + 1`, after
         /// checking that the length fits.
         #[doc(hidden)]
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_possible_wrap,
+            reason = "len < i32::MAX is checked first"
+        )]
         pub fn len_prefix(&mut self, len: usize, compact: bool, f: &'static str) {
             if len > i32::MAX as usize - 1 {
                 return self.fail(EncodeError::new(K::TooLong { length: len }, f));
@@ -365,6 +374,11 @@ impl<'b> Writer<'b> {
     crate::profile::shared! {
         /// A string, after checking Kafka's 32767-byte limit.
         #[doc(hidden)]
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_possible_wrap,
+            reason = "s.len() <= 0x7fff is checked first"
+        )]
         pub fn str(&mut self, s: &str, compact: bool, f: &'static str) {
             if s.len() > 0x7fff {
                 return self.fail(EncodeError::new(K::TooLong { length: s.len() }, f));
@@ -426,12 +440,12 @@ pub const fn uvarint_size(v: u32) -> usize {
 
 /// Size of a signed zig-zag varint.
 pub const fn varint_size(v: i32) -> usize {
-    uvarint_size(((v << 1) ^ (v >> 31)) as u32)
+    uvarint_size(((v << 1) ^ (v >> 31)).cast_unsigned())
 }
 
 /// Size of a signed zig-zag varlong.
 pub const fn varlong_size(v: i64) -> usize {
-    let mut u = ((v << 1) ^ (v >> 63)) as u64;
+    let mut u = ((v << 1) ^ (v >> 63)).cast_unsigned();
     let mut n = 1;
     while u >= 0x80 {
         u >>= 7;
@@ -444,6 +458,10 @@ pub const fn varlong_size(v: i64) -> usize {
 /// `out` at most, so a `u32` needs 5 bytes and a `u64` 10. Indexing by iteration keeps the
 /// encoder free of bounds-check panics.
 #[inline]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "each byte takes the low seven bits of `u`: the truncation is the encoding"
+)]
 fn varint_bytes(out: &mut [u8], mut u: u64) -> usize {
     let mut n = 0;
     for b in out.iter_mut() {
@@ -460,6 +478,10 @@ fn varint_bytes(out: &mut [u8], mut u: u64) -> usize {
 
 /// Size of an array/bytes length prefix.
 #[inline(always)]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "a length above i32::MAX - 1 is never written: `Writer::len_prefix` fails on it"
+)]
 pub fn len_size(len: usize, compact: bool) -> usize {
     if compact {
         uvarint_size((len as u32).wrapping_add(1))
@@ -474,7 +496,9 @@ pub fn str_size(s: &str, compact: bool, f: &'static str) -> Result<usize, Encode
     if s.len() > 0x7fff {
         return Err(EncodeError::new(K::TooLong { length: s.len() }, f));
     }
-    Ok(if compact { uvarint_size(s.len() as u32 + 1) } else { 2 } + s.len())
+    #[allow(clippy::cast_possible_truncation, reason = "s.len() <= 0x7fff is checked above")]
+    let len = s.len() as u32;
+    Ok(if compact { uvarint_size(len + 1) } else { 2 } + s.len())
 }
 
 /// Size of a nullable string; `nullable` says whether null is allowed at this version.

@@ -140,7 +140,9 @@ pub fn opt_array<'a, T: Elem<'a>>(
             // `[]bool` with bytes other than 0 and 1.
             c.odd();
         }
-        return Ok(Some(Array::wire(bytes, n as u32, version, compact, T::COPY_WIRE)));
+        #[allow(clippy::cast_possible_truncation, reason = "element_count! bounds n by MAX_ELEMENTS")]
+        let count = n as u32;
+        return Ok(Some(Array::wire(bytes, count, version, compact, T::COPY_WIRE)));
     }
     let outer = c.take_odd();
     if c.validated {
@@ -165,7 +167,9 @@ pub fn opt_array<'a, T: Elem<'a>>(
     // succeeds, but the optimiser cannot see that and indexing would leave a panic path behind.
     let used = start.len().wrapping_sub(c.len());
     let (bytes, _) = start.split_at_checked(used).unwrap_or((start, &[]));
-    Ok(Some(Array::wire(bytes, n as u32, version, compact, canonical)))
+    #[allow(clippy::cast_possible_truncation, reason = "element_count! bounds n by MAX_ELEMENTS")]
+    let count = n as u32;
+    Ok(Some(Array::wire(bytes, count, version, compact, canonical)))
 }
 
 /// Validates an array (null or not) as [`opt_array`] does, building nothing: the arrays

@@ -164,27 +164,29 @@ pub fn struct_skip<'a, T: Struct<'a>>(c: &mut Cursor<'a>, version: i16) -> Optio
 /// `int16`.
 #[inline(always)]
 pub fn i16<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i16, C::Err> {
-    be(c, 2, f).map(|v| v as u16 as i16)
+    u16(c, f).map(u16::cast_signed)
 }
 /// `uint16`.
 #[inline(always)]
+#[allow(clippy::cast_possible_truncation, reason = "`be` reads two bytes: v < 2^16")]
 pub fn u16<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u16, C::Err> {
     be(c, 2, f).map(|v| v as u16)
 }
 /// `int32`.
 #[inline(always)]
 pub fn i32<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i32, C::Err> {
-    be(c, 4, f).map(|v| v as u32 as i32)
+    u32(c, f).map(u32::cast_signed)
 }
 /// `uint32`.
 #[inline(always)]
+#[allow(clippy::cast_possible_truncation, reason = "`be` reads four bytes: v < 2^32")]
 pub fn u32<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, C::Err> {
     be(c, 4, f).map(|v| v as u32)
 }
 /// `int64`.
 #[inline(always)]
 pub fn i64<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i64, C::Err> {
-    be(c, 8, f).map(|v| v as i64)
+    be(c, 8, f).map(u64::cast_signed)
 }
 /// `float64`.
 #[inline(always)]
@@ -306,7 +308,9 @@ fn opt_array_dyn<'a>(
         if !e.copy_wire && bytes.iter().any(|&b| b > 1) {
             c.odd();
         }
-        return Ok(Some((bytes, n as u32, e.copy_wire)));
+        #[allow(clippy::cast_possible_truncation, reason = "element_count! bounds n by MAX_ELEMENTS")]
+        let count = n as u32;
+        return Ok(Some((bytes, count, e.copy_wire)));
     }
     let outer = c.take_odd();
     if c.validated {
@@ -330,7 +334,9 @@ fn opt_array_dyn<'a>(
     c.restore_odd(outer);
     let used = start.len().wrapping_sub(c.len());
     let (bytes, _) = start.split_at_checked(used).unwrap_or((start, &[]));
-    Ok(Some((bytes, n as u32, canonical)))
+    #[allow(clippy::cast_possible_truncation, reason = "element_count! bounds n by MAX_ELEMENTS")]
+    let count = n as u32;
+    Ok(Some((bytes, count, canonical)))
 }
 
 // Writers.
