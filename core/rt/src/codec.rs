@@ -156,12 +156,29 @@ pub(crate) fn unsupported(info: &MessageInfo, version: i16) -> EncodeError {
 pub fn checked_len(
     info: &MessageInfo,
     version: i16,
-    size: impl FnOnce() -> Result<usize, EncodeError>,
+    size: impl Fn() -> Result<usize, EncodeError>,
 ) -> Result<usize, EncodeError> {
     if !info.is_valid(version) {
         return Err(unsupported(info, version));
     }
-    size().map_err(|e| e.finish(info.name, version))
+    finished(size(), info, version)
+}
+
+/// `r`, its error given the message's name and version. Not generic: every message's entry
+/// points share it.
+#[inline]
+pub(crate) fn finished(r: Result<usize, EncodeError>, info: &MessageInfo, version: i16) -> Result<usize, EncodeError> {
+    match r {
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.finish(info.name, version)),
+    }
+}
+
+/// The error of a sink without room for `needed` bytes.
+#[cold]
+#[inline(never)]
+pub(crate) fn short_sink(info: &MessageInfo, version: i16, needed: usize) -> EncodeError {
+    EncodeError::new(EncodeErrorKind::BufferTooShort { needed }, "").finish(info.name, version)
 }
 
 /// Sizes first, asks `sink` for exactly that many bytes, then writes into them.
@@ -170,16 +187,16 @@ pub fn encode_sized<S: Sink + ?Sized>(
     info: &MessageInfo,
     version: i16,
     sink: &mut S,
-    size: impl FnOnce() -> Result<usize, EncodeError>,
-    write: impl FnOnce(&mut Writer<'_>),
+    size: impl Fn() -> Result<usize, EncodeError>,
+    write: impl Fn(&mut Writer<'_>),
 ) -> Result<usize, EncodeError> {
     let n = checked_len(info, version, size)?;
     let Some(buf) = sink.reserve(n) else {
-        return Err(EncodeError::new(EncodeErrorKind::BufferTooShort { needed: n }, "").finish(info.name, version));
+        return Err(short_sink(info, version, n));
     };
     let mut w = Writer::new(buf);
     write(&mut w);
-    w.finish().map_err(|e| e.finish(info.name, version))
+    finished(w.finish(), info, version)
 }
 
 /// Writes into `buf` in one pass; the size pass runs only to report a short buffer.
@@ -188,8 +205,8 @@ pub fn encode_one_pass(
     info: &MessageInfo,
     version: i16,
     buf: &mut [u8],
-    size: impl FnOnce() -> Result<usize, EncodeError>,
-    write: impl FnOnce(&mut Writer<'_>),
+    size: impl Fn() -> Result<usize, EncodeError>,
+    write: impl Fn(&mut Writer<'_>),
 ) -> Result<usize, EncodeError> {
     if !info.is_valid(version) {
         return Err(unsupported(info, version));
@@ -208,7 +225,7 @@ pub fn encode_one_pass(
 #[inline(never)]
 fn encode_failed(
     e: EncodeError,
-    size: impl FnOnce() -> Result<usize, EncodeError>,
+    size: impl Fn() -> Result<usize, EncodeError>,
     name: &'static str,
     version: i16,
 ) -> EncodeError {
@@ -280,7 +297,7 @@ pub fn read_message<'a, T>(
     info: &MessageInfo,
     bytes: &'a [u8],
     version: i16,
-    read: impl FnOnce(&mut Cursor<'a>) -> Result<T, Fail>,
+    read: impl Fn(&mut Cursor<'a>) -> Result<T, Fail>,
 ) -> Result<(T, &'a [u8]), DecodeError> {
     if !info.is_valid(version) {
         return Err(DecodeError::new_at(
@@ -319,7 +336,10 @@ pub fn whole<T>(info: &MessageInfo, bytes: &[u8], version: i16, (m, rest): (T, &
 pub fn parse_mode<'a, M: Message<'a>>(bytes: &'a [u8], version: i16, mode: Mode) -> Result<(M, &'a [u8]), DecodeError> {
     match mode {
         Mode::Lenient => M::parse_lenient(bytes, version),
-        Mode::Strict => M::parse(bytes, version).map(|m| (m, bytes.get(bytes.len()..).unwrap_or_default())),
+        Mode::Strict => match M::parse(bytes, version) {
+            Ok(m) => Ok((m, bytes.get(bytes.len()..).unwrap_or_default())),
+            Err(e) => Err(e),
+        },
     }
 }
 

@@ -428,9 +428,8 @@ pub mod write {
         #[doc(hidden)]
         pub fn tag_header(&mut self, tag: u32, size: usize, f: &'static str) {
             self.uvarint(tag, f);
-            match i32::try_from(size) {
-                Ok(s) => self.uvarint(s.cast_unsigned(), f),
-                Err(_) => self.fail(EncodeError::new(K::TooLong { length: size }, f)),
+            if let Some(s) = self.at_most_i32(size, f) {
+                self.uvarint(s, f)
             }
         }
 
@@ -443,11 +442,10 @@ pub mod write {
                 if n == 0 {
                     return self.arr([0], "_tagged_fields");
                 }
-                match i32::try_from(n) {
-                    Ok(n) => self.uvarint(n.cast_unsigned(), "_tagged_fields"),
-                    Err(_) => return self.fail(EncodeError::new(K::TooLong { length: n }, "_tagged_fields")),
+                if let Some(n) = self.at_most_i32(n, "_tagged_fields") {
+                    self.uvarint(n, "_tagged_fields");
+                    self.raw_tags_in(t, 0, u32::MAX)
                 }
-                self.raw_tags_in(t, 0, u32::MAX)
             }
         }
 

@@ -169,6 +169,27 @@ impl<'b> Writer<'b> {
         }
     }
 
+    /// `n`, a size or count that Kafka reads as an `int32` or an unsigned varint of one, as a
+    /// `u32`; above `i32::MAX`, `None`, after recording a `TooLong` error (out of line).
+    #[inline(always)]
+    #[doc(hidden)]
+    pub fn at_most_i32(&mut self, n: usize, f: &'static str) -> Option<u32> {
+        match u32::try_from(n) {
+            Ok(n) if n <= 0x7fff_ffff => Some(n),
+            _ => {
+                self.too_long(n, f);
+                None
+            }
+        }
+    }
+
+    /// Records a length too long for its prefix.
+    #[cold]
+    #[inline(never)]
+    fn too_long(&mut self, length: usize, f: &'static str) {
+        self.fail(EncodeError::new(K::TooLong { length }, f))
+    }
+
     /// Records a write of `more` bytes that did not fit.
     #[cold]
     #[inline(never)]

@@ -3,7 +3,7 @@
 //!
 //! What it saves, and what it costs in instructions, is measured in tests/firmware/BUDGETS.md.
 
-use crate::codec::{unsupported, Message, MessageInfo};
+use crate::codec::{finished, short_sink, unsupported, Message, MessageInfo};
 use crate::compound::read::element_count;
 use crate::error::{DecodeError, DecodeErrorKind, DecodeErrorKind as K, EncodeError, EncodeErrorKind, Fail};
 use crate::read::*;
@@ -95,7 +95,7 @@ fn counted(info: &MessageInfo, version: i16, write: Write<'_>) -> Result<usize, 
     }
     let mut w = Writer::counter();
     write(&mut w);
-    w.finish().map_err(|e| e.finish(info.name, version))
+    finished(w.finish(), info, version)
 }
 
 /// Writes into `buf`, which holds exactly the encoded size.
@@ -103,14 +103,7 @@ fn counted(info: &MessageInfo, version: i16, write: Write<'_>) -> Result<usize, 
 fn written(info: &MessageInfo, version: i16, buf: &mut [u8], write: Write<'_>) -> Result<usize, EncodeError> {
     let mut w = Writer::new(buf);
     write(&mut w);
-    w.finish().map_err(|e| e.finish(info.name, version))
-}
-
-/// The error of a sink without room for `needed` bytes.
-#[cold]
-#[inline(never)]
-fn short_sink(info: &MessageInfo, version: i16, needed: usize) -> EncodeError {
-    EncodeError::new(EncodeErrorKind::BufferTooShort { needed }, "").finish(info.name, version)
+    finished(w.finish(), info, version)
 }
 
 /// Writes into `buf` in one pass; the counter runs only to report a short buffer. The same
