@@ -118,6 +118,9 @@ CLIENT_SMALL_TEXT_BUDGET=45000
 # Call sites to core's panic helpers in the parse-path build (the 4 messages and the hostile
 # frames, narrow path). A ratchet that only goes down: none today.
 PANIC_SITES_BUDGET=0
+# Call sites to panic helpers in kafka-wire's own code (codec, runtime, generated messages,
+# client) in the builds that encode, hold owned values or run the client (`encoder_panics`).
+PANIC_SITES_OURS_BUDGET=0
 # The per-message target at every version, 8 KB, with small-code: what one probe message
 # adds to a firmware that has the other three (the four together less the three without it), and
 # the message alone, with the ~4.5 KB runtime the four share.
@@ -709,7 +712,7 @@ producer_firmware() {
 
 # panic_report NAME WHAT [budget]
 panic_report() {
-  local name="$1" what="$2" summary sites
+  local name="$1" what="$2" summary sites ours
   if ! python3 "$FW_DIR/scripts/panic_sites.py" "$ELF/$name.elf" --root "$ROOT" --objdump "$LLVM_OBJDUMP" \
        --addr2line "$LLVM_ADDR2LINE" --json "$OUT/$name-panics.json" --list >"$LOG/$name-panics.txt" 2>&1; then
     fail "measure: panic_sites.py failed on $name"; show_log "$LOG/$name-panics.txt" 20; return 1
@@ -723,9 +726,37 @@ panic_report() {
     else
       fail "panic call sites on the parse path: $sites, over the budget of $PANIC_SITES_BUDGET ($summary; see logs/$name-panics.txt)"
     fi
+  elif [ "${3:-}" = ours ]; then
+    # Sites in kafka-wire's own code (codec, runtime, generated messages, client); the
+    # formatting and semihosting code of the firmware itself is not counted.
+    ours="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["call_sites_by_origin"].get("kafka-wire", 0))' "$OUT/$name-panics.json")"
+    if [ "$ours" -le "$PANIC_SITES_OURS_BUDGET" ]; then
+      pass "panic call sites in kafka-wire's code, $what: $ours (budget $PANIC_SITES_OURS_BUDGET; $summary)"
+    else
+      fail "panic call sites in kafka-wire's code, $what: $ours, over the budget of $PANIC_SITES_OURS_BUDGET ($summary; see logs/$name-panics.txt)"
+    fi
   else
     pass "panic call sites, $what: $sites ($summary)"
   fi
+}
+
+# The encoders, the owned values and the client: panic call sites in kafka-wire's own code, in
+# builds made by the earlier steps.
+encoder_panics() {
+  report 3-measure ""
+  report 3-measure "## Panic call sites in kafka-wire's code: encoders, owned values, the client"
+  report 3-measure ""
+  local name what
+  for name in producer-thumbv7em-none-eabihf producer-small-thumbv7em-none-eabihf alloc client-small; do
+    [ -f "$ELF/$name.elf" ] || continue
+    case "$name" in
+      producer-small-*) what="the producer firmware with small-code (four requests encoded, their answers parsed)" ;;
+      producer-*) what="the producer firmware (four requests encoded, their answers parsed)" ;;
+      alloc) what="the alloc firmware (owned values decoded and encoded)" ;;
+      client-small) what="the client firmware (kafka-wire-client's producer and driver, small-code)" ;;
+    esac
+    panic_report "$name" "$what" ours
+  done
 }
 
 # ---------------------------------------------------------------------------- 5./6. defmt, alloc
@@ -858,6 +889,7 @@ main() {
     if want measure; then section "measure"; measure; fi
     if want defmt; then section "defmt"; defmt_run defmt core defmt; producer_defmt; fi
     if want alloc; then section "alloc"; defmt_run alloc core,alloc alloc,defmt; fi
+    if want measure; then section "panic call sites in kafka-wire's code"; encoder_panics; fi
   else
     fail "bare-metal builds skipped: the toolchain or QEMU could not be installed"
   fi

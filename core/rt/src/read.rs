@@ -915,8 +915,11 @@ pub fn skip_tags(c: &mut Cursor<'_>) -> Option<()> {
 
 #[inline(never)]
 pub fn skip_tag_fields(c: &mut Cursor<'_>) -> Option<()> {
-    let n = skip_uvarint(c)?.cast_signed();
-    for _ in 0..n {
+    // A count read as a negative `int32` is no fields, as Kafka reads it. A countdown rather than
+    // a range over `i32`, whose stepping keeps a panic path in some builds.
+    let mut left = skip_uvarint(c)?.cast_signed();
+    while left > 0 {
+        left -= 1;
         skip_uvarint(c)?;
         let size = skip_uvarint(c)?;
         skip(c, size as usize)?;

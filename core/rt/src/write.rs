@@ -217,7 +217,9 @@ impl<'b> Writer<'b> {
             self.short(n, f);
             return None;
         }
-        let (head, tail) = core::mem::take(&mut self.rest).split_at_mut(n);
+        // Checked although the test above already holds: `split_at_mut` keeps a panic path
+        // where the optimiser does not carry the test across `mem::take`.
+        let (head, tail) = core::mem::take(&mut self.rest).split_at_mut_checked(n)?;
         self.rest = tail;
         Some(head)
     }

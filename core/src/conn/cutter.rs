@@ -278,7 +278,12 @@ impl<S: Storage> FrameCutter<S> {
         };
         let len = self.store.bytes().len();
         if self.start > 0 && self.end + need > len {
-            self.store.bytes_mut().copy_within(self.start..self.end, 0);
+            // `start <= end <= len` always holds; tested here so that no panic path is left.
+            if let Some(held) = self.store.bytes_mut().get_mut(..self.end) {
+                if self.start <= held.len() {
+                    held.copy_within(self.start.., 0);
+                }
+            }
             self.end = pending;
             self.start = 0;
         }

@@ -44,11 +44,15 @@ def origin(frames, root):
         path = loc.rsplit(":", 1)[0] if ":" in loc else loc
         if "/rustlib/src/rust/library/" in path or "/usr/src/rustc-" in path or path.startswith("/rustc/"):
             continue
-        if path in ("??", "") or loc.endswith(":0"):
+        if path in ("??", ""):
             return "?", loc
         short = path.replace(root + "/", "") if root else path
-        if re.search(r"/core/(rt/|msgs-[ab]/)?src/", path) and "registry" not in path:
+        # kafka-wire's own code (the codec, its runtime and generated messages, the client),
+        # also where LLVM kept the file but not the line (generated code).
+        if re.search(r"/(core/(rt/|msgs-[ab]/)?src|client/src)/", path) and "registry" not in path:
             return "kafka-wire", f"{short}:{loc.rsplit(':', 1)[1]}"
+        if loc.endswith(":0"):
+            return "?", loc
         if "/tests/firmware/" in path:
             return "firmware", f"{short}:{loc.rsplit(':', 1)[1]}"
         m = re.search(r"/registry/src/[^/]+/([^/]+)/(.*)", path)
