@@ -1,54 +1,16 @@
 //! Compound values: arrays, nullable and tagged structs, and tagged-field sections, read,
-//! skipped, visited, sized and written from their elements' [`Elem`] and [`Struct`] functions.
+//! skipped, visited, sized and written from their elements' [`Elem`](crate::types::Elem) and
+//! [`Struct`](crate::Struct) functions.
 //! The generated code reaches these through `rt::read`, `rt::write` and `rt::visit`, beside the
 //! wire primitives.
 //!
 //! The array, nullable-struct and tag-section readers are marked
-//! [`shared!`](crate::profile): inlined into every struct that calls them, or one function per
+//! `shared!` (`crate::profile`): inlined into every struct that calls them, or one function per
 //! element type that every struct calls (feature `small-code`). The array readers themselves
 //! are the build's own (`crate::profile`).
 
-use crate::error::{EncodeError, Fail};
-use crate::read::Cursor;
-use crate::structs::Struct;
-use crate::types::Elem;
-use crate::visit::{FieldId, Visitor};
-use crate::write::Writer;
-
-/// A generated struct is an array element: its element functions are its struct functions.
-impl<'a, T: Struct<'a>> Elem<'a> for T {
-    #[inline]
-    fn read_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<Self, Fail> {
-        T::read(c, version)
-    }
-    #[inline]
-    fn check_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<(), Fail> {
-        crate::profile::struct_check::<T>(c, version)
-    }
-    #[inline]
-    fn skip_elem(c: &mut Cursor<'a>, version: i16, _: bool) -> Option<()> {
-        crate::profile::struct_skip::<T>(c, version)
-    }
-    #[inline]
-    fn visit_elem<V: Visitor<'a> + ?Sized>(
-        c: &mut Cursor<'a>,
-        version: i16,
-        _: bool,
-        id: FieldId,
-        vis: &mut V,
-        _: &'static str,
-    ) -> Result<(), Fail> {
-        visit::struct_field::<T, V>(c, true, version, id, vis)
-    }
-    #[inline]
-    fn size_elem(&self, version: i16, _: bool, _: &'static str) -> Result<usize, EncodeError> {
-        crate::profile::struct_size(self, version)
-    }
-    #[inline]
-    fn write_elem(&self, w: &mut Writer<'_>, version: i16, _: bool, _: &'static str) {
-        self.write(w, version)
-    }
-}
+// A generated struct is an array element: the impl of `Elem` for every `Struct` is the
+// build's own (`crate::profile`).
 
 /// Arrays, structs and tag sections read from a cursor.
 pub mod read {

@@ -14,7 +14,7 @@
 //! unsigned varints are at most five bytes, and bits beyond 32 in the fifth byte are dropped;
 //! strings are at most 32767 bytes; any non-zero byte is `true`.
 //!
-//! The readers of strings, bytes and tagged fields are marked [`shared!`](crate::profile):
+//! The readers of strings, bytes and tagged fields are marked `shared!` (`crate::profile`):
 //! inlined into every struct that reads such a field, or one function that every struct calls
 //! (feature `small-code`). The fixed-width readers (`int16` to `int64`, `uint16`, `uint32`,
 //! `float64`) and the unsigned varint reader are the build's own (`crate::profile`).

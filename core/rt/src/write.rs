@@ -10,7 +10,7 @@
 //! many bytes, so a short sink is an error before any byte is written.
 //!
 //! The writers of strings, bytes, length prefixes and unsigned varints are marked
-//! [`shared!`](crate::profile), and fixed-width fields are written as the build writes them
+//! `shared!` (`crate::profile`), and fixed-width fields are written as the build writes them
 //! (`crate::profile`). A [`Writer`] can also count instead of write (`Writer::counter`).
 
 use crate::error::{EncodeError, EncodeErrorKind as K};

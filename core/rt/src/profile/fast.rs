@@ -7,6 +7,7 @@ use crate::error::{DecodeError, DecodeErrorKind as K, EncodeError, Fail};
 use crate::read::*;
 use crate::structs::Struct;
 use crate::types::{Array, Elem};
+use crate::visit::{FieldId, Visitor};
 use crate::write::{Sink, Writer};
 
 // Messages: parse and encode.
@@ -41,18 +42,47 @@ pub fn encode_to_slice<'a, M: Message<'a>>(m: &M, buf: &mut [u8], version: i16) 
     codec::encode_one_pass(&M::INFO, version, buf, || m.size(version), |w| m.write(w, version))
 }
 
+/// A generated struct is an array element: its element functions are its struct functions.
+impl<'a, T: Struct<'a>> Elem<'a> for T {
+    #[inline]
+    fn read_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<Self, Fail> {
+        T::read(c, version)
+    }
+    #[inline]
+    fn check_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<(), Fail> {
+        T::check(c, version)
+    }
+    #[inline]
+    fn skip_elem(c: &mut Cursor<'a>, version: i16, _: bool) -> Option<()> {
+        T::skip(c, version)
+    }
+    #[inline]
+    fn visit_elem<V: Visitor<'a> + ?Sized>(
+        c: &mut Cursor<'a>,
+        version: i16,
+        _: bool,
+        id: FieldId,
+        vis: &mut V,
+        _: &'static str,
+    ) -> Result<(), Fail> {
+        crate::compound::visit::struct_field::<T, V>(c, true, version, id, vis)
+    }
+    #[inline]
+    fn size_elem(&self, version: i16, _: bool, _: &'static str) -> Result<usize, EncodeError> {
+        self.size(version)
+    }
+    #[inline]
+    fn write_elem(&self, w: &mut Writer<'_>, version: i16, _: bool, _: &'static str) {
+        self.write(w, version)
+    }
+}
+
 // Structs: what arrays and nested fields call.
 
 /// A struct's size: its size pass.
 #[inline(always)]
 pub fn struct_size<'a, T: Struct<'a>>(s: &T, version: i16) -> Result<usize, EncodeError> {
     s.size(version)
-}
-
-/// Validates a struct, building nothing: its `check`.
-#[inline(always)]
-pub fn struct_check<'a, T: Struct<'a>>(c: &mut Cursor<'a>, version: i16) -> Result<(), Fail> {
-    T::check(c, version)
 }
 
 /// Steps over a struct in validated bytes: its `skip`.

@@ -9,6 +9,7 @@ use crate::error::{DecodeError, DecodeErrorKind, DecodeErrorKind as K, EncodeErr
 use crate::read::*;
 use crate::structs::Struct;
 use crate::types::{Array, Elem};
+use crate::visit::{FieldId, Visitor};
 use crate::write::{Sink, Writer};
 
 // Messages: parse and encode. A view's size is its writer run into a counter, so the encoders
@@ -128,6 +129,48 @@ fn encode_one_pass(info: &MessageInfo, version: i16, buf: &mut [u8], write: Writ
     }
 }
 
+/// A generated struct is an array element: its check and skip are its reader, its size its
+/// writer run into a counter.
+impl<'a, T: Struct<'a>> Elem<'a> for T {
+    #[inline]
+    fn read_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<Self, Fail> {
+        T::read(c, version)
+    }
+    #[inline]
+    fn check_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<(), Fail> {
+        match T::read(c, version) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+    #[inline]
+    fn skip_elem(c: &mut Cursor<'a>, version: i16, _: bool) -> Option<()> {
+        match T::read(c, version) {
+            Ok(_) => Some(()),
+            Err(_) => None,
+        }
+    }
+    #[inline]
+    fn visit_elem<V: Visitor<'a> + ?Sized>(
+        c: &mut Cursor<'a>,
+        version: i16,
+        _: bool,
+        id: FieldId,
+        vis: &mut V,
+        _: &'static str,
+    ) -> Result<(), Fail> {
+        crate::compound::visit::struct_field::<T, V>(c, true, version, id, vis)
+    }
+    #[inline]
+    fn size_elem(&self, version: i16, _: bool, _: &'static str) -> Result<usize, EncodeError> {
+        struct_size(self, version)
+    }
+    #[inline]
+    fn write_elem(&self, w: &mut Writer<'_>, version: i16, _: bool, _: &'static str) {
+        self.write(w, version)
+    }
+}
+
 // Structs: what arrays and nested fields call. A struct's `check`, `skip` and `size` are not
 // called: one function per struct (its reader, its writer) is linked instead of four.
 
@@ -138,12 +181,6 @@ pub fn struct_size<'a, T: Struct<'a>>(s: &T, version: i16) -> Result<usize, Enco
     let mut w = Writer::counter();
     s.write(&mut w, version);
     w.finish()
-}
-
-/// Validates a struct: its reader, with the value dropped.
-#[inline(always)]
-pub fn struct_check<'a, T: Struct<'a>>(c: &mut Cursor<'a>, version: i16) -> Result<(), Fail> {
-    T::read(c, version).map(|_| ())
 }
 
 /// Steps over a struct in validated bytes: its reader, with the value dropped.
