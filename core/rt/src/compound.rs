@@ -384,14 +384,15 @@ pub mod write {
             }
         }
 
-        /// A tagged field's tag and the size of its payload, which the caller writes next; a
-        /// size above `i32::MAX`, which Kafka cannot read, is a `TooLong` error.
-        #[inline(always)]
-        #[doc(hidden)]
-        pub fn tag_header(&mut self, tag: u32, size: usize, f: &'static str) {
-            self.uvarint(tag, f);
-            if let Some(s) = self.at_most_i32(size, f) {
-                self.uvarint(s, f)
+        crate::profile::shared! {
+            /// A tagged field's tag and the size of its payload, which the caller writes next; a
+            /// size above `i32::MAX`, which Kafka cannot read, is a `TooLong` error.
+            #[doc(hidden)]
+            pub fn tag_header(&mut self, tag: u32, size: usize, f: &'static str) {
+                self.uvarint(tag, f);
+                if let Some(s) = self.at_most_i32(size, f) {
+                    self.uvarint(s, f)
+                }
             }
         }
 
@@ -440,12 +441,11 @@ pub mod write {
             }
         }
 
-        /// One unknown tagged field: its tag, its size and its payload as held.
+        /// One unknown tagged field: its tag, its size and its payload as held (a payload too
+        /// long for its size is refused by [`Writer::tag_header`], as [`raw_tag_size`] refuses
+        /// it).
         #[doc(hidden)]
         pub fn raw_tag(&mut self, r: RawTaggedField<'_>) {
-            if let Err(e) = raw_tag_size(r) {
-                return self.fail(e);
-            }
             self.tag_header(r.tag, r.data.len(), "_tagged_fields");
             self.put(r.data, "_tagged_fields")
         }

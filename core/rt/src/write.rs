@@ -29,8 +29,9 @@ impl Sink for &mut [u8] {
         if len > self.len() {
             return None;
         }
+        // Checked although the test above holds (see `Writer::take`).
         let taken = core::mem::take(self);
-        let (head, tail) = taken.split_at_mut(len);
+        let (head, tail) = taken.split_at_mut_checked(len)?;
         *self = tail;
         Some(head)
     }
@@ -262,8 +263,9 @@ impl<'b> Writer<'b> {
     #[doc(hidden)]
     pub fn fixed_array(&mut self, n: usize, body: usize, compact: bool, f: &'static str) -> Option<&'b mut [u8]> {
         if compact && n < 0x7f && body < self.rest.len() {
+            // Checked although the test above holds (see `take`).
             let rest = core::mem::take(&mut self.rest);
-            let (head, tail) = rest.split_at_mut(body + 1);
+            let (head, tail) = rest.split_at_mut_checked(body + 1)?;
             self.rest = tail;
             let (first, elems) = head.split_first_mut()?;
             #[allow(clippy::cast_possible_truncation, reason = "n < 0x7f is checked above")]
