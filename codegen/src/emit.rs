@@ -1936,7 +1936,6 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str, owned
         o.push_str("    const INLINE: bool = true;\n\n");
     }
     let sig = format!("fn size(&self, {}: i16)", if sv { "v" } else { "_v" });
-    if !owned {}
     open_fn(o, false, &sig, "Result<usize, rt::EncodeError>", pin_path(owned));
     let _ = writeln!(o, "        let {}n: usize = {fixed};", if grows { "mut " } else { "" });
     o.push_str(&sb);

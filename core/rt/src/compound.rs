@@ -293,7 +293,7 @@ pub mod read {
 
 /// Arrays, structs and unknown tags written and sized.
 pub mod write {
-    use crate::error::{EncodeError, EncodeErrorKind as K};
+    use crate::error::EncodeError;
     use crate::structs::Struct;
     use crate::types::{Array, Elem, RawTaggedField, TaggedFields};
     use crate::write::*;
@@ -485,28 +485,6 @@ pub mod write {
         last: u32,
     ) -> impl Iterator<Item = RawTaggedField<'t>> {
         tags.filter(move |r| lo <= r.tag && r.tag <= last)
-    }
-
-    /// Size of a tagged field with a payload of `size` bytes: its tag, its size and the payload.
-    #[inline(always)]
-    #[doc(hidden)]
-    #[allow(
-        clippy::cast_possible_truncation,
-        reason = "a size above i32::MAX is never written: `Writer::tag_header` fails on it"
-    )]
-    pub const fn tagged_size(tag: u32, size: usize) -> usize {
-        uvarint_size(tag) + uvarint_size(size as u32) + size
-    }
-
-    /// Size of an unknown tagged field, or the error for a payload too long for its size
-    /// prefix.
-    #[inline]
-    #[doc(hidden)]
-    pub fn raw_tag_size(r: RawTaggedField<'_>) -> Result<usize, EncodeError> {
-        if r.data.len() > i32::MAX as usize {
-            return Err(EncodeError::new(K::TooLong { length: r.data.len() }, "_tagged_fields"));
-        }
-        Ok(tagged_size(r.tag, r.data.len()))
     }
 
     /// Size of an array.

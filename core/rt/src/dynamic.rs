@@ -4,11 +4,11 @@ use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
 use crate::codec::{checked_len, MessageInfo};
-use crate::compound::write::{raw_tag_size, tagged_size, unknown_between};
+use crate::compound::write::unknown_between;
 use crate::error::{EncodeError, EncodeErrorKind as K};
 use crate::reflect::{DefaultValue, FieldDesc, Kind, StructDesc};
 use crate::types::RawTaggedField;
-use crate::write::{len_size, null_not_allowed, str_size, uvarint_size, Writer};
+use crate::write::{len_size, null_not_allowed, raw_tag_size, str_size, tagged_size, uvarint_size, Writer};
 
 /// A field's value (an array element's, for arrays).
 #[derive(Clone, Debug, PartialEq)]
@@ -221,7 +221,7 @@ fn emit_struct<O: Out>(o: &mut O, desc: &StructDesc, s: &Struct<'_>, v: i16) -> 
 
 fn raw_tags<'t, O: Out>(o: &mut O, tags: impl Iterator<Item = RawTaggedField<'t>>) -> Result<(), EncodeError> {
     for r in tags {
-        raw_tag_size(r)?;
+        raw_tag_size(r.tag, r.data.len())?;
         o.tag_header(r.tag, r.data.len(), "_tagged_fields");
         o.raw(r.data, "_tagged_fields");
     }

@@ -105,7 +105,7 @@ impl OwnedTaggedFields {
     fn size_some(&self) -> Result<usize, EncodeError> {
         let mut n = 0usize;
         for t in self.iter() {
-            n += crate::compound::write::raw_tag_size(t)?;
+            n += write::raw_tag_size(t.tag, t.data.len())?;
         }
         Ok(n)
     }

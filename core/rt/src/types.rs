@@ -500,7 +500,7 @@ impl<'a> TaggedFields<'a> {
     pub fn size(&self) -> Result<usize, EncodeError> {
         let mut n = 0usize;
         for t in self.iter() {
-            n += crate::compound::write::raw_tag_size(t)?;
+            n += write::raw_tag_size(t.tag, t.data.len())?;
         }
         Ok(n)
     }

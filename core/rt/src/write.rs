@@ -463,6 +463,28 @@ pub const fn uvarint_size(v: u32) -> usize {
     }
 }
 
+/// Size of a tagged field with a payload of `size` bytes: its tag, its size and the payload.
+#[inline(always)]
+#[doc(hidden)]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "a size above i32::MAX is never written: `Writer::tag_header` fails on it"
+)]
+pub const fn tagged_size(tag: u32, size: usize) -> usize {
+    uvarint_size(tag) + uvarint_size(size as u32) + size
+}
+
+/// Size of an unknown tagged field with a payload of `len` bytes, or the error for a payload
+/// too long for its size prefix.
+#[inline]
+#[doc(hidden)]
+pub fn raw_tag_size(tag: u32, len: usize) -> Result<usize, EncodeError> {
+    if len > 0x7fff_ffff {
+        return Err(EncodeError::new(K::TooLong { length: len }, "_tagged_fields"));
+    }
+    Ok(tagged_size(tag, len))
+}
+
 /// Size of a signed zig-zag varint.
 pub const fn varint_size(v: i32) -> usize {
     uvarint_size(((v << 1) ^ (v >> 31)).cast_unsigned())
