@@ -208,22 +208,7 @@ impl<'a> Visitor<'a> for JsonBuilder {
     fn bool(&mut self, f: FieldId, x: bool) {
         self.put(f, Value::Bool(x))
     }
-    fn i8(&mut self, f: FieldId, x: i8) {
-        self.put(f, Value::from(x))
-    }
-    fn i16(&mut self, f: FieldId, x: i16) {
-        self.put(f, Value::from(x))
-    }
-    fn u16(&mut self, f: FieldId, x: u16) {
-        self.put(f, Value::from(x))
-    }
-    fn i32(&mut self, f: FieldId, x: i32) {
-        self.put(f, Value::from(x))
-    }
-    fn u32(&mut self, f: FieldId, x: u32) {
-        self.put(f, Value::from(x))
-    }
-    fn i64(&mut self, f: FieldId, x: i64) {
+    fn int(&mut self, f: FieldId, x: i64) {
         self.put(f, Value::from(x))
     }
     fn f64(&mut self, f: FieldId, x: f64) {
@@ -318,7 +303,7 @@ fn default_json(f: &FieldDesc, v: i16) -> Value {
         (DefaultValue::Str(s), _) => Value::from(s),
         (DefaultValue::Uuid(u), _) => Value::from(URL_SAFE_NO_PAD.encode(u.to_be_bytes())),
         (DefaultValue::Zero, Kind::Bool) => Value::Bool(false),
-        (DefaultValue::Zero, Kind::Float64) => float_json(0.0),
+        (DefaultValue::Zero, k) if k.number().is_some_and(|n| n.float) => float_json(0.0),
         (DefaultValue::Zero, Kind::String | Kind::Bytes | Kind::Records) => Value::from(""),
         (DefaultValue::Zero, Kind::Uuid) => Value::from(URL_SAFE_NO_PAD.encode([0u8; 16])),
         (DefaultValue::Zero, Kind::Struct(d)) => default_struct_json(d, v),
@@ -429,24 +414,23 @@ fn json_one<'j>(kind: Kind, val: &'j Value, v: i16, nullable: bool, p: &str) -> 
             _ => jerr(p, "null is not allowed here"),
         };
     }
-    Ok(match kind {
-        Kind::Bool => match val.as_bool() {
-            Some(b) => D::Bool(b),
-            None => return jerr(p, "expected a boolean"),
-        },
-        Kind::Int8 => int(val, p, i8::MIN.into(), i8::MAX.into())?,
-        Kind::Int16 => int(val, p, i16::MIN.into(), i16::MAX.into())?,
-        Kind::Uint16 => int(val, p, 0, u16::MAX.into())?,
-        Kind::Int32 => int(val, p, i32::MIN.into(), i32::MAX.into())?,
-        Kind::Uint32 => int(val, p, 0, u32::MAX.into())?,
-        Kind::Int64 => int(val, p, i64::MIN, i64::MAX)?,
-        Kind::Float64 => D::Float(match val {
+    if let Some(n) = kind.number() {
+        if !n.float {
+            return int(val, p, n.min, n.max);
+        }
+        return Ok(D::Float(match val {
             Value::Number(n) => n.as_f64().unwrap_or(0.0),
             Value::String(s) if s == "NaN" => f64::NAN,
             Value::String(s) if s == "Infinity" => f64::INFINITY,
             Value::String(s) if s == "-Infinity" => f64::NEG_INFINITY,
             _ => return jerr(p, "expected a number"),
-        }),
+        }));
+    }
+    Ok(match kind {
+        Kind::Bool => match val.as_bool() {
+            Some(b) => D::Bool(b),
+            None => return jerr(p, "expected a boolean"),
+        },
         Kind::Uuid => {
             let bytes = val
                 .as_str()
@@ -467,5 +451,7 @@ fn json_one<'j>(kind: Kind, val: &'j Value, v: i16, nullable: bool, p: &str) -> 
             None => return jerr(p, "expected base64 bytes"),
         },
         Kind::Struct(d) => D::Struct(json_struct(d, val, v, p)?),
+        // The numbers, returned above.
+        _ => return jerr(p, "expected a number"),
     })
 }

@@ -138,13 +138,7 @@ fn wire_name(t: &Type) -> String {
 fn scalar_ty(t: &Type) -> String {
     match t {
         Type::Bool => "bool".into(),
-        Type::Int8 => "i8".into(),
-        Type::Int16 => "i16".into(),
-        Type::Uint16 => "u16".into(),
-        Type::Int32 => "i32".into(),
-        Type::Uint32 => "u32".into(),
-        Type::Int64 => "i64".into(),
-        Type::Float64 => "f64".into(),
+        Type::Num(n) => n.rust.into(),
         Type::String => "&'a str".into(),
         Type::Bytes | Type::Records => "&'a [u8]".into(),
         Type::Uuid => "rt::Uuid".into(),
@@ -192,10 +186,8 @@ fn inline_cap(t: &Type, all: &[(String, String, Vec<Field>)]) -> Option<usize> {
 
 fn fixed_width(t: &Type) -> Option<usize> {
     Some(match t {
-        Type::Bool | Type::Int8 => 1,
-        Type::Int16 | Type::Uint16 => 2,
-        Type::Int32 | Type::Uint32 => 4,
-        Type::Int64 | Type::Float64 => 8,
+        Type::Bool => 1,
+        Type::Num(n) => n.width,
         Type::Uuid => 16,
         _ => return None,
     })
@@ -204,13 +196,7 @@ fn fixed_width(t: &Type) -> Option<usize> {
 fn prim_fn(t: &Type) -> &'static str {
     match t {
         Type::Bool => "bool",
-        Type::Int8 => "i8",
-        Type::Int16 => "i16",
-        Type::Uint16 => "u16",
-        Type::Int32 => "i32",
-        Type::Uint32 => "u32",
-        Type::Int64 => "i64",
-        Type::Float64 => "f64",
+        Type::Num(n) => n.rust,
         Type::Uuid => "uuid",
         _ => unreachable!("not a fixed-width type"),
     }
@@ -257,15 +243,15 @@ impl F<'_> {
         }
         let inner = match &self.f.ty {
             Type::Bool => (d == Some("true")).to_string(),
-            Type::Int8 | Type::Int16 | Type::Uint16 | Type::Int32 | Type::Uint32 | Type::Int64 => {
+            Type::Num(n) if !n.float => {
                 let v = d.and_then(parse_int).unwrap_or(0);
                 let ty = scalar_ty(&self.f.ty);
                 // Hex defaults are bit patterns; keep them readable as integers of the type.
                 format!("{v}_{ty}")
             }
-            Type::Float64 => {
+            Type::Num(n) => {
                 let v: f64 = d.and_then(|s| s.parse().ok()).unwrap_or(0.0);
-                format!("{v:?}_f64")
+                format!("{v:?}_{}", n.rust)
             }
             Type::String if self.owned => {
                 format!("rt::OwnedStr::from_static({:?})", d.unwrap_or(""))
@@ -311,7 +297,7 @@ impl F<'_> {
                 let plain = (d == "false") == set;
                 format!("{}{id}", if plain { "" } else { "!" })
             }
-            (Type::Float64, _) => format!("{id}.to_bits() {eq} ({d}).to_bits()"),
+            (Type::Num(n), _) if n.float => format!("{id}.to_bits() {eq} ({d}).to_bits()"),
             (Type::String, false) if text_default.is_empty() => format!("{bang}{id}.is_empty()"),
             (Type::String, false) if self.owned => format!("{id} {eq} {text_default:?}"),
             (Type::String, true) if self.owned => format!("{id}.as_deref() {eq} Some({text_default:?})"),
@@ -926,13 +912,7 @@ fn upper(name: &str) -> String {
 fn kind_expr(t: &Type) -> String {
     match t {
         Type::Bool => "K::Bool".into(),
-        Type::Int8 => "K::Int8".into(),
-        Type::Int16 => "K::Int16".into(),
-        Type::Uint16 => "K::Uint16".into(),
-        Type::Int32 => "K::Int32".into(),
-        Type::Uint32 => "K::Uint32".into(),
-        Type::Int64 => "K::Int64".into(),
-        Type::Float64 => "K::Float64".into(),
+        Type::Num(n) => format!("K::{}", n.kind),
         Type::String => "K::String".into(),
         Type::Bytes => "K::Bytes".into(),
         Type::Records => "K::Records".into(),
@@ -950,10 +930,8 @@ fn default_desc(f: &Field) -> String {
     let Some(d) = d else { return "D::Zero".into() };
     match &f.ty {
         Type::Bool => format!("D::Bool({})", d == "true"),
-        Type::Int8 | Type::Int16 | Type::Uint16 | Type::Int32 | Type::Uint32 | Type::Int64 => {
-            format!("D::Int({})", parse_int(d).unwrap_or(0) as i64)
-        }
-        Type::Float64 => format!("D::Float({:#x})", d.parse::<f64>().unwrap_or(0.0).to_bits()),
+        Type::Num(n) if !n.float => format!("D::Int({})", parse_int(d).unwrap_or(0) as i64),
+        Type::Num(_) => format!("D::Float({:#x})", d.parse::<f64>().unwrap_or(0.0).to_bits()),
         Type::String if d.is_empty() => "D::Zero".into(),
         Type::String => format!("D::Str({d:?})"),
         Type::Uuid => format!("D::Uuid({:#x})", parse_uuid(d).unwrap_or(0)),
@@ -1179,7 +1157,6 @@ fn emit_defmt(o: &mut String, name: &str, fs: &[F]) {
             (Type::String, true) => ("{}", format!("rt::defmt_fmt::OptStr(self.{id})")),
             (Type::Uuid, _) => ("{}", format!("rt::defmt_fmt::UuidFmt(self.{id})")),
             (Type::Bytes | Type::Records, false) => ("{=[u8]}", format!("self.{id}")),
-            (Type::Float64, _) => ("{=f64}", format!("self.{id}")),
             (t, false) if fixed_width(t).is_some() => {
                 let _ = write!(text, "{id}: {{={}}}, ", prim_fn(t));
                 args.push(format!("self.{id}"));

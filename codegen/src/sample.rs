@@ -156,11 +156,8 @@ fn write_default(cx: &Cx, f: &Field, out: &mut Vec<u8>, tagged: bool) {
             _ => out.push(0),
         },
         Type::Bool => out.push(u8::from(d == Some("true"))),
-        Type::Int8 => int(out, 1),
-        Type::Int16 | Type::Uint16 => int(out, 2),
-        Type::Int32 | Type::Uint32 => int(out, 4),
-        Type::Int64 => int(out, 8),
-        Type::Float64 => out.extend_from_slice(&d.and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0).to_be_bytes()),
+        Type::Num(n) if !n.float => int(out, n.width),
+        Type::Num(_) => out.extend_from_slice(&d.and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0).to_be_bytes()),
         Type::String => {
             let s = d.unwrap_or("");
             uvarint(out, s.len() as u32 + 1);
@@ -221,10 +218,7 @@ fn write_value(
     };
     match ty {
         Type::Bool => out.push(rng.below(2) as u8),
-        Type::Int8 => out.push(rng.next_u64() as u8),
-        Type::Int16 | Type::Uint16 => out.extend_from_slice(&(rng.next_u64() as u16).to_be_bytes()),
-        Type::Int32 | Type::Uint32 => out.extend_from_slice(&(rng.next_u64() as u32).to_be_bytes()),
-        Type::Int64 | Type::Float64 => out.extend_from_slice(&rng.next_u64().to_be_bytes()),
+        Type::Num(n) => out.extend_from_slice(&rng.next_u64().to_be_bytes()[8 - n.width..]),
         Type::Uuid => {
             out.extend_from_slice(&rng.next_u64().to_be_bytes());
             out.extend_from_slice(&rng.next_u64().to_be_bytes());

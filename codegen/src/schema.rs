@@ -9,6 +9,7 @@ use std::path::Path;
 
 use jsonc_parser::ast::{Object, ObjectProp, Value};
 use jsonc_parser::common::Ranged;
+use kafka_wire_rt::reflect::{Number, NUMBERS};
 
 /// The highest version the generator can represent (a bit each in a `u64`).
 pub const MAX_VERSION: u8 = 63;
@@ -131,13 +132,8 @@ pub struct Loc {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Type {
     Bool,
-    Int8,
-    Int16,
-    Uint16,
-    Int32,
-    Uint32,
-    Int64,
-    Float64,
+    /// A fixed-width number: its row of the runtime's table.
+    Num(&'static Number),
     String,
     Bytes,
     Records,
@@ -150,18 +146,14 @@ impl Type {
     pub fn parse(s: &str) -> Option<Type> {
         Some(match s {
             "bool" => Type::Bool,
-            "int8" => Type::Int8,
-            "int16" => Type::Int16,
-            "uint16" => Type::Uint16,
-            "int32" => Type::Int32,
-            "uint32" => Type::Uint32,
-            "int64" => Type::Int64,
-            "float64" => Type::Float64,
             "string" => Type::String,
             "bytes" => Type::Bytes,
             "records" => Type::Records,
             "uuid" => Type::Uuid,
             _ => {
+                if let Some(n) = NUMBERS.iter().find(|n| n.schema == s) {
+                    return Some(Type::Num(n));
+                }
                 if let Some(inner) = s.strip_prefix("[]") {
                     let t = Type::parse(inner)?;
                     if matches!(t, Type::Array(_) | Type::Bytes | Type::Records) {
@@ -200,13 +192,7 @@ impl fmt::Display for Type {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Type::Bool => f.write_str("bool"),
-            Type::Int8 => f.write_str("int8"),
-            Type::Int16 => f.write_str("int16"),
-            Type::Uint16 => f.write_str("uint16"),
-            Type::Int32 => f.write_str("int32"),
-            Type::Uint32 => f.write_str("uint32"),
-            Type::Int64 => f.write_str("int64"),
-            Type::Float64 => f.write_str("float64"),
+            Type::Num(n) => f.write_str(n.schema),
             Type::String => f.write_str("string"),
             Type::Bytes => f.write_str("bytes"),
             Type::Records => f.write_str("records"),
@@ -884,16 +870,11 @@ fn check_default(ty: &Type, d: &str, nullable: bool) -> Result<(), String> {
             "true" | "false" => Ok(()),
             _ => Err(format!("default \"{d}\" is not a valid bool")),
         },
-        Type::Int8 => int(i8::MIN.into(), i8::MAX.into()),
-        Type::Int16 => int(i16::MIN.into(), i16::MAX.into()),
-        Type::Uint16 => int(0, u16::MAX.into()),
-        Type::Int32 => int(i32::MIN.into(), i32::MAX.into()),
-        Type::Uint32 => int(0, u32::MAX.into()),
-        Type::Int64 => int(i64::MIN.into(), i64::MAX.into()),
-        Type::Float64 => d
+        Type::Num(n) if !n.float => int(n.min.into(), n.max.into()),
+        Type::Num(n) => d
             .parse::<f64>()
             .map(|_| ())
-            .map_err(|_| format!("default \"{d}\" is not a valid float64")),
+            .map_err(|_| format!("default \"{d}\" is not a valid {}", n.schema)),
         Type::String => Ok(()),
         Type::Uuid => parse_uuid(d)
             .map(|_| ())

@@ -128,8 +128,13 @@ macro_rules! format_elem {
         }
     )*};
 }
-format_elem!(bool => "{=bool}", i8 => "{=i8}", i16 => "{=i16}", u16 => "{=u16}", i32 => "{=i32}",
-    u32 => "{=u32}", i64 => "{=i64}", f64 => "{=f64}");
+format_elem!(bool => "{=bool}");
+macro_rules! format_numbers {
+    ($($s:ident $k:ident $t:ident $at:ident $w:literal $d:literal,)*) => {
+        format_elem!($($t => $d),*);
+    };
+}
+crate::prim::numbers!(format_numbers);
 
 impl FormatElem for &str {
     fn format_elem(&self, f: Formatter<'_>) {

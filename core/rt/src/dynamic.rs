@@ -265,15 +265,6 @@ fn null_len<O: Out>(o: &mut O, compact: bool, nullable: bool, f: &'static str) -
     Ok(())
 }
 
-/// The integer `x` holds as a `T`; another type, or a value outside `T`'s range, is the wrong
-/// type for the field.
-fn int<T: TryFrom<i64>>(x: &Value<'_>, f: &'static str) -> Result<T, EncodeError> {
-    match x {
-        Value::Int(i) => T::try_from(*i).map_err(|_| wrong_type(f)),
-        _ => Err(wrong_type(f)),
-    }
-}
-
 #[allow(clippy::too_many_arguments)]
 fn emit_one<O: Out>(
     o: &mut O,
@@ -285,6 +276,16 @@ fn emit_one<O: Out>(
     tagged: bool,
     f: &'static str,
 ) -> Result<(), EncodeError> {
+    if let Some(n) = kind.number() {
+        // An integer in the type's range, or a float for `float64`.
+        let (b, at) = match x {
+            Value::Float(d) if n.float => (d.to_be_bytes(), 0),
+            Value::Int(i) => n.int_bytes(*i).ok_or_else(|| wrong_type(f))?,
+            _ => return Err(wrong_type(f)),
+        };
+        o.fixed(b.get(at..).unwrap_or_default(), f);
+        return Ok(());
+    }
     match (kind, x) {
         (Kind::String, Value::Null) => {
             if !nullable {
@@ -309,13 +310,6 @@ fn emit_one<O: Out>(
             }
         }
         (Kind::Bool, Value::Bool(b)) => o.fixed(&[u8::from(*b)], f),
-        (Kind::Int8, _) => o.fixed(&int::<i8>(x, f)?.to_be_bytes(), f),
-        (Kind::Int16, _) => o.fixed(&int::<i16>(x, f)?.to_be_bytes(), f),
-        (Kind::Uint16, _) => o.fixed(&int::<u16>(x, f)?.to_be_bytes(), f),
-        (Kind::Int32, _) => o.fixed(&int::<i32>(x, f)?.to_be_bytes(), f),
-        (Kind::Uint32, _) => o.fixed(&int::<u32>(x, f)?.to_be_bytes(), f),
-        (Kind::Int64, _) => o.fixed(&int::<i64>(x, f)?.to_be_bytes(), f),
-        (Kind::Float64, Value::Float(d)) => o.fixed(&d.to_be_bytes(), f),
         (Kind::Uuid, Value::Uuid(u)) => o.fixed(u.as_bytes(), f),
         (Kind::String, Value::Str(s)) => o.str(s, compact, f)?,
         (Kind::Bytes | Kind::Records, Value::Bytes(b)) => {
@@ -353,7 +347,7 @@ fn default_value(f: &FieldDesc) -> Value<'static> {
         (DefaultValue::Str(s), _) => Value::Str(Cow::Borrowed(s)),
         (DefaultValue::Uuid(u), _) => Value::Uuid(uuid::Uuid::from_u128(u)),
         (DefaultValue::Zero, Kind::Bool) => Value::Bool(false),
-        (DefaultValue::Zero, Kind::Float64) => Value::Float(0.0),
+        (DefaultValue::Zero, k) if k.number().is_some_and(|n| n.float) => Value::Float(0.0),
         (DefaultValue::Zero, Kind::String) => Value::Str(Cow::Borrowed("")),
         (DefaultValue::Zero, Kind::Bytes | Kind::Records) => Value::Bytes(Cow::Borrowed(&[])),
         (DefaultValue::Zero, Kind::Uuid) => Value::Uuid(uuid::Uuid::nil()),

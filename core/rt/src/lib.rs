@@ -61,6 +61,7 @@ pub mod error;
 #[doc(hidden)]
 pub mod owned;
 pub mod pin;
+mod prim;
 mod profile;
 #[doc(hidden)]
 pub mod read;

@@ -285,15 +285,14 @@ macro_rules! fixed_owned {
 }
 fixed_owned! {
     bool => 1, bool, |b: bool| [u8::from(b)];
-    i8 => 1, i8, i8::to_be_bytes;
-    i16 => 2, i16, i16::to_be_bytes;
-    u16 => 2, u16, u16::to_be_bytes;
-    i32 => 4, i32, i32::to_be_bytes;
-    u32 => 4, u32, u32::to_be_bytes;
-    i64 => 8, i64, i64::to_be_bytes;
-    f64 => 8, f64, f64::to_be_bytes;
     uuid::Uuid => 16, uuid, |u: uuid::Uuid| *u.as_bytes();
 }
+macro_rules! number_owned {
+    ($($s:ident $k:ident $t:ident $at:ident $w:literal $d:literal,)*) => {
+        fixed_owned! { $($t => $w, $t, <$t>::to_be_bytes;)* }
+    };
+}
+crate::prim::numbers!(number_owned);
 
 impl Sealed for OwnedStr {}
 

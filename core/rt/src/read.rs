@@ -16,8 +16,8 @@
 //!
 //! The readers of strings, bytes and tagged fields are marked `shared!` (`crate::profile`):
 //! inlined into every struct that reads such a field, or one function that every struct calls
-//! (feature `small-code`). The fixed-width readers (`int16` to `int64`, `uint16`, `uint32`,
-//! `float64`) and the unsigned varint reader are the build's own (`crate::profile`).
+//! (feature `small-code`). The readers of the fixed-width numbers (one per row of the table in
+//! `crate::prim`) and the unsigned varint reader are the build's own (`crate::profile`).
 
 use crate::error::{DecodeError, DecodeErrorKind as K, Fail};
 
@@ -328,12 +328,8 @@ pub fn canon_bool<'a, C: Src<'a>>(c: &mut C, b: u8) -> bool {
     }
     b != 0
 }
-/// `int8`.
-#[inline(always)]
-pub fn i8<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i8, C::Err> {
-    Ok(i8::from_be_bytes(chunk::<1, C>(c, f)?))
-}
-pub use crate::profile::{f64, i16, i32, i64, u16, u32, uvarint};
+pub use crate::profile::numbers::*;
+pub use crate::profile::uvarint;
 
 /// `uuid`: 16 bytes, most significant first.
 #[inline(always)]
@@ -418,15 +414,14 @@ macro_rules! at_fns {
 at_fns! {
     bool_at => bool, 1, |a| a[0] != 0;
     u8_at => u8, 1, |a| a[0];
-    i8_at => i8, 1, i8::from_be_bytes;
-    i16_at => i16, 2, i16::from_be_bytes;
-    u16_at => u16, 2, u16::from_be_bytes;
-    i32_at => i32, 4, i32::from_be_bytes;
-    u32_at => u32, 4, u32::from_be_bytes;
-    i64_at => i64, 8, i64::from_be_bytes;
-    f64_at => f64, 8, f64::from_be_bytes;
     uuid_at => uuid::Uuid, 16, uuid::Uuid::from_bytes;
 }
+macro_rules! number_at_fns {
+    ($($s:ident $k:ident $t:ident $at:ident $w:literal $d:literal,)*) => {
+        at_fns! { $($at => $t, $w, <$t>::from_be_bytes;)* }
+    };
+}
+crate::prim::numbers!(number_at_fns);
 
 /// The unsigned varint reader both builds share: the one-byte form inline, the others through
 /// [`uvarint_slow`]. [`uvarint`] calls it, inlined or not.
@@ -962,19 +957,18 @@ mod kafka_vectors {
     //! reader throws.
 
     use super as r;
-    use crate::vectors::{reads, show_blob};
+    use crate::vectors::{reads, show_blob, show_number};
     use std::format;
     use std::string::ToString;
 
     #[test]
     fn fixed_width() {
-        reads("int8", true, |c| Ok(r::i8(c, "v")?.to_string()));
-        reads("int16", true, |c| Ok(r::i16(c, "v")?.to_string()));
-        reads("int32", true, |c| Ok(r::i32(c, "v")?.to_string()));
-        reads("int64", true, |c| Ok(r::i64(c, "v")?.to_string()));
-        reads("uint16", true, |c| Ok(r::u16(c, "v")?.to_string()));
-        reads("uint32", true, |c| Ok(r::u32(c, "v")?.to_string()));
-        reads("float64", true, |c| Ok(format!("{:016x}", r::f64(c, "v")?.to_bits())));
+        macro_rules! numbers {
+            ($($s:ident $k:ident $t:ident $at:ident $w:literal $d:literal,)*) => {$(
+                reads(stringify!($s), true, |c| Ok(show_number(stringify!($s), &r::$t(c, "v")?.to_be_bytes())));
+            )*};
+        }
+        crate::prim::numbers!(numbers);
         reads("uuid", true, |c| Ok(format!("{:032x}", r::uuid(c, "v")?.as_u128())));
         // Any non-zero byte is true; Kafka writes 1 back, and the cursor notes the others.
         reads("bool", true, |c| Ok(r::bool(c, "v")?.to_string()));

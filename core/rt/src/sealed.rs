@@ -8,4 +8,10 @@ pub trait Sealed {}
 macro_rules! sealed {
     ($($t:ty),*) => {$(impl Sealed for $t {})*};
 }
-sealed!(bool, i8, i16, u16, i32, u32, i64, f64, uuid::Uuid, &str);
+sealed!(bool, uuid::Uuid, &str);
+macro_rules! sealed_numbers {
+    ($($s:ident $k:ident $t:ident $at:ident $w:literal $d:literal,)*) => {
+        sealed!($($t),*);
+    };
+}
+crate::prim::numbers!(sealed_numbers);

@@ -88,13 +88,10 @@ macro_rules! fixed_elem {
     };
 }
 fixed_elem!(bool, 1, bool, bool, false);
-fixed_elem!(i8, 1, i8, i8, true);
-fixed_elem!(i16, 2, i16, i16, true);
-fixed_elem!(u16, 2, u16, u16, true);
-fixed_elem!(i32, 4, i32, i32, true);
-fixed_elem!(u32, 4, u32, u32, true);
-fixed_elem!(i64, 8, i64, i64, true);
-fixed_elem!(f64, 8, f64, f64, true);
+macro_rules! number_elems {
+    ($($s:ident $k:ident $t:ident $at:ident $w:literal $d:literal,)*) => {$(fixed_elem!($t, $w, $t, $t, true);)*};
+}
+crate::prim::numbers!(number_elems);
 fixed_elem!(uuid::Uuid, 16, uuid, uuid, true);
 
 impl<'a> Elem<'a> for &'a str {

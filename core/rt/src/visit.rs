@@ -3,34 +3,51 @@
 /// A field's number within its message (see the module docs).
 pub type FieldId = u16;
 
+macro_rules! visitor_methods {
+    ($($s:ident $k:ident $t:ident $at:ident $w:literal $d:literal,)*) => {$(
+        #[doc = concat!("A field or element of type `", stringify!($s), "`. ", to_int!(doc $t))]
+        #[inline(always)]
+        fn $t(&mut self, f: FieldId, x: $t) {
+            to_int!(self, f, x, $t);
+        }
+    )*};
+}
+/// What a number method does by default: integers go to [`Visitor::int`], `float64` nowhere.
+macro_rules! to_int {
+    (doc f64) => {
+        "Does nothing by default."
+    };
+    (doc $t:ident) => {
+        "Calls [`Visitor::int`] by default."
+    };
+    ($v:ident, $f:ident, $x:ident, f64) => {
+        let _ = ($f, $x);
+    };
+    ($v:ident, $f:ident, $x:ident, $t:ident) => {
+        $v.int($f, i64::from($x))
+    };
+}
+macro_rules! renumbered_methods {
+    ($($s:ident $k:ident $t:ident $at:ident $w:literal $d:literal,)*) => {$(
+        fn $t(&mut self, f: FieldId, x: $t) {
+            self.inner.$t(self.id(f), x);
+        }
+    )*};
+}
+
 /// Receives the fields of a message from [`Message::visit`](crate::Message::visit). Every
-/// method does nothing by default; implement the ones you need.
+/// method does nothing by default, but the integer ones, which call [`Visitor::int`]; implement
+/// the ones you need.
 #[allow(unused_variables)]
 pub trait Visitor<'a> {
     /// A `bool` field or element.
     #[inline(always)]
     fn bool(&mut self, f: FieldId, x: bool) {}
-    /// An `int8`.
+    /// Any integer field or element (`int8` to `int64`, `uint16`, `uint32`) whose own method is
+    /// not implemented.
     #[inline(always)]
-    fn i8(&mut self, f: FieldId, x: i8) {}
-    /// An `int16`.
-    #[inline(always)]
-    fn i16(&mut self, f: FieldId, x: i16) {}
-    /// A `uint16`.
-    #[inline(always)]
-    fn u16(&mut self, f: FieldId, x: u16) {}
-    /// An `int32`.
-    #[inline(always)]
-    fn i32(&mut self, f: FieldId, x: i32) {}
-    /// A `uint32`.
-    #[inline(always)]
-    fn u32(&mut self, f: FieldId, x: u32) {}
-    /// An `int64`.
-    #[inline(always)]
-    fn i64(&mut self, f: FieldId, x: i64) {}
-    /// A `float64`.
-    #[inline(always)]
-    fn f64(&mut self, f: FieldId, x: f64) {}
+    fn int(&mut self, f: FieldId, x: i64) {}
+    crate::prim::numbers!(visitor_methods);
     /// A `uuid`.
     #[inline(always)]
     fn uuid(&mut self, f: FieldId, x: uuid::Uuid) {}
@@ -94,27 +111,10 @@ impl<'a, V: Visitor<'a> + ?Sized> Visitor<'a> for Renumbered<'_, V> {
     fn bool(&mut self, f: FieldId, x: bool) {
         self.inner.bool(self.id(f), x);
     }
-    fn i8(&mut self, f: FieldId, x: i8) {
-        self.inner.i8(self.id(f), x);
+    fn int(&mut self, f: FieldId, x: i64) {
+        self.inner.int(self.id(f), x);
     }
-    fn i16(&mut self, f: FieldId, x: i16) {
-        self.inner.i16(self.id(f), x);
-    }
-    fn u16(&mut self, f: FieldId, x: u16) {
-        self.inner.u16(self.id(f), x);
-    }
-    fn i32(&mut self, f: FieldId, x: i32) {
-        self.inner.i32(self.id(f), x);
-    }
-    fn u32(&mut self, f: FieldId, x: u32) {
-        self.inner.u32(self.id(f), x);
-    }
-    fn i64(&mut self, f: FieldId, x: i64) {
-        self.inner.i64(self.id(f), x);
-    }
-    fn f64(&mut self, f: FieldId, x: f64) {
-        self.inner.f64(self.id(f), x);
-    }
+    crate::prim::numbers!(renumbered_methods);
     fn uuid(&mut self, f: FieldId, x: uuid::Uuid) {
         self.inner.uuid(self.id(f), x);
     }

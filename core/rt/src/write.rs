@@ -79,6 +79,17 @@ pub struct Writer<'b> {
     counting: bool,
 }
 
+macro_rules! number_writers {
+    ($($s:ident $k:ident $t:ident $at:ident $w:literal $d:literal,)*) => {$(
+        #[doc = concat!("`", stringify!($s), "`.")]
+        #[inline(always)]
+        #[doc(hidden)]
+        pub fn $t(&mut self, v: $t, f: &'static str) {
+            self.arr(v.to_be_bytes(), f)
+        }
+    )*};
+}
+
 impl<'b> Writer<'b> {
     /// A writer over `buf`.
     pub fn new(buf: &'b mut [u8]) -> Self {
@@ -283,48 +294,7 @@ impl<'b> Writer<'b> {
     pub fn bool(&mut self, v: bool, f: &'static str) {
         self.arr([u8::from(v)], f)
     }
-    /// `int8`.
-    #[inline(always)]
-    #[doc(hidden)]
-    pub fn i8(&mut self, v: i8, f: &'static str) {
-        self.arr(v.to_be_bytes(), f)
-    }
-    /// `int16`.
-    #[inline(always)]
-    #[doc(hidden)]
-    pub fn i16(&mut self, v: i16, f: &'static str) {
-        self.arr(v.to_be_bytes(), f)
-    }
-    /// `uint16`.
-    #[inline(always)]
-    #[doc(hidden)]
-    pub fn u16(&mut self, v: u16, f: &'static str) {
-        self.arr(v.to_be_bytes(), f)
-    }
-    /// `int32`.
-    #[inline(always)]
-    #[doc(hidden)]
-    pub fn i32(&mut self, v: i32, f: &'static str) {
-        self.arr(v.to_be_bytes(), f)
-    }
-    /// `uint32`.
-    #[inline(always)]
-    #[doc(hidden)]
-    pub fn u32(&mut self, v: u32, f: &'static str) {
-        self.arr(v.to_be_bytes(), f)
-    }
-    /// `int64`.
-    #[inline(always)]
-    #[doc(hidden)]
-    pub fn i64(&mut self, v: i64, f: &'static str) {
-        self.arr(v.to_be_bytes(), f)
-    }
-    /// `float64`.
-    #[inline(always)]
-    #[doc(hidden)]
-    pub fn f64(&mut self, v: f64, f: &'static str) {
-        self.arr(v.to_be_bytes(), f)
-    }
+    crate::prim::numbers!(number_writers);
     /// `uuid`.
     #[inline(always)]
     #[doc(hidden)]
@@ -604,7 +574,7 @@ mod tests {
     //! (`crate::vectors`): for each value Kafka read, the bytes Kafka writes for it.
 
     use super::*;
-    use crate::vectors::{blob, text, writes};
+    use crate::vectors::{blob, number_bytes, text, writes};
 
     /// A decimal value of a vector.
     fn num<T: core::str::FromStr>(v: &str) -> T {
@@ -613,38 +583,19 @@ mod tests {
 
     #[test]
     fn fixed_width() {
-        writes("int8", |v, w| {
-            w.i8(num(v), "v");
-            1
-        });
-        writes("int16", |v, w| {
-            w.i16(num(v), "v");
-            2
-        });
-        writes("int32", |v, w| {
-            w.i32(num(v), "v");
-            4
-        });
-        writes("int64", |v, w| {
-            w.i64(num(v), "v");
-            8
-        });
-        writes("uint16", |v, w| {
-            w.u16(num(v), "v");
-            2
-        });
-        writes("uint32", |v, w| {
-            w.u32(num(v), "v");
-            4
-        });
+        macro_rules! numbers {
+            ($($s:ident $k:ident $t:ident $at:ident $w:literal $d:literal,)*) => {$(
+                writes(stringify!($s), |v, w| {
+                    let b = number_bytes(stringify!($s), v);
+                    w.$t(<$t>::from_be_bytes(b.try_into().expect("width")), "v");
+                    $w
+                });
+            )*};
+        }
+        crate::prim::numbers!(numbers);
         writes("bool", |v, w| {
             w.bool(num(v), "v");
             1
-        });
-        writes("float64", |v, w| {
-            let bits = u64::from_str_radix(v, 16).expect("float64 bits");
-            w.f64(f64::from_bits(bits), "v");
-            8
         });
         writes("uuid", |v, w| {
             let u = u128::from_str_radix(v, 16).expect("uuid digits");

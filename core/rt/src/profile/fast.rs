@@ -93,35 +93,19 @@ pub fn struct_skip<'a, T: Struct<'a>>(c: &mut Cursor<'a>, version: i16) -> Optio
 
 // Readers.
 
-/// `int16`.
-#[inline(always)]
-pub fn i16<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i16, C::Err> {
-    Ok(i16::from_be_bytes(chunk::<2, C>(c, f)?))
+macro_rules! readers {
+    ($($s:ident $k:ident $t:ident $at:ident $w:literal $d:literal,)*) => {$(
+        #[doc = concat!("`", stringify!($s), "`.")]
+        #[inline(always)]
+        pub fn $t<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<$t, C::Err> {
+            Ok(<$t>::from_be_bytes(chunk::<$w, C>(c, f)?))
+        }
+    )*};
 }
-/// `uint16`.
-#[inline(always)]
-pub fn u16<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u16, C::Err> {
-    Ok(u16::from_be_bytes(chunk::<2, C>(c, f)?))
-}
-/// `int32`.
-#[inline(always)]
-pub fn i32<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i32, C::Err> {
-    Ok(i32::from_be_bytes(chunk::<4, C>(c, f)?))
-}
-/// `uint32`.
-#[inline(always)]
-pub fn u32<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, C::Err> {
-    Ok(u32::from_be_bytes(chunk::<4, C>(c, f)?))
-}
-/// `int64`.
-#[inline(always)]
-pub fn i64<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i64, C::Err> {
-    Ok(i64::from_be_bytes(chunk::<8, C>(c, f)?))
-}
-/// `float64`.
-#[inline(always)]
-pub fn f64<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<f64, C::Err> {
-    Ok(f64::from_be_bytes(chunk::<8, C>(c, f)?))
+/// The readers of the fixed-width numbers, one per row of the table.
+pub mod numbers {
+    use super::*;
+    crate::prim::numbers!(readers);
 }
 
 /// Unsigned varint, at most five bytes, as Kafka reads it (the result is 32 bits): the one-byte

@@ -191,41 +191,33 @@ pub fn struct_skip<'a, T: Struct<'a>>(c: &mut Cursor<'a>, version: i16) -> Optio
 
 // Readers.
 
-/// `int16`.
-#[inline(always)]
-pub fn i16<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i16, C::Err> {
-    u16(c, f).map(u16::cast_signed)
+macro_rules! readers {
+    ($($s:ident $k:ident $t:ident $at:ident $w:literal $d:literal,)*) => {$(
+        #[doc = concat!("`", stringify!($s), "`: one byte inline, wider ones through [`be`].")]
+        #[inline(always)]
+        pub fn $t<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<$t, C::Err> {
+            if $w == 1 {
+                Ok(<$t>::from_be_bytes(chunk::<$w, C>(c, f)?))
+            } else {
+                be(c, $w, f).map(|v| <$t>::from_be_bytes(low::<$w>(v)))
+            }
+        }
+    )*};
 }
-/// `uint16`.
-#[inline(always)]
-#[allow(clippy::cast_possible_truncation, reason = "`be` reads two bytes: v < 2^16")]
-pub fn u16<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u16, C::Err> {
-    be(c, 2, f).map(|v| v as u16)
-}
-/// `int32`.
-#[inline(always)]
-pub fn i32<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i32, C::Err> {
-    u32(c, f).map(u32::cast_signed)
-}
-/// `uint32`.
-#[inline(always)]
-#[allow(clippy::cast_possible_truncation, reason = "`be` reads four bytes: v < 2^32")]
-pub fn u32<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, C::Err> {
-    be(c, 4, f).map(|v| v as u32)
-}
-/// `int64`.
-#[inline(always)]
-pub fn i64<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<i64, C::Err> {
-    be(c, 8, f).map(u64::cast_signed)
-}
-/// `float64`.
-#[inline(always)]
-pub fn f64<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<f64, C::Err> {
-    be(c, 8, f).map(f64::from_bits)
+/// The readers of the fixed-width numbers, one per row of the table.
+pub mod numbers {
+    use super::*;
+    crate::prim::numbers!(readers);
 }
 
-/// A big-endian number of `n` bytes (at most 8): every fixed-width field but `int8`, `bool` and
-/// `uuid` is read by this one function (per kind of source).
+/// The low `N` bytes of `v`, big-endian.
+#[inline(always)]
+fn low<const N: usize>(v: u64) -> [u8; N] {
+    sub::<8, N>(&v.to_be_bytes(), 8usize.saturating_sub(N))
+}
+
+/// A big-endian number of `n` bytes (at most 8): every fixed-width number wider than a byte is
+/// read by this one function (per kind of source).
 #[inline(never)]
 fn be<'a, C: Src<'a>>(c: &mut C, n: usize, f: &'static str) -> Result<u64, C::Err> {
     let r = c.cur();
