@@ -103,35 +103,16 @@ impl Sink for Touch {
 impl<'a> kafka_wire::Visitor<'a> for Touch {
     #[inline(always)]
     fn bool(&mut self, _: kafka_wire::FieldId, x: bool) {
-        self.int(x.into());
+        Sink::int(self, x.into());
     }
+    /// Every integer type.
     #[inline(always)]
-    fn i8(&mut self, _: kafka_wire::FieldId, x: i8) {
-        self.int(x.into());
-    }
-    #[inline(always)]
-    fn i16(&mut self, _: kafka_wire::FieldId, x: i16) {
-        self.int(x.into());
-    }
-    #[inline(always)]
-    fn u16(&mut self, _: kafka_wire::FieldId, x: u16) {
-        self.int(x.into());
-    }
-    #[inline(always)]
-    fn i32(&mut self, _: kafka_wire::FieldId, x: i32) {
-        self.int(x.into());
-    }
-    #[inline(always)]
-    fn u32(&mut self, _: kafka_wire::FieldId, x: u32) {
-        self.int(x.into());
-    }
-    #[inline(always)]
-    fn i64(&mut self, _: kafka_wire::FieldId, x: i64) {
-        self.int(x);
+    fn int(&mut self, _: kafka_wire::FieldId, x: i64) {
+        Sink::int(self, x);
     }
     #[inline(always)]
     fn f64(&mut self, _: kafka_wire::FieldId, x: f64) {
-        self.int(x.to_bits() as i64);
+        Sink::int(self, x.to_bits() as i64);
     }
     #[inline(always)]
     fn uuid(&mut self, _: kafka_wire::FieldId, x: kafka_wire::Uuid) {
