@@ -196,6 +196,28 @@ pub fn run(c: &mut Checks, buf: &mut [u8], scratch: &mut [u8]) {
             "apr: the owned value re-encodes to the same bytes",
         );
         say!("alloc: AlterPartitionRequest v3 owned from a Bytes and encoded again");
+
+        // `kafka_wire::dynamic`: the message laid out by its schema at run time, encoded by the
+        // runtime's schema walker (linked here, so the panic-site budget covers it too), against
+        // the generated encoder.
+        use kafka_wire::dynamic::{self, Struct, Value};
+        let desc = AlterPartitionRequest::SCHEMA;
+        let mut s = Struct::new(desc);
+        s.set(0, Value::Int(i64::from(BROKER_ID)));
+        s.set(1, Value::Int(BROKER_EPOCH));
+        let dynamic_bytes = dynamic::to_vec(&AlterPartitionRequest::INFO, desc, &s, core::hint::black_box(VERSION));
+        let typed = AlterPartitionRequest {
+            broker_id: BROKER_ID,
+            broker_epoch: BROKER_EPOCH,
+            ..AlterPartitionRequest::DEFAULT
+        };
+        let mut tb = [0u8; 32];
+        let typed_bytes = typed.encode_to_slice(&mut tb, VERSION).ok().and_then(|n| tb.get(..n));
+        c.check(
+            dynamic_bytes.as_deref().ok() == typed_bytes && typed_bytes.is_some(),
+            "apr: the dynamic encoder writes the generated encoder's bytes (alloc)",
+        );
+        say!("alloc: AlterPartitionRequest v3 from a dynamic value, as the generated encoder writes it");
     }
     say!(
         "AlterPartitionRequest v{}: {} bytes, {} partitions, every field checked",
