@@ -394,14 +394,17 @@ fn visitor_arg(x: &F) -> (&'static str, String) {
 }
 
 /// The version conditions under which a field is compact (a tagged field always is) and may be
-/// null.
+/// null. The code that reads, skips, sizes or writes a field runs only at versions that have it,
+/// so the conditions are tests within those versions: `true` where every one of them is compact,
+/// with no test of `v` that the field's own version test already implies.
 fn encoding(m: &Message, x: &F, tagged: bool) -> (Cond, Cond) {
+    let has = x.f.versions.and(m.valid);
     let compact = if tagged {
         Cond::True
     } else {
-        cond(x.f.flexible.map_or(m.flexible, |o| o.and(m.flexible)), m.valid)
+        cond(x.f.flexible.map_or(m.flexible, |o| o.and(m.flexible)), has)
     };
-    (compact, cond(x.f.nullable, m.valid))
+    (compact, cond(x.f.nullable, has))
 }
 
 /// The fixed-width fields from `fs[i]` on that are present at the same versions, with their

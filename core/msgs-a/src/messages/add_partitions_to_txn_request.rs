@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
         rt::outline(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let transactions = if v >= 4 {
-                rt::read::array::<AddPartitionsToTxnTransaction<'a>>(c, v >= 3, v, "transactions")?
+                rt::read::array::<AddPartitionsToTxnTransaction<'a>>(c, true, v, "transactions")?
             } else {
                 rt::Array::EMPTY
             };
@@ -127,7 +127,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
             if v >= 4 {
                 rt::visit::array::<AddPartitionsToTxnTransaction<'a>, V>(
                     c,
-                    v >= 3,
+                    true,
                     false,
                     v,
                     fields::TRANSACTIONS,
@@ -177,7 +177,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 4 {
-                n += rt::write::array_size(&self.transactions, v >= 3, v, "transactions")?;
+                n += rt::write::array_size(&self.transactions, true, v, "transactions")?;
             }
             if v <= 3 && !self.transactions.is_empty() {
                 return Err(rt::write::not_in_version("transactions"));
@@ -243,7 +243,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
                 w.not_in_version("v3_and_below_topics");
             }
             if v >= 4 {
-                w.array(&self.transactions, v >= 3, v, "transactions");
+                w.array(&self.transactions, true, v, "transactions");
             }
             if v <= 3 {
                 w.str(
@@ -326,7 +326,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let transactional_id = if v >= 4 {
-                rt::read::str(c, v >= 3, "transactions[].transactional_id")?
+                rt::read::str(c, true, "transactions[].transactional_id")?
             } else {
                 ""
             };
@@ -349,7 +349,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
                 verify_only = false;
             }
             let topics = if v >= 4 {
-                rt::read::array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, v, "transactions[].topics")
+                rt::read::array::<AddPartitionsToTxnTopic<'a>>(c, true, v, "transactions[].topics")
                     .map_err(|e| c.renamed(e, fields::ALIAS_TRANSACTIONS_TOPICS.paths))?
             } else {
                 rt::Array::EMPTY
@@ -375,7 +375,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v >= 4 {
-        rt::read::str(c, v >= 3, "transactions[].transactional_id")?;
+        rt::read::str(c, true, "transactions[].transactional_id")?;
         }
         if v >= 4 {
         match rt::read::run::<11>(c) {
@@ -386,7 +386,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         }
         }
         if v >= 4 {
-        rt::read::check_array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, false, v, "transactions[].topics").map_err(|e| c.renamed(e, fields::ALIAS_TRANSACTIONS_TOPICS.paths))?;
+        rt::read::check_array::<AddPartitionsToTxnTopic<'a>>(c, true, false, v, "transactions[].topics").map_err(|e| c.renamed(e, fields::ALIAS_TRANSACTIONS_TOPICS.paths))?;
         }
         if v >= 3 { rt::read::check_tags(c, "transactions[]._tagged_fields")?; }
         Ok(())
@@ -398,13 +398,13 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v >= 4 {
-                rt::read::skip_str(c, v >= 3)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 4 {
                 rt::read::skip(c, 11)?;
             }
             if v >= 4 {
-                rt::read::skip_array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, v)?;
+                rt::read::skip_array::<AddPartitionsToTxnTopic<'a>>(c, true, v)?;
             }
             if v >= 3 {
                 rt::read::skip_tags(c)?;
@@ -424,7 +424,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
             if v >= 4 {
                 vis.str(
                     fields::TRANSACTIONS_TRANSACTIONAL_ID,
-                    Some(rt::read::str(c, v >= 3, "transactions[].transactional_id")?),
+                    Some(rt::read::str(c, true, "transactions[].transactional_id")?),
                 );
             }
             if v >= 4 {
@@ -448,7 +448,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
             if v >= 4 {
                 rt::visit::array::<AddPartitionsToTxnTopic<'a>, _>(
                     c,
-                    v >= 3,
+                    true,
                     false,
                     v,
                     fields::TRANSACTIONS_TOPICS,
@@ -475,7 +475,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 4 {
-                n += rt::write::str_size(self.transactional_id, v >= 3, "transactions[].transactional_id")?;
+                n += rt::write::str_size(self.transactional_id, true, "transactions[].transactional_id")?;
             }
             if v <= 3 && !self.transactional_id.is_empty() {
                 return Err(rt::write::not_in_version("transactions[].transactional_id"));
@@ -499,7 +499,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
                 return Err(rt::write::not_in_version("transactions[].verify_only"));
             }
             if v >= 4 {
-                n += rt::write::array_size(&self.topics, v >= 3, v, "transactions[].topics")
+                n += rt::write::array_size(&self.topics, true, v, "transactions[].topics")
                     .map_err(|e| e.renamed(fields::ALIAS_TRANSACTIONS_TOPICS.paths))?;
             }
             if v <= 3 && !self.topics.is_empty() {
@@ -538,7 +538,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
                 w.not_in_version("transactions[].topics");
             }
             if v >= 4 {
-                w.str(self.transactional_id, v >= 3, "transactions[].transactional_id");
+                w.str(self.transactional_id, true, "transactions[].transactional_id");
             }
             if v >= 4 {
                 w.i64(self.producer_id, "transactions[].producer_id");
@@ -551,7 +551,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
             }
             if v >= 4 {
                 w.renamed(fields::ALIAS_TRANSACTIONS_TOPICS.paths, |w| {
-                    w.array(&self.topics, v >= 3, v, "transactions[].topics")
+                    w.array(&self.topics, true, v, "transactions[].topics")
                 });
             }
             if v >= 3 {
@@ -1114,7 +1114,7 @@ pub mod owned {
             rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = rt::pin::or(super::PIN, v);
                 let transactions = if v >= 4 {
-                    rt::owned::read_array::<AddPartitionsToTxnTransaction, _>(c, v >= 3, v, "transactions")?
+                    rt::owned::read_array::<AddPartitionsToTxnTransaction, _>(c, true, v, "transactions")?
                 } else {
                     Vec::new()
                 };
@@ -1165,7 +1165,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 4 {
-                    n += rt::owned::vec_size(&self.transactions, v >= 3, v, "transactions")?;
+                    n += rt::owned::vec_size(&self.transactions, true, v, "transactions")?;
                 }
                 if v <= 3 && !self.transactions.is_empty() {
                     return Err(rt::write::not_in_version("transactions"));
@@ -1231,7 +1231,7 @@ pub mod owned {
                     w.not_in_version("v3_and_below_topics");
                 }
                 if v >= 4 {
-                    rt::owned::write_vec(w, &self.transactions, v >= 3, v, "transactions");
+                    rt::owned::write_vec(w, &self.transactions, true, v, "transactions");
                 }
                 if v <= 3 {
                     w.str(
@@ -1312,7 +1312,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let transactional_id = if v >= 4 {
-                rt::owned::read_str(c, v >= 3, "transactions[].transactional_id")?
+                rt::owned::read_str(c, true, "transactions[].transactional_id")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -1335,7 +1335,7 @@ pub mod owned {
                 verify_only = false;
             }
             let topics = if v >= 4 {
-                rt::owned::read_array::<AddPartitionsToTxnTopic, _>(c, v >= 3, v, "transactions[].topics")
+                rt::owned::read_array::<AddPartitionsToTxnTopic, _>(c, true, v, "transactions[].topics")
                     .map_err(|e| c.renamed(e, super::fields::ALIAS_TRANSACTIONS_TOPICS.paths))?
             } else {
                 Vec::new()
@@ -1363,7 +1363,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 4 {
-                    n += rt::write::str_size(&self.transactional_id, v >= 3, "transactions[].transactional_id")?;
+                    n += rt::write::str_size(&self.transactional_id, true, "transactions[].transactional_id")?;
                 }
                 if v <= 3 && !self.transactional_id.is_empty() {
                     return Err(rt::write::not_in_version("transactions[].transactional_id"));
@@ -1387,7 +1387,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("transactions[].verify_only"));
                 }
                 if v >= 4 {
-                    n += rt::owned::vec_size(&self.topics, v >= 3, v, "transactions[].topics")
+                    n += rt::owned::vec_size(&self.topics, true, v, "transactions[].topics")
                         .map_err(|e| e.renamed(super::fields::ALIAS_TRANSACTIONS_TOPICS.paths))?;
                 }
                 if v <= 3 && !self.topics.is_empty() {
@@ -1425,7 +1425,7 @@ pub mod owned {
                 w.not_in_version("transactions[].topics");
             }
             if v >= 4 {
-                w.str(&self.transactional_id, v >= 3, "transactions[].transactional_id");
+                w.str(&self.transactional_id, true, "transactions[].transactional_id");
             }
             if v >= 4 {
                 if let Some(r) = w.run::<11>("transactions[].producer_id") {
@@ -1436,7 +1436,7 @@ pub mod owned {
             }
             if v >= 4 {
                 w.renamed(super::fields::ALIAS_TRANSACTIONS_TOPICS.paths, |w| {
-                    rt::owned::write_vec(w, &self.topics, v >= 3, v, "transactions[].topics")
+                    rt::owned::write_vec(w, &self.topics, true, v, "transactions[].topics")
                 });
             }
             if v >= 3 {

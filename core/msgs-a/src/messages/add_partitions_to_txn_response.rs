@@ -70,7 +70,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
             let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
             let error_code = if v >= 4 { rt::read::i16(c, "error_code")? } else { 0_i16 };
             let results_by_transaction = if v >= 4 {
-                rt::read::array::<AddPartitionsToTxnResult<'a>>(c, v >= 3, v, "results_by_transaction")?
+                rt::read::array::<AddPartitionsToTxnResult<'a>>(c, true, v, "results_by_transaction")?
             } else {
                 rt::Array::EMPTY
             };
@@ -108,7 +108,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
             if v >= 4 {
                 rt::visit::array::<AddPartitionsToTxnResult<'a>, V>(
                     c,
-                    v >= 3,
+                    true,
                     false,
                     v,
                     fields::RESULTS_BY_TRANSACTION,
@@ -143,7 +143,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
                 n += 2;
             }
             if v >= 4 {
-                n += rt::write::array_size(&self.results_by_transaction, v >= 3, v, "results_by_transaction")?;
+                n += rt::write::array_size(&self.results_by_transaction, true, v, "results_by_transaction")?;
             }
             if v <= 3 && !self.results_by_transaction.is_empty() {
                 return Err(rt::write::not_in_version("results_by_transaction"));
@@ -187,7 +187,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
                 w.i16(self.error_code, "error_code");
             }
             if v >= 4 {
-                w.array(&self.results_by_transaction, v >= 3, v, "results_by_transaction");
+                w.array(&self.results_by_transaction, true, v, "results_by_transaction");
             }
             if v <= 3 {
                 w.array(
@@ -253,14 +253,14 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
         rt::outline(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let transactional_id = if v >= 4 {
-                rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?
+                rt::read::str(c, true, "results_by_transaction[].transactional_id")?
             } else {
                 ""
             };
             let topic_results = if v >= 4 {
                 rt::read::array::<AddPartitionsToTxnTopicResult<'a>>(
                     c,
-                    v >= 3,
+                    true,
                     v,
                     "results_by_transaction[].topic_results",
                 )
@@ -287,12 +287,12 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
             let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 if v >= 4 {
-                    rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?;
+                    rt::read::str(c, true, "results_by_transaction[].transactional_id")?;
                 }
                 if v >= 4 {
                     rt::read::check_array::<AddPartitionsToTxnTopicResult<'a>>(
                         c,
-                        v >= 3,
+                        true,
                         false,
                         v,
                         "results_by_transaction[].topic_results",
@@ -312,10 +312,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v >= 4 {
-                rt::read::skip_str(c, v >= 3)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 4 {
-                rt::read::skip_array::<AddPartitionsToTxnTopicResult<'a>>(c, v >= 3, v)?;
+                rt::read::skip_array::<AddPartitionsToTxnTopicResult<'a>>(c, true, v)?;
             }
             if v >= 3 {
                 rt::read::skip_tags(c)?;
@@ -334,13 +334,13 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
             if v >= 4 {
                 vis.str(
                     fields::RESULTS_BY_TRANSACTION_TRANSACTIONAL_ID,
-                    Some(rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?),
+                    Some(rt::read::str(c, true, "results_by_transaction[].transactional_id")?),
                 );
             }
             if v >= 4 {
                 rt::visit::array::<AddPartitionsToTxnTopicResult<'a>, _>(
                     c,
-                    v >= 3,
+                    true,
                     false,
                     v,
                     fields::RESULTS_BY_TRANSACTION_TOPIC_RESULTS,
@@ -367,17 +367,13 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 4 {
-                n += rt::write::str_size(
-                    self.transactional_id,
-                    v >= 3,
-                    "results_by_transaction[].transactional_id",
-                )?;
+                n += rt::write::str_size(self.transactional_id, true, "results_by_transaction[].transactional_id")?;
             }
             if v <= 3 && !self.transactional_id.is_empty() {
                 return Err(rt::write::not_in_version("results_by_transaction[].transactional_id"));
             }
             if v >= 4 {
-                n += rt::write::array_size(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")
+                n += rt::write::array_size(&self.topic_results, true, v, "results_by_transaction[].topic_results")
                     .map_err(|e| e.renamed(fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?;
             }
             if v <= 3 && !self.topic_results.is_empty() {
@@ -409,15 +405,11 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
                 w.not_in_version("results_by_transaction[].topic_results");
             }
             if v >= 4 {
-                w.str(
-                    self.transactional_id,
-                    v >= 3,
-                    "results_by_transaction[].transactional_id",
-                );
+                w.str(self.transactional_id, true, "results_by_transaction[].transactional_id");
             }
             if v >= 4 {
                 w.renamed(fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths, |w| {
-                    w.array(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")
+                    w.array(&self.topic_results, true, v, "results_by_transaction[].topic_results")
                 });
             }
             if v >= 3 {
@@ -1197,7 +1189,7 @@ pub mod owned {
                 let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
                 let error_code = if v >= 4 { rt::read::i16(c, "error_code")? } else { 0_i16 };
                 let results_by_transaction = if v >= 4 {
-                    rt::owned::read_array::<AddPartitionsToTxnResult, _>(c, v >= 3, v, "results_by_transaction")?
+                    rt::owned::read_array::<AddPartitionsToTxnResult, _>(c, true, v, "results_by_transaction")?
                 } else {
                     Vec::new()
                 };
@@ -1235,7 +1227,7 @@ pub mod owned {
                     n += 2;
                 }
                 if v >= 4 {
-                    n += rt::owned::vec_size(&self.results_by_transaction, v >= 3, v, "results_by_transaction")?;
+                    n += rt::owned::vec_size(&self.results_by_transaction, true, v, "results_by_transaction")?;
                 }
                 if v <= 3 && !self.results_by_transaction.is_empty() {
                     return Err(rt::write::not_in_version("results_by_transaction"));
@@ -1279,7 +1271,7 @@ pub mod owned {
                     w.i16(self.error_code, "error_code");
                 }
                 if v >= 4 {
-                    rt::owned::write_vec(w, &self.results_by_transaction, v >= 3, v, "results_by_transaction");
+                    rt::owned::write_vec(w, &self.results_by_transaction, true, v, "results_by_transaction");
                 }
                 if v <= 3 {
                     rt::owned::write_vec(
@@ -1342,14 +1334,14 @@ pub mod owned {
             rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = rt::pin::or(super::PIN, v);
                 let transactional_id = if v >= 4 {
-                    rt::owned::read_str(c, v >= 3, "results_by_transaction[].transactional_id")?
+                    rt::owned::read_str(c, true, "results_by_transaction[].transactional_id")?
                 } else {
                     rt::OwnedStr::from_static("")
                 };
                 let topic_results = if v >= 4 {
                     rt::owned::read_array::<AddPartitionsToTxnTopicResult, _>(
                         c,
-                        v >= 3,
+                        true,
                         v,
                         "results_by_transaction[].topic_results",
                     )
@@ -1383,7 +1375,7 @@ pub mod owned {
                 if v >= 4 {
                     n += rt::write::str_size(
                         &self.transactional_id,
-                        v >= 3,
+                        true,
                         "results_by_transaction[].transactional_id",
                     )?;
                 }
@@ -1391,7 +1383,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("results_by_transaction[].transactional_id"));
                 }
                 if v >= 4 {
-                    n += rt::owned::vec_size(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")
+                    n += rt::owned::vec_size(&self.topic_results, true, v, "results_by_transaction[].topic_results")
                         .map_err(|e| e.renamed(super::fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?;
                 }
                 if v <= 3 && !self.topic_results.is_empty() {
@@ -1424,7 +1416,7 @@ pub mod owned {
             if v >= 4 {
                 w.str(
                     &self.transactional_id,
-                    v >= 3,
+                    true,
                     "results_by_transaction[].transactional_id",
                 );
             }
@@ -1433,7 +1425,7 @@ pub mod owned {
                     rt::owned::write_vec(
                         w,
                         &self.topic_results,
-                        v >= 3,
+                        true,
                         v,
                         "results_by_transaction[].topic_results",
                     )

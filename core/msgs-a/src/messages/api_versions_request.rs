@@ -69,17 +69,17 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let client_software_name = if v >= 3 {
-                rt::read::str(c, v >= 3, "client_software_name")?
+                rt::read::str(c, true, "client_software_name")?
             } else {
                 ""
             };
             let client_software_version = if v >= 3 {
-                rt::read::str(c, v >= 3, "client_software_version")?
+                rt::read::str(c, true, "client_software_version")?
             } else {
                 ""
             };
             let cluster_id = if v >= 5 {
-                rt::read::opt_str(c, v >= 3, v >= 5, "cluster_id")?
+                rt::read::opt_str(c, true, true, "cluster_id")?
             } else {
                 None
             };
@@ -110,17 +110,17 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
             if v >= 3 {
                 vis.str(
                     fields::CLIENT_SOFTWARE_NAME,
-                    Some(rt::read::str(c, v >= 3, "client_software_name")?),
+                    Some(rt::read::str(c, true, "client_software_name")?),
                 );
             }
             if v >= 3 {
                 vis.str(
                     fields::CLIENT_SOFTWARE_VERSION,
-                    Some(rt::read::str(c, v >= 3, "client_software_version")?),
+                    Some(rt::read::str(c, true, "client_software_version")?),
                 );
             }
             if v >= 5 {
-                vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 3, v >= 5, "cluster_id")?);
+                vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
             }
             if v >= 5 {
                 vis.i32(fields::NODE_ID, rt::read::i32(c, "node_id")?);
@@ -138,13 +138,13 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 3 {
-                n += rt::write::str_size(self.client_software_name, v >= 3, "client_software_name")?;
+                n += rt::write::str_size(self.client_software_name, true, "client_software_name")?;
             }
             if v >= 3 {
-                n += rt::write::str_size(self.client_software_version, v >= 3, "client_software_version")?;
+                n += rt::write::str_size(self.client_software_version, true, "client_software_version")?;
             }
             if v >= 5 {
-                n += rt::write::opt_str_size(self.cluster_id, v >= 3, v >= 5, "cluster_id")?;
+                n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
             }
             if v >= 5 {
                 n += 4;
@@ -167,13 +167,13 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
         rt::outline(move || {
             let v = rt::pin::or(PIN, v);
             if v >= 3 {
-                w.str(self.client_software_name, v >= 3, "client_software_name");
+                w.str(self.client_software_name, true, "client_software_name");
             }
             if v >= 3 {
-                w.str(self.client_software_version, v >= 3, "client_software_version");
+                w.str(self.client_software_version, true, "client_software_version");
             }
             if v >= 5 {
-                w.opt_str(self.cluster_id, v >= 3, v >= 5, "cluster_id");
+                w.opt_str(self.cluster_id, true, true, "cluster_id");
             }
             if v >= 5 {
                 w.i32(self.node_id, "node_id");
@@ -352,17 +352,17 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let client_software_name = if v >= 3 {
-                rt::owned::read_str(c, v >= 3, "client_software_name")?
+                rt::owned::read_str(c, true, "client_software_name")?
             } else {
                 rt::OwnedStr::from_static("")
             };
             let client_software_version = if v >= 3 {
-                rt::owned::read_str(c, v >= 3, "client_software_version")?
+                rt::owned::read_str(c, true, "client_software_version")?
             } else {
                 rt::OwnedStr::from_static("")
             };
             let cluster_id = if v >= 5 {
-                rt::owned::read_opt_str(c, v >= 3, v >= 5, "cluster_id")?
+                rt::owned::read_opt_str(c, true, true, "cluster_id")?
             } else {
                 None
             };
@@ -387,13 +387,13 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 3 {
-                    n += rt::write::str_size(&self.client_software_name, v >= 3, "client_software_name")?;
+                    n += rt::write::str_size(&self.client_software_name, true, "client_software_name")?;
                 }
                 if v >= 3 {
-                    n += rt::write::str_size(&self.client_software_version, v >= 3, "client_software_version")?;
+                    n += rt::write::str_size(&self.client_software_version, true, "client_software_version")?;
                 }
                 if v >= 5 {
-                    n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 3, v >= 5, "cluster_id")?;
+                    n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
                 }
                 if v >= 5 {
                     n += 4;
@@ -416,13 +416,13 @@ pub mod owned {
             rt::outline(move || {
                 let v = rt::pin::or(super::PIN, v);
                 if v >= 3 {
-                    w.str(&self.client_software_name, v >= 3, "client_software_name");
+                    w.str(&self.client_software_name, true, "client_software_name");
                 }
                 if v >= 3 {
-                    w.str(&self.client_software_version, v >= 3, "client_software_version");
+                    w.str(&self.client_software_version, true, "client_software_version");
                 }
                 if v >= 5 {
-                    w.opt_str(self.cluster_id.as_deref(), v >= 3, v >= 5, "cluster_id");
+                    w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
                 }
                 if v >= 5 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<5>("node_id") {

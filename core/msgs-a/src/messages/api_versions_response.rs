@@ -510,7 +510,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let name = if v >= 3 {
-                rt::read::str(c, v >= 3, "supported_features[].name")?
+                rt::read::str(c, true, "supported_features[].name")?
             } else {
                 ""
             };
@@ -548,7 +548,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v >= 3 {
-        rt::read::str(c, v >= 3, "supported_features[].name")?;
+        rt::read::str(c, true, "supported_features[].name")?;
         }
         if v >= 3 {
         match rt::read::run::<4>(c) {
@@ -568,7 +568,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v >= 3 {
-                rt::read::skip_str(c, v >= 3)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 3 {
                 rt::read::skip(c, 4)?;
@@ -591,7 +591,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
             if v >= 3 {
                 vis.str(
                     fields::SUPPORTED_FEATURES_NAME,
-                    Some(rt::read::str(c, v >= 3, "supported_features[].name")?),
+                    Some(rt::read::str(c, true, "supported_features[].name")?),
                 );
             }
             if v >= 3 {
@@ -624,7 +624,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 3 {
-                n += rt::write::str_size(self.name, v >= 3, "supported_features[].name")?;
+                n += rt::write::str_size(self.name, true, "supported_features[].name")?;
             }
             if v <= 2 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("supported_features[].name"));
@@ -668,7 +668,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
                 w.not_in_version("supported_features[].max_version");
             }
             if v >= 3 {
-                w.str(self.name, v >= 3, "supported_features[].name");
+                w.str(self.name, true, "supported_features[].name");
             }
             if v >= 3 {
                 w.i16(self.min_version, "supported_features[].min_version");
@@ -735,7 +735,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let name = if v >= 3 {
-                rt::read::str(c, v >= 3, "finalized_features[].name")?
+                rt::read::str(c, true, "finalized_features[].name")?
             } else {
                 ""
             };
@@ -773,7 +773,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v >= 3 {
-        rt::read::str(c, v >= 3, "finalized_features[].name")?;
+        rt::read::str(c, true, "finalized_features[].name")?;
         }
         if v >= 3 {
         match rt::read::run::<4>(c) {
@@ -793,7 +793,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v >= 3 {
-                rt::read::skip_str(c, v >= 3)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 3 {
                 rt::read::skip(c, 4)?;
@@ -816,7 +816,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
             if v >= 3 {
                 vis.str(
                     fields::FINALIZED_FEATURES_NAME,
-                    Some(rt::read::str(c, v >= 3, "finalized_features[].name")?),
+                    Some(rt::read::str(c, true, "finalized_features[].name")?),
                 );
             }
             if v >= 3 {
@@ -849,7 +849,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 3 {
-                n += rt::write::str_size(self.name, v >= 3, "finalized_features[].name")?;
+                n += rt::write::str_size(self.name, true, "finalized_features[].name")?;
             }
             if v <= 2 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("finalized_features[].name"));
@@ -893,7 +893,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
                 w.not_in_version("finalized_features[].min_version_level");
             }
             if v >= 3 {
-                w.str(self.name, v >= 3, "finalized_features[].name");
+                w.str(self.name, true, "finalized_features[].name");
             }
             if v >= 3 {
                 w.i16(self.max_version_level, "finalized_features[].max_version_level");
@@ -1670,7 +1670,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let name = if v >= 3 {
-                rt::owned::read_str(c, v >= 3, "supported_features[].name")?
+                rt::owned::read_str(c, true, "supported_features[].name")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -1710,7 +1710,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 3 {
-                    n += rt::write::str_size(&self.name, v >= 3, "supported_features[].name")?;
+                    n += rt::write::str_size(&self.name, true, "supported_features[].name")?;
                 }
                 if v <= 2 && !self.name.is_empty() {
                     return Err(rt::write::not_in_version("supported_features[].name"));
@@ -1753,7 +1753,7 @@ pub mod owned {
                 w.not_in_version("supported_features[].max_version");
             }
             if v >= 3 {
-                w.str(&self.name, v >= 3, "supported_features[].name");
+                w.str(&self.name, true, "supported_features[].name");
             }
             if v >= 3 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("supported_features[].min_version") {
@@ -1823,7 +1823,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let name = if v >= 3 {
-                rt::owned::read_str(c, v >= 3, "finalized_features[].name")?
+                rt::owned::read_str(c, true, "finalized_features[].name")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -1863,7 +1863,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 3 {
-                    n += rt::write::str_size(&self.name, v >= 3, "finalized_features[].name")?;
+                    n += rt::write::str_size(&self.name, true, "finalized_features[].name")?;
                 }
                 if v <= 2 && !self.name.is_empty() {
                     return Err(rt::write::not_in_version("finalized_features[].name"));
@@ -1906,7 +1906,7 @@ pub mod owned {
                 w.not_in_version("finalized_features[].min_version_level");
             }
             if v >= 3 {
-                w.str(&self.name, v >= 3, "finalized_features[].name");
+                w.str(&self.name, true, "finalized_features[].name");
             }
             if v >= 3 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("finalized_features[].max_version_level") {

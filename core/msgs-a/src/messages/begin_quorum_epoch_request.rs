@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
             let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
             let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
             let leader_endpoints = if v >= 1 {
-                rt::read::array::<LeaderEndpoint<'a>>(c, v >= 1, v, "leader_endpoints")?
+                rt::read::array::<LeaderEndpoint<'a>>(c, true, v, "leader_endpoints")?
             } else {
                 rt::Array::EMPTY
             };
@@ -106,7 +106,7 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
             if v >= 1 {
                 rt::visit::array::<LeaderEndpoint<'a>, V>(
                     c,
-                    v >= 1,
+                    true,
                     false,
                     v,
                     fields::LEADER_ENDPOINTS,
@@ -132,7 +132,7 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
             }
             n += rt::write::array_size(&self.topics, v >= 1, v, "topics")?;
             if v >= 1 {
-                n += rt::write::array_size(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
+                n += rt::write::array_size(&self.leader_endpoints, true, v, "leader_endpoints")?;
             }
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();
@@ -157,7 +157,7 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
             }
             w.array(&self.topics, v >= 1, v, "topics");
             if v >= 1 {
-                w.array(&self.leader_endpoints, v >= 1, v, "leader_endpoints");
+                w.array(&self.leader_endpoints, true, v, "leader_endpoints");
             }
             if v >= 1 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -381,12 +381,12 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let name = if v >= 1 {
-                rt::read::str(c, v >= 1, "leader_endpoints[].name")?
+                rt::read::str(c, true, "leader_endpoints[].name")?
             } else {
                 ""
             };
             let host = if v >= 1 {
-                rt::read::str(c, v >= 1, "leader_endpoints[].host")?
+                rt::read::str(c, true, "leader_endpoints[].host")?
             } else {
                 ""
             };
@@ -414,10 +414,10 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
-                rt::read::str(c, v >= 1, "leader_endpoints[].name")?;
+                rt::read::str(c, true, "leader_endpoints[].name")?;
             }
             if v >= 1 {
-                rt::read::str(c, v >= 1, "leader_endpoints[].host")?;
+                rt::read::str(c, true, "leader_endpoints[].host")?;
             }
             if v >= 1 {
                 rt::read::u16(c, "leader_endpoints[].port")?;
@@ -434,10 +434,10 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v >= 1 {
-                rt::read::skip_str(c, v >= 1)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 1 {
-                rt::read::skip_str(c, v >= 1)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 1 {
                 rt::read::skip(c, 2)?;
@@ -460,13 +460,13 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
             if v >= 1 {
                 vis.str(
                     fields::LEADER_ENDPOINTS_NAME,
-                    Some(rt::read::str(c, v >= 1, "leader_endpoints[].name")?),
+                    Some(rt::read::str(c, true, "leader_endpoints[].name")?),
                 );
             }
             if v >= 1 {
                 vis.str(
                     fields::LEADER_ENDPOINTS_HOST,
-                    Some(rt::read::str(c, v >= 1, "leader_endpoints[].host")?),
+                    Some(rt::read::str(c, true, "leader_endpoints[].host")?),
                 );
             }
             if v >= 1 {
@@ -493,13 +493,13 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
-                n += rt::write::str_size(self.name, v >= 1, "leader_endpoints[].name")?;
+                n += rt::write::str_size(self.name, true, "leader_endpoints[].name")?;
             }
             if v <= 0 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("leader_endpoints[].name"));
             }
             if v >= 1 {
-                n += rt::write::str_size(self.host, v >= 1, "leader_endpoints[].host")?;
+                n += rt::write::str_size(self.host, true, "leader_endpoints[].host")?;
             }
             if v <= 0 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("leader_endpoints[].host"));
@@ -537,10 +537,10 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
                 w.not_in_version("leader_endpoints[].port");
             }
             if v >= 1 {
-                w.str(self.name, v >= 1, "leader_endpoints[].name");
+                w.str(self.name, true, "leader_endpoints[].name");
             }
             if v >= 1 {
-                w.str(self.host, v >= 1, "leader_endpoints[].host");
+                w.str(self.host, true, "leader_endpoints[].host");
             }
             if v >= 1 {
                 w.u16(self.port, "leader_endpoints[].port");
@@ -1107,7 +1107,7 @@ pub mod owned {
                 let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
                 let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
                 let leader_endpoints = if v >= 1 {
-                    rt::owned::read_array::<LeaderEndpoint, _>(c, v >= 1, v, "leader_endpoints")?
+                    rt::owned::read_array::<LeaderEndpoint, _>(c, true, v, "leader_endpoints")?
                 } else {
                     Vec::new()
                 };
@@ -1137,7 +1137,7 @@ pub mod owned {
                 }
                 n += rt::owned::vec_size(&self.topics, v >= 1, v, "topics")?;
                 if v >= 1 {
-                    n += rt::owned::vec_size(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
+                    n += rt::owned::vec_size(&self.leader_endpoints, true, v, "leader_endpoints")?;
                 }
                 if v >= 1 {
                     let tags = self.unknown_tagged_fields.len();
@@ -1162,7 +1162,7 @@ pub mod owned {
                 }
                 rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics");
                 if v >= 1 {
-                    rt::owned::write_vec(w, &self.leader_endpoints, v >= 1, v, "leader_endpoints");
+                    rt::owned::write_vec(w, &self.leader_endpoints, true, v, "leader_endpoints");
                 }
                 if v >= 1 {
                     w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -1309,12 +1309,12 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let name = if v >= 1 {
-                rt::owned::read_str(c, v >= 1, "leader_endpoints[].name")?
+                rt::owned::read_str(c, true, "leader_endpoints[].name")?
             } else {
                 rt::OwnedStr::from_static("")
             };
             let host = if v >= 1 {
-                rt::owned::read_str(c, v >= 1, "leader_endpoints[].host")?
+                rt::owned::read_str(c, true, "leader_endpoints[].host")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -1344,13 +1344,13 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
-                    n += rt::write::str_size(&self.name, v >= 1, "leader_endpoints[].name")?;
+                    n += rt::write::str_size(&self.name, true, "leader_endpoints[].name")?;
                 }
                 if v <= 0 && !self.name.is_empty() {
                     return Err(rt::write::not_in_version("leader_endpoints[].name"));
                 }
                 if v >= 1 {
-                    n += rt::write::str_size(&self.host, v >= 1, "leader_endpoints[].host")?;
+                    n += rt::write::str_size(&self.host, true, "leader_endpoints[].host")?;
                 }
                 if v <= 0 && !self.host.is_empty() {
                     return Err(rt::write::not_in_version("leader_endpoints[].host"));
@@ -1387,10 +1387,10 @@ pub mod owned {
                 w.not_in_version("leader_endpoints[].port");
             }
             if v >= 1 {
-                w.str(&self.name, v >= 1, "leader_endpoints[].name");
+                w.str(&self.name, true, "leader_endpoints[].name");
             }
             if v >= 1 {
-                w.str(&self.host, v >= 1, "leader_endpoints[].host");
+                w.str(&self.host, true, "leader_endpoints[].host");
             }
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("leader_endpoints[].port") {

@@ -112,7 +112,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
                             &mut cordoned_log_dirs_tag,
                             before,
                             (tag, size),
-                            v >= 2,
+                            true,
                             true,
                             v,
                             "cordoned_log_dirs",
@@ -179,7 +179,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
                             rt::visit::array::<rt::Uuid, V>(
                                 c,
                                 true,
-                                v >= 2,
+                                true,
                                 v,
                                 fields::CORDONED_LOG_DIRS,
                                 vis,
@@ -221,7 +221,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
                     tags += 1;
                     n += rt::write::tagged_size(
                         1,
-                        rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 2, v, "cordoned_log_dirs")?,
+                        rt::write::opt_array_size(&self.cordoned_log_dirs, true, true, v, "cordoned_log_dirs")?,
                     );
                 }
                 n += rt::write::uvarint_size(tags as u32);
@@ -257,7 +257,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_cordoned_log_dirs {
-                    w.tagged_opt_array(1, &self.cordoned_log_dirs, v >= 2, v, "cordoned_log_dirs");
+                    w.tagged_opt_array(1, &self.cordoned_log_dirs, true, v, "cordoned_log_dirs");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 1, u32::MAX);
             }
@@ -522,7 +522,7 @@ pub mod owned {
                         0 => return Err(rt::read::tag_not_in_version(c, tag, "offline_log_dirs")),
                         1 if v >= 2 => {
                             cordoned_log_dirs_tag =
-                                rt::owned::read_opt_array::<rt::Uuid, _>(c, true, v >= 2, v, "cordoned_log_dirs")?;
+                                rt::owned::read_opt_array::<rt::Uuid, _>(c, true, true, v, "cordoned_log_dirs")?;
                             rt::read::check_tag_size(c, before, size, tag, "cordoned_log_dirs")?;
                             rt::read::tag_at_default(c, cordoned_log_dirs_tag.is_none());
                         }
@@ -575,7 +575,7 @@ pub mod owned {
                             rt::owned::opt_vec_size(
                                 self.cordoned_log_dirs.as_deref(),
                                 true,
-                                v >= 2,
+                                true,
                                 v,
                                 "cordoned_log_dirs",
                             )?,
@@ -621,7 +621,7 @@ pub mod owned {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.cordoned_log_dirs.as_deref(),
                             true,
-                            v >= 2,
+                            true,
                             v,
                             "cordoned_log_dirs",
                         ));
@@ -630,7 +630,7 @@ pub mod owned {
                             w,
                             self.cordoned_log_dirs.as_deref(),
                             true,
-                            v >= 2,
+                            true,
                             v,
                             "cordoned_log_dirs",
                         );

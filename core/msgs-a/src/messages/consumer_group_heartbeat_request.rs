@@ -94,7 +94,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
             let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
             let subscribed_topic_names = rt::read::opt_array::<&'a str>(c, true, true, v, "subscribed_topic_names")?;
             let subscribed_topic_regex = if v >= 1 {
-                rt::read::opt_str(c, true, v >= 1, "subscribed_topic_regex")?
+                rt::read::opt_str(c, true, true, "subscribed_topic_regex")?
             } else {
                 None
             };
@@ -143,7 +143,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
             if v >= 1 {
                 vis.str(
                     fields::SUBSCRIBED_TOPIC_REGEX,
-                    rt::read::opt_str(c, true, v >= 1, "subscribed_topic_regex")?,
+                    rt::read::opt_str(c, true, true, "subscribed_topic_regex")?,
                 );
             }
             vis.str(
@@ -175,7 +175,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
             n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
             n += rt::write::opt_array_size(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names")?;
             if v >= 1 {
-                n += rt::write::opt_str_size(self.subscribed_topic_regex, true, v >= 1, "subscribed_topic_regex")?;
+                n += rt::write::opt_str_size(self.subscribed_topic_regex, true, true, "subscribed_topic_regex")?;
             }
             if v <= 0 && self.subscribed_topic_regex.is_some() {
                 return Err(rt::write::not_in_version("subscribed_topic_regex"));
@@ -206,7 +206,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
             w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
             w.opt_array(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names");
             if v >= 1 {
-                w.opt_str(self.subscribed_topic_regex, true, v >= 1, "subscribed_topic_regex");
+                w.opt_str(self.subscribed_topic_regex, true, true, "subscribed_topic_regex");
             }
             w.opt_str(self.server_assignor, true, true, "server_assignor");
             w.opt_array(&self.topic_partitions, true, true, v, "topic_partitions");
@@ -705,7 +705,7 @@ pub mod owned {
             let subscribed_topic_names =
                 rt::owned::read_opt_array::<rt::OwnedStr, _>(c, true, true, v, "subscribed_topic_names")?;
             let subscribed_topic_regex = if v >= 1 {
-                rt::owned::read_opt_str(c, true, v >= 1, "subscribed_topic_regex")?
+                rt::owned::read_opt_str(c, true, true, "subscribed_topic_regex")?
             } else {
                 None
             };
@@ -748,7 +748,7 @@ pub mod owned {
                     n += rt::write::opt_str_size(
                         self.subscribed_topic_regex.as_deref(),
                         true,
-                        v >= 1,
+                        true,
                         "subscribed_topic_regex",
                     )?;
                 }
@@ -791,7 +791,7 @@ pub mod owned {
                     w.opt_str(
                         self.subscribed_topic_regex.as_deref(),
                         true,
-                        v >= 1,
+                        true,
                         "subscribed_topic_regex",
                     );
                 }

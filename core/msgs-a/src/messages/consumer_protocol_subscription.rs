@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
                 -1_i32
             };
             let rack_id = if v >= 3 {
-                rt::read::opt_str(c, false, v >= 3, "rack_id")?
+                rt::read::opt_str(c, false, true, "rack_id")?
             } else {
                 None
             };
@@ -123,7 +123,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
                 vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
             }
             if v >= 3 {
-                vis.str(fields::RACK_ID, rt::read::opt_str(c, false, v >= 3, "rack_id")?);
+                vis.str(fields::RACK_ID, rt::read::opt_str(c, false, true, "rack_id")?);
             }
             Ok(())
         })
@@ -143,7 +143,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
                 n += 4;
             }
             if v >= 3 {
-                n += rt::write::opt_str_size(self.rack_id, false, v >= 3, "rack_id")?;
+                n += rt::write::opt_str_size(self.rack_id, false, true, "rack_id")?;
             }
             if !self.unknown_tagged_fields.is_empty() {
                 return Err(rt::write::tags_not_in_version("_tagged_fields"));
@@ -165,7 +165,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
                 w.i32(self.generation_id, "generation_id");
             }
             if v >= 3 {
-                w.opt_str(self.rack_id, false, v >= 3, "rack_id");
+                w.opt_str(self.rack_id, false, true, "rack_id");
             }
             w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         })
@@ -589,7 +589,7 @@ pub mod owned {
                 -1_i32
             };
             let rack_id = if v >= 3 {
-                rt::owned::read_opt_str(c, false, v >= 3, "rack_id")?
+                rt::owned::read_opt_str(c, false, true, "rack_id")?
             } else {
                 None
             };
@@ -617,7 +617,7 @@ pub mod owned {
                     n += 4;
                 }
                 if v >= 3 {
-                    n += rt::write::opt_str_size(self.rack_id.as_deref(), false, v >= 3, "rack_id")?;
+                    n += rt::write::opt_str_size(self.rack_id.as_deref(), false, true, "rack_id")?;
                 }
                 if !self.unknown_tagged_fields.is_empty() {
                     return Err(rt::write::tags_not_in_version("_tagged_fields"));
@@ -639,7 +639,7 @@ pub mod owned {
                     w.i32(self.generation_id, "generation_id");
                 }
                 if v >= 3 {
-                    w.opt_str(self.rack_id.as_deref(), false, v >= 3, "rack_id");
+                    w.opt_str(self.rack_id.as_deref(), false, true, "rack_id");
                 }
                 w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             })

@@ -70,12 +70,12 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let owner_principal_type = if v >= 3 {
-                rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_type")?
+                rt::read::opt_str(c, true, true, "owner_principal_type")?
             } else {
                 Some("")
             };
             let owner_principal_name = if v >= 3 {
-                rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_name")?
+                rt::read::opt_str(c, true, true, "owner_principal_name")?
             } else {
                 Some("")
             };
@@ -107,13 +107,13 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
             if v >= 3 {
                 vis.str(
                     fields::OWNER_PRINCIPAL_TYPE,
-                    rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_type")?,
+                    rt::read::opt_str(c, true, true, "owner_principal_type")?,
                 );
             }
             if v >= 3 {
                 vis.str(
                     fields::OWNER_PRINCIPAL_NAME,
-                    rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_name")?,
+                    rt::read::opt_str(c, true, true, "owner_principal_name")?,
                 );
             }
             rt::visit::array::<CreatableRenewers<'a>, V>(c, v >= 2, false, v, fields::RENEWERS, vis, "renewers")?;
@@ -131,13 +131,13 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             if v >= 3 {
-                n += rt::write::opt_str_size(self.owner_principal_type, v >= 2, v >= 3, "owner_principal_type")?;
+                n += rt::write::opt_str_size(self.owner_principal_type, true, true, "owner_principal_type")?;
             }
             if v <= 2 && self.owner_principal_type != Some("") {
                 return Err(rt::write::not_in_version("owner_principal_type"));
             }
             if v >= 3 {
-                n += rt::write::opt_str_size(self.owner_principal_name, v >= 2, v >= 3, "owner_principal_name")?;
+                n += rt::write::opt_str_size(self.owner_principal_name, true, true, "owner_principal_name")?;
             }
             if v <= 2 && self.owner_principal_name != Some("") {
                 return Err(rt::write::not_in_version("owner_principal_name"));
@@ -167,10 +167,10 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
                 w.not_in_version("owner_principal_name");
             }
             if v >= 3 {
-                w.opt_str(self.owner_principal_type, v >= 2, v >= 3, "owner_principal_type");
+                w.opt_str(self.owner_principal_type, true, true, "owner_principal_type");
             }
             if v >= 3 {
-                w.opt_str(self.owner_principal_name, v >= 2, v >= 3, "owner_principal_name");
+                w.opt_str(self.owner_principal_name, true, true, "owner_principal_name");
             }
             w.array(&self.renewers, v >= 2, v, "renewers");
             w.i64(self.max_lifetime_ms, "max_lifetime_ms");
@@ -540,12 +540,12 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let owner_principal_type = if v >= 3 {
-                rt::owned::read_opt_str(c, v >= 2, v >= 3, "owner_principal_type")?
+                rt::owned::read_opt_str(c, true, true, "owner_principal_type")?
             } else {
                 Some(rt::OwnedStr::from_static(""))
             };
             let owner_principal_name = if v >= 3 {
-                rt::owned::read_opt_str(c, v >= 2, v >= 3, "owner_principal_name")?
+                rt::owned::read_opt_str(c, true, true, "owner_principal_name")?
             } else {
                 Some(rt::OwnedStr::from_static(""))
             };
@@ -573,8 +573,8 @@ pub mod owned {
                 if v >= 3 {
                     n += rt::write::opt_str_size(
                         self.owner_principal_type.as_deref(),
-                        v >= 2,
-                        v >= 3,
+                        true,
+                        true,
                         "owner_principal_type",
                     )?;
                 }
@@ -584,8 +584,8 @@ pub mod owned {
                 if v >= 3 {
                     n += rt::write::opt_str_size(
                         self.owner_principal_name.as_deref(),
-                        v >= 2,
-                        v >= 3,
+                        true,
+                        true,
                         "owner_principal_name",
                     )?;
                 }
@@ -617,20 +617,10 @@ pub mod owned {
                     w.not_in_version("owner_principal_name");
                 }
                 if v >= 3 {
-                    w.opt_str(
-                        self.owner_principal_type.as_deref(),
-                        v >= 2,
-                        v >= 3,
-                        "owner_principal_type",
-                    );
+                    w.opt_str(self.owner_principal_type.as_deref(), true, true, "owner_principal_type");
                 }
                 if v >= 3 {
-                    w.opt_str(
-                        self.owner_principal_name.as_deref(),
-                        v >= 2,
-                        v >= 3,
-                        "owner_principal_name",
-                    );
+                    w.opt_str(self.owner_principal_name.as_deref(), true, true, "owner_principal_name");
                 }
                 rt::owned::write_vec(w, &self.renewers, v >= 2, v, "renewers");
                 if v >= 2 && self.unknown_tagged_fields.is_empty() {

@@ -93,12 +93,12 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
             let principal_type = rt::read::str(c, v >= 2, "principal_type")?;
             let principal_name = rt::read::str(c, v >= 2, "principal_name")?;
             let token_requester_principal_type = if v >= 3 {
-                rt::read::str(c, v >= 2, "token_requester_principal_type")?
+                rt::read::str(c, true, "token_requester_principal_type")?
             } else {
                 ""
             };
             let token_requester_principal_name = if v >= 3 {
-                rt::read::str(c, v >= 2, "token_requester_principal_name")?
+                rt::read::str(c, true, "token_requester_principal_name")?
             } else {
                 ""
             };
@@ -156,13 +156,13 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
             if v >= 3 {
                 vis.str(
                     fields::TOKEN_REQUESTER_PRINCIPAL_TYPE,
-                    Some(rt::read::str(c, v >= 2, "token_requester_principal_type")?),
+                    Some(rt::read::str(c, true, "token_requester_principal_type")?),
                 );
             }
             if v >= 3 {
                 vis.str(
                     fields::TOKEN_REQUESTER_PRINCIPAL_NAME,
-                    Some(rt::read::str(c, v >= 2, "token_requester_principal_name")?),
+                    Some(rt::read::str(c, true, "token_requester_principal_name")?),
                 );
             }
             vis.i64(fields::ISSUE_TIMESTAMP_MS, rt::read::i64(c, "issue_timestamp_ms")?);
@@ -188,7 +188,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
             if v >= 3 {
                 n += rt::write::str_size(
                     self.token_requester_principal_type,
-                    v >= 2,
+                    true,
                     "token_requester_principal_type",
                 )?;
             }
@@ -198,7 +198,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
             if v >= 3 {
                 n += rt::write::str_size(
                     self.token_requester_principal_name,
-                    v >= 2,
+                    true,
                     "token_requester_principal_name",
                 )?;
             }
@@ -236,14 +236,14 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
             if v >= 3 {
                 w.str(
                     self.token_requester_principal_type,
-                    v >= 2,
+                    true,
                     "token_requester_principal_type",
                 );
             }
             if v >= 3 {
                 w.str(
                     self.token_requester_principal_name,
-                    v >= 2,
+                    true,
                     "token_requester_principal_name",
                 );
             }
@@ -577,12 +577,12 @@ pub mod owned {
             let principal_type = rt::owned::read_str(c, v >= 2, "principal_type")?;
             let principal_name = rt::owned::read_str(c, v >= 2, "principal_name")?;
             let token_requester_principal_type = if v >= 3 {
-                rt::owned::read_str(c, v >= 2, "token_requester_principal_type")?
+                rt::owned::read_str(c, true, "token_requester_principal_type")?
             } else {
                 rt::OwnedStr::from_static("")
             };
             let token_requester_principal_name = if v >= 3 {
-                rt::owned::read_str(c, v >= 2, "token_requester_principal_name")?
+                rt::owned::read_str(c, true, "token_requester_principal_name")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -629,7 +629,7 @@ pub mod owned {
                 if v >= 3 {
                     n += rt::write::str_size(
                         &self.token_requester_principal_type,
-                        v >= 2,
+                        true,
                         "token_requester_principal_type",
                     )?;
                 }
@@ -639,7 +639,7 @@ pub mod owned {
                 if v >= 3 {
                     n += rt::write::str_size(
                         &self.token_requester_principal_name,
-                        v >= 2,
+                        true,
                         "token_requester_principal_name",
                     )?;
                 }
@@ -677,14 +677,14 @@ pub mod owned {
                 if v >= 3 {
                     w.str(
                         &self.token_requester_principal_type,
-                        v >= 2,
+                        true,
                         "token_requester_principal_type",
                     );
                 }
                 if v >= 3 {
                     w.str(
                         &self.token_requester_principal_name,
-                        v >= 2,
+                        true,
                         "token_requester_principal_name",
                     );
                 }

@@ -216,7 +216,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
             };
             let error_code = rt::read::i16(c, "topics[].error_code")?;
             let error_message = if v >= 1 {
-                rt::read::opt_str(c, v >= 5, v >= 1, "topics[].error_message")?
+                rt::read::opt_str(c, v >= 5, true, "topics[].error_message")?
             } else {
                 Some("")
             };
@@ -236,7 +236,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
                 replication_factor = -1_i16;
             }
             let configs = if v >= 5 {
-                rt::read::opt_array::<CreatableTopicConfigs<'a>>(c, v >= 5, v >= 5, v, "topics[].configs")?
+                rt::read::opt_array::<CreatableTopicConfigs<'a>>(c, true, true, v, "topics[].configs")?
             } else {
                 Some(rt::Array::EMPTY)
             };
@@ -294,7 +294,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
                 rt::read::skip(c, 6)?;
             }
             if v >= 5 {
-                rt::read::skip_array::<CreatableTopicConfigs<'a>>(c, v >= 5, v)?;
+                rt::read::skip_array::<CreatableTopicConfigs<'a>>(c, true, v)?;
             }
             if v >= 5 {
                 rt::read::skip_tags(c)?;
@@ -319,7 +319,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
             if v >= 1 {
                 vis.str(
                     fields::TOPICS_ERROR_MESSAGE,
-                    rt::read::opt_str(c, v >= 5, v >= 1, "topics[].error_message")?,
+                    rt::read::opt_str(c, v >= 5, true, "topics[].error_message")?,
                 );
             }
             if v >= 5 {
@@ -337,8 +337,8 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
             if v >= 5 {
                 rt::visit::array::<CreatableTopicConfigs<'a>, V>(
                     c,
-                    v >= 5,
-                    v >= 5,
+                    true,
+                    true,
                     v,
                     fields::TOPICS_CONFIGS,
                     vis,
@@ -384,7 +384,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
                 n += 16;
             }
             if v >= 1 {
-                n += rt::write::opt_str_size(self.error_message, v >= 5, v >= 1, "topics[].error_message")?;
+                n += rt::write::opt_str_size(self.error_message, v >= 5, true, "topics[].error_message")?;
             }
             if v >= 5 {
                 n += 4;
@@ -393,7 +393,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
                 n += 2;
             }
             if v >= 5 {
-                n += rt::write::opt_array_size(&self.configs, v >= 5, v >= 5, v, "topics[].configs")?;
+                n += rt::write::opt_array_size(&self.configs, true, true, v, "topics[].configs")?;
             }
             if v >= 5 {
                 let mut tags = self.unknown_tagged_fields.len();
@@ -422,7 +422,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
             }
             w.i16(self.error_code, "topics[].error_code");
             if v >= 1 {
-                w.opt_str(self.error_message, v >= 5, v >= 1, "topics[].error_message");
+                w.opt_str(self.error_message, v >= 5, true, "topics[].error_message");
             }
             if v >= 5 {
                 w.i32(self.num_partitions, "topics[].num_partitions");
@@ -431,7 +431,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
                 w.i16(self.replication_factor, "topics[].replication_factor");
             }
             if v >= 5 {
-                w.opt_array(&self.configs, v >= 5, v >= 5, v, "topics[].configs");
+                w.opt_array(&self.configs, true, true, v, "topics[].configs");
             }
             if v >= 5 {
                 let mut tags = self.unknown_tagged_fields.len();
@@ -506,12 +506,12 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let name = if v >= 5 {
-                rt::read::str(c, v >= 5, "topics[].configs[].name")?
+                rt::read::str(c, true, "topics[].configs[].name")?
             } else {
                 ""
             };
             let value = if v >= 5 {
-                rt::read::opt_str(c, v >= 5, v >= 5, "topics[].configs[].value")?
+                rt::read::opt_str(c, true, true, "topics[].configs[].value")?
             } else {
                 Some("")
             };
@@ -554,10 +554,10 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v >= 5 {
-        rt::read::str(c, v >= 5, "topics[].configs[].name")?;
+        rt::read::str(c, true, "topics[].configs[].name")?;
         }
         if v >= 5 {
-        rt::read::opt_str(c, v >= 5, v >= 5, "topics[].configs[].value")?;
+        rt::read::opt_str(c, true, true, "topics[].configs[].value")?;
         }
         if v >= 5 {
         match rt::read::run::<3>(c) {
@@ -577,10 +577,10 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v >= 5 {
-                rt::read::skip_str(c, v >= 5)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 5 {
-                rt::read::skip_str(c, v >= 5)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 5 {
                 rt::read::skip(c, 3)?;
@@ -603,13 +603,13 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
             if v >= 5 {
                 vis.str(
                     fields::TOPICS_CONFIGS_NAME,
-                    Some(rt::read::str(c, v >= 5, "topics[].configs[].name")?),
+                    Some(rt::read::str(c, true, "topics[].configs[].name")?),
                 );
             }
             if v >= 5 {
                 vis.str(
                     fields::TOPICS_CONFIGS_VALUE,
-                    rt::read::opt_str(c, v >= 5, v >= 5, "topics[].configs[].value")?,
+                    rt::read::opt_str(c, true, true, "topics[].configs[].value")?,
                 );
             }
             if v >= 5 {
@@ -648,13 +648,13 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 5 {
-                n += rt::write::str_size(self.name, v >= 5, "topics[].configs[].name")?;
+                n += rt::write::str_size(self.name, true, "topics[].configs[].name")?;
             }
             if v <= 4 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("topics[].configs[].name"));
             }
             if v >= 5 {
-                n += rt::write::opt_str_size(self.value, v >= 5, v >= 5, "topics[].configs[].value")?;
+                n += rt::write::opt_str_size(self.value, true, true, "topics[].configs[].value")?;
             }
             if v <= 4 && self.value != Some("") {
                 return Err(rt::write::not_in_version("topics[].configs[].value"));
@@ -704,10 +704,10 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
                 w.not_in_version("topics[].configs[].is_sensitive");
             }
             if v >= 5 {
-                w.str(self.name, v >= 5, "topics[].configs[].name");
+                w.str(self.name, true, "topics[].configs[].name");
             }
             if v >= 5 {
-                w.opt_str(self.value, v >= 5, v >= 5, "topics[].configs[].value");
+                w.opt_str(self.value, true, true, "topics[].configs[].value");
             }
             if v >= 5 {
                 w.bool(self.read_only, "topics[].configs[].read_only");
@@ -1227,7 +1227,7 @@ pub mod owned {
             };
             let error_code = rt::read::i16(c, "topics[].error_code")?;
             let error_message = if v >= 1 {
-                rt::owned::read_opt_str(c, v >= 5, v >= 1, "topics[].error_message")?
+                rt::owned::read_opt_str(c, v >= 5, true, "topics[].error_message")?
             } else {
                 Some(rt::OwnedStr::from_static(""))
             };
@@ -1247,7 +1247,7 @@ pub mod owned {
                 replication_factor = -1_i16;
             }
             let configs = if v >= 5 {
-                rt::owned::read_opt_array::<CreatableTopicConfigs, _>(c, v >= 5, v >= 5, v, "topics[].configs")?
+                rt::owned::read_opt_array::<CreatableTopicConfigs, _>(c, true, true, v, "topics[].configs")?
             } else {
                 Some(Vec::new())
             };
@@ -1300,12 +1300,8 @@ pub mod owned {
                     n += 16;
                 }
                 if v >= 1 {
-                    n += rt::write::opt_str_size(
-                        self.error_message.as_deref(),
-                        v >= 5,
-                        v >= 1,
-                        "topics[].error_message",
-                    )?;
+                    n +=
+                        rt::write::opt_str_size(self.error_message.as_deref(), v >= 5, true, "topics[].error_message")?;
                 }
                 if v >= 5 {
                     n += 4;
@@ -1314,7 +1310,7 @@ pub mod owned {
                     n += 2;
                 }
                 if v >= 5 {
-                    n += rt::owned::opt_vec_size(self.configs.as_deref(), v >= 5, v >= 5, v, "topics[].configs")?;
+                    n += rt::owned::opt_vec_size(self.configs.as_deref(), true, true, v, "topics[].configs")?;
                 }
                 if v >= 5 {
                     let mut tags = self.unknown_tagged_fields.len();
@@ -1342,7 +1338,7 @@ pub mod owned {
             }
             w.i16(self.error_code, "topics[].error_code");
             if v >= 1 {
-                w.opt_str(self.error_message.as_deref(), v >= 5, v >= 1, "topics[].error_message");
+                w.opt_str(self.error_message.as_deref(), v >= 5, true, "topics[].error_message");
             }
             if v >= 5 {
                 if let Some(r) = w.run::<6>("topics[].num_partitions") {
@@ -1351,7 +1347,7 @@ pub mod owned {
                 }
             }
             if v >= 5 {
-                rt::owned::write_opt_vec(w, self.configs.as_deref(), v >= 5, v >= 5, v, "topics[].configs");
+                rt::owned::write_opt_vec(w, self.configs.as_deref(), true, true, v, "topics[].configs");
             }
             if v >= 5 {
                 let mut tags = self.unknown_tagged_fields.len();
@@ -1423,12 +1419,12 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let name = if v >= 5 {
-                rt::owned::read_str(c, v >= 5, "topics[].configs[].name")?
+                rt::owned::read_str(c, true, "topics[].configs[].name")?
             } else {
                 rt::OwnedStr::from_static("")
             };
             let value = if v >= 5 {
-                rt::owned::read_opt_str(c, v >= 5, v >= 5, "topics[].configs[].value")?
+                rt::owned::read_opt_str(c, true, true, "topics[].configs[].value")?
             } else {
                 Some(rt::OwnedStr::from_static(""))
             };
@@ -1473,13 +1469,13 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 5 {
-                    n += rt::write::str_size(&self.name, v >= 5, "topics[].configs[].name")?;
+                    n += rt::write::str_size(&self.name, true, "topics[].configs[].name")?;
                 }
                 if v <= 4 && !self.name.is_empty() {
                     return Err(rt::write::not_in_version("topics[].configs[].name"));
                 }
                 if v >= 5 {
-                    n += rt::write::opt_str_size(self.value.as_deref(), v >= 5, v >= 5, "topics[].configs[].value")?;
+                    n += rt::write::opt_str_size(self.value.as_deref(), true, true, "topics[].configs[].value")?;
                 }
                 if v <= 4 && self.value.as_deref() != Some("") {
                     return Err(rt::write::not_in_version("topics[].configs[].value"));
@@ -1528,10 +1524,10 @@ pub mod owned {
                 w.not_in_version("topics[].configs[].is_sensitive");
             }
             if v >= 5 {
-                w.str(&self.name, v >= 5, "topics[].configs[].name");
+                w.str(&self.name, true, "topics[].configs[].name");
             }
             if v >= 5 {
-                w.opt_str(self.value.as_deref(), v >= 5, v >= 5, "topics[].configs[].value");
+                w.opt_str(self.value.as_deref(), true, true, "topics[].configs[].value");
             }
             if v >= 5 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<4>("topics[].configs[].read_only") {

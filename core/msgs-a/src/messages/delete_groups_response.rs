@@ -185,7 +185,7 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
             let group_id = rt::read::str(c, v >= 2, "results[].group_id")?;
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let error_message = if v >= 3 {
-                rt::read::opt_str(c, v >= 2, v >= 3, "results[].error_message")?
+                rt::read::opt_str(c, true, true, "results[].error_message")?
             } else {
                 None
             };
@@ -210,7 +210,7 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
             rt::read::str(c, v >= 2, "results[].group_id")?;
             rt::read::i16(c, "results[].error_code")?;
             if v >= 3 {
-                rt::read::opt_str(c, v >= 2, v >= 3, "results[].error_message")?;
+                rt::read::opt_str(c, true, true, "results[].error_message")?;
             }
             if v >= 2 {
                 rt::read::check_tags(c, "results[]._tagged_fields")?;
@@ -226,7 +226,7 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip(c, 2)?;
             if v >= 3 {
-                rt::read::skip_str(c, v >= 2)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 2 {
                 rt::read::skip_tags(c)?;
@@ -251,7 +251,7 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
             if v >= 3 {
                 vis.str(
                     fields::RESULTS_ERROR_MESSAGE,
-                    rt::read::opt_str(c, v >= 2, v >= 3, "results[].error_message")?,
+                    rt::read::opt_str(c, true, true, "results[].error_message")?,
                 );
             }
             if v >= 2 {
@@ -268,7 +268,7 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
             let mut n: usize = 2;
             n += rt::write::str_size(self.group_id, v >= 2, "results[].group_id")?;
             if v >= 3 {
-                n += rt::write::opt_str_size(self.error_message, v >= 2, v >= 3, "results[].error_message")?;
+                n += rt::write::opt_str_size(self.error_message, true, true, "results[].error_message")?;
             }
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
@@ -290,7 +290,7 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
             w.str(self.group_id, v >= 2, "results[].group_id");
             w.i16(self.error_code, "results[].error_code");
             if v >= 3 {
-                w.opt_str(self.error_message, v >= 2, v >= 3, "results[].error_message");
+                w.opt_str(self.error_message, true, true, "results[].error_message");
             }
             if v >= 2 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -583,7 +583,7 @@ pub mod owned {
             let group_id = rt::owned::read_str(c, v >= 2, "results[].group_id")?;
             let error_code = rt::read::i16(c, "results[].error_code")?;
             let error_message = if v >= 3 {
-                rt::owned::read_opt_str(c, v >= 2, v >= 3, "results[].error_message")?
+                rt::owned::read_opt_str(c, true, true, "results[].error_message")?
             } else {
                 None
             };
@@ -609,12 +609,7 @@ pub mod owned {
                 let mut n: usize = 2;
                 n += rt::write::str_size(&self.group_id, v >= 2, "results[].group_id")?;
                 if v >= 3 {
-                    n += rt::write::opt_str_size(
-                        self.error_message.as_deref(),
-                        v >= 2,
-                        v >= 3,
-                        "results[].error_message",
-                    )?;
+                    n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "results[].error_message")?;
                 }
                 if v >= 2 {
                     let tags = self.unknown_tagged_fields.len();
@@ -635,7 +630,7 @@ pub mod owned {
             w.str(&self.group_id, v >= 2, "results[].group_id");
             w.i16(self.error_code, "results[].error_code");
             if v >= 3 {
-                w.opt_str(self.error_message.as_deref(), v >= 2, v >= 3, "results[].error_message");
+                w.opt_str(self.error_message.as_deref(), true, true, "results[].error_message");
             }
             if v >= 2 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)

@@ -74,7 +74,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let topics = if v >= 6 {
-                rt::read::array::<DeleteTopicState<'a>>(c, v >= 4, v, "topics")?
+                rt::read::array::<DeleteTopicState<'a>>(c, true, v, "topics")?
             } else {
                 rt::Array::EMPTY
             };
@@ -107,7 +107,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 6 {
-                rt::visit::array::<DeleteTopicState<'a>, V>(c, v >= 4, false, v, fields::TOPICS, vis, "topics")?;
+                rt::visit::array::<DeleteTopicState<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
             }
             if v <= 5 {
                 rt::visit::array::<&'a str, V>(c, v >= 4, false, v, fields::TOPIC_NAMES, vis, "topic_names")?;
@@ -126,7 +126,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             if v >= 6 {
-                n += rt::write::array_size(&self.topics, v >= 4, v, "topics")?;
+                n += rt::write::array_size(&self.topics, true, v, "topics")?;
             }
             if v <= 5 && !self.topics.is_empty() {
                 return Err(rt::write::not_in_version("topics"));
@@ -155,7 +155,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
                 w.not_in_version("topics");
             }
             if v >= 6 {
-                w.array(&self.topics, v >= 4, v, "topics");
+                w.array(&self.topics, true, v, "topics");
             }
             if v <= 5 {
                 w.array(&self.topic_names, v >= 4, v, "topic_names");
@@ -223,7 +223,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let name = if v >= 6 {
-                rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?
+                rt::read::opt_str(c, true, true, "topics[].name")?
             } else {
                 None
             };
@@ -250,7 +250,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 6 {
-                rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?;
+                rt::read::opt_str(c, true, true, "topics[].name")?;
             }
             if v >= 6 {
                 rt::read::uuid(c, "topics[].topic_id")?;
@@ -267,7 +267,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v >= 6 {
-                rt::read::skip_str(c, v >= 4)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 6 {
                 rt::read::skip(c, 16)?;
@@ -288,10 +288,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 6 {
-                vis.str(
-                    fields::TOPICS_NAME,
-                    rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?,
-                );
+                vis.str(fields::TOPICS_NAME, rt::read::opt_str(c, true, true, "topics[].name")?);
             }
             if v >= 6 {
                 vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
@@ -309,7 +306,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 6 {
-                n += rt::write::opt_str_size(self.name, v >= 4, v >= 6, "topics[].name")?;
+                n += rt::write::opt_str_size(self.name, true, true, "topics[].name")?;
             }
             if v <= 5 && self.name.is_some() {
                 return Err(rt::write::not_in_version("topics[].name"));
@@ -344,7 +341,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
                 w.not_in_version("topics[].topic_id");
             }
             if v >= 6 {
-                w.opt_str(self.name, v >= 4, v >= 6, "topics[].name");
+                w.opt_str(self.name, true, true, "topics[].name");
             }
             if v >= 6 {
                 w.uuid(self.topic_id, "topics[].topic_id");
@@ -549,7 +546,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let topics = if v >= 6 {
-                rt::owned::read_array::<DeleteTopicState, _>(c, v >= 4, v, "topics")?
+                rt::owned::read_array::<DeleteTopicState, _>(c, true, v, "topics")?
             } else {
                 Vec::new()
             };
@@ -578,7 +575,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 if v >= 6 {
-                    n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
+                    n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
                 }
                 if v <= 5 && !self.topics.is_empty() {
                     return Err(rt::write::not_in_version("topics"));
@@ -607,7 +604,7 @@ pub mod owned {
                     w.not_in_version("topics");
                 }
                 if v >= 6 {
-                    rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
+                    rt::owned::write_vec(w, &self.topics, true, v, "topics");
                 }
                 if v <= 5 {
                     rt::owned::write_vec(w, &self.topic_names, v >= 4, v, "topic_names");
@@ -671,7 +668,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let name = if v >= 6 {
-                rt::owned::read_opt_str(c, v >= 4, v >= 6, "topics[].name")?
+                rt::owned::read_opt_str(c, true, true, "topics[].name")?
             } else {
                 None
             };
@@ -700,7 +697,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 6 {
-                    n += rt::write::opt_str_size(self.name.as_deref(), v >= 4, v >= 6, "topics[].name")?;
+                    n += rt::write::opt_str_size(self.name.as_deref(), true, true, "topics[].name")?;
                 }
                 if v <= 5 && self.name.is_some() {
                     return Err(rt::write::not_in_version("topics[].name"));
@@ -734,7 +731,7 @@ pub mod owned {
                 w.not_in_version("topics[].topic_id");
             }
             if v >= 6 {
-                w.opt_str(self.name.as_deref(), v >= 4, v >= 6, "topics[].name");
+                w.opt_str(self.name.as_deref(), true, true, "topics[].name");
             }
             if v >= 6 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<17>("topics[].topic_id") {

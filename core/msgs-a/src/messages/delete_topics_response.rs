@@ -205,7 +205,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
             };
             let error_code = rt::read::i16(c, "responses[].error_code")?;
             let error_message = if v >= 5 {
-                rt::read::opt_str(c, v >= 4, v >= 5, "responses[].error_message")?
+                rt::read::opt_str(c, true, true, "responses[].error_message")?
             } else {
                 None
             };
@@ -234,7 +234,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
             }
             rt::read::i16(c, "responses[].error_code")?;
             if v >= 5 {
-                rt::read::opt_str(c, v >= 4, v >= 5, "responses[].error_message")?;
+                rt::read::opt_str(c, true, true, "responses[].error_message")?;
             }
             if v >= 4 {
                 rt::read::check_tags(c, "responses[]._tagged_fields")?;
@@ -253,7 +253,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
             }
             rt::read::skip(c, 2)?;
             if v >= 5 {
-                rt::read::skip_str(c, v >= 4)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 4 {
                 rt::read::skip_tags(c)?;
@@ -284,7 +284,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
             if v >= 5 {
                 vis.str(
                     fields::RESPONSES_ERROR_MESSAGE,
-                    rt::read::opt_str(c, v >= 4, v >= 5, "responses[].error_message")?,
+                    rt::read::opt_str(c, true, true, "responses[].error_message")?,
                 );
             }
             if v >= 4 {
@@ -304,7 +304,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
                 n += 16;
             }
             if v >= 5 {
-                n += rt::write::opt_str_size(self.error_message, v >= 4, v >= 5, "responses[].error_message")?;
+                n += rt::write::opt_str_size(self.error_message, true, true, "responses[].error_message")?;
             }
             if v >= 4 {
                 let tags = self.unknown_tagged_fields.len();
@@ -329,7 +329,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
             }
             w.i16(self.error_code, "responses[].error_code");
             if v >= 5 {
-                w.opt_str(self.error_message, v >= 4, v >= 5, "responses[].error_message");
+                w.opt_str(self.error_message, true, true, "responses[].error_message");
             }
             if v >= 4 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -657,7 +657,7 @@ pub mod owned {
             };
             let error_code = rt::read::i16(c, "responses[].error_code")?;
             let error_message = if v >= 5 {
-                rt::owned::read_opt_str(c, v >= 4, v >= 5, "responses[].error_message")?
+                rt::owned::read_opt_str(c, true, true, "responses[].error_message")?
             } else {
                 None
             };
@@ -689,8 +689,8 @@ pub mod owned {
                 if v >= 5 {
                     n += rt::write::opt_str_size(
                         self.error_message.as_deref(),
-                        v >= 4,
-                        v >= 5,
+                        true,
+                        true,
                         "responses[].error_message",
                     )?;
                 }
@@ -716,12 +716,7 @@ pub mod owned {
             }
             w.i16(self.error_code, "responses[].error_code");
             if v >= 5 {
-                w.opt_str(
-                    self.error_message.as_deref(),
-                    v >= 4,
-                    v >= 5,
-                    "responses[].error_message",
-                );
+                w.opt_str(self.error_message.as_deref(), true, true, "responses[].error_message");
             }
             if v >= 4 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)

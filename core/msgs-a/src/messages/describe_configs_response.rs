@@ -410,7 +410,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
                 0_i8
             };
             let documentation = if v >= 3 {
-                rt::read::opt_str(c, v >= 4, v >= 3, "results[].configs[].documentation")?
+                rt::read::opt_str(c, v >= 4, true, "results[].configs[].documentation")?
             } else {
                 Some("")
             };
@@ -461,7 +461,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
                 rt::read::i8(c, "results[].configs[].config_type")?;
             }
             if v >= 3 {
-                rt::read::opt_str(c, v >= 4, v >= 3, "results[].configs[].documentation")?;
+                rt::read::opt_str(c, v >= 4, true, "results[].configs[].documentation")?;
             }
             if v >= 4 {
                 rt::read::check_tags(c, "results[].configs[]._tagged_fields")?;
@@ -556,7 +556,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
             if v >= 3 {
                 vis.str(
                     fields::RESULTS_CONFIGS_DOCUMENTATION,
-                    rt::read::opt_str(c, v >= 4, v >= 3, "results[].configs[].documentation")?,
+                    rt::read::opt_str(c, v >= 4, true, "results[].configs[].documentation")?,
                 );
             }
             if v >= 4 {
@@ -594,7 +594,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
                 n += 1;
             }
             if v >= 3 {
-                n += rt::write::opt_str_size(self.documentation, v >= 4, v >= 3, "results[].configs[].documentation")?;
+                n += rt::write::opt_str_size(self.documentation, v >= 4, true, "results[].configs[].documentation")?;
             }
             if v >= 4 {
                 let tags = self.unknown_tagged_fields.len();
@@ -633,7 +633,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
                 w.i8(self.config_type, "results[].configs[].config_type");
             }
             if v >= 3 {
-                w.opt_str(self.documentation, v >= 4, v >= 3, "results[].configs[].documentation");
+                w.opt_str(self.documentation, v >= 4, true, "results[].configs[].documentation");
             }
             if v >= 4 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -706,7 +706,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
                 ""
             };
             let value = if v >= 1 {
-                rt::read::opt_str(c, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?
+                rt::read::opt_str(c, v >= 4, true, "results[].configs[].synonyms[].value")?
             } else {
                 Some("")
             };
@@ -737,7 +737,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
                 rt::read::str(c, v >= 4, "results[].configs[].synonyms[].name")?;
             }
             if v >= 1 {
-                rt::read::opt_str(c, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?;
+                rt::read::opt_str(c, v >= 4, true, "results[].configs[].synonyms[].value")?;
             }
             if v >= 1 {
                 rt::read::i8(c, "results[].configs[].synonyms[].source")?;
@@ -786,7 +786,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
             if v >= 1 {
                 vis.str(
                     fields::RESULTS_CONFIGS_SYNONYMS_VALUE,
-                    rt::read::opt_str(c, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?,
+                    rt::read::opt_str(c, v >= 4, true, "results[].configs[].synonyms[].value")?,
                 );
             }
             if v >= 1 {
@@ -819,7 +819,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
                 return Err(rt::write::not_in_version("results[].configs[].synonyms[].name"));
             }
             if v >= 1 {
-                n += rt::write::opt_str_size(self.value, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?;
+                n += rt::write::opt_str_size(self.value, v >= 4, true, "results[].configs[].synonyms[].value")?;
             }
             if v <= 0 && self.value != Some("") {
                 return Err(rt::write::not_in_version("results[].configs[].synonyms[].value"));
@@ -862,7 +862,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
                 w.str(self.name, v >= 4, "results[].configs[].synonyms[].name");
             }
             if v >= 1 {
-                w.opt_str(self.value, v >= 4, v >= 1, "results[].configs[].synonyms[].value");
+                w.opt_str(self.value, v >= 4, true, "results[].configs[].synonyms[].value");
             }
             if v >= 1 {
                 w.i8(self.source, "results[].configs[].synonyms[].source");
@@ -1586,7 +1586,7 @@ pub mod owned {
                 0_i8
             };
             let documentation = if v >= 3 {
-                rt::owned::read_opt_str(c, v >= 4, v >= 3, "results[].configs[].documentation")?
+                rt::owned::read_opt_str(c, v >= 4, true, "results[].configs[].documentation")?
             } else {
                 Some(rt::OwnedStr::from_static(""))
             };
@@ -1637,7 +1637,7 @@ pub mod owned {
                     n += rt::write::opt_str_size(
                         self.documentation.as_deref(),
                         v >= 4,
-                        v >= 3,
+                        true,
                         "results[].configs[].documentation",
                     )?;
                 }
@@ -1680,7 +1680,7 @@ pub mod owned {
                 w.opt_str(
                     self.documentation.as_deref(),
                     v >= 4,
-                    v >= 3,
+                    true,
                     "results[].configs[].documentation",
                 );
             }
@@ -1743,7 +1743,7 @@ pub mod owned {
                 rt::OwnedStr::from_static("")
             };
             let value = if v >= 1 {
-                rt::owned::read_opt_str(c, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?
+                rt::owned::read_opt_str(c, v >= 4, true, "results[].configs[].synonyms[].value")?
             } else {
                 Some(rt::OwnedStr::from_static(""))
             };
@@ -1785,7 +1785,7 @@ pub mod owned {
                     n += rt::write::opt_str_size(
                         self.value.as_deref(),
                         v >= 4,
-                        v >= 1,
+                        true,
                         "results[].configs[].synonyms[].value",
                     )?;
                 }
@@ -1832,7 +1832,7 @@ pub mod owned {
                 w.opt_str(
                     self.value.as_deref(),
                     v >= 4,
-                    v >= 1,
+                    true,
                     "results[].configs[].synonyms[].value",
                 );
             }

@@ -207,12 +207,12 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
             let principal_type = rt::read::str(c, v >= 2, "tokens[].principal_type")?;
             let principal_name = rt::read::str(c, v >= 2, "tokens[].principal_name")?;
             let token_requester_principal_type = if v >= 3 {
-                rt::read::str(c, v >= 2, "tokens[].token_requester_principal_type")?
+                rt::read::str(c, true, "tokens[].token_requester_principal_type")?
             } else {
                 ""
             };
             let token_requester_principal_name = if v >= 3 {
-                rt::read::str(c, v >= 2, "tokens[].token_requester_principal_name")?
+                rt::read::str(c, true, "tokens[].token_requester_principal_name")?
             } else {
                 ""
             };
@@ -256,10 +256,10 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         rt::read::str(c, v >= 2, "tokens[].principal_type")?;
         rt::read::str(c, v >= 2, "tokens[].principal_name")?;
         if v >= 3 {
-        rt::read::str(c, v >= 2, "tokens[].token_requester_principal_type")?;
+        rt::read::str(c, true, "tokens[].token_requester_principal_type")?;
         }
         if v >= 3 {
-        rt::read::str(c, v >= 2, "tokens[].token_requester_principal_name")?;
+        rt::read::str(c, true, "tokens[].token_requester_principal_name")?;
         }
         match rt::read::run::<24>(c) {
             Some(_r) => { }
@@ -282,10 +282,10 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
             rt::read::skip_str(c, v >= 2)?;
             rt::read::skip_str(c, v >= 2)?;
             if v >= 3 {
-                rt::read::skip_str(c, v >= 2)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 3 {
-                rt::read::skip_str(c, v >= 2)?;
+                rt::read::skip_str(c, true)?;
             }
             rt::read::skip(c, 24)?;
             rt::read::skip_str(c, v >= 2)?;
@@ -317,13 +317,13 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
             if v >= 3 {
                 vis.str(
                     fields::TOKENS_TOKEN_REQUESTER_PRINCIPAL_TYPE,
-                    Some(rt::read::str(c, v >= 2, "tokens[].token_requester_principal_type")?),
+                    Some(rt::read::str(c, true, "tokens[].token_requester_principal_type")?),
                 );
             }
             if v >= 3 {
                 vis.str(
                     fields::TOKENS_TOKEN_REQUESTER_PRINCIPAL_NAME,
-                    Some(rt::read::str(c, v >= 2, "tokens[].token_requester_principal_name")?),
+                    Some(rt::read::str(c, true, "tokens[].token_requester_principal_name")?),
                 );
             }
             vis.i64(
@@ -369,7 +369,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
             if v >= 3 {
                 n += rt::write::str_size(
                     self.token_requester_principal_type,
-                    v >= 2,
+                    true,
                     "tokens[].token_requester_principal_type",
                 )?;
             }
@@ -379,7 +379,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
             if v >= 3 {
                 n += rt::write::str_size(
                     self.token_requester_principal_name,
-                    v >= 2,
+                    true,
                     "tokens[].token_requester_principal_name",
                 )?;
             }
@@ -417,14 +417,14 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
             if v >= 3 {
                 w.str(
                     self.token_requester_principal_type,
-                    v >= 2,
+                    true,
                     "tokens[].token_requester_principal_type",
                 );
             }
             if v >= 3 {
                 w.str(
                     self.token_requester_principal_name,
-                    v >= 2,
+                    true,
                     "tokens[].token_requester_principal_name",
                 );
             }
@@ -1101,12 +1101,12 @@ pub mod owned {
             let principal_type = rt::owned::read_str(c, v >= 2, "tokens[].principal_type")?;
             let principal_name = rt::owned::read_str(c, v >= 2, "tokens[].principal_name")?;
             let token_requester_principal_type = if v >= 3 {
-                rt::owned::read_str(c, v >= 2, "tokens[].token_requester_principal_type")?
+                rt::owned::read_str(c, true, "tokens[].token_requester_principal_type")?
             } else {
                 rt::OwnedStr::from_static("")
             };
             let token_requester_principal_name = if v >= 3 {
-                rt::owned::read_str(c, v >= 2, "tokens[].token_requester_principal_name")?
+                rt::owned::read_str(c, true, "tokens[].token_requester_principal_name")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -1155,7 +1155,7 @@ pub mod owned {
                 if v >= 3 {
                     n += rt::write::str_size(
                         &self.token_requester_principal_type,
-                        v >= 2,
+                        true,
                         "tokens[].token_requester_principal_type",
                     )?;
                 }
@@ -1165,7 +1165,7 @@ pub mod owned {
                 if v >= 3 {
                     n += rt::write::str_size(
                         &self.token_requester_principal_name,
-                        v >= 2,
+                        true,
                         "tokens[].token_requester_principal_name",
                     )?;
                 }
@@ -1202,14 +1202,14 @@ pub mod owned {
             if v >= 3 {
                 w.str(
                     &self.token_requester_principal_type,
-                    v >= 2,
+                    true,
                     "tokens[].token_requester_principal_type",
                 );
             }
             if v >= 3 {
                 w.str(
                     &self.token_requester_principal_name,
-                    v >= 2,
+                    true,
                     "tokens[].token_requester_principal_name",
                 );
             }

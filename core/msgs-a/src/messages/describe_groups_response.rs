@@ -209,7 +209,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "groups[].error_code")?;
             let error_message = if v >= 6 {
-                rt::read::opt_str(c, v >= 5, v >= 6, "groups[].error_message")?
+                rt::read::opt_str(c, true, true, "groups[].error_message")?
             } else {
                 None
             };
@@ -248,7 +248,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         cur.forked(|c| {
             rt::read::i16(c, "groups[].error_code")?;
             if v >= 6 {
-                rt::read::opt_str(c, v >= 5, v >= 6, "groups[].error_message")?;
+                rt::read::opt_str(c, true, true, "groups[].error_message")?;
             }
             rt::read::str(c, v >= 5, "groups[].group_id")?;
             rt::read::str(c, v >= 5, "groups[].group_state")?;
@@ -271,7 +271,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 2)?;
             if v >= 6 {
-                rt::read::skip_str(c, v >= 5)?;
+                rt::read::skip_str(c, true)?;
             }
             rt::read::skip_str(c, v >= 5)?;
             rt::read::skip_str(c, v >= 5)?;
@@ -300,7 +300,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             if v >= 6 {
                 vis.str(
                     fields::GROUPS_ERROR_MESSAGE,
-                    rt::read::opt_str(c, v >= 5, v >= 6, "groups[].error_message")?,
+                    rt::read::opt_str(c, true, true, "groups[].error_message")?,
                 );
             }
             vis.str(
@@ -347,7 +347,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             if v >= 6 {
-                n += rt::write::opt_str_size(self.error_message, v >= 5, v >= 6, "groups[].error_message")?;
+                n += rt::write::opt_str_size(self.error_message, true, true, "groups[].error_message")?;
             }
             if v <= 5 && self.error_message.is_some() {
                 return Err(rt::write::not_in_version("groups[].error_message"));
@@ -388,7 +388,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             }
             w.i16(self.error_code, "groups[].error_code");
             if v >= 6 {
-                w.opt_str(self.error_message, v >= 5, v >= 6, "groups[].error_message");
+                w.opt_str(self.error_message, true, true, "groups[].error_message");
             }
             w.str(self.group_id, v >= 5, "groups[].group_id");
             w.str(self.group_state, v >= 5, "groups[].group_state");
@@ -467,7 +467,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
             let v = rt::pin::or(PIN, v);
             let member_id = rt::read::str(c, v >= 5, "groups[].members[].member_id")?;
             let group_instance_id = if v >= 4 {
-                rt::read::opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?
+                rt::read::opt_str(c, v >= 5, true, "groups[].members[].group_instance_id")?
             } else {
                 None
             };
@@ -498,7 +498,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
         cur.forked(|c| {
             rt::read::str(c, v >= 5, "groups[].members[].member_id")?;
             if v >= 4 {
-                rt::read::opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?;
+                rt::read::opt_str(c, v >= 5, true, "groups[].members[].group_instance_id")?;
             }
             rt::read::str(c, v >= 5, "groups[].members[].client_id")?;
             rt::read::str(c, v >= 5, "groups[].members[].client_host")?;
@@ -545,7 +545,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
             if v >= 4 {
                 vis.str(
                     fields::GROUPS_MEMBERS_GROUP_INSTANCE_ID,
-                    rt::read::opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?,
+                    rt::read::opt_str(c, v >= 5, true, "groups[].members[].group_instance_id")?,
                 );
             }
             vis.str(
@@ -586,7 +586,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
                 n += rt::write::opt_str_size(
                     self.group_instance_id,
                     v >= 5,
-                    v >= 4,
+                    true,
                     "groups[].members[].group_instance_id",
                 )?;
             }
@@ -616,7 +616,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
                 w.opt_str(
                     self.group_instance_id,
                     v >= 5,
-                    v >= 4,
+                    true,
                     "groups[].members[].group_instance_id",
                 );
             }
@@ -1144,7 +1144,7 @@ pub mod owned {
             let v = rt::pin::or(super::PIN, v);
             let error_code = rt::read::i16(c, "groups[].error_code")?;
             let error_message = if v >= 6 {
-                rt::owned::read_opt_str(c, v >= 5, v >= 6, "groups[].error_message")?
+                rt::owned::read_opt_str(c, true, true, "groups[].error_message")?
             } else {
                 None
             };
@@ -1184,12 +1184,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 if v >= 6 {
-                    n += rt::write::opt_str_size(
-                        self.error_message.as_deref(),
-                        v >= 5,
-                        v >= 6,
-                        "groups[].error_message",
-                    )?;
+                    n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
                 }
                 if v <= 5 && self.error_message.is_some() {
                     return Err(rt::write::not_in_version("groups[].error_message"));
@@ -1229,7 +1224,7 @@ pub mod owned {
             }
             w.i16(self.error_code, "groups[].error_code");
             if v >= 6 {
-                w.opt_str(self.error_message.as_deref(), v >= 5, v >= 6, "groups[].error_message");
+                w.opt_str(self.error_message.as_deref(), true, true, "groups[].error_message");
             }
             w.str(&self.group_id, v >= 5, "groups[].group_id");
             w.str(&self.group_state, v >= 5, "groups[].group_state");
@@ -1313,7 +1308,7 @@ pub mod owned {
             let v = rt::pin::or(super::PIN, v);
             let member_id = rt::owned::read_str(c, v >= 5, "groups[].members[].member_id")?;
             let group_instance_id = if v >= 4 {
-                rt::owned::read_opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?
+                rt::owned::read_opt_str(c, v >= 5, true, "groups[].members[].group_instance_id")?
             } else {
                 None
             };
@@ -1349,7 +1344,7 @@ pub mod owned {
                     n += rt::write::opt_str_size(
                         self.group_instance_id.as_deref(),
                         v >= 5,
-                        v >= 4,
+                        true,
                         "groups[].members[].group_instance_id",
                     )?;
                 }
@@ -1378,7 +1373,7 @@ pub mod owned {
                 w.opt_str(
                     self.group_instance_id.as_deref(),
                     v >= 5,
-                    v >= 4,
+                    true,
                     "groups[].members[].group_instance_id",
                 );
             }

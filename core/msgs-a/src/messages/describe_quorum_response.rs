@@ -69,7 +69,7 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
             let v = rt::pin::or(PIN, v);
             let error_code = rt::read::i16(c, "error_code")?;
             let error_message = if v >= 2 {
-                rt::read::opt_str(c, true, v >= 2, "error_message")?
+                rt::read::opt_str(c, true, true, "error_message")?
             } else {
                 Some("")
             };
@@ -101,7 +101,7 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
             if v >= 2 {
                 vis.str(
                     fields::ERROR_MESSAGE,
-                    rt::read::opt_str(c, true, v >= 2, "error_message")?,
+                    rt::read::opt_str(c, true, true, "error_message")?,
                 );
             }
             rt::visit::array::<TopicData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
@@ -119,7 +119,7 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 2;
             if v >= 2 {
-                n += rt::write::opt_str_size(self.error_message, true, v >= 2, "error_message")?;
+                n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
             }
             n += rt::write::array_size(&self.topics, true, v, "topics")?;
             if v >= 2 {
@@ -146,7 +146,7 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
             }
             w.i16(self.error_code, "error_code");
             if v >= 2 {
-                w.opt_str(self.error_message, true, v >= 2, "error_message");
+                w.opt_str(self.error_message, true, true, "error_message");
             }
             w.array(&self.topics, true, v, "topics");
             if v >= 2 {
@@ -544,7 +544,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             let partition_index = rt::read::i32_at::<6, 0>(&r);
             let error_code = rt::read::i16_at::<6, 4>(&r);
             let error_message = if v >= 2 {
-                rt::read::opt_str(c, true, v >= 2, "topics[].partitions[].error_message")?
+                rt::read::opt_str(c, true, true, "topics[].partitions[].error_message")?
             } else {
                 Some("")
             };
@@ -587,7 +587,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             }
         }
         if v >= 2 {
-        rt::read::opt_str(c, true, v >= 2, "topics[].partitions[].error_message")?;
+        rt::read::opt_str(c, true, true, "topics[].partitions[].error_message")?;
         }
         match rt::read::run::<16>(c) {
             Some(_r) => { }
@@ -637,7 +637,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             if v >= 2 {
                 vis.str(
                     fields::TOPICS_PARTITIONS_ERROR_MESSAGE,
-                    rt::read::opt_str(c, true, v >= 2, "topics[].partitions[].error_message")?,
+                    rt::read::opt_str(c, true, true, "topics[].partitions[].error_message")?,
                 );
             }
             vis.i32(
@@ -687,7 +687,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 22;
             if v >= 2 {
-                n += rt::write::opt_str_size(self.error_message, true, v >= 2, "topics[].partitions[].error_message")?;
+                n += rt::write::opt_str_size(self.error_message, true, true, "topics[].partitions[].error_message")?;
             }
             n += rt::write::array_size(&self.current_voters, true, v, "topics[].partitions[].current_voters")?;
             n += rt::write::array_size(&self.observers, true, v, "topics[].partitions[].observers")
@@ -708,7 +708,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
             w.i16(self.error_code, "topics[].partitions[].error_code");
             if v >= 2 {
-                w.opt_str(self.error_message, true, v >= 2, "topics[].partitions[].error_message");
+                w.opt_str(self.error_message, true, true, "topics[].partitions[].error_message");
             }
             w.i32(self.leader_id, "topics[].partitions[].leader_id");
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
@@ -1866,7 +1866,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let error_code = rt::read::i16(c, "error_code")?;
                 let error_message = if v >= 2 {
-                    rt::owned::read_opt_str(c, true, v >= 2, "error_message")?
+                    rt::owned::read_opt_str(c, true, true, "error_message")?
                 } else {
                     Some(rt::OwnedStr::from_static(""))
                 };
@@ -1894,7 +1894,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 2;
                 if v >= 2 {
-                    n += rt::write::opt_str_size(self.error_message.as_deref(), true, v >= 2, "error_message")?;
+                    n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
                 }
                 n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
                 if v >= 2 {
@@ -1921,7 +1921,7 @@ pub mod owned {
                 }
                 w.i16(self.error_code, "error_code");
                 if v >= 2 {
-                    w.opt_str(self.error_message.as_deref(), true, v >= 2, "error_message");
+                    w.opt_str(self.error_message.as_deref(), true, true, "error_message");
                 }
                 rt::owned::write_vec(w, &self.topics, true, v, "topics");
                 if v >= 2 {
@@ -2194,7 +2194,7 @@ pub mod owned {
             let partition_index = rt::read::i32_at::<6, 0>(&r);
             let error_code = rt::read::i16_at::<6, 4>(&r);
             let error_message = if v >= 2 {
-                rt::owned::read_opt_str(c, true, v >= 2, "topics[].partitions[].error_message")?
+                rt::owned::read_opt_str(c, true, true, "topics[].partitions[].error_message")?
             } else {
                 Some(rt::OwnedStr::from_static(""))
             };
@@ -2237,7 +2237,7 @@ pub mod owned {
                     n += rt::write::opt_str_size(
                         self.error_message.as_deref(),
                         true,
-                        v >= 2,
+                        true,
                         "topics[].partitions[].error_message",
                     )?;
                 }
@@ -2264,7 +2264,7 @@ pub mod owned {
                 w.opt_str(
                     self.error_message.as_deref(),
                     true,
-                    v >= 2,
+                    true,
                     "topics[].partitions[].error_message",
                 );
             }

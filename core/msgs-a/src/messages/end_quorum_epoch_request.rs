@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
             let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
             let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
             let leader_endpoints = if v >= 1 {
-                rt::read::array::<LeaderEndpoint<'a>>(c, v >= 1, v, "leader_endpoints")?
+                rt::read::array::<LeaderEndpoint<'a>>(c, true, v, "leader_endpoints")?
             } else {
                 rt::Array::EMPTY
             };
@@ -98,7 +98,7 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
             if v >= 1 {
                 rt::visit::array::<LeaderEndpoint<'a>, V>(
                     c,
-                    v >= 1,
+                    true,
                     false,
                     v,
                     fields::LEADER_ENDPOINTS,
@@ -121,7 +121,7 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
             n += rt::write::opt_str_size(self.cluster_id, v >= 1, true, "cluster_id")?;
             n += rt::write::array_size(&self.topics, v >= 1, v, "topics")?;
             if v >= 1 {
-                n += rt::write::array_size(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
+                n += rt::write::array_size(&self.leader_endpoints, true, v, "leader_endpoints")?;
             }
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();
@@ -143,7 +143,7 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
             w.opt_str(self.cluster_id, v >= 1, true, "cluster_id");
             w.array(&self.topics, v >= 1, v, "topics");
             if v >= 1 {
-                w.array(&self.leader_endpoints, v >= 1, v, "leader_endpoints");
+                w.array(&self.leader_endpoints, true, v, "leader_endpoints");
             }
             if v >= 1 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -368,12 +368,12 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let name = if v >= 1 {
-                rt::read::str(c, v >= 1, "leader_endpoints[].name")?
+                rt::read::str(c, true, "leader_endpoints[].name")?
             } else {
                 ""
             };
             let host = if v >= 1 {
-                rt::read::str(c, v >= 1, "leader_endpoints[].host")?
+                rt::read::str(c, true, "leader_endpoints[].host")?
             } else {
                 ""
             };
@@ -401,10 +401,10 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
-                rt::read::str(c, v >= 1, "leader_endpoints[].name")?;
+                rt::read::str(c, true, "leader_endpoints[].name")?;
             }
             if v >= 1 {
-                rt::read::str(c, v >= 1, "leader_endpoints[].host")?;
+                rt::read::str(c, true, "leader_endpoints[].host")?;
             }
             if v >= 1 {
                 rt::read::u16(c, "leader_endpoints[].port")?;
@@ -421,10 +421,10 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v >= 1 {
-                rt::read::skip_str(c, v >= 1)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 1 {
-                rt::read::skip_str(c, v >= 1)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 1 {
                 rt::read::skip(c, 2)?;
@@ -447,13 +447,13 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
             if v >= 1 {
                 vis.str(
                     fields::LEADER_ENDPOINTS_NAME,
-                    Some(rt::read::str(c, v >= 1, "leader_endpoints[].name")?),
+                    Some(rt::read::str(c, true, "leader_endpoints[].name")?),
                 );
             }
             if v >= 1 {
                 vis.str(
                     fields::LEADER_ENDPOINTS_HOST,
-                    Some(rt::read::str(c, v >= 1, "leader_endpoints[].host")?),
+                    Some(rt::read::str(c, true, "leader_endpoints[].host")?),
                 );
             }
             if v >= 1 {
@@ -480,13 +480,13 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
-                n += rt::write::str_size(self.name, v >= 1, "leader_endpoints[].name")?;
+                n += rt::write::str_size(self.name, true, "leader_endpoints[].name")?;
             }
             if v <= 0 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("leader_endpoints[].name"));
             }
             if v >= 1 {
-                n += rt::write::str_size(self.host, v >= 1, "leader_endpoints[].host")?;
+                n += rt::write::str_size(self.host, true, "leader_endpoints[].host")?;
             }
             if v <= 0 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("leader_endpoints[].host"));
@@ -524,10 +524,10 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
                 w.not_in_version("leader_endpoints[].port");
             }
             if v >= 1 {
-                w.str(self.name, v >= 1, "leader_endpoints[].name");
+                w.str(self.name, true, "leader_endpoints[].name");
             }
             if v >= 1 {
-                w.str(self.host, v >= 1, "leader_endpoints[].host");
+                w.str(self.host, true, "leader_endpoints[].host");
             }
             if v >= 1 {
                 w.u16(self.port, "leader_endpoints[].port");
@@ -606,12 +606,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             let leader_id = rt::read::i32_at::<12, 4>(&r);
             let leader_epoch = rt::read::i32_at::<12, 8>(&r);
             let preferred_successors = if v <= 0 {
-                rt::read::array::<i32>(c, v >= 1, v, "topics[].partitions[].preferred_successors")?
+                rt::read::array::<i32>(c, false, v, "topics[].partitions[].preferred_successors")?
             } else {
                 rt::Array::EMPTY
             };
             let preferred_candidates = if v >= 1 {
-                rt::read::array::<ReplicaInfo<'a>>(c, v >= 1, v, "topics[].partitions[].preferred_candidates")?
+                rt::read::array::<ReplicaInfo<'a>>(c, true, v, "topics[].partitions[].preferred_candidates")?
             } else {
                 rt::Array::EMPTY
             };
@@ -642,10 +642,10 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             }
         }
         if v <= 0 {
-        rt::read::check_array::<i32>(c, v >= 1, false, v, "topics[].partitions[].preferred_successors")?;
+        rt::read::check_array::<i32>(c, false, false, v, "topics[].partitions[].preferred_successors")?;
         }
         if v >= 1 {
-        rt::read::check_array::<ReplicaInfo<'a>>(c, v >= 1, false, v, "topics[].partitions[].preferred_candidates")?;
+        rt::read::check_array::<ReplicaInfo<'a>>(c, true, false, v, "topics[].partitions[].preferred_candidates")?;
         }
         if v >= 1 { rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?; }
         Ok(())
@@ -658,10 +658,10 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 12)?;
             if v <= 0 {
-                rt::read::skip_array::<i32>(c, v >= 1, v)?;
+                rt::read::skip_array::<i32>(c, false, v)?;
             }
             if v >= 1 {
-                rt::read::skip_array::<ReplicaInfo<'a>>(c, v >= 1, v)?;
+                rt::read::skip_array::<ReplicaInfo<'a>>(c, true, v)?;
             }
             if v >= 1 {
                 rt::read::skip_tags(c)?;
@@ -693,7 +693,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             if v <= 0 {
                 rt::visit::array::<i32, V>(
                     c,
-                    v >= 1,
+                    false,
                     false,
                     v,
                     fields::TOPICS_PARTITIONS_PREFERRED_SUCCESSORS,
@@ -704,7 +704,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             if v >= 1 {
                 rt::visit::array::<ReplicaInfo<'a>, V>(
                     c,
-                    v >= 1,
+                    true,
                     false,
                     v,
                     fields::TOPICS_PARTITIONS_PREFERRED_CANDIDATES,
@@ -732,7 +732,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             if v <= 0 {
                 n += rt::write::array_size(
                     &self.preferred_successors,
-                    v >= 1,
+                    false,
                     v,
                     "topics[].partitions[].preferred_successors",
                 )?;
@@ -740,7 +740,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             if v >= 1 {
                 n += rt::write::array_size(
                     &self.preferred_candidates,
-                    v >= 1,
+                    true,
                     v,
                     "topics[].partitions[].preferred_candidates",
                 )?;
@@ -768,7 +768,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             if v <= 0 {
                 w.array(
                     &self.preferred_successors,
-                    v >= 1,
+                    false,
                     v,
                     "topics[].partitions[].preferred_successors",
                 );
@@ -776,7 +776,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             if v >= 1 {
                 w.array(
                     &self.preferred_candidates,
-                    v >= 1,
+                    true,
                     v,
                     "topics[].partitions[].preferred_candidates",
                 );
@@ -1403,7 +1403,7 @@ pub mod owned {
                 let cluster_id = rt::owned::read_opt_str(c, v >= 1, true, "cluster_id")?;
                 let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
                 let leader_endpoints = if v >= 1 {
-                    rt::owned::read_array::<LeaderEndpoint, _>(c, v >= 1, v, "leader_endpoints")?
+                    rt::owned::read_array::<LeaderEndpoint, _>(c, true, v, "leader_endpoints")?
                 } else {
                     Vec::new()
                 };
@@ -1429,7 +1429,7 @@ pub mod owned {
                 n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 1, true, "cluster_id")?;
                 n += rt::owned::vec_size(&self.topics, v >= 1, v, "topics")?;
                 if v >= 1 {
-                    n += rt::owned::vec_size(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
+                    n += rt::owned::vec_size(&self.leader_endpoints, true, v, "leader_endpoints")?;
                 }
                 if v >= 1 {
                     let tags = self.unknown_tagged_fields.len();
@@ -1451,7 +1451,7 @@ pub mod owned {
                 w.opt_str(self.cluster_id.as_deref(), v >= 1, true, "cluster_id");
                 rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics");
                 if v >= 1 {
-                    rt::owned::write_vec(w, &self.leader_endpoints, v >= 1, v, "leader_endpoints");
+                    rt::owned::write_vec(w, &self.leader_endpoints, true, v, "leader_endpoints");
                 }
                 if v >= 1 {
                     w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -1600,12 +1600,12 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let name = if v >= 1 {
-                rt::owned::read_str(c, v >= 1, "leader_endpoints[].name")?
+                rt::owned::read_str(c, true, "leader_endpoints[].name")?
             } else {
                 rt::OwnedStr::from_static("")
             };
             let host = if v >= 1 {
-                rt::owned::read_str(c, v >= 1, "leader_endpoints[].host")?
+                rt::owned::read_str(c, true, "leader_endpoints[].host")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -1635,13 +1635,13 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
-                    n += rt::write::str_size(&self.name, v >= 1, "leader_endpoints[].name")?;
+                    n += rt::write::str_size(&self.name, true, "leader_endpoints[].name")?;
                 }
                 if v <= 0 && !self.name.is_empty() {
                     return Err(rt::write::not_in_version("leader_endpoints[].name"));
                 }
                 if v >= 1 {
-                    n += rt::write::str_size(&self.host, v >= 1, "leader_endpoints[].host")?;
+                    n += rt::write::str_size(&self.host, true, "leader_endpoints[].host")?;
                 }
                 if v <= 0 && !self.host.is_empty() {
                     return Err(rt::write::not_in_version("leader_endpoints[].host"));
@@ -1678,10 +1678,10 @@ pub mod owned {
                 w.not_in_version("leader_endpoints[].port");
             }
             if v >= 1 {
-                w.str(&self.name, v >= 1, "leader_endpoints[].name");
+                w.str(&self.name, true, "leader_endpoints[].name");
             }
             if v >= 1 {
-                w.str(&self.host, v >= 1, "leader_endpoints[].host");
+                w.str(&self.host, true, "leader_endpoints[].host");
             }
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("leader_endpoints[].port") {
@@ -1764,12 +1764,12 @@ pub mod owned {
             let leader_id = rt::read::i32_at::<12, 4>(&r);
             let leader_epoch = rt::read::i32_at::<12, 8>(&r);
             let preferred_successors = if v <= 0 {
-                rt::owned::read_array::<i32, _>(c, v >= 1, v, "topics[].partitions[].preferred_successors")?
+                rt::owned::read_array::<i32, _>(c, false, v, "topics[].partitions[].preferred_successors")?
             } else {
                 rt::SmallVec::new()
             };
             let preferred_candidates = if v >= 1 {
-                rt::owned::read_array::<ReplicaInfo, _>(c, v >= 1, v, "topics[].partitions[].preferred_candidates")?
+                rt::owned::read_array::<ReplicaInfo, _>(c, true, v, "topics[].partitions[].preferred_candidates")?
             } else {
                 Vec::new()
             };
@@ -1798,7 +1798,7 @@ pub mod owned {
                 if v <= 0 {
                     n += rt::owned::vec_size(
                         &self.preferred_successors,
-                        v >= 1,
+                        false,
                         v,
                         "topics[].partitions[].preferred_successors",
                     )?;
@@ -1806,7 +1806,7 @@ pub mod owned {
                 if v >= 1 {
                     n += rt::owned::vec_size(
                         &self.preferred_candidates,
-                        v >= 1,
+                        true,
                         v,
                         "topics[].partitions[].preferred_candidates",
                     )?;
@@ -1836,7 +1836,7 @@ pub mod owned {
                 rt::owned::write_vec(
                     w,
                     &self.preferred_successors,
-                    v >= 1,
+                    false,
                     v,
                     "topics[].partitions[].preferred_successors",
                 );
@@ -1845,7 +1845,7 @@ pub mod owned {
                 rt::owned::write_vec(
                     w,
                     &self.preferred_candidates,
-                    v >= 1,
+                    true,
                     v,
                     "topics[].partitions[].preferred_candidates",
                 );

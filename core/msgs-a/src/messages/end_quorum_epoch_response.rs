@@ -410,7 +410,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 0_i32
             };
             let host = if v >= 1 {
-                rt::read::str(c, v >= 1, "node_endpoints[].host")?
+                rt::read::str(c, true, "node_endpoints[].host")?
             } else {
                 ""
             };
@@ -441,7 +441,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 rt::read::i32(c, "node_endpoints[].node_id")?;
             }
             if v >= 1 {
-                rt::read::str(c, v >= 1, "node_endpoints[].host")?;
+                rt::read::str(c, true, "node_endpoints[].host")?;
             }
             if v >= 1 {
                 rt::read::u16(c, "node_endpoints[].port")?;
@@ -461,7 +461,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 rt::read::skip(c, 4)?;
             }
             if v >= 1 {
-                rt::read::skip_str(c, v >= 1)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 1 {
                 rt::read::skip(c, 2)?;
@@ -490,7 +490,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             if v >= 1 {
                 vis.str(
                     fields::NODE_ENDPOINTS_HOST,
-                    Some(rt::read::str(c, v >= 1, "node_endpoints[].host")?),
+                    Some(rt::read::str(c, true, "node_endpoints[].host")?),
                 );
             }
             if v >= 1 {
@@ -520,7 +520,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 return Err(rt::write::not_in_version("node_endpoints[].node_id"));
             }
             if v >= 1 {
-                n += rt::write::str_size(self.host, v >= 1, "node_endpoints[].host")?;
+                n += rt::write::str_size(self.host, true, "node_endpoints[].host")?;
             }
             if v <= 0 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints[].host"));
@@ -561,7 +561,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 w.i32(self.node_id, "node_endpoints[].node_id");
             }
             if v >= 1 {
-                w.str(self.host, v >= 1, "node_endpoints[].host");
+                w.str(self.host, true, "node_endpoints[].host");
             }
             if v >= 1 {
                 w.u16(self.port, "node_endpoints[].port");
@@ -1317,7 +1317,7 @@ pub mod owned {
                 0_i32
             };
             let host = if v >= 1 {
-                rt::owned::read_str(c, v >= 1, "node_endpoints[].host")?
+                rt::owned::read_str(c, true, "node_endpoints[].host")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -1353,7 +1353,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("node_endpoints[].node_id"));
                 }
                 if v >= 1 {
-                    n += rt::write::str_size(&self.host, v >= 1, "node_endpoints[].host")?;
+                    n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
                 }
                 if v <= 0 && !self.host.is_empty() {
                     return Err(rt::write::not_in_version("node_endpoints[].host"));
@@ -1393,7 +1393,7 @@ pub mod owned {
                 w.i32(self.node_id, "node_endpoints[].node_id");
             }
             if v >= 1 {
-                w.str(&self.host, v >= 1, "node_endpoints[].host");
+                w.str(&self.host, true, "node_endpoints[].host");
             }
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("node_endpoints[].port") {

@@ -153,7 +153,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                     let before = c.len();
                     match tag {
                         0 => {
-                            cluster_id_tag = rt::read::opt_str(c, true, v >= 12, "cluster_id")?;
+                            cluster_id_tag = rt::read::opt_str(c, true, true, "cluster_id")?;
                             rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
                             rt::read::tag_at_default(c, cluster_id_tag.is_none());
                         }
@@ -238,7 +238,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                     let before = c.len();
                     match tag {
                         0 => {
-                            vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, v >= 12, "cluster_id")?);
+                            vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
                             rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
                         }
                         1 if v >= 15 => {
@@ -296,10 +296,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                 n += self.unknown_tagged_fields.size()?;
                 if self.cluster_id.is_some() {
                     tags += 1;
-                    n += rt::write::tagged_size(
-                        0,
-                        rt::write::opt_str_size(self.cluster_id, true, v >= 12, "cluster_id")?,
-                    );
+                    n += rt::write::tagged_size(0, rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?);
                 }
                 if v >= 15 && self.replica_state != ReplicaState::DEFAULT {
                     tags += 1;
@@ -360,9 +357,9 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                 tags += usize::from(has_replica_state);
                 w.uvarint(tags as u32, "_tagged_fields");
                 if has_cluster_id {
-                    let s = w.ok(rt::write::opt_str_size(self.cluster_id, true, v >= 12, "cluster_id"));
+                    let s = w.ok(rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id"));
                     w.tag_header(0, s, "cluster_id");
-                    w.opt_str(self.cluster_id, true, v >= 12, "cluster_id");
+                    w.opt_str(self.cluster_id, true, true, "cluster_id");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_replica_state {
@@ -2052,7 +2049,7 @@ pub mod owned {
                         let before = c.len();
                         match tag {
                             0 => {
-                                cluster_id_tag = rt::owned::read_opt_str(c, true, v >= 12, "cluster_id")?;
+                                cluster_id_tag = rt::owned::read_opt_str(c, true, true, "cluster_id")?;
                                 rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
                                 rt::read::tag_at_default(c, cluster_id_tag.is_none());
                             }
@@ -2133,7 +2130,7 @@ pub mod owned {
                         tags += 1;
                         n += rt::write::tagged_size(
                             0,
-                            rt::write::opt_str_size(self.cluster_id.as_deref(), true, v >= 12, "cluster_id")?,
+                            rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?,
                         );
                     }
                     if v >= 15 && self.replica_state != ReplicaState::default() {
@@ -2200,11 +2197,11 @@ pub mod owned {
                         let s = w.ok(rt::write::opt_str_size(
                             self.cluster_id.as_deref(),
                             true,
-                            v >= 12,
+                            true,
                             "cluster_id",
                         ));
                         w.tag_header(0, s, "cluster_id");
-                        w.opt_str(self.cluster_id.as_deref(), true, v >= 12, "cluster_id");
+                        w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
                     }
                     w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                     if has_replica_state {

@@ -508,7 +508,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 0_i32
             };
             let host = if v >= 16 {
-                rt::read::str(c, v >= 12, "node_endpoints[].host")?
+                rt::read::str(c, true, "node_endpoints[].host")?
             } else {
                 ""
             };
@@ -518,7 +518,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 0_i32
             };
             let rack = if v >= 16 {
-                rt::read::opt_str(c, v >= 12, v >= 16, "node_endpoints[].rack")?
+                rt::read::opt_str(c, true, true, "node_endpoints[].rack")?
             } else {
                 None
             };
@@ -545,13 +545,13 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 rt::read::i32(c, "node_endpoints[].node_id")?;
             }
             if v >= 16 {
-                rt::read::str(c, v >= 12, "node_endpoints[].host")?;
+                rt::read::str(c, true, "node_endpoints[].host")?;
             }
             if v >= 16 {
                 rt::read::i32(c, "node_endpoints[].port")?;
             }
             if v >= 16 {
-                rt::read::opt_str(c, v >= 12, v >= 16, "node_endpoints[].rack")?;
+                rt::read::opt_str(c, true, true, "node_endpoints[].rack")?;
             }
             if v >= 12 {
                 rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
@@ -568,13 +568,13 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 rt::read::skip(c, 4)?;
             }
             if v >= 16 {
-                rt::read::skip_str(c, v >= 12)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 16 {
                 rt::read::skip(c, 4)?;
             }
             if v >= 16 {
-                rt::read::skip_str(c, v >= 12)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 12 {
                 rt::read::skip_tags(c)?;
@@ -600,7 +600,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             if v >= 16 {
                 vis.str(
                     fields::NODE_ENDPOINTS_HOST,
-                    Some(rt::read::str(c, v >= 12, "node_endpoints[].host")?),
+                    Some(rt::read::str(c, true, "node_endpoints[].host")?),
                 );
             }
             if v >= 16 {
@@ -609,7 +609,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             if v >= 16 {
                 vis.str(
                     fields::NODE_ENDPOINTS_RACK,
-                    rt::read::opt_str(c, v >= 12, v >= 16, "node_endpoints[].rack")?,
+                    rt::read::opt_str(c, true, true, "node_endpoints[].rack")?,
                 );
             }
             if v >= 12 {
@@ -636,7 +636,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 return Err(rt::write::not_in_version("node_endpoints[].node_id"));
             }
             if v >= 16 {
-                n += rt::write::str_size(self.host, v >= 12, "node_endpoints[].host")?;
+                n += rt::write::str_size(self.host, true, "node_endpoints[].host")?;
             }
             if v <= 15 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints[].host"));
@@ -648,7 +648,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 return Err(rt::write::not_in_version("node_endpoints[].port"));
             }
             if v >= 16 {
-                n += rt::write::opt_str_size(self.rack, v >= 12, v >= 16, "node_endpoints[].rack")?;
+                n += rt::write::opt_str_size(self.rack, true, true, "node_endpoints[].rack")?;
             }
             if v <= 15 && self.rack.is_some() {
                 return Err(rt::write::not_in_version("node_endpoints[].rack"));
@@ -686,13 +686,13 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 w.i32(self.node_id, "node_endpoints[].node_id");
             }
             if v >= 16 {
-                w.str(self.host, v >= 12, "node_endpoints[].host");
+                w.str(self.host, true, "node_endpoints[].host");
             }
             if v >= 16 {
                 w.i32(self.port, "node_endpoints[].port");
             }
             if v >= 16 {
-                w.opt_str(self.rack, v >= 12, v >= 16, "node_endpoints[].rack");
+                w.opt_str(self.rack, true, true, "node_endpoints[].rack");
             }
             if v >= 12 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -799,7 +799,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 rt::read::opt_array::<AbortedTransaction<'a>>(
                     c,
                     v >= 12,
-                    v >= 4,
+                    true,
                     v,
                     "responses[].partitions[].aborted_transactions",
                 )?
@@ -926,7 +926,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 rt::visit::array::<AbortedTransaction<'a>, V>(
                     c,
                     v >= 12,
-                    v >= 4,
+                    true,
                     v,
                     fields::RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS,
                     vis,
@@ -1022,7 +1022,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 n += rt::write::opt_array_size(
                     &self.aborted_transactions,
                     v >= 12,
-                    v >= 4,
+                    true,
                     v,
                     "responses[].partitions[].aborted_transactions",
                 )?;
@@ -1092,7 +1092,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 w.opt_array(
                     &self.aborted_transactions,
                     v >= 12,
-                    v >= 4,
+                    true,
                     v,
                     "responses[].partitions[].aborted_transactions",
                 );
@@ -2958,7 +2958,7 @@ pub mod owned {
                 0_i32
             };
             let host = if v >= 16 {
-                rt::owned::read_str(c, v >= 12, "node_endpoints[].host")?
+                rt::owned::read_str(c, true, "node_endpoints[].host")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -2968,7 +2968,7 @@ pub mod owned {
                 0_i32
             };
             let rack = if v >= 16 {
-                rt::owned::read_opt_str(c, v >= 12, v >= 16, "node_endpoints[].rack")?
+                rt::owned::read_opt_str(c, true, true, "node_endpoints[].rack")?
             } else {
                 None
             };
@@ -3000,7 +3000,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("node_endpoints[].node_id"));
                 }
                 if v >= 16 {
-                    n += rt::write::str_size(&self.host, v >= 12, "node_endpoints[].host")?;
+                    n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
                 }
                 if v <= 15 && !self.host.is_empty() {
                     return Err(rt::write::not_in_version("node_endpoints[].host"));
@@ -3012,7 +3012,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("node_endpoints[].port"));
                 }
                 if v >= 16 {
-                    n += rt::write::opt_str_size(self.rack.as_deref(), v >= 12, v >= 16, "node_endpoints[].rack")?;
+                    n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "node_endpoints[].rack")?;
                 }
                 if v <= 15 && self.rack.is_some() {
                     return Err(rt::write::not_in_version("node_endpoints[].rack"));
@@ -3049,13 +3049,13 @@ pub mod owned {
                 w.i32(self.node_id, "node_endpoints[].node_id");
             }
             if v >= 16 {
-                w.str(&self.host, v >= 12, "node_endpoints[].host");
+                w.str(&self.host, true, "node_endpoints[].host");
             }
             if v >= 16 {
                 w.i32(self.port, "node_endpoints[].port");
             }
             if v >= 16 {
-                w.opt_str(self.rack.as_deref(), v >= 12, v >= 16, "node_endpoints[].rack");
+                w.opt_str(self.rack.as_deref(), true, true, "node_endpoints[].rack");
             }
             if v >= 12 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -3165,7 +3165,7 @@ pub mod owned {
                 rt::owned::read_opt_array::<AbortedTransaction, _>(
                     c,
                     v >= 12,
-                    v >= 4,
+                    true,
                     v,
                     "responses[].partitions[].aborted_transactions",
                 )?
@@ -3256,7 +3256,7 @@ pub mod owned {
                     n += rt::owned::opt_vec_size(
                         self.aborted_transactions.as_deref(),
                         v >= 12,
-                        v >= 4,
+                        true,
                         v,
                         "responses[].partitions[].aborted_transactions",
                     )?;
@@ -3333,7 +3333,7 @@ pub mod owned {
                     w,
                     self.aborted_transactions.as_deref(),
                     v >= 12,
-                    v >= 4,
+                    true,
                     v,
                     "responses[].partitions[].aborted_transactions",
                 );

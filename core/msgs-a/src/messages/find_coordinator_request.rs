@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
             let key = if v <= 3 { rt::read::str(c, v >= 3, "key")? } else { "" };
             let key_type = if v >= 1 { rt::read::i8(c, "key_type")? } else { 0_i8 };
             let coordinator_keys = if v >= 4 {
-                rt::read::array::<&'a str>(c, v >= 3, v, "coordinator_keys")?
+                rt::read::array::<&'a str>(c, true, v, "coordinator_keys")?
             } else {
                 rt::Array::EMPTY
             };
@@ -101,7 +101,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
                 vis.i8(fields::KEY_TYPE, rt::read::i8(c, "key_type")?);
             }
             if v >= 4 {
-                rt::visit::array::<&'a str, V>(c, v >= 3, false, v, fields::COORDINATOR_KEYS, vis, "coordinator_keys")?;
+                rt::visit::array::<&'a str, V>(c, true, false, v, fields::COORDINATOR_KEYS, vis, "coordinator_keys")?;
             }
             if v >= 3 {
                 rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
@@ -128,7 +128,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
                 return Err(rt::write::not_in_version("key_type"));
             }
             if v >= 4 {
-                n += rt::write::array_size(&self.coordinator_keys, v >= 3, v, "coordinator_keys")?;
+                n += rt::write::array_size(&self.coordinator_keys, true, v, "coordinator_keys")?;
             }
             if v <= 3 && !self.coordinator_keys.is_empty() {
                 return Err(rt::write::not_in_version("coordinator_keys"));
@@ -166,7 +166,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
                 w.i8(self.key_type, "key_type");
             }
             if v >= 4 {
-                w.array(&self.coordinator_keys, v >= 3, v, "coordinator_keys");
+                w.array(&self.coordinator_keys, true, v, "coordinator_keys");
             }
             if v >= 3 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -323,7 +323,7 @@ pub mod owned {
             };
             let key_type = if v >= 1 { rt::read::i8(c, "key_type")? } else { 0_i8 };
             let coordinator_keys = if v >= 4 {
-                rt::owned::read_array::<rt::OwnedStr, _>(c, v >= 3, v, "coordinator_keys")?
+                rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "coordinator_keys")?
             } else {
                 Vec::new()
             };
@@ -358,7 +358,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("key_type"));
                 }
                 if v >= 4 {
-                    n += rt::owned::vec_size(&self.coordinator_keys, v >= 3, v, "coordinator_keys")?;
+                    n += rt::owned::vec_size(&self.coordinator_keys, true, v, "coordinator_keys")?;
                 }
                 if v <= 3 && !self.coordinator_keys.is_empty() {
                     return Err(rt::write::not_in_version("coordinator_keys"));
@@ -396,7 +396,7 @@ pub mod owned {
                     w.i8(self.key_type, "key_type");
                 }
                 if v >= 4 {
-                    rt::owned::write_vec(w, &self.coordinator_keys, v >= 3, v, "coordinator_keys");
+                    rt::owned::write_vec(w, &self.coordinator_keys, true, v, "coordinator_keys");
                 }
                 if v >= 3 {
                     w.unknown_tags_only(&self.unknown_tagged_fields)

@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
             };
             let error_code = if v <= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
             let error_message = if (1..=3).contains(&v) {
-                rt::read::opt_str(c, v >= 3, (1..=3).contains(&v), "error_message")?
+                rt::read::opt_str(c, v >= 3, true, "error_message")?
             } else {
                 Some("")
             };
@@ -91,7 +91,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
             let host = if v <= 3 { rt::read::str(c, v >= 3, "host")? } else { "" };
             let port = if v <= 3 { rt::read::i32(c, "port")? } else { 0_i32 };
             let coordinators = if v >= 4 {
-                rt::read::array::<Coordinator<'a>>(c, v >= 3, v, "coordinators")?
+                rt::read::array::<Coordinator<'a>>(c, true, v, "coordinators")?
             } else {
                 rt::Array::EMPTY
             };
@@ -130,7 +130,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
             if (1..=3).contains(&v) {
                 vis.str(
                     fields::ERROR_MESSAGE,
-                    rt::read::opt_str(c, v >= 3, (1..=3).contains(&v), "error_message")?,
+                    rt::read::opt_str(c, v >= 3, true, "error_message")?,
                 );
             }
             if v <= 3 {
@@ -143,7 +143,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
                 vis.i32(fields::PORT, rt::read::i32(c, "port")?);
             }
             if v >= 4 {
-                rt::visit::array::<Coordinator<'a>, V>(c, v >= 3, false, v, fields::COORDINATORS, vis, "coordinators")?;
+                rt::visit::array::<Coordinator<'a>, V>(c, true, false, v, fields::COORDINATORS, vis, "coordinators")?;
             }
             if v >= 3 {
                 rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
@@ -167,7 +167,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
                 return Err(rt::write::not_in_version("error_code"));
             }
             if (1..=3).contains(&v) {
-                n += rt::write::opt_str_size(self.error_message, v >= 3, (1..=3).contains(&v), "error_message")?;
+                n += rt::write::opt_str_size(self.error_message, v >= 3, true, "error_message")?;
             }
             if v <= 3 {
                 n += 4;
@@ -188,7 +188,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
                 return Err(rt::write::not_in_version("port"));
             }
             if v >= 4 {
-                n += rt::write::array_size(&self.coordinators, v >= 3, v, "coordinators")?;
+                n += rt::write::array_size(&self.coordinators, true, v, "coordinators")?;
             }
             if v <= 3 && !self.coordinators.is_empty() {
                 return Err(rt::write::not_in_version("coordinators"));
@@ -232,7 +232,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
                 w.i16(self.error_code, "error_code");
             }
             if (1..=3).contains(&v) {
-                w.opt_str(self.error_message, v >= 3, (1..=3).contains(&v), "error_message");
+                w.opt_str(self.error_message, v >= 3, true, "error_message");
             }
             if v <= 3 {
                 w.i32(self.node_id, "node_id");
@@ -244,7 +244,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
                 w.i32(self.port, "port");
             }
             if v >= 4 {
-                w.array(&self.coordinators, v >= 3, v, "coordinators");
+                w.array(&self.coordinators, true, v, "coordinators");
             }
             if v >= 3 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -314,7 +314,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let key = if v >= 4 {
-                rt::read::str(c, v >= 3, "coordinators[].key")?
+                rt::read::str(c, true, "coordinators[].key")?
             } else {
                 ""
             };
@@ -324,7 +324,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
                 0_i32
             };
             let host = if v >= 4 {
-                rt::read::str(c, v >= 3, "coordinators[].host")?
+                rt::read::str(c, true, "coordinators[].host")?
             } else {
                 ""
             };
@@ -344,7 +344,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
                 error_code = 0_i16;
             }
             let error_message = if v >= 4 {
-                rt::read::opt_str(c, v >= 3, v >= 4, "coordinators[].error_message")?
+                rt::read::opt_str(c, true, true, "coordinators[].error_message")?
             } else {
                 Some("")
             };
@@ -370,13 +370,13 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 4 {
-                rt::read::str(c, v >= 3, "coordinators[].key")?;
+                rt::read::str(c, true, "coordinators[].key")?;
             }
             if v >= 4 {
                 rt::read::i32(c, "coordinators[].node_id")?;
             }
             if v >= 4 {
-                rt::read::str(c, v >= 3, "coordinators[].host")?;
+                rt::read::str(c, true, "coordinators[].host")?;
             }
             if v >= 4 {
                 match rt::read::run::<6>(c) {
@@ -387,7 +387,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
                 }
             }
             if v >= 4 {
-                rt::read::opt_str(c, v >= 3, v >= 4, "coordinators[].error_message")?;
+                rt::read::opt_str(c, true, true, "coordinators[].error_message")?;
             }
             if v >= 3 {
                 rt::read::check_tags(c, "coordinators[]._tagged_fields")?;
@@ -401,19 +401,19 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v >= 4 {
-                rt::read::skip_str(c, v >= 3)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 4 {
                 rt::read::skip(c, 4)?;
             }
             if v >= 4 {
-                rt::read::skip_str(c, v >= 3)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 4 {
                 rt::read::skip(c, 6)?;
             }
             if v >= 4 {
-                rt::read::skip_str(c, v >= 3)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 3 {
                 rt::read::skip_tags(c)?;
@@ -433,7 +433,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
             if v >= 4 {
                 vis.str(
                     fields::COORDINATORS_KEY,
-                    Some(rt::read::str(c, v >= 3, "coordinators[].key")?),
+                    Some(rt::read::str(c, true, "coordinators[].key")?),
                 );
             }
             if v >= 4 {
@@ -445,7 +445,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
             if v >= 4 {
                 vis.str(
                     fields::COORDINATORS_HOST,
-                    Some(rt::read::str(c, v >= 3, "coordinators[].host")?),
+                    Some(rt::read::str(c, true, "coordinators[].host")?),
                 );
             }
             if v >= 4 {
@@ -460,7 +460,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
             if v >= 4 {
                 vis.str(
                     fields::COORDINATORS_ERROR_MESSAGE,
-                    rt::read::opt_str(c, v >= 3, v >= 4, "coordinators[].error_message")?,
+                    rt::read::opt_str(c, true, true, "coordinators[].error_message")?,
                 );
             }
             if v >= 3 {
@@ -481,7 +481,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 4 {
-                n += rt::write::str_size(self.key, v >= 3, "coordinators[].key")?;
+                n += rt::write::str_size(self.key, true, "coordinators[].key")?;
             }
             if v <= 3 && !self.key.is_empty() {
                 return Err(rt::write::not_in_version("coordinators[].key"));
@@ -493,7 +493,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
                 return Err(rt::write::not_in_version("coordinators[].node_id"));
             }
             if v >= 4 {
-                n += rt::write::str_size(self.host, v >= 3, "coordinators[].host")?;
+                n += rt::write::str_size(self.host, true, "coordinators[].host")?;
             }
             if v <= 3 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("coordinators[].host"));
@@ -511,7 +511,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
                 return Err(rt::write::not_in_version("coordinators[].error_code"));
             }
             if v >= 4 {
-                n += rt::write::opt_str_size(self.error_message, v >= 3, v >= 4, "coordinators[].error_message")?;
+                n += rt::write::opt_str_size(self.error_message, true, true, "coordinators[].error_message")?;
             }
             if v >= 3 {
                 let tags = self.unknown_tagged_fields.len();
@@ -546,13 +546,13 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
                 w.not_in_version("coordinators[].error_code");
             }
             if v >= 4 {
-                w.str(self.key, v >= 3, "coordinators[].key");
+                w.str(self.key, true, "coordinators[].key");
             }
             if v >= 4 {
                 w.i32(self.node_id, "coordinators[].node_id");
             }
             if v >= 4 {
-                w.str(self.host, v >= 3, "coordinators[].host");
+                w.str(self.host, true, "coordinators[].host");
             }
             if v >= 4 {
                 w.i32(self.port, "coordinators[].port");
@@ -561,7 +561,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
                 w.i16(self.error_code, "coordinators[].error_code");
             }
             if v >= 4 {
-                w.opt_str(self.error_message, v >= 3, v >= 4, "coordinators[].error_message");
+                w.opt_str(self.error_message, true, true, "coordinators[].error_message");
             }
             if v >= 3 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -921,7 +921,7 @@ pub mod owned {
             };
             let error_code = if v <= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
             let error_message = if (1..=3).contains(&v) {
-                rt::owned::read_opt_str(c, v >= 3, (1..=3).contains(&v), "error_message")?
+                rt::owned::read_opt_str(c, v >= 3, true, "error_message")?
             } else {
                 Some(rt::OwnedStr::from_static(""))
             };
@@ -933,7 +933,7 @@ pub mod owned {
             };
             let port = if v <= 3 { rt::read::i32(c, "port")? } else { 0_i32 };
             let coordinators = if v >= 4 {
-                rt::owned::read_array::<Coordinator, _>(c, v >= 3, v, "coordinators")?
+                rt::owned::read_array::<Coordinator, _>(c, true, v, "coordinators")?
             } else {
                 Vec::new()
             };
@@ -969,12 +969,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("error_code"));
                 }
                 if (1..=3).contains(&v) {
-                    n += rt::write::opt_str_size(
-                        self.error_message.as_deref(),
-                        v >= 3,
-                        (1..=3).contains(&v),
-                        "error_message",
-                    )?;
+                    n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 3, true, "error_message")?;
                 }
                 if v <= 3 {
                     n += 4;
@@ -995,7 +990,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("port"));
                 }
                 if v >= 4 {
-                    n += rt::owned::vec_size(&self.coordinators, v >= 3, v, "coordinators")?;
+                    n += rt::owned::vec_size(&self.coordinators, true, v, "coordinators")?;
                 }
                 if v <= 3 && !self.coordinators.is_empty() {
                     return Err(rt::write::not_in_version("coordinators"));
@@ -1039,12 +1034,7 @@ pub mod owned {
                     w.i16(self.error_code, "error_code");
                 }
                 if (1..=3).contains(&v) {
-                    w.opt_str(
-                        self.error_message.as_deref(),
-                        v >= 3,
-                        (1..=3).contains(&v),
-                        "error_message",
-                    );
+                    w.opt_str(self.error_message.as_deref(), v >= 3, true, "error_message");
                 }
                 if v <= 3 {
                     w.i32(self.node_id, "node_id");
@@ -1056,7 +1046,7 @@ pub mod owned {
                     w.i32(self.port, "port");
                 }
                 if v >= 4 {
-                    rt::owned::write_vec(w, &self.coordinators, v >= 3, v, "coordinators");
+                    rt::owned::write_vec(w, &self.coordinators, true, v, "coordinators");
                 }
                 if v >= 3 {
                     w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -1125,7 +1115,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let key = if v >= 4 {
-                rt::owned::read_str(c, v >= 3, "coordinators[].key")?
+                rt::owned::read_str(c, true, "coordinators[].key")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -1135,7 +1125,7 @@ pub mod owned {
                 0_i32
             };
             let host = if v >= 4 {
-                rt::owned::read_str(c, v >= 3, "coordinators[].host")?
+                rt::owned::read_str(c, true, "coordinators[].host")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -1155,7 +1145,7 @@ pub mod owned {
                 error_code = 0_i16;
             }
             let error_message = if v >= 4 {
-                rt::owned::read_opt_str(c, v >= 3, v >= 4, "coordinators[].error_message")?
+                rt::owned::read_opt_str(c, true, true, "coordinators[].error_message")?
             } else {
                 Some(rt::OwnedStr::from_static(""))
             };
@@ -1183,7 +1173,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 4 {
-                    n += rt::write::str_size(&self.key, v >= 3, "coordinators[].key")?;
+                    n += rt::write::str_size(&self.key, true, "coordinators[].key")?;
                 }
                 if v <= 3 && !self.key.is_empty() {
                     return Err(rt::write::not_in_version("coordinators[].key"));
@@ -1195,7 +1185,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("coordinators[].node_id"));
                 }
                 if v >= 4 {
-                    n += rt::write::str_size(&self.host, v >= 3, "coordinators[].host")?;
+                    n += rt::write::str_size(&self.host, true, "coordinators[].host")?;
                 }
                 if v <= 3 && !self.host.is_empty() {
                     return Err(rt::write::not_in_version("coordinators[].host"));
@@ -1215,8 +1205,8 @@ pub mod owned {
                 if v >= 4 {
                     n += rt::write::opt_str_size(
                         self.error_message.as_deref(),
-                        v >= 3,
-                        v >= 4,
+                        true,
+                        true,
                         "coordinators[].error_message",
                     )?;
                 }
@@ -1252,13 +1242,13 @@ pub mod owned {
                 w.not_in_version("coordinators[].error_code");
             }
             if v >= 4 {
-                w.str(&self.key, v >= 3, "coordinators[].key");
+                w.str(&self.key, true, "coordinators[].key");
             }
             if v >= 4 {
                 w.i32(self.node_id, "coordinators[].node_id");
             }
             if v >= 4 {
-                w.str(&self.host, v >= 3, "coordinators[].host");
+                w.str(&self.host, true, "coordinators[].host");
             }
             if v >= 4 {
                 if let Some(r) = w.run::<6>("coordinators[].port") {
@@ -1269,8 +1259,8 @@ pub mod owned {
             if v >= 4 {
                 w.opt_str(
                     self.error_message.as_deref(),
-                    v >= 3,
-                    v >= 4,
+                    true,
+                    true,
                     "coordinators[].error_message",
                 );
             }

@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
             let generation_id = rt::read::i32(c, "generation_id")?;
             let member_id = rt::read::str(c, v >= 4, "member_id")?;
             let group_instance_id = if v >= 3 {
-                rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?
+                rt::read::opt_str(c, v >= 4, true, "group_instance_id")?
             } else {
                 None
             };
@@ -105,7 +105,7 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
             if v >= 3 {
                 vis.str(
                     fields::GROUP_INSTANCE_ID,
-                    rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?,
+                    rt::read::opt_str(c, v >= 4, true, "group_instance_id")?,
                 );
             }
             if v >= 4 {
@@ -123,7 +123,7 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
             n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
             n += rt::write::str_size(self.member_id, v >= 4, "member_id")?;
             if v >= 3 {
-                n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "group_instance_id")?;
+                n += rt::write::opt_str_size(self.group_instance_id, v >= 4, true, "group_instance_id")?;
             }
             if v <= 2 && self.group_instance_id.is_some() {
                 return Err(rt::write::not_in_version("group_instance_id"));
@@ -152,7 +152,7 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
             w.i32(self.generation_id, "generation_id");
             w.str(self.member_id, v >= 4, "member_id");
             if v >= 3 {
-                w.opt_str(self.group_instance_id, v >= 4, v >= 3, "group_instance_id");
+                w.opt_str(self.group_instance_id, v >= 4, true, "group_instance_id");
             }
             if v >= 4 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -331,7 +331,7 @@ pub mod owned {
             let generation_id = rt::read::i32(c, "generation_id")?;
             let member_id = rt::owned::read_str(c, v >= 4, "member_id")?;
             let group_instance_id = if v >= 3 {
-                rt::owned::read_opt_str(c, v >= 4, v >= 3, "group_instance_id")?
+                rt::owned::read_opt_str(c, v >= 4, true, "group_instance_id")?
             } else {
                 None
             };
@@ -357,12 +357,7 @@ pub mod owned {
                 n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
                 n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
                 if v >= 3 {
-                    n += rt::write::opt_str_size(
-                        self.group_instance_id.as_deref(),
-                        v >= 4,
-                        v >= 3,
-                        "group_instance_id",
-                    )?;
+                    n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 4, true, "group_instance_id")?;
                 }
                 if v <= 2 && self.group_instance_id.is_some() {
                     return Err(rt::write::not_in_version("group_instance_id"));
@@ -391,7 +386,7 @@ pub mod owned {
                 w.i32(self.generation_id, "generation_id");
                 w.str(&self.member_id, v >= 4, "member_id");
                 if v >= 3 {
-                    w.opt_str(self.group_instance_id.as_deref(), v >= 4, v >= 3, "group_instance_id");
+                    w.opt_str(self.group_instance_id.as_deref(), v >= 4, true, "group_instance_id");
                 }
                 if v >= 4 {
                     w.unknown_tags_only(&self.unknown_tagged_fields)

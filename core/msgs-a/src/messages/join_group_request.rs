@@ -89,14 +89,14 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
             };
             let member_id = rt::read::str(c, v >= 6, "member_id")?;
             let group_instance_id = if v >= 5 {
-                rt::read::opt_str(c, v >= 6, v >= 5, "group_instance_id")?
+                rt::read::opt_str(c, v >= 6, true, "group_instance_id")?
             } else {
                 None
             };
             let protocol_type = rt::read::str(c, v >= 6, "protocol_type")?;
             let protocols = rt::read::array::<JoinGroupRequestProtocol<'a>>(c, v >= 6, v, "protocols")?;
             let reason = if v >= 8 {
-                rt::read::opt_str(c, v >= 6, v >= 8, "reason")?
+                rt::read::opt_str(c, true, true, "reason")?
             } else {
                 None
             };
@@ -136,7 +136,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
             if v >= 5 {
                 vis.str(
                     fields::GROUP_INSTANCE_ID,
-                    rt::read::opt_str(c, v >= 6, v >= 5, "group_instance_id")?,
+                    rt::read::opt_str(c, v >= 6, true, "group_instance_id")?,
                 );
             }
             vis.str(fields::PROTOCOL_TYPE, Some(rt::read::str(c, v >= 6, "protocol_type")?));
@@ -150,7 +150,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
                 "protocols",
             )?;
             if v >= 8 {
-                vis.str(fields::REASON, rt::read::opt_str(c, v >= 6, v >= 8, "reason")?);
+                vis.str(fields::REASON, rt::read::opt_str(c, true, true, "reason")?);
             }
             if v >= 6 {
                 rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
@@ -170,7 +170,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
             }
             n += rt::write::str_size(self.member_id, v >= 6, "member_id")?;
             if v >= 5 {
-                n += rt::write::opt_str_size(self.group_instance_id, v >= 6, v >= 5, "group_instance_id")?;
+                n += rt::write::opt_str_size(self.group_instance_id, v >= 6, true, "group_instance_id")?;
             }
             if v <= 4 && self.group_instance_id.is_some() {
                 return Err(rt::write::not_in_version("group_instance_id"));
@@ -178,7 +178,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
             n += rt::write::str_size(self.protocol_type, v >= 6, "protocol_type")?;
             n += rt::write::array_size(&self.protocols, v >= 6, v, "protocols")?;
             if v >= 8 {
-                n += rt::write::opt_str_size(self.reason, v >= 6, v >= 8, "reason")?;
+                n += rt::write::opt_str_size(self.reason, true, true, "reason")?;
             }
             if v >= 6 {
                 let tags = self.unknown_tagged_fields.len();
@@ -207,12 +207,12 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
             }
             w.str(self.member_id, v >= 6, "member_id");
             if v >= 5 {
-                w.opt_str(self.group_instance_id, v >= 6, v >= 5, "group_instance_id");
+                w.opt_str(self.group_instance_id, v >= 6, true, "group_instance_id");
             }
             w.str(self.protocol_type, v >= 6, "protocol_type");
             w.array(&self.protocols, v >= 6, v, "protocols");
             if v >= 8 {
-                w.opt_str(self.reason, v >= 6, v >= 8, "reason");
+                w.opt_str(self.reason, true, true, "reason");
             }
             if v >= 6 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -678,14 +678,14 @@ pub mod owned {
             };
             let member_id = rt::owned::read_str(c, v >= 6, "member_id")?;
             let group_instance_id = if v >= 5 {
-                rt::owned::read_opt_str(c, v >= 6, v >= 5, "group_instance_id")?
+                rt::owned::read_opt_str(c, v >= 6, true, "group_instance_id")?
             } else {
                 None
             };
             let protocol_type = rt::owned::read_str(c, v >= 6, "protocol_type")?;
             let protocols = rt::owned::read_array::<JoinGroupRequestProtocol, _>(c, v >= 6, v, "protocols")?;
             let reason = if v >= 8 {
-                rt::owned::read_opt_str(c, v >= 6, v >= 8, "reason")?
+                rt::owned::read_opt_str(c, true, true, "reason")?
             } else {
                 None
             };
@@ -718,12 +718,7 @@ pub mod owned {
                 }
                 n += rt::write::str_size(&self.member_id, v >= 6, "member_id")?;
                 if v >= 5 {
-                    n += rt::write::opt_str_size(
-                        self.group_instance_id.as_deref(),
-                        v >= 6,
-                        v >= 5,
-                        "group_instance_id",
-                    )?;
+                    n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 6, true, "group_instance_id")?;
                 }
                 if v <= 4 && self.group_instance_id.is_some() {
                     return Err(rt::write::not_in_version("group_instance_id"));
@@ -731,7 +726,7 @@ pub mod owned {
                 n += rt::write::str_size(&self.protocol_type, v >= 6, "protocol_type")?;
                 n += rt::owned::vec_size(&self.protocols, v >= 6, v, "protocols")?;
                 if v >= 8 {
-                    n += rt::write::opt_str_size(self.reason.as_deref(), v >= 6, v >= 8, "reason")?;
+                    n += rt::write::opt_str_size(self.reason.as_deref(), true, true, "reason")?;
                 }
                 if v >= 6 {
                     let tags = self.unknown_tagged_fields.len();
@@ -760,12 +755,12 @@ pub mod owned {
                 }
                 w.str(&self.member_id, v >= 6, "member_id");
                 if v >= 5 {
-                    w.opt_str(self.group_instance_id.as_deref(), v >= 6, v >= 5, "group_instance_id");
+                    w.opt_str(self.group_instance_id.as_deref(), v >= 6, true, "group_instance_id");
                 }
                 w.str(&self.protocol_type, v >= 6, "protocol_type");
                 rt::owned::write_vec(w, &self.protocols, v >= 6, v, "protocols");
                 if v >= 8 {
-                    w.opt_str(self.reason.as_deref(), v >= 6, v >= 8, "reason");
+                    w.opt_str(self.reason.as_deref(), true, true, "reason");
                 }
                 if v >= 6 {
                     w.unknown_tags_only(&self.unknown_tagged_fields)

@@ -96,7 +96,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
             let error_code = rt::read::i16_at::<6, 0>(&r);
             let generation_id = rt::read::i32_at::<6, 2>(&r);
             let protocol_type = if v >= 7 {
-                rt::read::opt_str(c, v >= 6, v >= 7, "protocol_type")?
+                rt::read::opt_str(c, true, true, "protocol_type")?
             } else {
                 None
             };
@@ -145,7 +145,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
             if v >= 7 {
                 vis.str(
                     fields::PROTOCOL_TYPE,
-                    rt::read::opt_str(c, v >= 6, v >= 7, "protocol_type")?,
+                    rt::read::opt_str(c, true, true, "protocol_type")?,
                 );
             }
             vis.str(
@@ -174,7 +174,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
                 n += 4;
             }
             if v >= 7 {
-                n += rt::write::opt_str_size(self.protocol_type, v >= 6, v >= 7, "protocol_type")?;
+                n += rt::write::opt_str_size(self.protocol_type, true, true, "protocol_type")?;
             }
             n += rt::write::opt_str_size(self.protocol_name, v >= 6, v >= 7, "protocol_name")?;
             n += rt::write::str_size(self.leader, v >= 6, "leader")?;
@@ -212,7 +212,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
             w.i16(self.error_code, "error_code");
             w.i32(self.generation_id, "generation_id");
             if v >= 7 {
-                w.opt_str(self.protocol_type, v >= 6, v >= 7, "protocol_type");
+                w.opt_str(self.protocol_type, true, true, "protocol_type");
             }
             w.opt_str(self.protocol_name, v >= 6, v >= 7, "protocol_name");
             w.str(self.leader, v >= 6, "leader");
@@ -281,7 +281,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
             let v = rt::pin::or(PIN, v);
             let member_id = rt::read::str(c, v >= 6, "members[].member_id")?;
             let group_instance_id = if v >= 5 {
-                rt::read::opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?
+                rt::read::opt_str(c, v >= 6, true, "members[].group_instance_id")?
             } else {
                 None
             };
@@ -306,7 +306,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
         cur.forked(|c| {
             rt::read::str(c, v >= 6, "members[].member_id")?;
             if v >= 5 {
-                rt::read::opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?;
+                rt::read::opt_str(c, v >= 6, true, "members[].group_instance_id")?;
             }
             rt::read::bytes(c, v >= 6, "members[].metadata")?;
             if v >= 6 {
@@ -347,7 +347,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
             if v >= 5 {
                 vis.str(
                     fields::MEMBERS_GROUP_INSTANCE_ID,
-                    rt::read::opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?,
+                    rt::read::opt_str(c, v >= 6, true, "members[].group_instance_id")?,
                 );
             }
             vis.bytes(
@@ -368,7 +368,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.member_id, v >= 6, "members[].member_id")?;
             if v >= 5 {
-                n += rt::write::opt_str_size(self.group_instance_id, v >= 6, v >= 5, "members[].group_instance_id")?;
+                n += rt::write::opt_str_size(self.group_instance_id, v >= 6, true, "members[].group_instance_id")?;
             }
             n += rt::write::bytes_size(self.metadata, v >= 6, "members[].metadata")?;
             if v >= 6 {
@@ -390,7 +390,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
             let v = rt::pin::or(PIN, v);
             w.str(self.member_id, v >= 6, "members[].member_id");
             if v >= 5 {
-                w.opt_str(self.group_instance_id, v >= 6, v >= 5, "members[].group_instance_id");
+                w.opt_str(self.group_instance_id, v >= 6, true, "members[].group_instance_id");
             }
             w.bytes(self.metadata, v >= 6, "members[].metadata");
             if v >= 6 {
@@ -749,7 +749,7 @@ pub mod owned {
             let error_code = rt::read::i16_at::<6, 0>(&r);
             let generation_id = rt::read::i32_at::<6, 2>(&r);
             let protocol_type = if v >= 7 {
-                rt::owned::read_opt_str(c, v >= 6, v >= 7, "protocol_type")?
+                rt::owned::read_opt_str(c, true, true, "protocol_type")?
             } else {
                 None
             };
@@ -790,7 +790,7 @@ pub mod owned {
                     n += 4;
                 }
                 if v >= 7 {
-                    n += rt::write::opt_str_size(self.protocol_type.as_deref(), v >= 6, v >= 7, "protocol_type")?;
+                    n += rt::write::opt_str_size(self.protocol_type.as_deref(), true, true, "protocol_type")?;
                 }
                 n += rt::write::opt_str_size(self.protocol_name.as_deref(), v >= 6, v >= 7, "protocol_name")?;
                 n += rt::write::str_size(&self.leader, v >= 6, "leader")?;
@@ -830,7 +830,7 @@ pub mod owned {
                     r[2..6].copy_from_slice(&self.generation_id.to_be_bytes());
                 }
                 if v >= 7 {
-                    w.opt_str(self.protocol_type.as_deref(), v >= 6, v >= 7, "protocol_type");
+                    w.opt_str(self.protocol_type.as_deref(), true, true, "protocol_type");
                 }
                 w.opt_str(self.protocol_name.as_deref(), v >= 6, v >= 7, "protocol_name");
                 w.str(&self.leader, v >= 6, "leader");
@@ -895,7 +895,7 @@ pub mod owned {
             let v = rt::pin::or(super::PIN, v);
             let member_id = rt::owned::read_str(c, v >= 6, "members[].member_id")?;
             let group_instance_id = if v >= 5 {
-                rt::owned::read_opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?
+                rt::owned::read_opt_str(c, v >= 6, true, "members[].group_instance_id")?
             } else {
                 None
             };
@@ -925,7 +925,7 @@ pub mod owned {
                     n += rt::write::opt_str_size(
                         self.group_instance_id.as_deref(),
                         v >= 6,
-                        v >= 5,
+                        true,
                         "members[].group_instance_id",
                     )?;
                 }
@@ -951,7 +951,7 @@ pub mod owned {
                 w.opt_str(
                     self.group_instance_id.as_deref(),
                     v >= 6,
-                    v >= 5,
+                    true,
                     "members[].group_instance_id",
                 );
             }

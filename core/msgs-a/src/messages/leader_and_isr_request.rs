@@ -95,7 +95,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
             };
             let r#type = if v >= 5 { rt::read::i8(c, "type")? } else { 0_i8 };
             let ungrouped_partition_states = if v <= 1 {
-                rt::read::array::<LeaderAndIsrPartitionState<'a>>(c, v >= 4, v, "ungrouped_partition_states")?
+                rt::read::array::<LeaderAndIsrPartitionState<'a>>(c, false, v, "ungrouped_partition_states")?
             } else {
                 rt::Array::EMPTY
             };
@@ -145,7 +145,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
             if v <= 1 {
                 rt::visit::array::<LeaderAndIsrPartitionState<'a>, V>(
                     c,
-                    v >= 4,
+                    false,
                     false,
                     v,
                     fields::UNGROUPED_PARTITION_STATES,
@@ -201,12 +201,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
                 return Err(rt::write::not_in_version("type"));
             }
             if v <= 1 {
-                n += rt::write::array_size(
-                    &self.ungrouped_partition_states,
-                    v >= 4,
-                    v,
-                    "ungrouped_partition_states",
-                )?;
+                n += rt::write::array_size(&self.ungrouped_partition_states, false, v, "ungrouped_partition_states")?;
             }
             if v >= 2 && !self.ungrouped_partition_states.is_empty() {
                 return Err(rt::write::not_in_version("ungrouped_partition_states"));
@@ -259,12 +254,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
                 w.i8(self.r#type, "type");
             }
             if v <= 1 {
-                w.array(
-                    &self.ungrouped_partition_states,
-                    v >= 4,
-                    v,
-                    "ungrouped_partition_states",
-                );
+                w.array(&self.ungrouped_partition_states, false, v, "ungrouped_partition_states");
             }
             if v >= 2 {
                 w.array(&self.topic_states, v >= 4, v, "topic_states");
@@ -356,7 +346,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let topic_name = if v <= 1 {
-                rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?
+                rt::read::str(c, false, "ungrouped_partition_states[].topic_name")?
             } else {
                 ""
             };
@@ -421,7 +411,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v <= 1 {
-        rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?;
+        rt::read::str(c, false, "ungrouped_partition_states[].topic_name")?;
         }
         match rt::read::run::<16>(c) {
             Some(_r) => { }
@@ -454,7 +444,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v <= 1 {
-                rt::read::skip_str(c, v >= 4)?;
+                rt::read::skip_str(c, false)?;
             }
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<i32>(c, v >= 4, v)?;
@@ -490,7 +480,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
             if v <= 1 {
                 vis.str(
                     fields::UNGROUPED_PARTITION_STATES_TOPIC_NAME,
-                    Some(rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?),
+                    Some(rt::read::str(c, false, "ungrouped_partition_states[].topic_name")?),
                 );
             }
             vis.i32(
@@ -583,7 +573,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 20;
             if v <= 1 {
-                n += rt::write::str_size(self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
+                n += rt::write::str_size(self.topic_name, false, "ungrouped_partition_states[].topic_name")?;
             }
             n += rt::write::array_size(&self.isr, v >= 4, v, "ungrouped_partition_states[].isr")?;
             n += rt::write::array_size(&self.replicas, v >= 4, v, "ungrouped_partition_states[].replicas")?;
@@ -637,7 +627,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
                 w.not_in_version("ungrouped_partition_states[].leader_recovery_state");
             }
             if v <= 1 {
-                w.str(self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name");
+                w.str(self.topic_name, false, "ungrouped_partition_states[].topic_name");
             }
             w.i32(self.partition_index, "ungrouped_partition_states[].partition_index");
             w.i32(self.controller_epoch, "ungrouped_partition_states[].controller_epoch");
@@ -1956,7 +1946,7 @@ pub mod owned {
                 };
                 let r#type = if v >= 5 { rt::read::i8(c, "type")? } else { 0_i8 };
                 let ungrouped_partition_states = if v <= 1 {
-                    rt::owned::read_array::<LeaderAndIsrPartitionState, _>(c, v >= 4, v, "ungrouped_partition_states")?
+                    rt::owned::read_array::<LeaderAndIsrPartitionState, _>(c, false, v, "ungrouped_partition_states")?
                 } else {
                     Vec::new()
                 };
@@ -2006,12 +1996,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("type"));
                 }
                 if v <= 1 {
-                    n += rt::owned::vec_size(
-                        &self.ungrouped_partition_states,
-                        v >= 4,
-                        v,
-                        "ungrouped_partition_states",
-                    )?;
+                    n += rt::owned::vec_size(&self.ungrouped_partition_states, false, v, "ungrouped_partition_states")?;
                 }
                 if v >= 2 && !self.ungrouped_partition_states.is_empty() {
                     return Err(rt::write::not_in_version("ungrouped_partition_states"));
@@ -2067,7 +2052,7 @@ pub mod owned {
                     rt::owned::write_vec(
                         w,
                         &self.ungrouped_partition_states,
-                        v >= 4,
+                        false,
                         v,
                         "ungrouped_partition_states",
                     );
@@ -2167,7 +2152,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let topic_name = if v <= 1 {
-                rt::owned::read_str(c, v >= 4, "ungrouped_partition_states[].topic_name")?
+                rt::owned::read_str(c, false, "ungrouped_partition_states[].topic_name")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -2237,7 +2222,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 20;
                 if v <= 1 {
-                    n += rt::write::str_size(&self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
+                    n += rt::write::str_size(&self.topic_name, false, "ungrouped_partition_states[].topic_name")?;
                 }
                 n += rt::owned::vec_size(&self.isr, v >= 4, v, "ungrouped_partition_states[].isr")?;
                 n += rt::owned::vec_size(&self.replicas, v >= 4, v, "ungrouped_partition_states[].replicas")?;
@@ -2290,7 +2275,7 @@ pub mod owned {
                 w.not_in_version("ungrouped_partition_states[].leader_recovery_state");
             }
             if v <= 1 {
-                w.str(&self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name");
+                w.str(&self.topic_name, false, "ungrouped_partition_states[].topic_name");
             }
             if let Some(r) = w.run::<16>("ungrouped_partition_states[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());

@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
                 rt::Array::EMPTY
             };
             let topics = if v >= 5 {
-                rt::read::array::<LeaderAndIsrTopicError<'a>>(c, v >= 4, v, "topics")?
+                rt::read::array::<LeaderAndIsrTopicError<'a>>(c, true, v, "topics")?
             } else {
                 rt::Array::EMPTY
             };
@@ -110,7 +110,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
                 )?;
             }
             if v >= 5 {
-                rt::visit::array::<LeaderAndIsrTopicError<'a>, V>(c, v >= 4, false, v, fields::TOPICS, vis, "topics")?;
+                rt::visit::array::<LeaderAndIsrTopicError<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
             }
             if v >= 4 {
                 rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
@@ -131,7 +131,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
                 return Err(rt::write::not_in_version("partition_errors"));
             }
             if v >= 5 {
-                n += rt::write::array_size(&self.topics, v >= 4, v, "topics")?;
+                n += rt::write::array_size(&self.topics, true, v, "topics")?;
             }
             if v <= 4 && !self.topics.is_empty() {
                 return Err(rt::write::not_in_version("topics"));
@@ -164,7 +164,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
                 w.array(&self.partition_errors, v >= 4, v, "partition_errors");
             }
             if v >= 5 {
-                w.array(&self.topics, v >= 4, v, "topics");
+                w.array(&self.topics, true, v, "topics");
             }
             if v >= 4 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -415,7 +415,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
                 rt::Uuid::nil()
             };
             let partition_errors = if v >= 5 {
-                rt::read::array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, v, "topics[].partition_errors")
+                rt::read::array::<LeaderAndIsrPartitionError<'a>>(c, true, v, "topics[].partition_errors")
                     .map_err(|e| c.renamed(e, fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?
             } else {
                 rt::Array::EMPTY
@@ -441,14 +441,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
                 rt::read::uuid(c, "topics[].topic_id")?;
             }
             if v >= 5 {
-                rt::read::check_array::<LeaderAndIsrPartitionError<'a>>(
-                    c,
-                    v >= 4,
-                    false,
-                    v,
-                    "topics[].partition_errors",
-                )
-                .map_err(|e| c.renamed(e, fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?;
+                rt::read::check_array::<LeaderAndIsrPartitionError<'a>>(c, true, false, v, "topics[].partition_errors")
+                    .map_err(|e| c.renamed(e, fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?;
             }
             if v >= 4 {
                 rt::read::check_tags(c, "topics[]._tagged_fields")?;
@@ -465,7 +459,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
                 rt::read::skip(c, 16)?;
             }
             if v >= 5 {
-                rt::read::skip_array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, v)?;
+                rt::read::skip_array::<LeaderAndIsrPartitionError<'a>>(c, true, v)?;
             }
             if v >= 4 {
                 rt::read::skip_tags(c)?;
@@ -488,7 +482,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
             if v >= 5 {
                 rt::visit::array::<LeaderAndIsrPartitionError<'a>, _>(
                     c,
-                    v >= 4,
+                    true,
                     false,
                     v,
                     fields::TOPICS_PARTITION_ERRORS,
@@ -516,7 +510,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
                 return Err(rt::write::not_in_version("topics[].topic_id"));
             }
             if v >= 5 {
-                n += rt::write::array_size(&self.partition_errors, v >= 4, v, "topics[].partition_errors")
+                n += rt::write::array_size(&self.partition_errors, true, v, "topics[].partition_errors")
                     .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?;
             }
             if v <= 4 && !self.partition_errors.is_empty() {
@@ -550,7 +544,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
             }
             if v >= 5 {
                 w.renamed(fields::ALIAS_TOPICS_PARTITION_ERRORS.paths, |w| {
-                    w.array(&self.partition_errors, v >= 4, v, "topics[].partition_errors")
+                    w.array(&self.partition_errors, true, v, "topics[].partition_errors")
                 });
             }
             if v >= 4 {
@@ -909,7 +903,7 @@ pub mod owned {
                     Vec::new()
                 };
                 let topics = if v >= 5 {
-                    rt::owned::read_array::<LeaderAndIsrTopicError, _>(c, v >= 4, v, "topics")?
+                    rt::owned::read_array::<LeaderAndIsrTopicError, _>(c, true, v, "topics")?
                 } else {
                     Vec::new()
                 };
@@ -939,7 +933,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("partition_errors"));
                 }
                 if v >= 5 {
-                    n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
+                    n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
                 }
                 if v <= 4 && !self.topics.is_empty() {
                     return Err(rt::write::not_in_version("topics"));
@@ -972,7 +966,7 @@ pub mod owned {
                     rt::owned::write_vec(w, &self.partition_errors, v >= 4, v, "partition_errors");
                 }
                 if v >= 5 {
-                    rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
+                    rt::owned::write_vec(w, &self.topics, true, v, "topics");
                 }
                 if v >= 4 {
                     w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -1150,7 +1144,7 @@ pub mod owned {
                 rt::Uuid::nil()
             };
             let partition_errors = if v >= 5 {
-                rt::owned::read_array::<LeaderAndIsrPartitionError, _>(c, v >= 4, v, "topics[].partition_errors")
+                rt::owned::read_array::<LeaderAndIsrPartitionError, _>(c, true, v, "topics[].partition_errors")
                     .map_err(|e| c.renamed(e, super::fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?
             } else {
                 Vec::new()
@@ -1181,7 +1175,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("topics[].topic_id"));
                 }
                 if v >= 5 {
-                    n += rt::owned::vec_size(&self.partition_errors, v >= 4, v, "topics[].partition_errors")
+                    n += rt::owned::vec_size(&self.partition_errors, true, v, "topics[].partition_errors")
                         .map_err(|e| e.renamed(super::fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?;
                 }
                 if v <= 4 && !self.partition_errors.is_empty() {
@@ -1214,7 +1208,7 @@ pub mod owned {
             }
             if v >= 5 {
                 w.renamed(super::fields::ALIAS_TOPICS_PARTITION_ERRORS.paths, |w| {
-                    rt::owned::write_vec(w, &self.partition_errors, v >= 4, v, "topics[].partition_errors")
+                    rt::owned::write_vec(w, &self.partition_errors, true, v, "topics[].partition_errors")
                 });
             }
             if v >= 4 {

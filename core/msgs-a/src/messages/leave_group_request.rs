@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
             let v = rt::pin::or(PIN, v);
             let group_id = rt::read::str(c, v >= 4, "group_id")?;
             let member_id = if v <= 2 {
-                rt::read::str(c, v >= 4, "member_id")?
+                rt::read::str(c, false, "member_id")?
             } else {
                 ""
             };
@@ -100,7 +100,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
         cur.forked(|c| {
             vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
             if v <= 2 {
-                vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 4, "member_id")?));
+                vis.str(fields::MEMBER_ID, Some(rt::read::str(c, false, "member_id")?));
             }
             if v >= 3 {
                 rt::visit::array::<MemberIdentity<'a>, V>(c, v >= 4, false, v, fields::MEMBERS, vis, "members")?;
@@ -119,7 +119,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
             let mut n: usize = 0;
             n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
             if v <= 2 {
-                n += rt::write::str_size(self.member_id, v >= 4, "member_id")?;
+                n += rt::write::str_size(self.member_id, false, "member_id")?;
             }
             if v >= 3 && !self.member_id.is_empty() {
                 return Err(rt::write::not_in_version("member_id"));
@@ -155,7 +155,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
             }
             w.str(self.group_id, v >= 4, "group_id");
             if v <= 2 {
-                w.str(self.member_id, v >= 4, "member_id");
+                w.str(self.member_id, false, "member_id");
             }
             if v >= 3 {
                 w.array(&self.members, v >= 4, v, "members");
@@ -224,12 +224,12 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
                 ""
             };
             let group_instance_id = if v >= 3 {
-                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
+                rt::read::opt_str(c, v >= 4, true, "members[].group_instance_id")?
             } else {
                 None
             };
             let reason = if v >= 5 {
-                rt::read::opt_str(c, v >= 4, v >= 5, "members[].reason")?
+                rt::read::opt_str(c, true, true, "members[].reason")?
             } else {
                 None
             };
@@ -255,10 +255,10 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
                 rt::read::str(c, v >= 4, "members[].member_id")?;
             }
             if v >= 3 {
-                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?;
+                rt::read::opt_str(c, v >= 4, true, "members[].group_instance_id")?;
             }
             if v >= 5 {
-                rt::read::opt_str(c, v >= 4, v >= 5, "members[].reason")?;
+                rt::read::opt_str(c, true, true, "members[].reason")?;
             }
             if v >= 4 {
                 rt::read::check_tags(c, "members[]._tagged_fields")?;
@@ -278,7 +278,7 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
                 rt::read::skip_str(c, v >= 4)?;
             }
             if v >= 5 {
-                rt::read::skip_str(c, v >= 4)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 4 {
                 rt::read::skip_tags(c)?;
@@ -304,13 +304,13 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
             if v >= 3 {
                 vis.str(
                     fields::MEMBERS_GROUP_INSTANCE_ID,
-                    rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?,
+                    rt::read::opt_str(c, v >= 4, true, "members[].group_instance_id")?,
                 );
             }
             if v >= 5 {
                 vis.str(
                     fields::MEMBERS_REASON,
-                    rt::read::opt_str(c, v >= 4, v >= 5, "members[].reason")?,
+                    rt::read::opt_str(c, true, true, "members[].reason")?,
                 );
             }
             if v >= 4 {
@@ -332,13 +332,13 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
                 return Err(rt::write::not_in_version("members[].member_id"));
             }
             if v >= 3 {
-                n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id")?;
+                n += rt::write::opt_str_size(self.group_instance_id, v >= 4, true, "members[].group_instance_id")?;
             }
             if v <= 2 && self.group_instance_id.is_some() {
                 return Err(rt::write::not_in_version("members[].group_instance_id"));
             }
             if v >= 5 {
-                n += rt::write::opt_str_size(self.reason, v >= 4, v >= 5, "members[].reason")?;
+                n += rt::write::opt_str_size(self.reason, true, true, "members[].reason")?;
             }
             if v >= 4 {
                 let tags = self.unknown_tagged_fields.len();
@@ -367,10 +367,10 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
                 w.str(self.member_id, v >= 4, "members[].member_id");
             }
             if v >= 3 {
-                w.opt_str(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id");
+                w.opt_str(self.group_instance_id, v >= 4, true, "members[].group_instance_id");
             }
             if v >= 5 {
-                w.opt_str(self.reason, v >= 4, v >= 5, "members[].reason");
+                w.opt_str(self.reason, true, true, "members[].reason");
             }
             if v >= 4 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -590,7 +590,7 @@ pub mod owned {
             let v = rt::pin::or(super::PIN, v);
             let group_id = rt::owned::read_str(c, v >= 4, "group_id")?;
             let member_id = if v <= 2 {
-                rt::owned::read_str(c, v >= 4, "member_id")?
+                rt::owned::read_str(c, false, "member_id")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -619,7 +619,7 @@ pub mod owned {
                 let mut n: usize = 0;
                 n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
                 if v <= 2 {
-                    n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
+                    n += rt::write::str_size(&self.member_id, false, "member_id")?;
                 }
                 if v >= 3 && !self.member_id.is_empty() {
                     return Err(rt::write::not_in_version("member_id"));
@@ -655,7 +655,7 @@ pub mod owned {
                 }
                 w.str(&self.group_id, v >= 4, "group_id");
                 if v <= 2 {
-                    w.str(&self.member_id, v >= 4, "member_id");
+                    w.str(&self.member_id, false, "member_id");
                 }
                 if v >= 3 {
                     rt::owned::write_vec(w, &self.members, v >= 4, v, "members");
@@ -720,12 +720,12 @@ pub mod owned {
                 rt::OwnedStr::from_static("")
             };
             let group_instance_id = if v >= 3 {
-                rt::owned::read_opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
+                rt::owned::read_opt_str(c, v >= 4, true, "members[].group_instance_id")?
             } else {
                 None
             };
             let reason = if v >= 5 {
-                rt::owned::read_opt_str(c, v >= 4, v >= 5, "members[].reason")?
+                rt::owned::read_opt_str(c, true, true, "members[].reason")?
             } else {
                 None
             };
@@ -759,7 +759,7 @@ pub mod owned {
                     n += rt::write::opt_str_size(
                         self.group_instance_id.as_deref(),
                         v >= 4,
-                        v >= 3,
+                        true,
                         "members[].group_instance_id",
                     )?;
                 }
@@ -767,7 +767,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("members[].group_instance_id"));
                 }
                 if v >= 5 {
-                    n += rt::write::opt_str_size(self.reason.as_deref(), v >= 4, v >= 5, "members[].reason")?;
+                    n += rt::write::opt_str_size(self.reason.as_deref(), true, true, "members[].reason")?;
                 }
                 if v >= 4 {
                     let tags = self.unknown_tagged_fields.len();
@@ -798,12 +798,12 @@ pub mod owned {
                 w.opt_str(
                     self.group_instance_id.as_deref(),
                     v >= 4,
-                    v >= 3,
+                    true,
                     "members[].group_instance_id",
                 );
             }
             if v >= 5 {
-                w.opt_str(self.reason.as_deref(), v >= 4, v >= 5, "members[].reason");
+                w.opt_str(self.reason.as_deref(), true, true, "members[].reason");
             }
             if v >= 4 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)

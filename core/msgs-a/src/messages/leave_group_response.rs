@@ -216,7 +216,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
                 ""
             };
             let group_instance_id = if v >= 3 {
-                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
+                rt::read::opt_str(c, v >= 4, true, "members[].group_instance_id")?
             } else {
                 Some("")
             };
@@ -247,7 +247,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
                 rt::read::str(c, v >= 4, "members[].member_id")?;
             }
             if v >= 3 {
-                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?;
+                rt::read::opt_str(c, v >= 4, true, "members[].group_instance_id")?;
             }
             if v >= 3 {
                 rt::read::i16(c, "members[].error_code")?;
@@ -296,7 +296,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
             if v >= 3 {
                 vis.str(
                     fields::MEMBERS_GROUP_INSTANCE_ID,
-                    rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?,
+                    rt::read::opt_str(c, v >= 4, true, "members[].group_instance_id")?,
                 );
             }
             if v >= 3 {
@@ -321,7 +321,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
                 return Err(rt::write::not_in_version("members[].member_id"));
             }
             if v >= 3 {
-                n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id")?;
+                n += rt::write::opt_str_size(self.group_instance_id, v >= 4, true, "members[].group_instance_id")?;
             }
             if v <= 2 && self.group_instance_id != Some("") {
                 return Err(rt::write::not_in_version("members[].group_instance_id"));
@@ -362,7 +362,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
                 w.str(self.member_id, v >= 4, "members[].member_id");
             }
             if v >= 3 {
-                w.opt_str(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id");
+                w.opt_str(self.group_instance_id, v >= 4, true, "members[].group_instance_id");
             }
             if v >= 3 {
                 w.i16(self.error_code, "members[].error_code");
@@ -708,7 +708,7 @@ pub mod owned {
                 rt::OwnedStr::from_static("")
             };
             let group_instance_id = if v >= 3 {
-                rt::owned::read_opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
+                rt::owned::read_opt_str(c, v >= 4, true, "members[].group_instance_id")?
             } else {
                 Some(rt::OwnedStr::from_static(""))
             };
@@ -747,7 +747,7 @@ pub mod owned {
                     n += rt::write::opt_str_size(
                         self.group_instance_id.as_deref(),
                         v >= 4,
-                        v >= 3,
+                        true,
                         "members[].group_instance_id",
                     )?;
                 }
@@ -792,7 +792,7 @@ pub mod owned {
                 w.opt_str(
                     self.group_instance_id.as_deref(),
                     v >= 4,
-                    v >= 3,
+                    true,
                     "members[].group_instance_id",
                 );
             }

@@ -69,12 +69,12 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let states_filter = if v >= 4 {
-                rt::read::array::<&'a str>(c, v >= 3, v, "states_filter")?
+                rt::read::array::<&'a str>(c, true, v, "states_filter")?
             } else {
                 rt::Array::EMPTY
             };
             let types_filter = if v >= 5 {
-                rt::read::array::<&'a str>(c, v >= 3, v, "types_filter")?
+                rt::read::array::<&'a str>(c, true, v, "types_filter")?
             } else {
                 rt::Array::EMPTY
             };
@@ -100,10 +100,10 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 4 {
-                rt::visit::array::<&'a str, V>(c, v >= 3, false, v, fields::STATES_FILTER, vis, "states_filter")?;
+                rt::visit::array::<&'a str, V>(c, true, false, v, fields::STATES_FILTER, vis, "states_filter")?;
             }
             if v >= 5 {
-                rt::visit::array::<&'a str, V>(c, v >= 3, false, v, fields::TYPES_FILTER, vis, "types_filter")?;
+                rt::visit::array::<&'a str, V>(c, true, false, v, fields::TYPES_FILTER, vis, "types_filter")?;
             }
             if v >= 3 {
                 rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
@@ -118,13 +118,13 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 4 {
-                n += rt::write::array_size(&self.states_filter, v >= 3, v, "states_filter")?;
+                n += rt::write::array_size(&self.states_filter, true, v, "states_filter")?;
             }
             if v <= 3 && !self.states_filter.is_empty() {
                 return Err(rt::write::not_in_version("states_filter"));
             }
             if v >= 5 {
-                n += rt::write::array_size(&self.types_filter, v >= 3, v, "types_filter")?;
+                n += rt::write::array_size(&self.types_filter, true, v, "types_filter")?;
             }
             if v <= 4 && !self.types_filter.is_empty() {
                 return Err(rt::write::not_in_version("types_filter"));
@@ -153,10 +153,10 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
                 w.not_in_version("types_filter");
             }
             if v >= 4 {
-                w.array(&self.states_filter, v >= 3, v, "states_filter");
+                w.array(&self.states_filter, true, v, "states_filter");
             }
             if v >= 5 {
-                w.array(&self.types_filter, v >= 3, v, "types_filter");
+                w.array(&self.types_filter, true, v, "types_filter");
             }
             if v >= 3 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -287,12 +287,12 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let states_filter = if v >= 4 {
-                rt::owned::read_array::<rt::OwnedStr, _>(c, v >= 3, v, "states_filter")?
+                rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "states_filter")?
             } else {
                 Vec::new()
             };
             let types_filter = if v >= 5 {
-                rt::owned::read_array::<rt::OwnedStr, _>(c, v >= 3, v, "types_filter")?
+                rt::owned::read_array::<rt::OwnedStr, _>(c, true, v, "types_filter")?
             } else {
                 Vec::new()
             };
@@ -314,13 +314,13 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 4 {
-                    n += rt::owned::vec_size(&self.states_filter, v >= 3, v, "states_filter")?;
+                    n += rt::owned::vec_size(&self.states_filter, true, v, "states_filter")?;
                 }
                 if v <= 3 && !self.states_filter.is_empty() {
                     return Err(rt::write::not_in_version("states_filter"));
                 }
                 if v >= 5 {
-                    n += rt::owned::vec_size(&self.types_filter, v >= 3, v, "types_filter")?;
+                    n += rt::owned::vec_size(&self.types_filter, true, v, "types_filter")?;
                 }
                 if v <= 4 && !self.types_filter.is_empty() {
                     return Err(rt::write::not_in_version("types_filter"));
@@ -349,10 +349,10 @@ pub mod owned {
                     w.not_in_version("types_filter");
                 }
                 if v >= 4 {
-                    rt::owned::write_vec(w, &self.states_filter, v >= 3, v, "states_filter");
+                    rt::owned::write_vec(w, &self.states_filter, true, v, "states_filter");
                 }
                 if v >= 5 {
-                    rt::owned::write_vec(w, &self.types_filter, v >= 3, v, "types_filter");
+                    rt::owned::write_vec(w, &self.types_filter, true, v, "types_filter");
                 }
                 if v >= 3 {
                     w.unknown_tags_only(&self.unknown_tagged_fields)

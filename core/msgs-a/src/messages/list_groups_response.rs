@@ -200,12 +200,12 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
             let group_id = rt::read::str(c, v >= 3, "groups[].group_id")?;
             let protocol_type = rt::read::str(c, v >= 3, "groups[].protocol_type")?;
             let group_state = if v >= 4 {
-                rt::read::str(c, v >= 3, "groups[].group_state")?
+                rt::read::str(c, true, "groups[].group_state")?
             } else {
                 ""
             };
             let group_type = if v >= 5 {
-                rt::read::str(c, v >= 3, "groups[].group_type")?
+                rt::read::str(c, true, "groups[].group_type")?
             } else {
                 ""
             };
@@ -231,10 +231,10 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
             rt::read::str(c, v >= 3, "groups[].group_id")?;
             rt::read::str(c, v >= 3, "groups[].protocol_type")?;
             if v >= 4 {
-                rt::read::str(c, v >= 3, "groups[].group_state")?;
+                rt::read::str(c, true, "groups[].group_state")?;
             }
             if v >= 5 {
-                rt::read::str(c, v >= 3, "groups[].group_type")?;
+                rt::read::str(c, true, "groups[].group_type")?;
             }
             if v >= 3 {
                 rt::read::check_tags(c, "groups[]._tagged_fields")?;
@@ -250,10 +250,10 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
             rt::read::skip_str(c, v >= 3)?;
             rt::read::skip_str(c, v >= 3)?;
             if v >= 4 {
-                rt::read::skip_str(c, v >= 3)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 5 {
-                rt::read::skip_str(c, v >= 3)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 3 {
                 rt::read::skip_tags(c)?;
@@ -281,13 +281,13 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
             if v >= 4 {
                 vis.str(
                     fields::GROUPS_GROUP_STATE,
-                    Some(rt::read::str(c, v >= 3, "groups[].group_state")?),
+                    Some(rt::read::str(c, true, "groups[].group_state")?),
                 );
             }
             if v >= 5 {
                 vis.str(
                     fields::GROUPS_GROUP_TYPE,
-                    Some(rt::read::str(c, v >= 3, "groups[].group_type")?),
+                    Some(rt::read::str(c, true, "groups[].group_type")?),
                 );
             }
             if v >= 3 {
@@ -305,10 +305,10 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
             n += rt::write::str_size(self.group_id, v >= 3, "groups[].group_id")?;
             n += rt::write::str_size(self.protocol_type, v >= 3, "groups[].protocol_type")?;
             if v >= 4 {
-                n += rt::write::str_size(self.group_state, v >= 3, "groups[].group_state")?;
+                n += rt::write::str_size(self.group_state, true, "groups[].group_state")?;
             }
             if v >= 5 {
-                n += rt::write::str_size(self.group_type, v >= 3, "groups[].group_type")?;
+                n += rt::write::str_size(self.group_type, true, "groups[].group_type")?;
             }
             if v >= 3 {
                 let tags = self.unknown_tagged_fields.len();
@@ -330,10 +330,10 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
             w.str(self.group_id, v >= 3, "groups[].group_id");
             w.str(self.protocol_type, v >= 3, "groups[].protocol_type");
             if v >= 4 {
-                w.str(self.group_state, v >= 3, "groups[].group_state");
+                w.str(self.group_state, true, "groups[].group_state");
             }
             if v >= 5 {
-                w.str(self.group_type, v >= 3, "groups[].group_type");
+                w.str(self.group_type, true, "groups[].group_type");
             }
             if v >= 3 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -680,12 +680,12 @@ pub mod owned {
             let group_id = rt::owned::read_str(c, v >= 3, "groups[].group_id")?;
             let protocol_type = rt::owned::read_str(c, v >= 3, "groups[].protocol_type")?;
             let group_state = if v >= 4 {
-                rt::owned::read_str(c, v >= 3, "groups[].group_state")?
+                rt::owned::read_str(c, true, "groups[].group_state")?
             } else {
                 rt::OwnedStr::from_static("")
             };
             let group_type = if v >= 5 {
-                rt::owned::read_str(c, v >= 3, "groups[].group_type")?
+                rt::owned::read_str(c, true, "groups[].group_type")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -713,10 +713,10 @@ pub mod owned {
                 n += rt::write::str_size(&self.group_id, v >= 3, "groups[].group_id")?;
                 n += rt::write::str_size(&self.protocol_type, v >= 3, "groups[].protocol_type")?;
                 if v >= 4 {
-                    n += rt::write::str_size(&self.group_state, v >= 3, "groups[].group_state")?;
+                    n += rt::write::str_size(&self.group_state, true, "groups[].group_state")?;
                 }
                 if v >= 5 {
-                    n += rt::write::str_size(&self.group_type, v >= 3, "groups[].group_type")?;
+                    n += rt::write::str_size(&self.group_type, true, "groups[].group_type")?;
                 }
                 if v >= 3 {
                     let tags = self.unknown_tagged_fields.len();
@@ -737,10 +737,10 @@ pub mod owned {
             w.str(&self.group_id, v >= 3, "groups[].group_id");
             w.str(&self.protocol_type, v >= 3, "groups[].protocol_type");
             if v >= 4 {
-                w.str(&self.group_state, v >= 3, "groups[].group_state");
+                w.str(&self.group_state, true, "groups[].group_state");
             }
             if v >= 5 {
-                w.str(&self.group_type, v >= 3, "groups[].group_type");
+                w.str(&self.group_type, true, "groups[].group_type");
             }
             if v >= 3 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)

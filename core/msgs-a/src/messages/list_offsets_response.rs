@@ -364,7 +364,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
             let partition_index = rt::read::i32_at::<6, 0>(&r);
             let error_code = rt::read::i16_at::<6, 4>(&r);
             let old_style_offsets = if v <= 0 {
-                rt::read::array::<i64>(c, v >= 6, v, "topics[].partitions[].old_style_offsets")?
+                rt::read::array::<i64>(c, false, v, "topics[].partitions[].old_style_offsets")?
             } else {
                 rt::Array::EMPTY
             };
@@ -416,7 +416,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
             }
         }
         if v <= 0 {
-        rt::read::check_array::<i64>(c, v >= 6, false, v, "topics[].partitions[].old_style_offsets")?;
+        rt::read::check_array::<i64>(c, false, false, v, "topics[].partitions[].old_style_offsets")?;
         }
         if v >= 1 {
         match rt::read::run::<16>(c) {
@@ -440,7 +440,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
             let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 6)?;
             if v <= 0 {
-                rt::read::skip_array::<i64>(c, v >= 6, v)?;
+                rt::read::skip_array::<i64>(c, false, v)?;
             }
             if v >= 1 {
                 rt::read::skip(c, 16)?;
@@ -474,7 +474,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
             if v <= 0 {
                 rt::visit::array::<i64, V>(
                     c,
-                    v >= 6,
+                    false,
                     false,
                     v,
                     fields::TOPICS_PARTITIONS_OLD_STYLE_OFFSETS,
@@ -520,7 +520,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
             if v <= 0 {
                 n += rt::write::array_size(
                     &self.old_style_offsets,
-                    v >= 6,
+                    false,
                     v,
                     "topics[].partitions[].old_style_offsets",
                 )?;
@@ -580,7 +580,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
             if v <= 0 {
                 w.array(
                     &self.old_style_offsets,
-                    v >= 6,
+                    false,
                     v,
                     "topics[].partitions[].old_style_offsets",
                 );
@@ -1102,7 +1102,7 @@ pub mod owned {
             let partition_index = rt::read::i32_at::<6, 0>(&r);
             let error_code = rt::read::i16_at::<6, 4>(&r);
             let old_style_offsets = if v <= 0 {
-                rt::owned::read_array::<i64, _>(c, v >= 6, v, "topics[].partitions[].old_style_offsets")?
+                rt::owned::read_array::<i64, _>(c, false, v, "topics[].partitions[].old_style_offsets")?
             } else {
                 rt::SmallVec::new()
             };
@@ -1152,7 +1152,7 @@ pub mod owned {
                 if v <= 0 {
                     n += rt::owned::vec_size(
                         &self.old_style_offsets,
-                        v >= 6,
+                        false,
                         v,
                         "topics[].partitions[].old_style_offsets",
                     )?;
@@ -1214,7 +1214,7 @@ pub mod owned {
                 rt::owned::write_vec(
                     w,
                     &self.old_style_offsets,
-                    v >= 6,
+                    false,
                     v,
                     "topics[].partitions[].old_style_offsets",
                 );

@@ -76,7 +76,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
                 -1_i64
             };
             let transactional_id_pattern = if v >= 2 {
-                rt::read::opt_str(c, true, v >= 2, "transactional_id_pattern")?
+                rt::read::opt_str(c, true, true, "transactional_id_pattern")?
             } else {
                 None
             };
@@ -115,7 +115,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
             if v >= 2 {
                 vis.str(
                     fields::TRANSACTIONAL_ID_PATTERN,
-                    rt::read::opt_str(c, true, v >= 2, "transactional_id_pattern")?,
+                    rt::read::opt_str(c, true, true, "transactional_id_pattern")?,
                 );
             }
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
@@ -137,7 +137,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
                 return Err(rt::write::not_in_version("duration_filter"));
             }
             if v >= 2 {
-                n += rt::write::opt_str_size(self.transactional_id_pattern, true, v >= 2, "transactional_id_pattern")?;
+                n += rt::write::opt_str_size(self.transactional_id_pattern, true, true, "transactional_id_pattern")?;
             }
             if v <= 1 && self.transactional_id_pattern.is_some() {
                 return Err(rt::write::not_in_version("transactional_id_pattern"));
@@ -167,7 +167,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
                 w.i64(self.duration_filter, "duration_filter");
             }
             if v >= 2 {
-                w.opt_str(self.transactional_id_pattern, true, v >= 2, "transactional_id_pattern");
+                w.opt_str(self.transactional_id_pattern, true, true, "transactional_id_pattern");
             }
             w.unknown_tags_only(&self.unknown_tagged_fields);
         })
@@ -347,7 +347,7 @@ pub mod owned {
                 -1_i64
             };
             let transactional_id_pattern = if v >= 2 {
-                rt::owned::read_opt_str(c, true, v >= 2, "transactional_id_pattern")?
+                rt::owned::read_opt_str(c, true, true, "transactional_id_pattern")?
             } else {
                 None
             };
@@ -378,7 +378,7 @@ pub mod owned {
                     n += rt::write::opt_str_size(
                         self.transactional_id_pattern.as_deref(),
                         true,
-                        v >= 2,
+                        true,
                         "transactional_id_pattern",
                     )?;
                 }
@@ -413,7 +413,7 @@ pub mod owned {
                     w.opt_str(
                         self.transactional_id_pattern.as_deref(),
                         true,
-                        v >= 2,
+                        true,
                         "transactional_id_pattern",
                     );
                 }

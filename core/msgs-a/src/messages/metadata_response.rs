@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
             };
             let brokers = rt::read::array::<MetadataResponseBroker<'a>>(c, v >= 9, v, "brokers")?;
             let cluster_id = if v >= 2 {
-                rt::read::opt_str(c, v >= 9, v >= 2, "cluster_id")?
+                rt::read::opt_str(c, v >= 9, true, "cluster_id")?
             } else {
                 None
             };
@@ -133,7 +133,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
             }
             rt::visit::array::<MetadataResponseBroker<'a>, V>(c, v >= 9, false, v, fields::BROKERS, vis, "brokers")?;
             if v >= 2 {
-                vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 9, v >= 2, "cluster_id")?);
+                vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 9, true, "cluster_id")?);
             }
             if v >= 1 {
                 vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
@@ -165,7 +165,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
             }
             n += rt::write::array_size(&self.brokers, v >= 9, v, "brokers")?;
             if v >= 2 {
-                n += rt::write::opt_str_size(self.cluster_id, v >= 9, v >= 2, "cluster_id")?;
+                n += rt::write::opt_str_size(self.cluster_id, v >= 9, true, "cluster_id")?;
             }
             if v >= 1 {
                 n += 4;
@@ -205,7 +205,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
             }
             w.array(&self.brokers, v >= 9, v, "brokers");
             if v >= 2 {
-                w.opt_str(self.cluster_id, v >= 9, v >= 2, "cluster_id");
+                w.opt_str(self.cluster_id, v >= 9, true, "cluster_id");
             }
             if v >= 1 {
                 w.i32(self.controller_id, "controller_id");
@@ -282,7 +282,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
             let host = rt::read::str(c, v >= 9, "brokers[].host")?;
             let port = rt::read::i32(c, "brokers[].port")?;
             let rack = if v >= 1 {
-                rt::read::opt_str(c, v >= 9, v >= 1, "brokers[].rack")?
+                rt::read::opt_str(c, v >= 9, true, "brokers[].rack")?
             } else {
                 None
             };
@@ -309,7 +309,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
             rt::read::str(c, v >= 9, "brokers[].host")?;
             rt::read::i32(c, "brokers[].port")?;
             if v >= 1 {
-                rt::read::opt_str(c, v >= 9, v >= 1, "brokers[].rack")?;
+                rt::read::opt_str(c, v >= 9, true, "brokers[].rack")?;
             }
             if v >= 9 {
                 rt::read::check_tags(c, "brokers[]._tagged_fields")?;
@@ -349,7 +349,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
             if v >= 1 {
                 vis.str(
                     fields::BROKERS_RACK,
-                    rt::read::opt_str(c, v >= 9, v >= 1, "brokers[].rack")?,
+                    rt::read::opt_str(c, v >= 9, true, "brokers[].rack")?,
                 );
             }
             if v >= 9 {
@@ -366,7 +366,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
             let mut n: usize = 8;
             n += rt::write::str_size(self.host, v >= 9, "brokers[].host")?;
             if v >= 1 {
-                n += rt::write::opt_str_size(self.rack, v >= 9, v >= 1, "brokers[].rack")?;
+                n += rt::write::opt_str_size(self.rack, v >= 9, true, "brokers[].rack")?;
             }
             if v >= 9 {
                 let tags = self.unknown_tagged_fields.len();
@@ -389,7 +389,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
             w.str(self.host, v >= 9, "brokers[].host");
             w.i32(self.port, "brokers[].port");
             if v >= 1 {
-                w.opt_str(self.rack, v >= 9, v >= 1, "brokers[].rack");
+                w.opt_str(self.rack, v >= 9, true, "brokers[].rack");
             }
             if v >= 9 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -1471,7 +1471,7 @@ pub mod owned {
                 };
                 let brokers = rt::owned::read_array::<MetadataResponseBroker, _>(c, v >= 9, v, "brokers")?;
                 let cluster_id = if v >= 2 {
-                    rt::owned::read_opt_str(c, v >= 9, v >= 2, "cluster_id")?
+                    rt::owned::read_opt_str(c, v >= 9, true, "cluster_id")?
                 } else {
                     None
                 };
@@ -1519,7 +1519,7 @@ pub mod owned {
                 }
                 n += rt::owned::vec_size(&self.brokers, v >= 9, v, "brokers")?;
                 if v >= 2 {
-                    n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 9, v >= 2, "cluster_id")?;
+                    n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 9, true, "cluster_id")?;
                 }
                 if v >= 1 {
                     n += 4;
@@ -1559,7 +1559,7 @@ pub mod owned {
                 }
                 rt::owned::write_vec(w, &self.brokers, v >= 9, v, "brokers");
                 if v >= 2 {
-                    w.opt_str(self.cluster_id.as_deref(), v >= 9, v >= 2, "cluster_id");
+                    w.opt_str(self.cluster_id.as_deref(), v >= 9, true, "cluster_id");
                 }
                 if v >= 1 {
                     w.i32(self.controller_id, "controller_id");
@@ -1640,7 +1640,7 @@ pub mod owned {
             let host = rt::owned::read_str(c, v >= 9, "brokers[].host")?;
             let port = rt::read::i32(c, "brokers[].port")?;
             let rack = if v >= 1 {
-                rt::owned::read_opt_str(c, v >= 9, v >= 1, "brokers[].rack")?
+                rt::owned::read_opt_str(c, v >= 9, true, "brokers[].rack")?
             } else {
                 None
             };
@@ -1667,7 +1667,7 @@ pub mod owned {
                 let mut n: usize = 8;
                 n += rt::write::str_size(&self.host, v >= 9, "brokers[].host")?;
                 if v >= 1 {
-                    n += rt::write::opt_str_size(self.rack.as_deref(), v >= 9, v >= 1, "brokers[].rack")?;
+                    n += rt::write::opt_str_size(self.rack.as_deref(), v >= 9, true, "brokers[].rack")?;
                 }
                 if v >= 9 {
                     let tags = self.unknown_tagged_fields.len();
@@ -1689,7 +1689,7 @@ pub mod owned {
             w.str(&self.host, v >= 9, "brokers[].host");
             w.i32(self.port, "brokers[].port");
             if v >= 1 {
-                w.opt_str(self.rack.as_deref(), v >= 9, v >= 1, "brokers[].rack");
+                w.opt_str(self.rack.as_deref(), v >= 9, true, "brokers[].rack");
             }
             if v >= 9 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)

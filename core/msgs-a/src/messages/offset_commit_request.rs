@@ -87,7 +87,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
                 ""
             };
             let group_instance_id = if v >= 7 {
-                rt::read::opt_str(c, v >= 8, v >= 7, "group_instance_id")?
+                rt::read::opt_str(c, v >= 8, true, "group_instance_id")?
             } else {
                 None
             };
@@ -134,7 +134,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
             if v >= 7 {
                 vis.str(
                     fields::GROUP_INSTANCE_ID,
-                    rt::read::opt_str(c, v >= 8, v >= 7, "group_instance_id")?,
+                    rt::read::opt_str(c, v >= 8, true, "group_instance_id")?,
                 );
             }
             if (2..=4).contains(&v) {
@@ -161,7 +161,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
                 n += rt::write::str_size(self.member_id, v >= 8, "member_id")?;
             }
             if v >= 7 {
-                n += rt::write::opt_str_size(self.group_instance_id, v >= 8, v >= 7, "group_instance_id")?;
+                n += rt::write::opt_str_size(self.group_instance_id, v >= 8, true, "group_instance_id")?;
             }
             if v <= 6 && self.group_instance_id.is_some() {
                 return Err(rt::write::not_in_version("group_instance_id"));
@@ -198,7 +198,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
                 w.str(self.member_id, v >= 8, "member_id");
             }
             if v >= 7 {
-                w.opt_str(self.group_instance_id, v >= 8, v >= 7, "group_instance_id");
+                w.opt_str(self.group_instance_id, v >= 8, true, "group_instance_id");
             }
             if (2..=4).contains(&v) {
                 w.i64(self.retention_time_ms, "retention_time_ms");
@@ -1019,7 +1019,7 @@ pub mod owned {
                     rt::OwnedStr::from_static("")
                 };
                 let group_instance_id = if v >= 7 {
-                    rt::owned::read_opt_str(c, v >= 8, v >= 7, "group_instance_id")?
+                    rt::owned::read_opt_str(c, v >= 8, true, "group_instance_id")?
                 } else {
                     None
                 };
@@ -1059,12 +1059,7 @@ pub mod owned {
                     n += rt::write::str_size(&self.member_id, v >= 8, "member_id")?;
                 }
                 if v >= 7 {
-                    n += rt::write::opt_str_size(
-                        self.group_instance_id.as_deref(),
-                        v >= 8,
-                        v >= 7,
-                        "group_instance_id",
-                    )?;
+                    n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 8, true, "group_instance_id")?;
                 }
                 if v <= 6 && self.group_instance_id.is_some() {
                     return Err(rt::write::not_in_version("group_instance_id"));
@@ -1101,7 +1096,7 @@ pub mod owned {
                     w.str(&self.member_id, v >= 8, "member_id");
                 }
                 if v >= 7 {
-                    w.opt_str(self.group_instance_id.as_deref(), v >= 8, v >= 7, "group_instance_id");
+                    w.opt_str(self.group_instance_id.as_deref(), v >= 8, true, "group_instance_id");
                 }
                 if (2..=4).contains(&v) {
                     w.i64(self.retention_time_ms, "retention_time_ms");

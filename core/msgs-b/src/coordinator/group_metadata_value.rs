@@ -238,7 +238,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
             let v = rt::pin::or(PIN, v);
             let member_id = rt::read::str(c, v >= 4, "members[].member_id")?;
             let group_instance_id = if v >= 3 {
-                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
+                rt::read::opt_str(c, v >= 4, true, "members[].group_instance_id")?
             } else {
                 None
             };
@@ -277,7 +277,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
         cur.forked(|c| {
             rt::read::str(c, v >= 4, "members[].member_id")?;
             if v >= 3 {
-                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?;
+                rt::read::opt_str(c, v >= 4, true, "members[].group_instance_id")?;
             }
             rt::read::str(c, v >= 4, "members[].client_id")?;
             rt::read::str(c, v >= 4, "members[].client_host")?;
@@ -332,7 +332,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
             if v >= 3 {
                 vis.str(
                     fields::MEMBERS_GROUP_INSTANCE_ID,
-                    rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?,
+                    rt::read::opt_str(c, v >= 4, true, "members[].group_instance_id")?,
                 );
             }
             vis.str(
@@ -375,7 +375,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
             let mut n: usize = 4;
             n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
             if v >= 3 {
-                n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id")?;
+                n += rt::write::opt_str_size(self.group_instance_id, v >= 4, true, "members[].group_instance_id")?;
             }
             n += rt::write::str_size(self.client_id, v >= 4, "members[].client_id")?;
             n += rt::write::str_size(self.client_host, v >= 4, "members[].client_host")?;
@@ -403,7 +403,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
             let v = rt::pin::or(PIN, v);
             w.str(self.member_id, v >= 4, "members[].member_id");
             if v >= 3 {
-                w.opt_str(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id");
+                w.opt_str(self.group_instance_id, v >= 4, true, "members[].group_instance_id");
             }
             w.str(self.client_id, v >= 4, "members[].client_id");
             w.str(self.client_host, v >= 4, "members[].client_host");
@@ -916,7 +916,7 @@ pub mod owned {
             let v = rt::pin::or(super::PIN, v);
             let member_id = rt::owned::read_str(c, v >= 4, "members[].member_id")?;
             let group_instance_id = if v >= 3 {
-                rt::owned::read_opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?
+                rt::owned::read_opt_str(c, v >= 4, true, "members[].group_instance_id")?
             } else {
                 None
             };
@@ -960,7 +960,7 @@ pub mod owned {
                     n += rt::write::opt_str_size(
                         self.group_instance_id.as_deref(),
                         v >= 4,
-                        v >= 3,
+                        true,
                         "members[].group_instance_id",
                     )?;
                 }
@@ -992,7 +992,7 @@ pub mod owned {
                 w.opt_str(
                     self.group_instance_id.as_deref(),
                     v >= 4,
-                    v >= 3,
+                    true,
                     "members[].group_instance_id",
                 );
             }

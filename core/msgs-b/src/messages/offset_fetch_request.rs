@@ -75,12 +75,12 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
                 ""
             };
             let topics = if v <= 7 {
-                rt::read::opt_array::<OffsetFetchRequestTopic<'a>>(c, v >= 6, (2..=7).contains(&v), v, "topics")?
+                rt::read::opt_array::<OffsetFetchRequestTopic<'a>>(c, v >= 6, v >= 2, v, "topics")?
             } else {
                 Some(rt::Array::EMPTY)
             };
             let groups = if v >= 8 {
-                rt::read::array::<OffsetFetchRequestGroup<'a>>(c, v >= 6, v, "groups")?
+                rt::read::array::<OffsetFetchRequestGroup<'a>>(c, true, v, "groups")?
             } else {
                 rt::Array::EMPTY
             };
@@ -118,7 +118,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
                 rt::visit::array::<OffsetFetchRequestTopic<'a>, V>(
                     c,
                     v >= 6,
-                    (2..=7).contains(&v),
+                    v >= 2,
                     v,
                     fields::TOPICS,
                     vis,
@@ -126,7 +126,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
                 )?;
             }
             if v >= 8 {
-                rt::visit::array::<OffsetFetchRequestGroup<'a>, V>(c, v >= 6, false, v, fields::GROUPS, vis, "groups")?;
+                rt::visit::array::<OffsetFetchRequestGroup<'a>, V>(c, true, false, v, fields::GROUPS, vis, "groups")?;
             }
             if v >= 7 {
                 vis.bool(fields::REQUIRE_STABLE, rt::read::bool(c, "require_stable")?);
@@ -150,13 +150,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
                 return Err(rt::write::not_in_version("group_id"));
             }
             if v <= 7 {
-                n += rt::write::opt_array_size(&self.topics, v >= 6, (2..=7).contains(&v), v, "topics")?;
+                n += rt::write::opt_array_size(&self.topics, v >= 6, v >= 2, v, "topics")?;
             }
             if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
                 return Err(rt::write::not_in_version("topics"));
             }
             if v >= 8 {
-                n += rt::write::array_size(&self.groups, v >= 6, v, "groups")?;
+                n += rt::write::array_size(&self.groups, true, v, "groups")?;
             }
             if v <= 7 && !self.groups.is_empty() {
                 return Err(rt::write::not_in_version("groups"));
@@ -200,10 +200,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
                 w.str(self.group_id, v >= 6, "group_id");
             }
             if v <= 7 {
-                w.opt_array(&self.topics, v >= 6, (2..=7).contains(&v), v, "topics");
+                w.opt_array(&self.topics, v >= 6, v >= 2, v, "topics");
             }
             if v >= 8 {
-                w.array(&self.groups, v >= 6, v, "groups");
+                w.array(&self.groups, true, v, "groups");
             }
             if v >= 7 {
                 w.bool(self.require_stable, "require_stable");
@@ -463,12 +463,12 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let group_id = if v >= 8 {
-                rt::read::str(c, v >= 6, "groups[].group_id")?
+                rt::read::str(c, true, "groups[].group_id")?
             } else {
                 ""
             };
             let member_id = if v >= 9 {
-                rt::read::opt_str(c, v >= 6, v >= 9, "groups[].member_id")?
+                rt::read::opt_str(c, true, true, "groups[].member_id")?
             } else {
                 None
             };
@@ -478,7 +478,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
                 -1_i32
             };
             let topics = if v >= 8 {
-                rt::read::opt_array::<OffsetFetchRequestTopics<'a>>(c, v >= 6, v >= 8, v, "groups[].topics")?
+                rt::read::opt_array::<OffsetFetchRequestTopics<'a>>(c, true, true, v, "groups[].topics")?
             } else {
                 Some(rt::Array::EMPTY)
             };
@@ -502,16 +502,16 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 8 {
-                rt::read::str(c, v >= 6, "groups[].group_id")?;
+                rt::read::str(c, true, "groups[].group_id")?;
             }
             if v >= 9 {
-                rt::read::opt_str(c, v >= 6, v >= 9, "groups[].member_id")?;
+                rt::read::opt_str(c, true, true, "groups[].member_id")?;
             }
             if v >= 9 {
                 rt::read::i32(c, "groups[].member_epoch")?;
             }
             if v >= 8 {
-                rt::read::check_array::<OffsetFetchRequestTopics<'a>>(c, v >= 6, v >= 8, v, "groups[].topics")?;
+                rt::read::check_array::<OffsetFetchRequestTopics<'a>>(c, true, true, v, "groups[].topics")?;
             }
             if v >= 6 {
                 rt::read::check_tags(c, "groups[]._tagged_fields")?;
@@ -525,16 +525,16 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v >= 8 {
-                rt::read::skip_str(c, v >= 6)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 9 {
-                rt::read::skip_str(c, v >= 6)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 9 {
                 rt::read::skip(c, 4)?;
             }
             if v >= 8 {
-                rt::read::skip_array::<OffsetFetchRequestTopics<'a>>(c, v >= 6, v)?;
+                rt::read::skip_array::<OffsetFetchRequestTopics<'a>>(c, true, v)?;
             }
             if v >= 6 {
                 rt::read::skip_tags(c)?;
@@ -554,13 +554,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
             if v >= 8 {
                 vis.str(
                     fields::GROUPS_GROUP_ID,
-                    Some(rt::read::str(c, v >= 6, "groups[].group_id")?),
+                    Some(rt::read::str(c, true, "groups[].group_id")?),
                 );
             }
             if v >= 9 {
                 vis.str(
                     fields::GROUPS_MEMBER_ID,
-                    rt::read::opt_str(c, v >= 6, v >= 9, "groups[].member_id")?,
+                    rt::read::opt_str(c, true, true, "groups[].member_id")?,
                 );
             }
             if v >= 9 {
@@ -569,8 +569,8 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
             if v >= 8 {
                 rt::visit::array::<OffsetFetchRequestTopics<'a>, V>(
                     c,
-                    v >= 6,
-                    v >= 8,
+                    true,
+                    true,
                     v,
                     fields::GROUPS_TOPICS,
                     vis,
@@ -590,19 +590,19 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 8 {
-                n += rt::write::str_size(self.group_id, v >= 6, "groups[].group_id")?;
+                n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
             }
             if v <= 7 && !self.group_id.is_empty() {
                 return Err(rt::write::not_in_version("groups[].group_id"));
             }
             if v >= 9 {
-                n += rt::write::opt_str_size(self.member_id, v >= 6, v >= 9, "groups[].member_id")?;
+                n += rt::write::opt_str_size(self.member_id, true, true, "groups[].member_id")?;
             }
             if v >= 9 {
                 n += 4;
             }
             if v >= 8 {
-                n += rt::write::opt_array_size(&self.topics, v >= 6, v >= 8, v, "groups[].topics")?;
+                n += rt::write::opt_array_size(&self.topics, true, true, v, "groups[].topics")?;
             }
             if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
                 return Err(rt::write::not_in_version("groups[].topics"));
@@ -631,16 +631,16 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
                 w.not_in_version("groups[].topics");
             }
             if v >= 8 {
-                w.str(self.group_id, v >= 6, "groups[].group_id");
+                w.str(self.group_id, true, "groups[].group_id");
             }
             if v >= 9 {
-                w.opt_str(self.member_id, v >= 6, v >= 9, "groups[].member_id");
+                w.opt_str(self.member_id, true, true, "groups[].member_id");
             }
             if v >= 9 {
                 w.i32(self.member_epoch, "groups[].member_epoch");
             }
             if v >= 8 {
-                w.opt_array(&self.topics, v >= 6, v >= 8, v, "groups[].topics");
+                w.opt_array(&self.topics, true, true, v, "groups[].topics");
             }
             if v >= 6 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -701,7 +701,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let name = if (8..=9).contains(&v) {
-                rt::read::str(c, v >= 6, "groups[].topics[].name")?
+                rt::read::str(c, true, "groups[].topics[].name")?
             } else {
                 ""
             };
@@ -711,7 +711,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
                 rt::Uuid::nil()
             };
             let partition_indexes = if v >= 8 {
-                rt::read::array::<i32>(c, v >= 6, v, "groups[].topics[].partition_indexes")?
+                rt::read::array::<i32>(c, true, v, "groups[].topics[].partition_indexes")?
             } else {
                 rt::Array::EMPTY
             };
@@ -734,13 +734,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if (8..=9).contains(&v) {
-                rt::read::str(c, v >= 6, "groups[].topics[].name")?;
+                rt::read::str(c, true, "groups[].topics[].name")?;
             }
             if v >= 10 {
                 rt::read::uuid(c, "groups[].topics[].topic_id")?;
             }
             if v >= 8 {
-                rt::read::check_array::<i32>(c, v >= 6, false, v, "groups[].topics[].partition_indexes")?;
+                rt::read::check_array::<i32>(c, true, false, v, "groups[].topics[].partition_indexes")?;
             }
             if v >= 6 {
                 rt::read::check_tags(c, "groups[].topics[]._tagged_fields")?;
@@ -754,13 +754,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if (8..=9).contains(&v) {
-                rt::read::skip_str(c, v >= 6)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 10 {
                 rt::read::skip(c, 16)?;
             }
             if v >= 8 {
-                rt::read::skip_array::<i32>(c, v >= 6, v)?;
+                rt::read::skip_array::<i32>(c, true, v)?;
             }
             if v >= 6 {
                 rt::read::skip_tags(c)?;
@@ -780,7 +780,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
             if (8..=9).contains(&v) {
                 vis.str(
                     fields::GROUPS_TOPICS_NAME,
-                    Some(rt::read::str(c, v >= 6, "groups[].topics[].name")?),
+                    Some(rt::read::str(c, true, "groups[].topics[].name")?),
                 );
             }
             if v >= 10 {
@@ -792,7 +792,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
             if v >= 8 {
                 rt::visit::array::<i32, V>(
                     c,
-                    v >= 6,
+                    true,
                     false,
                     v,
                     fields::GROUPS_TOPICS_PARTITION_INDEXES,
@@ -818,18 +818,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if (8..=9).contains(&v) {
-                n += rt::write::str_size(self.name, v >= 6, "groups[].topics[].name")?;
+                n += rt::write::str_size(self.name, true, "groups[].topics[].name")?;
             }
             if v >= 10 {
                 n += 16;
             }
             if v >= 8 {
-                n += rt::write::array_size(
-                    &self.partition_indexes,
-                    v >= 6,
-                    v,
-                    "groups[].topics[].partition_indexes",
-                )?;
+                n += rt::write::array_size(&self.partition_indexes, true, v, "groups[].topics[].partition_indexes")?;
             }
             if v <= 7 && !self.partition_indexes.is_empty() {
                 return Err(rt::write::not_in_version("groups[].topics[].partition_indexes"));
@@ -855,18 +850,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
                 w.not_in_version("groups[].topics[].partition_indexes");
             }
             if (8..=9).contains(&v) {
-                w.str(self.name, v >= 6, "groups[].topics[].name");
+                w.str(self.name, true, "groups[].topics[].name");
             }
             if v >= 10 {
                 w.uuid(self.topic_id, "groups[].topics[].topic_id");
             }
             if v >= 8 {
-                w.array(
-                    &self.partition_indexes,
-                    v >= 6,
-                    v,
-                    "groups[].topics[].partition_indexes",
-                );
+                w.array(&self.partition_indexes, true, v, "groups[].topics[].partition_indexes");
             }
             if v >= 6 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -1238,18 +1228,12 @@ pub mod owned {
                     rt::OwnedStr::from_static("")
                 };
                 let topics = if v <= 7 {
-                    rt::owned::read_opt_array::<OffsetFetchRequestTopic, _>(
-                        c,
-                        v >= 6,
-                        (2..=7).contains(&v),
-                        v,
-                        "topics",
-                    )?
+                    rt::owned::read_opt_array::<OffsetFetchRequestTopic, _>(c, v >= 6, v >= 2, v, "topics")?
                 } else {
                     Some(Vec::new())
                 };
                 let groups = if v >= 8 {
-                    rt::owned::read_array::<OffsetFetchRequestGroup, _>(c, v >= 6, v, "groups")?
+                    rt::owned::read_array::<OffsetFetchRequestGroup, _>(c, true, v, "groups")?
                 } else {
                     Vec::new()
                 };
@@ -1285,13 +1269,13 @@ pub mod owned {
                     return Err(rt::write::not_in_version("group_id"));
                 }
                 if v <= 7 {
-                    n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 6, (2..=7).contains(&v), v, "topics")?;
+                    n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 6, v >= 2, v, "topics")?;
                 }
                 if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
                     return Err(rt::write::not_in_version("topics"));
                 }
                 if v >= 8 {
-                    n += rt::owned::vec_size(&self.groups, v >= 6, v, "groups")?;
+                    n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
                 }
                 if v <= 7 && !self.groups.is_empty() {
                     return Err(rt::write::not_in_version("groups"));
@@ -1335,10 +1319,10 @@ pub mod owned {
                     w.str(&self.group_id, v >= 6, "group_id");
                 }
                 if v <= 7 {
-                    rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 6, (2..=7).contains(&v), v, "topics");
+                    rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 6, v >= 2, v, "topics");
                 }
                 if v >= 8 {
-                    rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups");
+                    rt::owned::write_vec(w, &self.groups, true, v, "groups");
                 }
                 if v >= 7 && self.unknown_tagged_fields.is_empty() {
                     if let Some(r) = w.run::<2>("require_stable") {
@@ -1527,12 +1511,12 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let group_id = if v >= 8 {
-                rt::owned::read_str(c, v >= 6, "groups[].group_id")?
+                rt::owned::read_str(c, true, "groups[].group_id")?
             } else {
                 rt::OwnedStr::from_static("")
             };
             let member_id = if v >= 9 {
-                rt::owned::read_opt_str(c, v >= 6, v >= 9, "groups[].member_id")?
+                rt::owned::read_opt_str(c, true, true, "groups[].member_id")?
             } else {
                 None
             };
@@ -1542,7 +1526,7 @@ pub mod owned {
                 -1_i32
             };
             let topics = if v >= 8 {
-                rt::owned::read_opt_array::<OffsetFetchRequestTopics, _>(c, v >= 6, v >= 8, v, "groups[].topics")?
+                rt::owned::read_opt_array::<OffsetFetchRequestTopics, _>(c, true, true, v, "groups[].topics")?
             } else {
                 Some(Vec::new())
             };
@@ -1568,19 +1552,19 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 8 {
-                    n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
+                    n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
                 }
                 if v <= 7 && !self.group_id.is_empty() {
                     return Err(rt::write::not_in_version("groups[].group_id"));
                 }
                 if v >= 9 {
-                    n += rt::write::opt_str_size(self.member_id.as_deref(), v >= 6, v >= 9, "groups[].member_id")?;
+                    n += rt::write::opt_str_size(self.member_id.as_deref(), true, true, "groups[].member_id")?;
                 }
                 if v >= 9 {
                     n += 4;
                 }
                 if v >= 8 {
-                    n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 6, v >= 8, v, "groups[].topics")?;
+                    n += rt::owned::opt_vec_size(self.topics.as_deref(), true, true, v, "groups[].topics")?;
                 }
                 if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
                     return Err(rt::write::not_in_version("groups[].topics"));
@@ -1608,16 +1592,16 @@ pub mod owned {
                 w.not_in_version("groups[].topics");
             }
             if v >= 8 {
-                w.str(&self.group_id, v >= 6, "groups[].group_id");
+                w.str(&self.group_id, true, "groups[].group_id");
             }
             if v >= 9 {
-                w.opt_str(self.member_id.as_deref(), v >= 6, v >= 9, "groups[].member_id");
+                w.opt_str(self.member_id.as_deref(), true, true, "groups[].member_id");
             }
             if v >= 9 {
                 w.i32(self.member_epoch, "groups[].member_epoch");
             }
             if v >= 8 {
-                rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 6, v >= 8, v, "groups[].topics");
+                rt::owned::write_opt_vec(w, self.topics.as_deref(), true, true, v, "groups[].topics");
             }
             if v >= 6 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -1673,7 +1657,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let name = if (8..=9).contains(&v) {
-                rt::owned::read_str(c, v >= 6, "groups[].topics[].name")?
+                rt::owned::read_str(c, true, "groups[].topics[].name")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -1683,7 +1667,7 @@ pub mod owned {
                 rt::Uuid::nil()
             };
             let partition_indexes = if v >= 8 {
-                rt::owned::read_array::<i32, _>(c, v >= 6, v, "groups[].topics[].partition_indexes")?
+                rt::owned::read_array::<i32, _>(c, true, v, "groups[].topics[].partition_indexes")?
             } else {
                 rt::SmallVec::new()
             };
@@ -1708,18 +1692,13 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if (8..=9).contains(&v) {
-                    n += rt::write::str_size(&self.name, v >= 6, "groups[].topics[].name")?;
+                    n += rt::write::str_size(&self.name, true, "groups[].topics[].name")?;
                 }
                 if v >= 10 {
                     n += 16;
                 }
                 if v >= 8 {
-                    n += rt::owned::vec_size(
-                        &self.partition_indexes,
-                        v >= 6,
-                        v,
-                        "groups[].topics[].partition_indexes",
-                    )?;
+                    n += rt::owned::vec_size(&self.partition_indexes, true, v, "groups[].topics[].partition_indexes")?;
                 }
                 if v <= 7 && !self.partition_indexes.is_empty() {
                     return Err(rt::write::not_in_version("groups[].topics[].partition_indexes"));
@@ -1744,7 +1723,7 @@ pub mod owned {
                 w.not_in_version("groups[].topics[].partition_indexes");
             }
             if (8..=9).contains(&v) {
-                w.str(&self.name, v >= 6, "groups[].topics[].name");
+                w.str(&self.name, true, "groups[].topics[].name");
             }
             if v >= 10 {
                 w.uuid(self.topic_id, "groups[].topics[].topic_id");
@@ -1753,7 +1732,7 @@ pub mod owned {
                 rt::owned::write_vec(
                     w,
                     &self.partition_indexes,
-                    v >= 6,
+                    true,
                     v,
                     "groups[].topics[].partition_indexes",
                 );

@@ -84,7 +84,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
                 0_i16
             };
             let groups = if v >= 8 {
-                rt::read::array::<OffsetFetchResponseGroup<'a>>(c, v >= 6, v, "groups")?
+                rt::read::array::<OffsetFetchResponseGroup<'a>>(c, true, v, "groups")?
             } else {
                 rt::Array::EMPTY
             };
@@ -128,15 +128,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
                 vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
             }
             if v >= 8 {
-                rt::visit::array::<OffsetFetchResponseGroup<'a>, V>(
-                    c,
-                    v >= 6,
-                    false,
-                    v,
-                    fields::GROUPS,
-                    vis,
-                    "groups",
-                )?;
+                rt::visit::array::<OffsetFetchResponseGroup<'a>, V>(c, true, false, v, fields::GROUPS, vis, "groups")?;
             }
             if v >= 6 {
                 rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
@@ -163,7 +155,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
                 n += 2;
             }
             if v >= 8 {
-                n += rt::write::array_size(&self.groups, v >= 6, v, "groups")?;
+                n += rt::write::array_size(&self.groups, true, v, "groups")?;
             }
             if v <= 7 && !self.groups.is_empty() {
                 return Err(rt::write::not_in_version("groups"));
@@ -201,7 +193,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
                 w.i16(self.error_code, "error_code");
             }
             if v >= 8 {
-                w.array(&self.groups, v >= 6, v, "groups");
+                w.array(&self.groups, true, v, "groups");
             }
             if v >= 6 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -455,12 +447,12 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
         rt::outline(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let group_id = if v >= 8 {
-                rt::read::str(c, v >= 6, "groups[].group_id")?
+                rt::read::str(c, true, "groups[].group_id")?
             } else {
                 ""
             };
             let topics = if v >= 8 {
-                rt::read::array::<OffsetFetchResponseTopics<'a>>(c, v >= 6, v, "groups[].topics")?
+                rt::read::array::<OffsetFetchResponseTopics<'a>>(c, true, v, "groups[].topics")?
             } else {
                 rt::Array::EMPTY
             };
@@ -489,10 +481,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
             let v = rt::pin::or(PIN, v);
             cur.forked(|c| {
                 if v >= 8 {
-                    rt::read::str(c, v >= 6, "groups[].group_id")?;
+                    rt::read::str(c, true, "groups[].group_id")?;
                 }
                 if v >= 8 {
-                    rt::read::check_array::<OffsetFetchResponseTopics<'a>>(c, v >= 6, false, v, "groups[].topics")?;
+                    rt::read::check_array::<OffsetFetchResponseTopics<'a>>(c, true, false, v, "groups[].topics")?;
                 }
                 if v >= 8 {
                     rt::read::i16(c, "groups[].error_code")?;
@@ -510,10 +502,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v >= 8 {
-                rt::read::skip_str(c, v >= 6)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 8 {
-                rt::read::skip_array::<OffsetFetchResponseTopics<'a>>(c, v >= 6, v)?;
+                rt::read::skip_array::<OffsetFetchResponseTopics<'a>>(c, true, v)?;
             }
             if v >= 8 {
                 rt::read::skip(c, 2)?;
@@ -535,13 +527,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
             if v >= 8 {
                 vis.str(
                     fields::GROUPS_GROUP_ID,
-                    Some(rt::read::str(c, v >= 6, "groups[].group_id")?),
+                    Some(rt::read::str(c, true, "groups[].group_id")?),
                 );
             }
             if v >= 8 {
                 rt::visit::array::<OffsetFetchResponseTopics<'a>, V>(
                     c,
-                    v >= 6,
+                    true,
                     false,
                     v,
                     fields::GROUPS_TOPICS,
@@ -565,13 +557,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 8 {
-                n += rt::write::str_size(self.group_id, v >= 6, "groups[].group_id")?;
+                n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
             }
             if v <= 7 && !self.group_id.is_empty() {
                 return Err(rt::write::not_in_version("groups[].group_id"));
             }
             if v >= 8 {
-                n += rt::write::array_size(&self.topics, v >= 6, v, "groups[].topics")?;
+                n += rt::write::array_size(&self.topics, true, v, "groups[].topics")?;
             }
             if v <= 7 && !self.topics.is_empty() {
                 return Err(rt::write::not_in_version("groups[].topics"));
@@ -609,10 +601,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
                 w.not_in_version("groups[].error_code");
             }
             if v >= 8 {
-                w.str(self.group_id, v >= 6, "groups[].group_id");
+                w.str(self.group_id, true, "groups[].group_id");
             }
             if v >= 8 {
-                w.array(&self.topics, v >= 6, v, "groups[].topics");
+                w.array(&self.topics, true, v, "groups[].topics");
             }
             if v >= 8 {
                 w.i16(self.error_code, "groups[].error_code");
@@ -702,7 +694,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
                 -1_i32
             };
             let metadata = if v <= 7 {
-                rt::read::opt_str(c, v >= 6, v <= 7, "topics[].partitions[].metadata")?
+                rt::read::opt_str(c, v >= 6, true, "topics[].partitions[].metadata")?
             } else {
                 Some("")
             };
@@ -743,7 +735,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
         rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?;
         }
         if v <= 7 {
-        rt::read::opt_str(c, v >= 6, v <= 7, "topics[].partitions[].metadata")?;
+        rt::read::opt_str(c, v >= 6, true, "topics[].partitions[].metadata")?;
         }
         if v <= 7 {
         rt::read::i16(c, "topics[].partitions[].error_code")?;
@@ -805,7 +797,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
             if v <= 7 {
                 vis.str(
                     fields::TOPICS_PARTITIONS_METADATA,
-                    rt::read::opt_str(c, v >= 6, v <= 7, "topics[].partitions[].metadata")?,
+                    rt::read::opt_str(c, v >= 6, true, "topics[].partitions[].metadata")?,
                 );
             }
             if v <= 7 {
@@ -847,7 +839,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
                 n += 4;
             }
             if v <= 7 {
-                n += rt::write::opt_str_size(self.metadata, v >= 6, v <= 7, "topics[].partitions[].metadata")?;
+                n += rt::write::opt_str_size(self.metadata, v >= 6, true, "topics[].partitions[].metadata")?;
             }
             if v >= 8 && self.metadata != Some("") {
                 return Err(rt::write::not_in_version("topics[].partitions[].metadata"));
@@ -900,7 +892,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
                 );
             }
             if v <= 7 {
-                w.opt_str(self.metadata, v >= 6, v <= 7, "topics[].partitions[].metadata");
+                w.opt_str(self.metadata, v >= 6, true, "topics[].partitions[].metadata");
             }
             if v <= 7 {
                 w.i16(self.error_code, "topics[].partitions[].error_code");
@@ -964,7 +956,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let name = if (8..=9).contains(&v) {
-                rt::read::str(c, v >= 6, "groups[].topics[].name")?
+                rt::read::str(c, true, "groups[].topics[].name")?
             } else {
                 ""
             };
@@ -974,7 +966,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
                 rt::Uuid::nil()
             };
             let partitions = if v >= 8 {
-                rt::read::array::<OffsetFetchResponsePartitions<'a>>(c, v >= 6, v, "groups[].topics[].partitions")?
+                rt::read::array::<OffsetFetchResponsePartitions<'a>>(c, true, v, "groups[].topics[].partitions")?
             } else {
                 rt::Array::EMPTY
             };
@@ -997,7 +989,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if (8..=9).contains(&v) {
-                rt::read::str(c, v >= 6, "groups[].topics[].name")?;
+                rt::read::str(c, true, "groups[].topics[].name")?;
             }
             if v >= 10 {
                 rt::read::uuid(c, "groups[].topics[].topic_id")?;
@@ -1005,7 +997,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
             if v >= 8 {
                 rt::read::check_array::<OffsetFetchResponsePartitions<'a>>(
                     c,
-                    v >= 6,
+                    true,
                     false,
                     v,
                     "groups[].topics[].partitions",
@@ -1023,13 +1015,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if (8..=9).contains(&v) {
-                rt::read::skip_str(c, v >= 6)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 10 {
                 rt::read::skip(c, 16)?;
             }
             if v >= 8 {
-                rt::read::skip_array::<OffsetFetchResponsePartitions<'a>>(c, v >= 6, v)?;
+                rt::read::skip_array::<OffsetFetchResponsePartitions<'a>>(c, true, v)?;
             }
             if v >= 6 {
                 rt::read::skip_tags(c)?;
@@ -1049,7 +1041,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
             if (8..=9).contains(&v) {
                 vis.str(
                     fields::GROUPS_TOPICS_NAME,
-                    Some(rt::read::str(c, v >= 6, "groups[].topics[].name")?),
+                    Some(rt::read::str(c, true, "groups[].topics[].name")?),
                 );
             }
             if v >= 10 {
@@ -1061,7 +1053,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
             if v >= 8 {
                 rt::visit::array::<OffsetFetchResponsePartitions<'a>, V>(
                     c,
-                    v >= 6,
+                    true,
                     false,
                     v,
                     fields::GROUPS_TOPICS_PARTITIONS,
@@ -1087,13 +1079,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if (8..=9).contains(&v) {
-                n += rt::write::str_size(self.name, v >= 6, "groups[].topics[].name")?;
+                n += rt::write::str_size(self.name, true, "groups[].topics[].name")?;
             }
             if v >= 10 {
                 n += 16;
             }
             if v >= 8 {
-                n += rt::write::array_size(&self.partitions, v >= 6, v, "groups[].topics[].partitions")?;
+                n += rt::write::array_size(&self.partitions, true, v, "groups[].topics[].partitions")?;
             }
             if v <= 7 && !self.partitions.is_empty() {
                 return Err(rt::write::not_in_version("groups[].topics[].partitions"));
@@ -1119,13 +1111,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
                 w.not_in_version("groups[].topics[].partitions");
             }
             if (8..=9).contains(&v) {
-                w.str(self.name, v >= 6, "groups[].topics[].name");
+                w.str(self.name, true, "groups[].topics[].name");
             }
             if v >= 10 {
                 w.uuid(self.topic_id, "groups[].topics[].topic_id");
             }
             if v >= 8 {
-                w.array(&self.partitions, v >= 6, v, "groups[].topics[].partitions");
+                w.array(&self.partitions, true, v, "groups[].topics[].partitions");
             }
             if v >= 6 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -1210,7 +1202,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
                 committed_leader_epoch = -1_i32;
             }
             let metadata = if v >= 8 {
-                rt::read::opt_str(c, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?
+                rt::read::opt_str(c, true, true, "groups[].topics[].partitions[].metadata")?
             } else {
                 Some("")
             };
@@ -1248,7 +1240,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
         }
         }
         if v >= 8 {
-        rt::read::opt_str(c, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?;
+        rt::read::opt_str(c, true, true, "groups[].topics[].partitions[].metadata")?;
         }
         if v >= 8 {
         rt::read::i16(c, "groups[].topics[].partitions[].error_code")?;
@@ -1266,7 +1258,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
                 rt::read::skip(c, 16)?;
             }
             if v >= 8 {
-                rt::read::skip_str(c, v >= 6)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 8 {
                 rt::read::skip(c, 2)?;
@@ -1307,7 +1299,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
             if v >= 8 {
                 vis.str(
                     fields::GROUPS_TOPICS_PARTITIONS_METADATA,
-                    rt::read::opt_str(c, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?,
+                    rt::read::opt_str(c, true, true, "groups[].topics[].partitions[].metadata")?,
                 );
             }
             if v >= 8 {
@@ -1353,7 +1345,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
                 n += 4;
             }
             if v >= 8 {
-                n += rt::write::opt_str_size(self.metadata, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?;
+                n += rt::write::opt_str_size(self.metadata, true, true, "groups[].topics[].partitions[].metadata")?;
             }
             if v <= 7 && self.metadata != Some("") {
                 return Err(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
@@ -1408,7 +1400,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
                 );
             }
             if v >= 8 {
-                w.opt_str(self.metadata, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata");
+                w.opt_str(self.metadata, true, true, "groups[].topics[].partitions[].metadata");
             }
             if v >= 8 {
                 w.i16(self.error_code, "groups[].topics[].partitions[].error_code");
@@ -1973,7 +1965,7 @@ pub mod owned {
                     0_i16
                 };
                 let groups = if v >= 8 {
-                    rt::owned::read_array::<OffsetFetchResponseGroup, _>(c, v >= 6, v, "groups")?
+                    rt::owned::read_array::<OffsetFetchResponseGroup, _>(c, true, v, "groups")?
                 } else {
                     Vec::new()
                 };
@@ -2010,7 +2002,7 @@ pub mod owned {
                     n += 2;
                 }
                 if v >= 8 {
-                    n += rt::owned::vec_size(&self.groups, v >= 6, v, "groups")?;
+                    n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
                 }
                 if v <= 7 && !self.groups.is_empty() {
                     return Err(rt::write::not_in_version("groups"));
@@ -2048,7 +2040,7 @@ pub mod owned {
                     w.i16(self.error_code, "error_code");
                 }
                 if v >= 8 {
-                    rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups");
+                    rt::owned::write_vec(w, &self.groups, true, v, "groups");
                 }
                 if v >= 6 {
                     w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -2224,12 +2216,12 @@ pub mod owned {
             rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = rt::pin::or(super::PIN, v);
                 let group_id = if v >= 8 {
-                    rt::owned::read_str(c, v >= 6, "groups[].group_id")?
+                    rt::owned::read_str(c, true, "groups[].group_id")?
                 } else {
                     rt::OwnedStr::from_static("")
                 };
                 let topics = if v >= 8 {
-                    rt::owned::read_array::<OffsetFetchResponseTopics, _>(c, v >= 6, v, "groups[].topics")?
+                    rt::owned::read_array::<OffsetFetchResponseTopics, _>(c, true, v, "groups[].topics")?
                 } else {
                     Vec::new()
                 };
@@ -2260,13 +2252,13 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 8 {
-                    n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
+                    n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
                 }
                 if v <= 7 && !self.group_id.is_empty() {
                     return Err(rt::write::not_in_version("groups[].group_id"));
                 }
                 if v >= 8 {
-                    n += rt::owned::vec_size(&self.topics, v >= 6, v, "groups[].topics")?;
+                    n += rt::owned::vec_size(&self.topics, true, v, "groups[].topics")?;
                 }
                 if v <= 7 && !self.topics.is_empty() {
                     return Err(rt::write::not_in_version("groups[].topics"));
@@ -2303,10 +2295,10 @@ pub mod owned {
                 w.not_in_version("groups[].error_code");
             }
             if v >= 8 {
-                w.str(&self.group_id, v >= 6, "groups[].group_id");
+                w.str(&self.group_id, true, "groups[].group_id");
             }
             if v >= 8 {
-                rt::owned::write_vec(w, &self.topics, v >= 6, v, "groups[].topics");
+                rt::owned::write_vec(w, &self.topics, true, v, "groups[].topics");
             }
             if v >= 8 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("groups[].error_code") {
@@ -2400,7 +2392,7 @@ pub mod owned {
                 -1_i32
             };
             let metadata = if v <= 7 {
-                rt::owned::read_opt_str(c, v >= 6, v <= 7, "topics[].partitions[].metadata")?
+                rt::owned::read_opt_str(c, v >= 6, true, "topics[].partitions[].metadata")?
             } else {
                 Some(rt::OwnedStr::from_static(""))
             };
@@ -2450,7 +2442,7 @@ pub mod owned {
                     n += rt::write::opt_str_size(
                         self.metadata.as_deref(),
                         v >= 6,
-                        v <= 7,
+                        true,
                         "topics[].partitions[].metadata",
                     )?;
                 }
@@ -2504,12 +2496,7 @@ pub mod owned {
                 );
             }
             if v <= 7 {
-                w.opt_str(
-                    self.metadata.as_deref(),
-                    v >= 6,
-                    v <= 7,
-                    "topics[].partitions[].metadata",
-                );
+                w.opt_str(self.metadata.as_deref(), v >= 6, true, "topics[].partitions[].metadata");
             }
             if (6..=7).contains(&v) && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("topics[].partitions[].error_code") {
@@ -2575,7 +2562,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let name = if (8..=9).contains(&v) {
-                rt::owned::read_str(c, v >= 6, "groups[].topics[].name")?
+                rt::owned::read_str(c, true, "groups[].topics[].name")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -2585,7 +2572,7 @@ pub mod owned {
                 rt::Uuid::nil()
             };
             let partitions = if v >= 8 {
-                rt::owned::read_array::<OffsetFetchResponsePartitions, _>(c, v >= 6, v, "groups[].topics[].partitions")?
+                rt::owned::read_array::<OffsetFetchResponsePartitions, _>(c, true, v, "groups[].topics[].partitions")?
             } else {
                 Vec::new()
             };
@@ -2610,13 +2597,13 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if (8..=9).contains(&v) {
-                    n += rt::write::str_size(&self.name, v >= 6, "groups[].topics[].name")?;
+                    n += rt::write::str_size(&self.name, true, "groups[].topics[].name")?;
                 }
                 if v >= 10 {
                     n += 16;
                 }
                 if v >= 8 {
-                    n += rt::owned::vec_size(&self.partitions, v >= 6, v, "groups[].topics[].partitions")?;
+                    n += rt::owned::vec_size(&self.partitions, true, v, "groups[].topics[].partitions")?;
                 }
                 if v <= 7 && !self.partitions.is_empty() {
                     return Err(rt::write::not_in_version("groups[].topics[].partitions"));
@@ -2641,13 +2628,13 @@ pub mod owned {
                 w.not_in_version("groups[].topics[].partitions");
             }
             if (8..=9).contains(&v) {
-                w.str(&self.name, v >= 6, "groups[].topics[].name");
+                w.str(&self.name, true, "groups[].topics[].name");
             }
             if v >= 10 {
                 w.uuid(self.topic_id, "groups[].topics[].topic_id");
             }
             if v >= 8 {
-                rt::owned::write_vec(w, &self.partitions, v >= 6, v, "groups[].topics[].partitions");
+                rt::owned::write_vec(w, &self.partitions, true, v, "groups[].topics[].partitions");
             }
             if v >= 6 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -2729,7 +2716,7 @@ pub mod owned {
                 committed_leader_epoch = -1_i32;
             }
             let metadata = if v >= 8 {
-                rt::owned::read_opt_str(c, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?
+                rt::owned::read_opt_str(c, true, true, "groups[].topics[].partitions[].metadata")?
             } else {
                 Some(rt::OwnedStr::from_static(""))
             };
@@ -2785,8 +2772,8 @@ pub mod owned {
                 if v >= 8 {
                     n += rt::write::opt_str_size(
                         self.metadata.as_deref(),
-                        v >= 6,
-                        v >= 8,
+                        true,
+                        true,
                         "groups[].topics[].partitions[].metadata",
                     )?;
                 }
@@ -2839,8 +2826,8 @@ pub mod owned {
             if v >= 8 {
                 w.opt_str(
                     self.metadata.as_deref(),
-                    v >= 6,
-                    v >= 8,
+                    true,
+                    true,
                     "groups[].topics[].partitions[].metadata",
                 );
             }

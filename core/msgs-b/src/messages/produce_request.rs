@@ -70,7 +70,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
         rt::outline(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let transactional_id = if v >= 3 {
-                rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?
+                rt::read::opt_str(c, v >= 9, true, "transactional_id")?
             } else {
                 None
             };
@@ -108,7 +108,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
             if v >= 3 {
                 vis.str(
                     fields::TRANSACTIONAL_ID,
-                    rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?,
+                    rt::read::opt_str(c, v >= 9, true, "transactional_id")?,
                 );
             }
             vis.i16(fields::ACKS, rt::read::i16(c, "acks")?);
@@ -127,7 +127,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 6;
             if v >= 3 {
-                n += rt::write::opt_str_size(self.transactional_id, v >= 9, v >= 3, "transactional_id")?;
+                n += rt::write::opt_str_size(self.transactional_id, v >= 9, true, "transactional_id")?;
             }
             if v <= 2 && self.transactional_id.is_some() {
                 return Err(rt::write::not_in_version("transactional_id"));
@@ -154,7 +154,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
                 w.not_in_version("transactional_id");
             }
             if v >= 3 {
-                w.opt_str(self.transactional_id, v >= 9, v >= 3, "transactional_id");
+                w.opt_str(self.transactional_id, v >= 9, true, "transactional_id");
             }
             w.i16(self.acks, "acks");
             w.i32(self.timeout_ms, "timeout_ms");
@@ -800,7 +800,7 @@ pub mod owned {
             rt::outline(move || -> Result<Self, rt::Fail> {
                 let v = rt::pin::or(super::PIN, v);
                 let transactional_id = if v >= 3 {
-                    rt::owned::read_opt_str(c, v >= 9, v >= 3, "transactional_id")?
+                    rt::owned::read_opt_str(c, v >= 9, true, "transactional_id")?
                 } else {
                     None
                 };
@@ -834,7 +834,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 6;
                 if v >= 3 {
-                    n += rt::write::opt_str_size(self.transactional_id.as_deref(), v >= 9, v >= 3, "transactional_id")?;
+                    n += rt::write::opt_str_size(self.transactional_id.as_deref(), v >= 9, true, "transactional_id")?;
                 }
                 if v <= 2 && self.transactional_id.is_some() {
                     return Err(rt::write::not_in_version("transactional_id"));
@@ -861,7 +861,7 @@ pub mod owned {
                     w.not_in_version("transactional_id");
                 }
                 if v >= 3 {
-                    w.opt_str(self.transactional_id.as_deref(), v >= 9, v >= 3, "transactional_id");
+                    w.opt_str(self.transactional_id.as_deref(), v >= 9, true, "transactional_id");
                 }
                 if let Some(r) = w.run::<6>("acks") {
                     r[0..2].copy_from_slice(&self.acks.to_be_bytes());

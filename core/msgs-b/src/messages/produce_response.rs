@@ -460,7 +460,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 0_i32
             };
             let host = if v >= 10 {
-                rt::read::str(c, v >= 9, "node_endpoints[].host")?
+                rt::read::str(c, true, "node_endpoints[].host")?
             } else {
                 ""
             };
@@ -470,7 +470,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 0_i32
             };
             let rack = if v >= 10 {
-                rt::read::opt_str(c, v >= 9, v >= 10, "node_endpoints[].rack")?
+                rt::read::opt_str(c, true, true, "node_endpoints[].rack")?
             } else {
                 None
             };
@@ -497,13 +497,13 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 rt::read::i32(c, "node_endpoints[].node_id")?;
             }
             if v >= 10 {
-                rt::read::str(c, v >= 9, "node_endpoints[].host")?;
+                rt::read::str(c, true, "node_endpoints[].host")?;
             }
             if v >= 10 {
                 rt::read::i32(c, "node_endpoints[].port")?;
             }
             if v >= 10 {
-                rt::read::opt_str(c, v >= 9, v >= 10, "node_endpoints[].rack")?;
+                rt::read::opt_str(c, true, true, "node_endpoints[].rack")?;
             }
             if v >= 9 {
                 rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
@@ -520,13 +520,13 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 rt::read::skip(c, 4)?;
             }
             if v >= 10 {
-                rt::read::skip_str(c, v >= 9)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 10 {
                 rt::read::skip(c, 4)?;
             }
             if v >= 10 {
-                rt::read::skip_str(c, v >= 9)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 9 {
                 rt::read::skip_tags(c)?;
@@ -552,7 +552,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             if v >= 10 {
                 vis.str(
                     fields::NODE_ENDPOINTS_HOST,
-                    Some(rt::read::str(c, v >= 9, "node_endpoints[].host")?),
+                    Some(rt::read::str(c, true, "node_endpoints[].host")?),
                 );
             }
             if v >= 10 {
@@ -561,7 +561,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             if v >= 10 {
                 vis.str(
                     fields::NODE_ENDPOINTS_RACK,
-                    rt::read::opt_str(c, v >= 9, v >= 10, "node_endpoints[].rack")?,
+                    rt::read::opt_str(c, true, true, "node_endpoints[].rack")?,
                 );
             }
             if v >= 9 {
@@ -588,7 +588,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 return Err(rt::write::not_in_version("node_endpoints[].node_id"));
             }
             if v >= 10 {
-                n += rt::write::str_size(self.host, v >= 9, "node_endpoints[].host")?;
+                n += rt::write::str_size(self.host, true, "node_endpoints[].host")?;
             }
             if v <= 9 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints[].host"));
@@ -600,7 +600,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 return Err(rt::write::not_in_version("node_endpoints[].port"));
             }
             if v >= 10 {
-                n += rt::write::opt_str_size(self.rack, v >= 9, v >= 10, "node_endpoints[].rack")?;
+                n += rt::write::opt_str_size(self.rack, true, true, "node_endpoints[].rack")?;
             }
             if v <= 9 && self.rack.is_some() {
                 return Err(rt::write::not_in_version("node_endpoints[].rack"));
@@ -638,13 +638,13 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 w.i32(self.node_id, "node_endpoints[].node_id");
             }
             if v >= 10 {
-                w.str(self.host, v >= 9, "node_endpoints[].host");
+                w.str(self.host, true, "node_endpoints[].host");
             }
             if v >= 10 {
                 w.i32(self.port, "node_endpoints[].port");
             }
             if v >= 10 {
-                w.opt_str(self.rack, v >= 9, v >= 10, "node_endpoints[].rack");
+                w.opt_str(self.rack, true, true, "node_endpoints[].rack");
             }
             if v >= 9 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -749,7 +749,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                 rt::Array::EMPTY
             };
             let error_message = if v >= 8 {
-                rt::read::opt_str(c, v >= 9, v >= 8, "responses[].partition_responses[].error_message")?
+                rt::read::opt_str(c, v >= 9, true, "responses[].partition_responses[].error_message")?
             } else {
                 None
             };
@@ -875,7 +875,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
             if v >= 8 {
                 vis.str(
                     fields::RESPONSES_PARTITION_RESPONSES_ERROR_MESSAGE,
-                    rt::read::opt_str(c, v >= 9, v >= 8, "responses[].partition_responses[].error_message")?,
+                    rt::read::opt_str(c, v >= 9, true, "responses[].partition_responses[].error_message")?,
                 );
             }
             if v >= 9 {
@@ -948,7 +948,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                 n += rt::write::opt_str_size(
                     self.error_message,
                     v >= 9,
-                    v >= 8,
+                    true,
                     "responses[].partition_responses[].error_message",
                 )?;
             }
@@ -1010,7 +1010,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                 w.opt_str(
                     self.error_message,
                     v >= 9,
-                    v >= 8,
+                    true,
                     "responses[].partition_responses[].error_message",
                 );
             }
@@ -1090,7 +1090,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
                 rt::read::opt_str(
                     c,
                     v >= 9,
-                    v >= 8,
+                    true,
                     "responses[].partition_responses[].record_errors[].batch_index_error_message",
                 )?
             } else {
@@ -1120,7 +1120,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
                 rt::read::opt_str(
                     c,
                     v >= 9,
-                    v >= 8,
+                    true,
                     "responses[].partition_responses[].record_errors[].batch_index_error_message",
                 )?;
             }
@@ -1168,7 +1168,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
                     rt::read::opt_str(
                         c,
                         v >= 9,
-                        v >= 8,
+                        true,
                         "responses[].partition_responses[].record_errors[].batch_index_error_message",
                     )?,
                 );
@@ -1202,7 +1202,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
                 n += rt::write::opt_str_size(
                     self.batch_index_error_message,
                     v >= 9,
-                    v >= 8,
+                    true,
                     "responses[].partition_responses[].record_errors[].batch_index_error_message",
                 )?;
             }
@@ -1246,7 +1246,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
                 w.opt_str(
                     self.batch_index_error_message,
                     v >= 9,
-                    v >= 8,
+                    true,
                     "responses[].partition_responses[].record_errors[].batch_index_error_message",
                 );
             }
@@ -2287,7 +2287,7 @@ pub mod owned {
                 0_i32
             };
             let host = if v >= 10 {
-                rt::owned::read_str(c, v >= 9, "node_endpoints[].host")?
+                rt::owned::read_str(c, true, "node_endpoints[].host")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -2297,7 +2297,7 @@ pub mod owned {
                 0_i32
             };
             let rack = if v >= 10 {
-                rt::owned::read_opt_str(c, v >= 9, v >= 10, "node_endpoints[].rack")?
+                rt::owned::read_opt_str(c, true, true, "node_endpoints[].rack")?
             } else {
                 None
             };
@@ -2329,7 +2329,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("node_endpoints[].node_id"));
                 }
                 if v >= 10 {
-                    n += rt::write::str_size(&self.host, v >= 9, "node_endpoints[].host")?;
+                    n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
                 }
                 if v <= 9 && !self.host.is_empty() {
                     return Err(rt::write::not_in_version("node_endpoints[].host"));
@@ -2341,7 +2341,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("node_endpoints[].port"));
                 }
                 if v >= 10 {
-                    n += rt::write::opt_str_size(self.rack.as_deref(), v >= 9, v >= 10, "node_endpoints[].rack")?;
+                    n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "node_endpoints[].rack")?;
                 }
                 if v <= 9 && self.rack.is_some() {
                     return Err(rt::write::not_in_version("node_endpoints[].rack"));
@@ -2378,13 +2378,13 @@ pub mod owned {
                 w.i32(self.node_id, "node_endpoints[].node_id");
             }
             if v >= 10 {
-                w.str(&self.host, v >= 9, "node_endpoints[].host");
+                w.str(&self.host, true, "node_endpoints[].host");
             }
             if v >= 10 {
                 w.i32(self.port, "node_endpoints[].port");
             }
             if v >= 10 {
-                w.opt_str(self.rack.as_deref(), v >= 9, v >= 10, "node_endpoints[].rack");
+                w.opt_str(self.rack.as_deref(), true, true, "node_endpoints[].rack");
             }
             if v >= 9 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -2489,7 +2489,7 @@ pub mod owned {
                 Vec::new()
             };
             let error_message = if v >= 8 {
-                rt::owned::read_opt_str(c, v >= 9, v >= 8, "responses[].partition_responses[].error_message")?
+                rt::owned::read_opt_str(c, v >= 9, true, "responses[].partition_responses[].error_message")?
             } else {
                 None
             };
@@ -2569,7 +2569,7 @@ pub mod owned {
                     n += rt::write::opt_str_size(
                         self.error_message.as_deref(),
                         v >= 9,
-                        v >= 8,
+                        true,
                         "responses[].partition_responses[].error_message",
                     )?;
                 }
@@ -2633,7 +2633,7 @@ pub mod owned {
                 w.opt_str(
                     self.error_message.as_deref(),
                     v >= 9,
-                    v >= 8,
+                    true,
                     "responses[].partition_responses[].error_message",
                 );
             }
@@ -2707,7 +2707,7 @@ pub mod owned {
                 rt::owned::read_opt_str(
                     c,
                     v >= 9,
-                    v >= 8,
+                    true,
                     "responses[].partition_responses[].record_errors[].batch_index_error_message",
                 )?
             } else {
@@ -2747,7 +2747,7 @@ pub mod owned {
                     n += rt::write::opt_str_size(
                         self.batch_index_error_message.as_deref(),
                         v >= 9,
-                        v >= 8,
+                        true,
                         "responses[].partition_responses[].record_errors[].batch_index_error_message",
                     )?;
                 }
@@ -2790,7 +2790,7 @@ pub mod owned {
                 w.opt_str(
                     self.batch_index_error_message.as_deref(),
                     v >= 9,
-                    v >= 8,
+                    true,
                     "responses[].partition_responses[].record_errors[].batch_index_error_message",
                 );
             }

@@ -78,7 +78,7 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
             let request_api_version = rt::read::i16_at::<8, 2>(&r);
             let correlation_id = rt::read::i32_at::<8, 4>(&r);
             let client_id = if v >= 1 {
-                rt::read::opt_str(c, false, v >= 1, "client_id")?
+                rt::read::opt_str(c, false, true, "client_id")?
             } else {
                 Some("")
             };
@@ -109,7 +109,7 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
             vis.i16(fields::REQUEST_API_VERSION, rt::read::i16(c, "request_api_version")?);
             vis.i32(fields::CORRELATION_ID, rt::read::i32(c, "correlation_id")?);
             if v >= 1 {
-                vis.str(fields::CLIENT_ID, rt::read::opt_str(c, false, v >= 1, "client_id")?);
+                vis.str(fields::CLIENT_ID, rt::read::opt_str(c, false, true, "client_id")?);
             }
             if v >= 2 {
                 rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
@@ -124,7 +124,7 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 8;
             if v >= 1 {
-                n += rt::write::opt_str_size(self.client_id, false, v >= 1, "client_id")?;
+                n += rt::write::opt_str_size(self.client_id, false, true, "client_id")?;
             }
             if v <= 0 && self.client_id != Some("") {
                 return Err(rt::write::not_in_version("client_id"));
@@ -153,7 +153,7 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
             w.i16(self.request_api_version, "request_api_version");
             w.i32(self.correlation_id, "correlation_id");
             if v >= 1 {
-                w.opt_str(self.client_id, false, v >= 1, "client_id");
+                w.opt_str(self.client_id, false, true, "client_id");
             }
             if v >= 2 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -338,7 +338,7 @@ pub mod owned {
             let request_api_version = rt::read::i16_at::<8, 2>(&r);
             let correlation_id = rt::read::i32_at::<8, 4>(&r);
             let client_id = if v >= 1 {
-                rt::owned::read_opt_str(c, false, v >= 1, "client_id")?
+                rt::owned::read_opt_str(c, false, true, "client_id")?
             } else {
                 Some(rt::OwnedStr::from_static(""))
             };
@@ -362,7 +362,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 8;
                 if v >= 1 {
-                    n += rt::write::opt_str_size(self.client_id.as_deref(), false, v >= 1, "client_id")?;
+                    n += rt::write::opt_str_size(self.client_id.as_deref(), false, true, "client_id")?;
                 }
                 if v <= 0 && self.client_id.as_deref() != Some("") {
                     return Err(rt::write::not_in_version("client_id"));
@@ -393,7 +393,7 @@ pub mod owned {
                     r[4..8].copy_from_slice(&self.correlation_id.to_be_bytes());
                 }
                 if v >= 1 {
-                    w.opt_str(self.client_id.as_deref(), false, v >= 1, "client_id");
+                    w.opt_str(self.client_id.as_deref(), false, true, "client_id");
                 }
                 if v >= 2 {
                     w.unknown_tags_only(&self.unknown_tagged_fields)

@@ -99,7 +99,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
                 false
             };
             let ungrouped_partitions = if v <= 0 {
-                rt::read::array::<StopReplicaPartitionV0<'a>>(c, v >= 2, v, "ungrouped_partitions")?
+                rt::read::array::<StopReplicaPartitionV0<'a>>(c, false, v, "ungrouped_partitions")?
             } else {
                 rt::Array::EMPTY
             };
@@ -109,7 +109,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
                 rt::Array::EMPTY
             };
             let topic_states = if v >= 3 {
-                rt::read::array::<StopReplicaTopicState<'a>>(c, v >= 2, v, "topic_states")?
+                rt::read::array::<StopReplicaTopicState<'a>>(c, true, v, "topic_states")?
             } else {
                 rt::Array::EMPTY
             };
@@ -153,7 +153,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
             if v <= 0 {
                 rt::visit::array::<StopReplicaPartitionV0<'a>, V>(
                     c,
-                    v >= 2,
+                    false,
                     false,
                     v,
                     fields::UNGROUPED_PARTITIONS,
@@ -167,7 +167,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
             if v >= 3 {
                 rt::visit::array::<StopReplicaTopicState<'a>, V>(
                     c,
-                    v >= 2,
+                    true,
                     false,
                     v,
                     fields::TOPIC_STATES,
@@ -203,7 +203,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
                 return Err(rt::write::not_in_version("delete_partitions"));
             }
             if v <= 0 {
-                n += rt::write::array_size(&self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions")?;
+                n += rt::write::array_size(&self.ungrouped_partitions, false, v, "ungrouped_partitions")?;
             }
             if v >= 1 && !self.ungrouped_partitions.is_empty() {
                 return Err(rt::write::not_in_version("ungrouped_partitions"));
@@ -215,7 +215,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
                 return Err(rt::write::not_in_version("topics"));
             }
             if v >= 3 {
-                n += rt::write::array_size(&self.topic_states, v >= 2, v, "topic_states")?;
+                n += rt::write::array_size(&self.topic_states, true, v, "topic_states")?;
             }
             if v <= 2 && !self.topic_states.is_empty() {
                 return Err(rt::write::not_in_version("topic_states"));
@@ -264,13 +264,13 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
                 w.bool(self.delete_partitions, "delete_partitions");
             }
             if v <= 0 {
-                w.array(&self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions");
+                w.array(&self.ungrouped_partitions, false, v, "ungrouped_partitions");
             }
             if (1..=2).contains(&v) {
                 w.array(&self.topics, v >= 2, v, "topics");
             }
             if v >= 3 {
-                w.array(&self.topic_states, v >= 2, v, "topic_states");
+                w.array(&self.topic_states, true, v, "topic_states");
             }
             if v >= 2 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -328,7 +328,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let topic_name = if v <= 0 {
-                rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?
+                rt::read::str(c, false, "ungrouped_partitions[].topic_name")?
             } else {
                 ""
             };
@@ -355,7 +355,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v <= 0 {
-                rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?;
+                rt::read::str(c, false, "ungrouped_partitions[].topic_name")?;
             }
             if v <= 0 {
                 rt::read::i32(c, "ungrouped_partitions[].partition_index")?;
@@ -372,7 +372,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v <= 0 {
-                rt::read::skip_str(c, v >= 2)?;
+                rt::read::skip_str(c, false)?;
             }
             if v <= 0 {
                 rt::read::skip(c, 4)?;
@@ -395,7 +395,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
             if v <= 0 {
                 vis.str(
                     fields::UNGROUPED_PARTITIONS_TOPIC_NAME,
-                    Some(rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?),
+                    Some(rt::read::str(c, false, "ungrouped_partitions[].topic_name")?),
                 );
             }
             if v <= 0 {
@@ -422,7 +422,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v <= 0 {
-                n += rt::write::str_size(self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
+                n += rt::write::str_size(self.topic_name, false, "ungrouped_partitions[].topic_name")?;
             }
             if v >= 1 && !self.topic_name.is_empty() {
                 return Err(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
@@ -457,7 +457,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
                 w.not_in_version("ungrouped_partitions[].partition_index");
             }
             if v <= 0 {
-                w.str(self.topic_name, v >= 2, "ungrouped_partitions[].topic_name");
+                w.str(self.topic_name, false, "ungrouped_partitions[].topic_name");
             }
             if v <= 0 {
                 w.i32(self.partition_index, "ungrouped_partitions[].partition_index");
@@ -720,12 +720,12 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let topic_name = if v >= 3 {
-                rt::read::str(c, v >= 2, "topic_states[].topic_name")?
+                rt::read::str(c, true, "topic_states[].topic_name")?
             } else {
                 ""
             };
             let partition_states = if v >= 3 {
-                rt::read::array::<StopReplicaPartitionState<'a>>(c, v >= 2, v, "topic_states[].partition_states")?
+                rt::read::array::<StopReplicaPartitionState<'a>>(c, true, v, "topic_states[].partition_states")?
             } else {
                 rt::Array::EMPTY
             };
@@ -747,12 +747,12 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 3 {
-                rt::read::str(c, v >= 2, "topic_states[].topic_name")?;
+                rt::read::str(c, true, "topic_states[].topic_name")?;
             }
             if v >= 3 {
                 rt::read::check_array::<StopReplicaPartitionState<'a>>(
                     c,
-                    v >= 2,
+                    true,
                     false,
                     v,
                     "topic_states[].partition_states",
@@ -770,10 +770,10 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v >= 3 {
-                rt::read::skip_str(c, v >= 2)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 3 {
-                rt::read::skip_array::<StopReplicaPartitionState<'a>>(c, v >= 2, v)?;
+                rt::read::skip_array::<StopReplicaPartitionState<'a>>(c, true, v)?;
             }
             if v >= 2 {
                 rt::read::skip_tags(c)?;
@@ -793,13 +793,13 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
             if v >= 3 {
                 vis.str(
                     fields::TOPIC_STATES_TOPIC_NAME,
-                    Some(rt::read::str(c, v >= 2, "topic_states[].topic_name")?),
+                    Some(rt::read::str(c, true, "topic_states[].topic_name")?),
                 );
             }
             if v >= 3 {
                 rt::visit::array::<StopReplicaPartitionState<'a>, V>(
                     c,
-                    v >= 2,
+                    true,
                     false,
                     v,
                     fields::TOPIC_STATES_PARTITION_STATES,
@@ -825,13 +825,13 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 3 {
-                n += rt::write::str_size(self.topic_name, v >= 2, "topic_states[].topic_name")?;
+                n += rt::write::str_size(self.topic_name, true, "topic_states[].topic_name")?;
             }
             if v <= 2 && !self.topic_name.is_empty() {
                 return Err(rt::write::not_in_version("topic_states[].topic_name"));
             }
             if v >= 3 {
-                n += rt::write::array_size(&self.partition_states, v >= 2, v, "topic_states[].partition_states")?;
+                n += rt::write::array_size(&self.partition_states, true, v, "topic_states[].partition_states")?;
             }
             if v <= 2 && !self.partition_states.is_empty() {
                 return Err(rt::write::not_in_version("topic_states[].partition_states"));
@@ -860,10 +860,10 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
                 w.not_in_version("topic_states[].partition_states");
             }
             if v >= 3 {
-                w.str(self.topic_name, v >= 2, "topic_states[].topic_name");
+                w.str(self.topic_name, true, "topic_states[].topic_name");
             }
             if v >= 3 {
-                w.array(&self.partition_states, v >= 2, v, "topic_states[].partition_states");
+                w.array(&self.partition_states, true, v, "topic_states[].partition_states");
             }
             if v >= 2 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -1577,7 +1577,7 @@ pub mod owned {
                     false
                 };
                 let ungrouped_partitions = if v <= 0 {
-                    rt::owned::read_array::<StopReplicaPartitionV0, _>(c, v >= 2, v, "ungrouped_partitions")?
+                    rt::owned::read_array::<StopReplicaPartitionV0, _>(c, false, v, "ungrouped_partitions")?
                 } else {
                     Vec::new()
                 };
@@ -1587,7 +1587,7 @@ pub mod owned {
                     Vec::new()
                 };
                 let topic_states = if v >= 3 {
-                    rt::owned::read_array::<StopReplicaTopicState, _>(c, v >= 2, v, "topic_states")?
+                    rt::owned::read_array::<StopReplicaTopicState, _>(c, true, v, "topic_states")?
                 } else {
                     Vec::new()
                 };
@@ -1631,7 +1631,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("delete_partitions"));
                 }
                 if v <= 0 {
-                    n += rt::owned::vec_size(&self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions")?;
+                    n += rt::owned::vec_size(&self.ungrouped_partitions, false, v, "ungrouped_partitions")?;
                 }
                 if v >= 1 && !self.ungrouped_partitions.is_empty() {
                     return Err(rt::write::not_in_version("ungrouped_partitions"));
@@ -1643,7 +1643,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("topics"));
                 }
                 if v >= 3 {
-                    n += rt::owned::vec_size(&self.topic_states, v >= 2, v, "topic_states")?;
+                    n += rt::owned::vec_size(&self.topic_states, true, v, "topic_states")?;
                 }
                 if v <= 2 && !self.topic_states.is_empty() {
                     return Err(rt::write::not_in_version("topic_states"));
@@ -1692,13 +1692,13 @@ pub mod owned {
                     w.bool(self.delete_partitions, "delete_partitions");
                 }
                 if v <= 0 {
-                    rt::owned::write_vec(w, &self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions");
+                    rt::owned::write_vec(w, &self.ungrouped_partitions, false, v, "ungrouped_partitions");
                 }
                 if (1..=2).contains(&v) {
                     rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics");
                 }
                 if v >= 3 {
-                    rt::owned::write_vec(w, &self.topic_states, v >= 2, v, "topic_states");
+                    rt::owned::write_vec(w, &self.topic_states, true, v, "topic_states");
                 }
                 if v >= 2 {
                     w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -1751,7 +1751,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let topic_name = if v <= 0 {
-                rt::owned::read_str(c, v >= 2, "ungrouped_partitions[].topic_name")?
+                rt::owned::read_str(c, false, "ungrouped_partitions[].topic_name")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -1783,7 +1783,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v <= 0 {
-                    n += rt::write::str_size(&self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
+                    n += rt::write::str_size(&self.topic_name, false, "ungrouped_partitions[].topic_name")?;
                 }
                 if v >= 1 && !self.topic_name.is_empty() {
                     return Err(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
@@ -1817,7 +1817,7 @@ pub mod owned {
                 w.not_in_version("ungrouped_partitions[].partition_index");
             }
             if v <= 0 {
-                w.str(&self.topic_name, v >= 2, "ungrouped_partitions[].topic_name");
+                w.str(&self.topic_name, false, "ungrouped_partitions[].topic_name");
             }
             if false {
                 if let Some(r) = w.run::<5>("ungrouped_partitions[].partition_index") {
@@ -2000,12 +2000,12 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let topic_name = if v >= 3 {
-                rt::owned::read_str(c, v >= 2, "topic_states[].topic_name")?
+                rt::owned::read_str(c, true, "topic_states[].topic_name")?
             } else {
                 rt::OwnedStr::from_static("")
             };
             let partition_states = if v >= 3 {
-                rt::owned::read_array::<StopReplicaPartitionState, _>(c, v >= 2, v, "topic_states[].partition_states")?
+                rt::owned::read_array::<StopReplicaPartitionState, _>(c, true, v, "topic_states[].partition_states")?
             } else {
                 rt::SmallVec::new()
             };
@@ -2029,13 +2029,13 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 3 {
-                    n += rt::write::str_size(&self.topic_name, v >= 2, "topic_states[].topic_name")?;
+                    n += rt::write::str_size(&self.topic_name, true, "topic_states[].topic_name")?;
                 }
                 if v <= 2 && !self.topic_name.is_empty() {
                     return Err(rt::write::not_in_version("topic_states[].topic_name"));
                 }
                 if v >= 3 {
-                    n += rt::owned::vec_size(&self.partition_states, v >= 2, v, "topic_states[].partition_states")?;
+                    n += rt::owned::vec_size(&self.partition_states, true, v, "topic_states[].partition_states")?;
                 }
                 if v <= 2 && !self.partition_states.is_empty() {
                     return Err(rt::write::not_in_version("topic_states[].partition_states"));
@@ -2063,10 +2063,10 @@ pub mod owned {
                 w.not_in_version("topic_states[].partition_states");
             }
             if v >= 3 {
-                w.str(&self.topic_name, v >= 2, "topic_states[].topic_name");
+                w.str(&self.topic_name, true, "topic_states[].topic_name");
             }
             if v >= 3 {
-                rt::owned::write_vec(w, &self.partition_states, v >= 2, v, "topic_states[].partition_states");
+                rt::owned::write_vec(w, &self.partition_states, true, v, "topic_states[].partition_states");
             }
             if v >= 2 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)

@@ -210,7 +210,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             let members = rt::read::array::<Member<'a>>(c, true, v, "groups[].members")?;
             let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
             let topology_description = if v >= 1 {
-                rt::read::opt_struct::<TopologyDescription>(c, v >= 1, v, "groups[].topology_description")?
+                rt::read::opt_struct::<TopologyDescription>(c, true, v, "groups[].topology_description")?
             } else {
                 None
             };
@@ -220,7 +220,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
                 0_i8
             };
             let assignor_name = if v >= 1 {
-                rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?
+                rt::read::opt_str(c, true, true, "groups[].assignor_name")?
             } else {
                 None
             };
@@ -263,14 +263,14 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
                 }
                 rt::read::check_array::<Member<'a>>(c, true, false, v, "groups[].members")?;
                 rt::read::i32(c, "groups[].authorized_operations")?;
-                if v >= 1 && rt::read::present(c, v >= 1, "groups[].topology_description")? {
+                if v >= 1 && rt::read::present(c, true, "groups[].topology_description")? {
                     <TopologyDescription as rt::Struct>::check(c, v)?;
                 }
                 if v >= 1 {
                     rt::read::i8(c, "groups[].topology_description_status")?;
                 }
                 if v >= 1 {
-                    rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?;
+                    rt::read::opt_str(c, true, true, "groups[].assignor_name")?;
                 }
                 rt::read::check_tags(c, "groups[]._tagged_fields")?;
                 Ok(())
@@ -291,7 +291,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             rt::read::skip_array::<Member<'a>>(c, true, v)?;
             rt::read::skip(c, 4)?;
             if v >= 1 {
-                rt::read::skip_opt_struct::<TopologyDescription>(c, v >= 1, v)?;
+                rt::read::skip_opt_struct::<TopologyDescription>(c, true, v)?;
             }
             if v >= 1 {
                 rt::read::skip(c, 1)?;
@@ -337,7 +337,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
                 rt::read::i32(c, "groups[].authorized_operations")?,
             );
             if v >= 1 {
-                let present = rt::read::present(c, v >= 1, "groups[].topology_description")?;
+                let present = rt::read::present(c, true, "groups[].topology_description")?;
                 rt::visit::struct_field::<TopologyDescription<'a>, V>(
                     c,
                     present,
@@ -355,7 +355,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             if v >= 1 {
                 vis.str(
                     fields::GROUPS_ASSIGNOR_NAME,
-                    rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?,
+                    rt::read::opt_str(c, true, true, "groups[].assignor_name")?,
                 );
             }
             rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
@@ -374,8 +374,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             n += rt::write::opt_struct_size(&self.topology, true, v, "groups[].topology")?;
             n += rt::write::array_size(&self.members, true, v, "groups[].members")?;
             if v >= 1 {
-                n +=
-                    rt::write::opt_struct_size(&self.topology_description, v >= 1, v, "groups[].topology_description")?;
+                n += rt::write::opt_struct_size(&self.topology_description, true, v, "groups[].topology_description")?;
             }
             if v <= 0 && self.topology_description.is_some() {
                 return Err(rt::write::not_in_version("groups[].topology_description"));
@@ -387,7 +386,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
                 return Err(rt::write::not_in_version("groups[].topology_description_status"));
             }
             if v >= 1 {
-                n += rt::write::opt_str_size(self.assignor_name, true, v >= 1, "groups[].assignor_name")?;
+                n += rt::write::opt_str_size(self.assignor_name, true, true, "groups[].assignor_name")?;
             }
             {
                 let tags = self.unknown_tagged_fields.len();
@@ -418,13 +417,13 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             w.array(&self.members, true, v, "groups[].members");
             w.i32(self.authorized_operations, "groups[].authorized_operations");
             if v >= 1 {
-                w.opt_struct(&self.topology_description, v >= 1, v, "groups[].topology_description");
+                w.opt_struct(&self.topology_description, true, v, "groups[].topology_description");
             }
             if v >= 1 {
                 w.i8(self.topology_description_status, "groups[].topology_description_status");
             }
             if v >= 1 {
-                w.opt_str(self.assignor_name, true, v >= 1, "groups[].assignor_name");
+                w.opt_str(self.assignor_name, true, true, "groups[].assignor_name");
             }
             w.unknown_tags_only(&self.unknown_tagged_fields);
         })
@@ -3007,7 +3006,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 rt::read::opt_str(
                     c,
                     true,
-                    v >= 1,
+                    true,
                     "groups[].topology_description.subtopologies[].nodes[].sink_topic",
                 )?
             } else {
@@ -3072,7 +3071,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 rt::read::opt_str(
                     c,
                     true,
-                    v >= 1,
+                    true,
                     "groups[].topology_description.subtopologies[].nodes[].sink_topic",
                 )?;
             }
@@ -3170,7 +3169,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                     rt::read::opt_str(
                         c,
                         true,
-                        v >= 1,
+                        true,
                         "groups[].topology_description.subtopologies[].nodes[].sink_topic",
                     )?,
                 );
@@ -3249,7 +3248,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 n += rt::write::opt_str_size(
                     self.sink_topic,
                     true,
-                    v >= 1,
+                    true,
                     "groups[].topology_description.subtopologies[].nodes[].sink_topic",
                 )?;
             }
@@ -3340,7 +3339,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 w.opt_str(
                     self.sink_topic,
                     true,
-                    v >= 1,
+                    true,
                     "groups[].topology_description.subtopologies[].nodes[].sink_topic",
                 );
             }
@@ -5856,7 +5855,7 @@ pub mod owned {
                 let members = rt::owned::read_array::<Member, _>(c, true, v, "groups[].members")?;
                 let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
                 let topology_description = if v >= 1 {
-                    rt::owned::read_opt_struct::<TopologyDescription>(c, v >= 1, v, "groups[].topology_description")?
+                    rt::owned::read_opt_struct::<TopologyDescription>(c, true, v, "groups[].topology_description")?
                 } else {
                     None
                 };
@@ -5866,7 +5865,7 @@ pub mod owned {
                     0_i8
                 };
                 let assignor_name = if v >= 1 {
-                    rt::owned::read_opt_str(c, true, v >= 1, "groups[].assignor_name")?
+                    rt::owned::read_opt_str(c, true, true, "groups[].assignor_name")?
                 } else {
                     None
                 };
@@ -5905,7 +5904,7 @@ pub mod owned {
                 if v >= 1 {
                     n += rt::owned::opt_struct_size(
                         &self.topology_description,
-                        v >= 1,
+                        true,
                         v,
                         "groups[].topology_description",
                     )?;
@@ -5920,8 +5919,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("groups[].topology_description_status"));
                 }
                 if v >= 1 {
-                    n +=
-                        rt::write::opt_str_size(self.assignor_name.as_deref(), true, v >= 1, "groups[].assignor_name")?;
+                    n += rt::write::opt_str_size(self.assignor_name.as_deref(), true, true, "groups[].assignor_name")?;
                 }
                 {
                     let tags = self.unknown_tagged_fields.len();
@@ -5953,19 +5951,13 @@ pub mod owned {
             rt::owned::write_vec(w, &self.members, true, v, "groups[].members");
             w.i32(self.authorized_operations, "groups[].authorized_operations");
             if v >= 1 {
-                rt::owned::write_opt_struct(
-                    w,
-                    &self.topology_description,
-                    v >= 1,
-                    v,
-                    "groups[].topology_description",
-                );
+                rt::owned::write_opt_struct(w, &self.topology_description, true, v, "groups[].topology_description");
             }
             if v >= 1 {
                 w.i8(self.topology_description_status, "groups[].topology_description_status");
             }
             if v >= 1 {
-                w.opt_str(self.assignor_name.as_deref(), true, v >= 1, "groups[].assignor_name");
+                w.opt_str(self.assignor_name.as_deref(), true, true, "groups[].assignor_name");
             }
             w.unknown_tags_only(&self.unknown_tagged_fields);
         }
@@ -7623,7 +7615,7 @@ pub mod owned {
                 rt::owned::read_opt_str(
                     c,
                     true,
-                    v >= 1,
+                    true,
                     "groups[].topology_description.subtopologies[].nodes[].sink_topic",
                 )?
             } else {
@@ -7708,7 +7700,7 @@ pub mod owned {
                     n += rt::write::opt_str_size(
                         self.sink_topic.as_deref(),
                         true,
-                        v >= 1,
+                        true,
                         "groups[].topology_description.subtopologies[].nodes[].sink_topic",
                     )?;
                 }
@@ -7799,7 +7791,7 @@ pub mod owned {
                 w.opt_str(
                     self.sink_topic.as_deref(),
                     true,
-                    v >= 1,
+                    true,
                     "groups[].topology_description.subtopologies[].nodes[].sink_topic",
                 );
             }

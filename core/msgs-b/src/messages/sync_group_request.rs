@@ -81,17 +81,17 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
             let generation_id = rt::read::i32(c, "generation_id")?;
             let member_id = rt::read::str(c, v >= 4, "member_id")?;
             let group_instance_id = if v >= 3 {
-                rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?
+                rt::read::opt_str(c, v >= 4, true, "group_instance_id")?
             } else {
                 None
             };
             let protocol_type = if v >= 5 {
-                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?
+                rt::read::opt_str(c, true, true, "protocol_type")?
             } else {
                 None
             };
             let protocol_name = if v >= 5 {
-                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?
+                rt::read::opt_str(c, true, true, "protocol_name")?
             } else {
                 None
             };
@@ -128,19 +128,19 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
             if v >= 3 {
                 vis.str(
                     fields::GROUP_INSTANCE_ID,
-                    rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?,
+                    rt::read::opt_str(c, v >= 4, true, "group_instance_id")?,
                 );
             }
             if v >= 5 {
                 vis.str(
                     fields::PROTOCOL_TYPE,
-                    rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?,
+                    rt::read::opt_str(c, true, true, "protocol_type")?,
                 );
             }
             if v >= 5 {
                 vis.str(
                     fields::PROTOCOL_NAME,
-                    rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?,
+                    rt::read::opt_str(c, true, true, "protocol_name")?,
                 );
             }
             rt::visit::array::<SyncGroupRequestAssignment<'a>, V>(
@@ -167,16 +167,16 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
             n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
             n += rt::write::str_size(self.member_id, v >= 4, "member_id")?;
             if v >= 3 {
-                n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "group_instance_id")?;
+                n += rt::write::opt_str_size(self.group_instance_id, v >= 4, true, "group_instance_id")?;
             }
             if v <= 2 && self.group_instance_id.is_some() {
                 return Err(rt::write::not_in_version("group_instance_id"));
             }
             if v >= 5 {
-                n += rt::write::opt_str_size(self.protocol_type, v >= 4, v >= 5, "protocol_type")?;
+                n += rt::write::opt_str_size(self.protocol_type, true, true, "protocol_type")?;
             }
             if v >= 5 {
-                n += rt::write::opt_str_size(self.protocol_name, v >= 4, v >= 5, "protocol_name")?;
+                n += rt::write::opt_str_size(self.protocol_name, true, true, "protocol_name")?;
             }
             n += rt::write::array_size(&self.assignments, v >= 4, v, "assignments")?;
             if v >= 4 {
@@ -203,13 +203,13 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
             w.i32(self.generation_id, "generation_id");
             w.str(self.member_id, v >= 4, "member_id");
             if v >= 3 {
-                w.opt_str(self.group_instance_id, v >= 4, v >= 3, "group_instance_id");
+                w.opt_str(self.group_instance_id, v >= 4, true, "group_instance_id");
             }
             if v >= 5 {
-                w.opt_str(self.protocol_type, v >= 4, v >= 5, "protocol_type");
+                w.opt_str(self.protocol_type, true, true, "protocol_type");
             }
             if v >= 5 {
-                w.opt_str(self.protocol_name, v >= 4, v >= 5, "protocol_name");
+                w.opt_str(self.protocol_name, true, true, "protocol_name");
             }
             w.array(&self.assignments, v >= 4, v, "assignments");
             if v >= 4 {
@@ -649,17 +649,17 @@ pub mod owned {
             let generation_id = rt::read::i32(c, "generation_id")?;
             let member_id = rt::owned::read_str(c, v >= 4, "member_id")?;
             let group_instance_id = if v >= 3 {
-                rt::owned::read_opt_str(c, v >= 4, v >= 3, "group_instance_id")?
+                rt::owned::read_opt_str(c, v >= 4, true, "group_instance_id")?
             } else {
                 None
             };
             let protocol_type = if v >= 5 {
-                rt::owned::read_opt_str(c, v >= 4, v >= 5, "protocol_type")?
+                rt::owned::read_opt_str(c, true, true, "protocol_type")?
             } else {
                 None
             };
             let protocol_name = if v >= 5 {
-                rt::owned::read_opt_str(c, v >= 4, v >= 5, "protocol_name")?
+                rt::owned::read_opt_str(c, true, true, "protocol_name")?
             } else {
                 None
             };
@@ -689,21 +689,16 @@ pub mod owned {
                 n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
                 n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
                 if v >= 3 {
-                    n += rt::write::opt_str_size(
-                        self.group_instance_id.as_deref(),
-                        v >= 4,
-                        v >= 3,
-                        "group_instance_id",
-                    )?;
+                    n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 4, true, "group_instance_id")?;
                 }
                 if v <= 2 && self.group_instance_id.is_some() {
                     return Err(rt::write::not_in_version("group_instance_id"));
                 }
                 if v >= 5 {
-                    n += rt::write::opt_str_size(self.protocol_type.as_deref(), v >= 4, v >= 5, "protocol_type")?;
+                    n += rt::write::opt_str_size(self.protocol_type.as_deref(), true, true, "protocol_type")?;
                 }
                 if v >= 5 {
-                    n += rt::write::opt_str_size(self.protocol_name.as_deref(), v >= 4, v >= 5, "protocol_name")?;
+                    n += rt::write::opt_str_size(self.protocol_name.as_deref(), true, true, "protocol_name")?;
                 }
                 n += rt::owned::vec_size(&self.assignments, v >= 4, v, "assignments")?;
                 if v >= 4 {
@@ -730,13 +725,13 @@ pub mod owned {
                 w.i32(self.generation_id, "generation_id");
                 w.str(&self.member_id, v >= 4, "member_id");
                 if v >= 3 {
-                    w.opt_str(self.group_instance_id.as_deref(), v >= 4, v >= 3, "group_instance_id");
+                    w.opt_str(self.group_instance_id.as_deref(), v >= 4, true, "group_instance_id");
                 }
                 if v >= 5 {
-                    w.opt_str(self.protocol_type.as_deref(), v >= 4, v >= 5, "protocol_type");
+                    w.opt_str(self.protocol_type.as_deref(), true, true, "protocol_type");
                 }
                 if v >= 5 {
-                    w.opt_str(self.protocol_name.as_deref(), v >= 4, v >= 5, "protocol_name");
+                    w.opt_str(self.protocol_name.as_deref(), true, true, "protocol_name");
                 }
                 rt::owned::write_vec(w, &self.assignments, v >= 4, v, "assignments");
                 if v >= 4 {

@@ -77,12 +77,12 @@ impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
             };
             let error_code = rt::read::i16(c, "error_code")?;
             let protocol_type = if v >= 5 {
-                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?
+                rt::read::opt_str(c, true, true, "protocol_type")?
             } else {
                 None
             };
             let protocol_name = if v >= 5 {
-                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?
+                rt::read::opt_str(c, true, true, "protocol_name")?
             } else {
                 None
             };
@@ -118,13 +118,13 @@ impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
             if v >= 5 {
                 vis.str(
                     fields::PROTOCOL_TYPE,
-                    rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?,
+                    rt::read::opt_str(c, true, true, "protocol_type")?,
                 );
             }
             if v >= 5 {
                 vis.str(
                     fields::PROTOCOL_NAME,
-                    rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?,
+                    rt::read::opt_str(c, true, true, "protocol_name")?,
                 );
             }
             vis.bytes(fields::ASSIGNMENT, Some(rt::read::bytes(c, v >= 4, "assignment")?));
@@ -144,10 +144,10 @@ impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
                 n += 4;
             }
             if v >= 5 {
-                n += rt::write::opt_str_size(self.protocol_type, v >= 4, v >= 5, "protocol_type")?;
+                n += rt::write::opt_str_size(self.protocol_type, true, true, "protocol_type")?;
             }
             if v >= 5 {
-                n += rt::write::opt_str_size(self.protocol_name, v >= 4, v >= 5, "protocol_name")?;
+                n += rt::write::opt_str_size(self.protocol_name, true, true, "protocol_name")?;
             }
             n += rt::write::bytes_size(self.assignment, v >= 4, "assignment")?;
             if v >= 4 {
@@ -172,10 +172,10 @@ impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
             }
             w.i16(self.error_code, "error_code");
             if v >= 5 {
-                w.opt_str(self.protocol_type, v >= 4, v >= 5, "protocol_type");
+                w.opt_str(self.protocol_type, true, true, "protocol_type");
             }
             if v >= 5 {
-                w.opt_str(self.protocol_name, v >= 4, v >= 5, "protocol_name");
+                w.opt_str(self.protocol_name, true, true, "protocol_name");
             }
             w.bytes(self.assignment, v >= 4, "assignment");
             if v >= 4 {
@@ -379,12 +379,12 @@ pub mod owned {
             };
             let error_code = rt::read::i16(c, "error_code")?;
             let protocol_type = if v >= 5 {
-                rt::owned::read_opt_str(c, v >= 4, v >= 5, "protocol_type")?
+                rt::owned::read_opt_str(c, true, true, "protocol_type")?
             } else {
                 None
             };
             let protocol_name = if v >= 5 {
-                rt::owned::read_opt_str(c, v >= 4, v >= 5, "protocol_name")?
+                rt::owned::read_opt_str(c, true, true, "protocol_name")?
             } else {
                 None
             };
@@ -413,10 +413,10 @@ pub mod owned {
                     n += 4;
                 }
                 if v >= 5 {
-                    n += rt::write::opt_str_size(self.protocol_type.as_deref(), v >= 4, v >= 5, "protocol_type")?;
+                    n += rt::write::opt_str_size(self.protocol_type.as_deref(), true, true, "protocol_type")?;
                 }
                 if v >= 5 {
-                    n += rt::write::opt_str_size(self.protocol_name.as_deref(), v >= 4, v >= 5, "protocol_name")?;
+                    n += rt::write::opt_str_size(self.protocol_name.as_deref(), true, true, "protocol_name")?;
                 }
                 n += rt::write::bytes_size(&self.assignment, v >= 4, "assignment")?;
                 if v >= 4 {
@@ -441,10 +441,10 @@ pub mod owned {
                 }
                 w.i16(self.error_code, "error_code");
                 if v >= 5 {
-                    w.opt_str(self.protocol_type.as_deref(), v >= 4, v >= 5, "protocol_type");
+                    w.opt_str(self.protocol_type.as_deref(), true, true, "protocol_type");
                 }
                 if v >= 5 {
-                    w.opt_str(self.protocol_name.as_deref(), v >= 4, v >= 5, "protocol_name");
+                    w.opt_str(self.protocol_name.as_deref(), true, true, "protocol_name");
                 }
                 w.bytes(&self.assignment, v >= 4, "assignment");
                 if v >= 4 {

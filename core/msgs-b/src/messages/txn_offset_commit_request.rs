@@ -96,12 +96,12 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
                 -1_i32
             };
             let member_id = if v >= 3 {
-                rt::read::str(c, v >= 3, "member_id")?
+                rt::read::str(c, true, "member_id")?
             } else {
                 ""
             };
             let group_instance_id = if v >= 3 {
-                rt::read::opt_str(c, v >= 3, v >= 3, "group_instance_id")?
+                rt::read::opt_str(c, true, true, "group_instance_id")?
             } else {
                 None
             };
@@ -146,12 +146,12 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
                 );
             }
             if v >= 3 {
-                vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 3, "member_id")?));
+                vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
             }
             if v >= 3 {
                 vis.str(
                     fields::GROUP_INSTANCE_ID,
-                    rt::read::opt_str(c, v >= 3, v >= 3, "group_instance_id")?,
+                    rt::read::opt_str(c, true, true, "group_instance_id")?,
                 );
             }
             rt::visit::array::<TxnOffsetCommitRequestTopic<'a>, V>(c, v >= 3, false, v, fields::TOPICS, vis, "topics")?;
@@ -176,13 +176,13 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
                 return Err(rt::write::not_in_version("generation_id_or_member_epoch"));
             }
             if v >= 3 {
-                n += rt::write::str_size(self.member_id, v >= 3, "member_id")?;
+                n += rt::write::str_size(self.member_id, true, "member_id")?;
             }
             if v <= 2 && !self.member_id.is_empty() {
                 return Err(rt::write::not_in_version("member_id"));
             }
             if v >= 3 {
-                n += rt::write::opt_str_size(self.group_instance_id, v >= 3, v >= 3, "group_instance_id")?;
+                n += rt::write::opt_str_size(self.group_instance_id, true, true, "group_instance_id")?;
             }
             if v <= 2 && self.group_instance_id.is_some() {
                 return Err(rt::write::not_in_version("group_instance_id"));
@@ -222,10 +222,10 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
                 w.i32(self.generation_id_or_member_epoch, "generation_id_or_member_epoch");
             }
             if v >= 3 {
-                w.str(self.member_id, v >= 3, "member_id");
+                w.str(self.member_id, true, "member_id");
             }
             if v >= 3 {
-                w.opt_str(self.group_instance_id, v >= 3, v >= 3, "group_instance_id");
+                w.opt_str(self.group_instance_id, true, true, "group_instance_id");
             }
             w.array(&self.topics, v >= 3, v, "topics");
             if v >= 3 {
@@ -1040,12 +1040,12 @@ pub mod owned {
                     -1_i32
                 };
                 let member_id = if v >= 3 {
-                    rt::owned::read_str(c, v >= 3, "member_id")?
+                    rt::owned::read_str(c, true, "member_id")?
                 } else {
                     rt::OwnedStr::from_static("")
                 };
                 let group_instance_id = if v >= 3 {
-                    rt::owned::read_opt_str(c, v >= 3, v >= 3, "group_instance_id")?
+                    rt::owned::read_opt_str(c, true, true, "group_instance_id")?
                 } else {
                     None
                 };
@@ -1083,18 +1083,13 @@ pub mod owned {
                     return Err(rt::write::not_in_version("generation_id_or_member_epoch"));
                 }
                 if v >= 3 {
-                    n += rt::write::str_size(&self.member_id, v >= 3, "member_id")?;
+                    n += rt::write::str_size(&self.member_id, true, "member_id")?;
                 }
                 if v <= 2 && !self.member_id.is_empty() {
                     return Err(rt::write::not_in_version("member_id"));
                 }
                 if v >= 3 {
-                    n += rt::write::opt_str_size(
-                        self.group_instance_id.as_deref(),
-                        v >= 3,
-                        v >= 3,
-                        "group_instance_id",
-                    )?;
+                    n += rt::write::opt_str_size(self.group_instance_id.as_deref(), true, true, "group_instance_id")?;
                 }
                 if v <= 2 && self.group_instance_id.is_some() {
                     return Err(rt::write::not_in_version("group_instance_id"));
@@ -1136,10 +1131,10 @@ pub mod owned {
                     w.i32(self.generation_id_or_member_epoch, "generation_id_or_member_epoch");
                 }
                 if v >= 3 {
-                    w.str(&self.member_id, v >= 3, "member_id");
+                    w.str(&self.member_id, true, "member_id");
                 }
                 if v >= 3 {
-                    w.opt_str(self.group_instance_id.as_deref(), v >= 3, v >= 3, "group_instance_id");
+                    w.opt_str(self.group_instance_id.as_deref(), true, true, "group_instance_id");
                 }
                 rt::owned::write_vec(w, &self.topics, v >= 3, v, "topics");
                 if v >= 3 {

@@ -94,7 +94,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
                 -1_i64
             };
             let ungrouped_partition_states = if v <= 4 {
-                rt::read::array::<UpdateMetadataPartitionState<'a>>(c, v >= 6, v, "ungrouped_partition_states")?
+                rt::read::array::<UpdateMetadataPartitionState<'a>>(c, false, v, "ungrouped_partition_states")?
             } else {
                 rt::Array::EMPTY
             };
@@ -161,7 +161,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
             if v <= 4 {
                 rt::visit::array::<UpdateMetadataPartitionState<'a>, V>(
                     c,
-                    v >= 6,
+                    false,
                     false,
                     v,
                     fields::UNGROUPED_PARTITION_STATES,
@@ -227,12 +227,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
                 n += 8;
             }
             if v <= 4 {
-                n += rt::write::array_size(
-                    &self.ungrouped_partition_states,
-                    v >= 6,
-                    v,
-                    "ungrouped_partition_states",
-                )?;
+                n += rt::write::array_size(&self.ungrouped_partition_states, false, v, "ungrouped_partition_states")?;
             }
             if v >= 5 && !self.ungrouped_partition_states.is_empty() {
                 return Err(rt::write::not_in_version("ungrouped_partition_states"));
@@ -286,12 +281,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
                 w.i64(self.broker_epoch, "broker_epoch");
             }
             if v <= 4 {
-                w.array(
-                    &self.ungrouped_partition_states,
-                    v >= 6,
-                    v,
-                    "ungrouped_partition_states",
-                );
+                w.array(&self.ungrouped_partition_states, false, v, "ungrouped_partition_states");
             }
             if v >= 5 {
                 w.array(&self.topic_states, v >= 6, v, "topic_states");
@@ -382,7 +372,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let topic_name = if v <= 4 {
-                rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?
+                rt::read::str(c, false, "ungrouped_partition_states[].topic_name")?
             } else {
                 ""
             };
@@ -429,7 +419,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
         if v <= 4 {
-        rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?;
+        rt::read::str(c, false, "ungrouped_partition_states[].topic_name")?;
         }
         match rt::read::run::<16>(c) {
             Some(_r) => { }
@@ -453,7 +443,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v <= 4 {
-                rt::read::skip_str(c, v >= 6)?;
+                rt::read::skip_str(c, false)?;
             }
             rt::read::skip(c, 16)?;
             rt::read::skip_array::<i32>(c, v >= 6, v)?;
@@ -480,7 +470,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
             if v <= 4 {
                 vis.str(
                     fields::UNGROUPED_PARTITION_STATES_TOPIC_NAME,
-                    Some(rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?),
+                    Some(rt::read::str(c, false, "ungrouped_partition_states[].topic_name")?),
                 );
             }
             vis.i32(
@@ -550,7 +540,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 20;
             if v <= 4 {
-                n += rt::write::str_size(self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
+                n += rt::write::str_size(self.topic_name, false, "ungrouped_partition_states[].topic_name")?;
             }
             n += rt::write::array_size(&self.isr, v >= 6, v, "ungrouped_partition_states[].isr")?;
             n += rt::write::array_size(&self.replicas, v >= 6, v, "ungrouped_partition_states[].replicas")?;
@@ -582,7 +572,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
         rt::outline(move || {
             let v = rt::pin::or(PIN, v);
             if v <= 4 {
-                w.str(self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name");
+                w.str(self.topic_name, false, "ungrouped_partition_states[].topic_name");
             }
             w.i32(self.partition_index, "ungrouped_partition_states[].partition_index");
             w.i32(self.controller_epoch, "ungrouped_partition_states[].controller_epoch");
@@ -902,7 +892,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
             let v = rt::pin::or(PIN, v);
             let id = rt::read::i32(c, "live_brokers[].id")?;
             let v0_host = if v <= 0 {
-                rt::read::str(c, v >= 6, "live_brokers[].v0_host")?
+                rt::read::str(c, false, "live_brokers[].v0_host")?
             } else {
                 ""
             };
@@ -917,7 +907,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
                 rt::Array::EMPTY
             };
             let rack = if v >= 2 {
-                rt::read::opt_str(c, v >= 6, v >= 2, "live_brokers[].rack")?
+                rt::read::opt_str(c, v >= 6, true, "live_brokers[].rack")?
             } else {
                 Some("")
             };
@@ -943,7 +933,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
         cur.forked(|c| {
             rt::read::i32(c, "live_brokers[].id")?;
             if v <= 0 {
-                rt::read::str(c, v >= 6, "live_brokers[].v0_host")?;
+                rt::read::str(c, false, "live_brokers[].v0_host")?;
             }
             if v <= 0 {
                 rt::read::i32(c, "live_brokers[].v0_port")?;
@@ -952,7 +942,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
                 rt::read::check_array::<UpdateMetadataEndpoint<'a>>(c, v >= 6, false, v, "live_brokers[].endpoints")?;
             }
             if v >= 2 {
-                rt::read::opt_str(c, v >= 6, v >= 2, "live_brokers[].rack")?;
+                rt::read::opt_str(c, v >= 6, true, "live_brokers[].rack")?;
             }
             if v >= 6 {
                 rt::read::check_tags(c, "live_brokers[]._tagged_fields")?;
@@ -967,7 +957,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
             let v = rt::pin::or(PIN, v);
             rt::read::skip(c, 4)?;
             if v <= 0 {
-                rt::read::skip_str(c, v >= 6)?;
+                rt::read::skip_str(c, false)?;
             }
             if v <= 0 {
                 rt::read::skip(c, 4)?;
@@ -997,7 +987,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
             if v <= 0 {
                 vis.str(
                     fields::LIVE_BROKERS_V0_HOST,
-                    Some(rt::read::str(c, v >= 6, "live_brokers[].v0_host")?),
+                    Some(rt::read::str(c, false, "live_brokers[].v0_host")?),
                 );
             }
             if v <= 0 {
@@ -1020,7 +1010,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
             if v >= 2 {
                 vis.str(
                     fields::LIVE_BROKERS_RACK,
-                    rt::read::opt_str(c, v >= 6, v >= 2, "live_brokers[].rack")?,
+                    rt::read::opt_str(c, v >= 6, true, "live_brokers[].rack")?,
                 );
             }
             if v >= 6 {
@@ -1041,7 +1031,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 4;
             if v <= 0 {
-                n += rt::write::str_size(self.v0_host, v >= 6, "live_brokers[].v0_host")?;
+                n += rt::write::str_size(self.v0_host, false, "live_brokers[].v0_host")?;
             }
             if v <= 0 {
                 n += 4;
@@ -1050,7 +1040,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
                 n += rt::write::array_size(&self.endpoints, v >= 6, v, "live_brokers[].endpoints")?;
             }
             if v >= 2 {
-                n += rt::write::opt_str_size(self.rack, v >= 6, v >= 2, "live_brokers[].rack")?;
+                n += rt::write::opt_str_size(self.rack, v >= 6, true, "live_brokers[].rack")?;
             }
             if v >= 6 {
                 let tags = self.unknown_tagged_fields.len();
@@ -1071,7 +1061,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
             let v = rt::pin::or(PIN, v);
             w.i32(self.id, "live_brokers[].id");
             if v <= 0 {
-                w.str(self.v0_host, v >= 6, "live_brokers[].v0_host");
+                w.str(self.v0_host, false, "live_brokers[].v0_host");
             }
             if v <= 0 {
                 w.i32(self.v0_port, "live_brokers[].v0_port");
@@ -1080,7 +1070,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
                 w.array(&self.endpoints, v >= 6, v, "live_brokers[].endpoints");
             }
             if v >= 2 {
-                w.opt_str(self.rack, v >= 6, v >= 2, "live_brokers[].rack");
+                w.opt_str(self.rack, v >= 6, true, "live_brokers[].rack");
             }
             if v >= 6 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -2228,12 +2218,7 @@ pub mod owned {
                     -1_i64
                 };
                 let ungrouped_partition_states = if v <= 4 {
-                    rt::owned::read_array::<UpdateMetadataPartitionState, _>(
-                        c,
-                        v >= 6,
-                        v,
-                        "ungrouped_partition_states",
-                    )?
+                    rt::owned::read_array::<UpdateMetadataPartitionState, _>(c, false, v, "ungrouped_partition_states")?
                 } else {
                     Vec::new()
                 };
@@ -2300,12 +2285,7 @@ pub mod owned {
                     n += 8;
                 }
                 if v <= 4 {
-                    n += rt::owned::vec_size(
-                        &self.ungrouped_partition_states,
-                        v >= 6,
-                        v,
-                        "ungrouped_partition_states",
-                    )?;
+                    n += rt::owned::vec_size(&self.ungrouped_partition_states, false, v, "ungrouped_partition_states")?;
                 }
                 if v >= 5 && !self.ungrouped_partition_states.is_empty() {
                     return Err(rt::write::not_in_version("ungrouped_partition_states"));
@@ -2362,7 +2342,7 @@ pub mod owned {
                     rt::owned::write_vec(
                         w,
                         &self.ungrouped_partition_states,
-                        v >= 6,
+                        false,
                         v,
                         "ungrouped_partition_states",
                     );
@@ -2458,7 +2438,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let topic_name = if v <= 4 {
-                rt::owned::read_str(c, v >= 6, "ungrouped_partition_states[].topic_name")?
+                rt::owned::read_str(c, false, "ungrouped_partition_states[].topic_name")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -2510,7 +2490,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 20;
                 if v <= 4 {
-                    n += rt::write::str_size(&self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
+                    n += rt::write::str_size(&self.topic_name, false, "ungrouped_partition_states[].topic_name")?;
                 }
                 n += rt::owned::vec_size(&self.isr, v >= 6, v, "ungrouped_partition_states[].isr")?;
                 n += rt::owned::vec_size(&self.replicas, v >= 6, v, "ungrouped_partition_states[].replicas")?;
@@ -2541,7 +2521,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             let v = rt::pin::or(super::PIN, v);
             if v <= 4 {
-                w.str(&self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name");
+                w.str(&self.topic_name, false, "ungrouped_partition_states[].topic_name");
             }
             if let Some(r) = w.run::<16>("ungrouped_partition_states[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -2770,7 +2750,7 @@ pub mod owned {
             let v = rt::pin::or(super::PIN, v);
             let id = rt::read::i32(c, "live_brokers[].id")?;
             let v0_host = if v <= 0 {
-                rt::owned::read_str(c, v >= 6, "live_brokers[].v0_host")?
+                rt::owned::read_str(c, false, "live_brokers[].v0_host")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -2785,7 +2765,7 @@ pub mod owned {
                 Vec::new()
             };
             let rack = if v >= 2 {
-                rt::owned::read_opt_str(c, v >= 6, v >= 2, "live_brokers[].rack")?
+                rt::owned::read_opt_str(c, v >= 6, true, "live_brokers[].rack")?
             } else {
                 Some(rt::OwnedStr::from_static(""))
             };
@@ -2812,7 +2792,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 4;
                 if v <= 0 {
-                    n += rt::write::str_size(&self.v0_host, v >= 6, "live_brokers[].v0_host")?;
+                    n += rt::write::str_size(&self.v0_host, false, "live_brokers[].v0_host")?;
                 }
                 if v <= 0 {
                     n += 4;
@@ -2821,7 +2801,7 @@ pub mod owned {
                     n += rt::owned::vec_size(&self.endpoints, v >= 6, v, "live_brokers[].endpoints")?;
                 }
                 if v >= 2 {
-                    n += rt::write::opt_str_size(self.rack.as_deref(), v >= 6, v >= 2, "live_brokers[].rack")?;
+                    n += rt::write::opt_str_size(self.rack.as_deref(), v >= 6, true, "live_brokers[].rack")?;
                 }
                 if v >= 6 {
                     let tags = self.unknown_tagged_fields.len();
@@ -2841,7 +2821,7 @@ pub mod owned {
             let v = rt::pin::or(super::PIN, v);
             w.i32(self.id, "live_brokers[].id");
             if v <= 0 {
-                w.str(&self.v0_host, v >= 6, "live_brokers[].v0_host");
+                w.str(&self.v0_host, false, "live_brokers[].v0_host");
             }
             if v <= 0 {
                 w.i32(self.v0_port, "live_brokers[].v0_port");
@@ -2850,7 +2830,7 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.endpoints, v >= 6, v, "live_brokers[].endpoints");
             }
             if v >= 2 {
-                w.opt_str(self.rack.as_deref(), v >= 6, v >= 2, "live_brokers[].rack");
+                w.opt_str(self.rack.as_deref(), v >= 6, true, "live_brokers[].rack");
             }
             if v >= 6 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)

@@ -118,7 +118,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
                             &mut cordoned_log_dirs_tag,
                             before,
                             (tag, size),
-                            v >= 3,
+                            true,
                             true,
                             v,
                             "cordoned_log_dirs",
@@ -182,7 +182,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
                             rt::visit::array::<rt::Uuid, V>(
                                 c,
                                 true,
-                                v >= 3,
+                                true,
                                 v,
                                 fields::CORDONED_LOG_DIRS,
                                 vis,
@@ -232,7 +232,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
                     tags += 1;
                     n += rt::write::tagged_size(
                         3,
-                        rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 3, v, "cordoned_log_dirs")?,
+                        rt::write::opt_array_size(&self.cordoned_log_dirs, true, true, v, "cordoned_log_dirs")?,
                     );
                 }
                 n += rt::write::uvarint_size(tags as u32);
@@ -282,7 +282,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 2, 2);
                 if has_cordoned_log_dirs {
-                    w.tagged_opt_array(3, &self.cordoned_log_dirs, v >= 3, v, "cordoned_log_dirs");
+                    w.tagged_opt_array(3, &self.cordoned_log_dirs, true, v, "cordoned_log_dirs");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 3, u32::MAX);
             }
@@ -535,7 +535,7 @@ pub mod owned {
                         2 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
                         3 if v >= 3 => {
                             cordoned_log_dirs_tag =
-                                rt::owned::read_opt_array::<rt::Uuid, _>(c, true, v >= 3, v, "cordoned_log_dirs")?;
+                                rt::owned::read_opt_array::<rt::Uuid, _>(c, true, true, v, "cordoned_log_dirs")?;
                             rt::read::check_tag_size(c, before, size, tag, "cordoned_log_dirs")?;
                             rt::read::tag_at_default(c, cordoned_log_dirs_tag.is_none());
                         }
@@ -595,7 +595,7 @@ pub mod owned {
                             rt::owned::opt_vec_size(
                                 self.cordoned_log_dirs.as_deref(),
                                 true,
-                                v >= 3,
+                                true,
                                 v,
                                 "cordoned_log_dirs",
                             )?,
@@ -655,7 +655,7 @@ pub mod owned {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.cordoned_log_dirs.as_deref(),
                             true,
-                            v >= 3,
+                            true,
                             v,
                             "cordoned_log_dirs",
                         ));
@@ -664,7 +664,7 @@ pub mod owned {
                             w,
                             self.cordoned_log_dirs.as_deref(),
                             true,
-                            v >= 3,
+                            true,
                             v,
                             "cordoned_log_dirs",
                         );

@@ -168,7 +168,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                             &mut eligible_leader_replicas_tag,
                             before,
                             (tag, size),
-                            v >= 2,
+                            true,
                             true,
                             v,
                             "eligible_leader_replicas",
@@ -179,7 +179,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                             &mut last_known_elr_tag,
                             before,
                             (tag, size),
-                            v >= 2,
+                            true,
                             true,
                             v,
                             "last_known_elr",
@@ -190,7 +190,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                             &mut directories_tag,
                             before,
                             (tag, size),
-                            v >= 1,
+                            true,
                             true,
                             v,
                             "directories",
@@ -282,7 +282,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                             rt::visit::array::<i32, V>(
                                 c,
                                 true,
-                                v >= 2,
+                                true,
                                 v,
                                 fields::ELIGIBLE_LEADER_REPLICAS,
                                 vis,
@@ -295,7 +295,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                             rt::visit::array::<i32, V>(
                                 c,
                                 true,
-                                v >= 2,
+                                true,
                                 v,
                                 fields::LAST_KNOWN_ELR,
                                 vis,
@@ -305,15 +305,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                         }
                         7 => return Err(rt::read::tag_not_in_version(c, tag, "last_known_elr")),
                         8 if v >= 1 => {
-                            rt::visit::array::<rt::Uuid, V>(
-                                c,
-                                true,
-                                v >= 1,
-                                v,
-                                fields::DIRECTORIES,
-                                vis,
-                                "directories",
-                            )?;
+                            rt::visit::array::<rt::Uuid, V>(c, true, true, v, fields::DIRECTORIES, vis, "directories")?;
                             rt::read::check_tag_size(c, before, size, tag, "directories")?;
                         }
                         8 => return Err(rt::read::tag_not_in_version(c, tag, "directories")),
@@ -382,7 +374,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                         rt::write::opt_array_size(
                             &self.eligible_leader_replicas,
                             true,
-                            v >= 2,
+                            true,
                             v,
                             "eligible_leader_replicas",
                         )?,
@@ -392,14 +384,14 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                     tags += 1;
                     n += rt::write::tagged_size(
                         7,
-                        rt::write::opt_array_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?,
+                        rt::write::opt_array_size(&self.last_known_elr, true, true, v, "last_known_elr")?,
                     );
                 }
                 if v >= 1 && self.directories.is_some() {
                     tags += 1;
                     n += rt::write::tagged_size(
                         8,
-                        rt::write::opt_array_size(&self.directories, true, v >= 1, v, "directories")?,
+                        rt::write::opt_array_size(&self.directories, true, true, v, "directories")?,
                     );
                 }
                 n += rt::write::uvarint_size(tags as u32);
@@ -471,15 +463,15 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 5, 5);
                 if has_eligible_leader_replicas {
-                    w.tagged_opt_array(6, &self.eligible_leader_replicas, v >= 2, v, "eligible_leader_replicas");
+                    w.tagged_opt_array(6, &self.eligible_leader_replicas, true, v, "eligible_leader_replicas");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 6, 6);
                 if has_last_known_elr {
-                    w.tagged_opt_array(7, &self.last_known_elr, v >= 2, v, "last_known_elr");
+                    w.tagged_opt_array(7, &self.last_known_elr, true, v, "last_known_elr");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 7, 7);
                 if has_directories {
-                    w.tagged_opt_array(8, &self.directories, v >= 1, v, "directories");
+                    w.tagged_opt_array(8, &self.directories, true, v, "directories");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 8, u32::MAX);
             }
@@ -857,21 +849,21 @@ pub mod owned {
                         }
                         6 if v >= 2 => {
                             eligible_leader_replicas_tag =
-                                rt::owned::read_opt_array::<i32, _>(c, true, v >= 2, v, "eligible_leader_replicas")?;
+                                rt::owned::read_opt_array::<i32, _>(c, true, true, v, "eligible_leader_replicas")?;
                             rt::read::check_tag_size(c, before, size, tag, "eligible_leader_replicas")?;
                             rt::read::tag_at_default(c, eligible_leader_replicas_tag.is_none());
                         }
                         6 => return Err(rt::read::tag_not_in_version(c, tag, "eligible_leader_replicas")),
                         7 if v >= 2 => {
                             last_known_elr_tag =
-                                rt::owned::read_opt_array::<i32, _>(c, true, v >= 2, v, "last_known_elr")?;
+                                rt::owned::read_opt_array::<i32, _>(c, true, true, v, "last_known_elr")?;
                             rt::read::check_tag_size(c, before, size, tag, "last_known_elr")?;
                             rt::read::tag_at_default(c, last_known_elr_tag.is_none());
                         }
                         7 => return Err(rt::read::tag_not_in_version(c, tag, "last_known_elr")),
                         8 if v >= 1 => {
                             directories_tag =
-                                rt::owned::read_opt_array::<rt::Uuid, _>(c, true, v >= 1, v, "directories")?;
+                                rt::owned::read_opt_array::<rt::Uuid, _>(c, true, true, v, "directories")?;
                             rt::read::check_tag_size(c, before, size, tag, "directories")?;
                             rt::read::tag_at_default(c, directories_tag.is_none());
                         }
@@ -966,7 +958,7 @@ pub mod owned {
                             rt::owned::opt_vec_size(
                                 self.eligible_leader_replicas.as_deref(),
                                 true,
-                                v >= 2,
+                                true,
                                 v,
                                 "eligible_leader_replicas",
                             )?,
@@ -976,14 +968,14 @@ pub mod owned {
                         tags += 1;
                         n += rt::write::tagged_size(
                             7,
-                            rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?,
+                            rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, true, v, "last_known_elr")?,
                         );
                     }
                     if v >= 1 && self.directories.is_some() {
                         tags += 1;
                         n += rt::write::tagged_size(
                             8,
-                            rt::owned::opt_vec_size(self.directories.as_deref(), true, v >= 1, v, "directories")?,
+                            rt::owned::opt_vec_size(self.directories.as_deref(), true, true, v, "directories")?,
                         );
                     }
                     n += rt::write::uvarint_size(tags as u32);
@@ -1093,7 +1085,7 @@ pub mod owned {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.eligible_leader_replicas.as_deref(),
                             true,
-                            v >= 2,
+                            true,
                             v,
                             "eligible_leader_replicas",
                         ));
@@ -1102,7 +1094,7 @@ pub mod owned {
                             w,
                             self.eligible_leader_replicas.as_deref(),
                             true,
-                            v >= 2,
+                            true,
                             v,
                             "eligible_leader_replicas",
                         );
@@ -1112,24 +1104,24 @@ pub mod owned {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.last_known_elr.as_deref(),
                             true,
-                            v >= 2,
+                            true,
                             v,
                             "last_known_elr",
                         ));
                         w.tag_header(7, s, "last_known_elr");
-                        rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr");
+                        rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, true, v, "last_known_elr");
                     }
                     w.unknown_tags_in(&self.unknown_tagged_fields, 7, 7);
                     if has_directories {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.directories.as_deref(),
                             true,
-                            v >= 1,
+                            true,
                             v,
                             "directories",
                         ));
                         w.tag_header(8, s, "directories");
-                        rt::owned::write_opt_vec(w, self.directories.as_deref(), true, v >= 1, v, "directories");
+                        rt::owned::write_opt_vec(w, self.directories.as_deref(), true, true, v, "directories");
                     }
                     w.unknown_tags_in(&self.unknown_tagged_fields, 8, u32::MAX);
                 }

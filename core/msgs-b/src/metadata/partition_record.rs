@@ -141,7 +141,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                             &mut eligible_leader_replicas_tag,
                             before,
                             (tag, size),
-                            v >= 2,
+                            true,
                             true,
                             v,
                             "eligible_leader_replicas",
@@ -152,7 +152,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                             &mut last_known_elr_tag,
                             before,
                             (tag, size),
-                            v >= 2,
+                            true,
                             true,
                             v,
                             "last_known_elr",
@@ -220,7 +220,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                             rt::visit::array::<i32, V>(
                                 c,
                                 true,
-                                v >= 2,
+                                true,
                                 v,
                                 fields::ELIGIBLE_LEADER_REPLICAS,
                                 vis,
@@ -233,7 +233,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                             rt::visit::array::<i32, V>(
                                 c,
                                 true,
-                                v >= 2,
+                                true,
                                 v,
                                 fields::LAST_KNOWN_ELR,
                                 vis,
@@ -285,7 +285,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                         rt::write::opt_array_size(
                             &self.eligible_leader_replicas,
                             true,
-                            v >= 2,
+                            true,
                             v,
                             "eligible_leader_replicas",
                         )?,
@@ -295,7 +295,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                     tags += 1;
                     n += rt::write::tagged_size(
                         2,
-                        rt::write::opt_array_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?,
+                        rt::write::opt_array_size(&self.last_known_elr, true, true, v, "last_known_elr")?,
                     );
                 }
                 n += rt::write::uvarint_size(tags as u32);
@@ -344,11 +344,11 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_eligible_leader_replicas {
-                    w.tagged_opt_array(1, &self.eligible_leader_replicas, v >= 2, v, "eligible_leader_replicas");
+                    w.tagged_opt_array(1, &self.eligible_leader_replicas, true, v, "eligible_leader_replicas");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                 if has_last_known_elr {
-                    w.tagged_opt_array(2, &self.last_known_elr, v >= 2, v, "last_known_elr");
+                    w.tagged_opt_array(2, &self.last_known_elr, true, v, "last_known_elr");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 2, u32::MAX);
             }
@@ -753,14 +753,14 @@ pub mod owned {
                         }
                         1 if v >= 2 => {
                             eligible_leader_replicas_tag =
-                                rt::owned::read_opt_array::<i32, _>(c, true, v >= 2, v, "eligible_leader_replicas")?;
+                                rt::owned::read_opt_array::<i32, _>(c, true, true, v, "eligible_leader_replicas")?;
                             rt::read::check_tag_size(c, before, size, tag, "eligible_leader_replicas")?;
                             rt::read::tag_at_default(c, eligible_leader_replicas_tag.is_none());
                         }
                         1 => return Err(rt::read::tag_not_in_version(c, tag, "eligible_leader_replicas")),
                         2 if v >= 2 => {
                             last_known_elr_tag =
-                                rt::owned::read_opt_array::<i32, _>(c, true, v >= 2, v, "last_known_elr")?;
+                                rt::owned::read_opt_array::<i32, _>(c, true, true, v, "last_known_elr")?;
                             rt::read::check_tag_size(c, before, size, tag, "last_known_elr")?;
                             rt::read::tag_at_default(c, last_known_elr_tag.is_none());
                         }
@@ -826,7 +826,7 @@ pub mod owned {
                             rt::owned::opt_vec_size(
                                 self.eligible_leader_replicas.as_deref(),
                                 true,
-                                v >= 2,
+                                true,
                                 v,
                                 "eligible_leader_replicas",
                             )?,
@@ -836,7 +836,7 @@ pub mod owned {
                         tags += 1;
                         n += rt::write::tagged_size(
                             2,
-                            rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?,
+                            rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, true, v, "last_known_elr")?,
                         );
                     }
                     n += rt::write::uvarint_size(tags as u32);
@@ -892,7 +892,7 @@ pub mod owned {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.eligible_leader_replicas.as_deref(),
                             true,
-                            v >= 2,
+                            true,
                             v,
                             "eligible_leader_replicas",
                         ));
@@ -901,7 +901,7 @@ pub mod owned {
                             w,
                             self.eligible_leader_replicas.as_deref(),
                             true,
-                            v >= 2,
+                            true,
                             v,
                             "eligible_leader_replicas",
                         );
@@ -911,12 +911,12 @@ pub mod owned {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.last_known_elr.as_deref(),
                             true,
-                            v >= 2,
+                            true,
                             v,
                             "last_known_elr",
                         ));
                         w.tag_header(2, s, "last_known_elr");
-                        rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr");
+                        rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, true, v, "last_known_elr");
                     }
                     w.unknown_tags_in(&self.unknown_tagged_fields, 2, u32::MAX);
                 }

@@ -135,7 +135,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
                             &mut cordoned_log_dirs_tag,
                             before,
                             (tag, size),
-                            v >= 4,
+                            true,
                             true,
                             v,
                             "cordoned_log_dirs",
@@ -209,7 +209,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
                             rt::visit::array::<rt::Uuid, V>(
                                 c,
                                 true,
-                                v >= 4,
+                                true,
                                 v,
                                 fields::CORDONED_LOG_DIRS,
                                 vis,
@@ -263,7 +263,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
                     tags += 1;
                     n += rt::write::tagged_size(
                         1,
-                        rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 4, v, "cordoned_log_dirs")?,
+                        rt::write::opt_array_size(&self.cordoned_log_dirs, true, true, v, "cordoned_log_dirs")?,
                     );
                 }
                 n += rt::write::uvarint_size(tags as u32);
@@ -313,7 +313,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_cordoned_log_dirs {
-                    w.tagged_opt_array(1, &self.cordoned_log_dirs, v >= 4, v, "cordoned_log_dirs");
+                    w.tagged_opt_array(1, &self.cordoned_log_dirs, true, v, "cordoned_log_dirs");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 1, u32::MAX);
             }
@@ -1106,7 +1106,7 @@ pub mod owned {
                         0 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
                         1 if v >= 4 => {
                             cordoned_log_dirs_tag =
-                                rt::owned::read_opt_array::<rt::Uuid, _>(c, true, v >= 4, v, "cordoned_log_dirs")?;
+                                rt::owned::read_opt_array::<rt::Uuid, _>(c, true, true, v, "cordoned_log_dirs")?;
                             rt::read::check_tag_size(c, before, size, tag, "cordoned_log_dirs")?;
                             rt::read::tag_at_default(c, cordoned_log_dirs_tag.is_none());
                         }
@@ -1175,7 +1175,7 @@ pub mod owned {
                             rt::owned::opt_vec_size(
                                 self.cordoned_log_dirs.as_deref(),
                                 true,
-                                v >= 4,
+                                true,
                                 v,
                                 "cordoned_log_dirs",
                             )?,
@@ -1235,7 +1235,7 @@ pub mod owned {
                         let s = w.ok(rt::owned::opt_vec_size(
                             self.cordoned_log_dirs.as_deref(),
                             true,
-                            v >= 4,
+                            true,
                             v,
                             "cordoned_log_dirs",
                         ));
@@ -1244,7 +1244,7 @@ pub mod owned {
                             w,
                             self.cordoned_log_dirs.as_deref(),
                             true,
-                            v >= 4,
+                            true,
                             v,
                             "cordoned_log_dirs",
                         );

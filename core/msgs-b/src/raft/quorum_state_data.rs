@@ -101,7 +101,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
                 0_i64
             };
             let current_voters = if v <= 0 {
-                rt::read::opt_array::<Voter<'a>>(c, true, v <= 0, v, "current_voters")?
+                rt::read::opt_array::<Voter<'a>>(c, true, true, v, "current_voters")?
             } else {
                 Some(rt::Array::EMPTY)
             };
@@ -140,7 +140,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
                 vis.i64(fields::APPLIED_OFFSET, rt::read::i64(c, "applied_offset")?);
             }
             if v <= 0 {
-                rt::visit::array::<Voter<'a>, V>(c, true, v <= 0, v, fields::CURRENT_VOTERS, vis, "current_voters")?;
+                rt::visit::array::<Voter<'a>, V>(c, true, true, v, fields::CURRENT_VOTERS, vis, "current_voters")?;
             }
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
             Ok(())
@@ -171,7 +171,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
                 return Err(rt::write::not_in_version("applied_offset"));
             }
             if v <= 0 {
-                n += rt::write::opt_array_size(&self.current_voters, true, v <= 0, v, "current_voters")?;
+                n += rt::write::opt_array_size(&self.current_voters, true, true, v, "current_voters")?;
             }
             if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
                 return Err(rt::write::not_in_version("current_voters"));
@@ -214,7 +214,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
                 w.i64(self.applied_offset, "applied_offset");
             }
             if v <= 0 {
-                w.opt_array(&self.current_voters, true, v <= 0, v, "current_voters");
+                w.opt_array(&self.current_voters, true, true, v, "current_voters");
             }
             w.unknown_tags_only(&self.unknown_tagged_fields);
         })
@@ -644,7 +644,7 @@ pub mod owned {
                 0_i64
             };
             let current_voters = if v <= 0 {
-                rt::owned::read_opt_array::<Voter, _>(c, true, v <= 0, v, "current_voters")?
+                rt::owned::read_opt_array::<Voter, _>(c, true, true, v, "current_voters")?
             } else {
                 Some(rt::SmallVec::new())
             };
@@ -685,7 +685,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("applied_offset"));
                 }
                 if v <= 0 {
-                    n += rt::owned::opt_vec_size(self.current_voters.as_deref(), true, v <= 0, v, "current_voters")?;
+                    n += rt::owned::opt_vec_size(self.current_voters.as_deref(), true, true, v, "current_voters")?;
                 }
                 if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
                     return Err(rt::write::not_in_version("current_voters"));
@@ -730,7 +730,7 @@ pub mod owned {
                     w.i64(self.applied_offset, "applied_offset");
                 }
                 if v <= 0 {
-                    rt::owned::write_opt_vec(w, self.current_voters.as_deref(), true, v <= 0, v, "current_voters");
+                    rt::owned::write_opt_vec(w, self.current_voters.as_deref(), true, true, v, "current_voters");
                 }
                 w.unknown_tags_only(&self.unknown_tagged_fields);
             })

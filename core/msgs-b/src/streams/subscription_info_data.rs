@@ -565,7 +565,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
                 offset_sum = 0_i64;
             }
             let named_topology = if v >= 10 {
-                rt::read::opt_str(c, false, v >= 10, "task_offset_sums[].named_topology")?
+                rt::read::opt_str(c, false, true, "task_offset_sums[].named_topology")?
             } else {
                 Some("")
             };
@@ -601,7 +601,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
         }
         }
         if v >= 10 {
-        rt::read::opt_str(c, false, v >= 10, "task_offset_sums[].named_topology")?;
+        rt::read::opt_str(c, false, true, "task_offset_sums[].named_topology")?;
         }
         if (7..=9).contains(&v) {
         rt::read::check_array::<PartitionToOffsetSum<'a>>(c, false, false, v, "task_offset_sums[].partition_to_offset_sum")?;
@@ -659,7 +659,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
             if v >= 10 {
                 vis.str(
                     fields::TASK_OFFSET_SUMS_NAMED_TOPOLOGY,
-                    rt::read::opt_str(c, false, v >= 10, "task_offset_sums[].named_topology")?,
+                    rt::read::opt_str(c, false, true, "task_offset_sums[].named_topology")?,
                 );
             }
             if (7..=9).contains(&v) {
@@ -701,7 +701,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
                 return Err(rt::write::not_in_version("task_offset_sums[].offset_sum"));
             }
             if v >= 10 {
-                n += rt::write::opt_str_size(self.named_topology, false, v >= 10, "task_offset_sums[].named_topology")?;
+                n += rt::write::opt_str_size(self.named_topology, false, true, "task_offset_sums[].named_topology")?;
             }
             if v <= 9 && self.named_topology != Some("") {
                 return Err(rt::write::not_in_version("task_offset_sums[].named_topology"));
@@ -753,7 +753,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
                 w.i64(self.offset_sum, "task_offset_sums[].offset_sum");
             }
             if v >= 10 {
-                w.opt_str(self.named_topology, false, v >= 10, "task_offset_sums[].named_topology");
+                w.opt_str(self.named_topology, false, true, "task_offset_sums[].named_topology");
             }
             if (7..=9).contains(&v) {
                 w.array(
@@ -2056,7 +2056,7 @@ pub mod owned {
                 offset_sum = 0_i64;
             }
             let named_topology = if v >= 10 {
-                rt::owned::read_opt_str(c, false, v >= 10, "task_offset_sums[].named_topology")?
+                rt::owned::read_opt_str(c, false, true, "task_offset_sums[].named_topology")?
             } else {
                 Some(rt::OwnedStr::from_static(""))
             };
@@ -2109,7 +2109,7 @@ pub mod owned {
                     n += rt::write::opt_str_size(
                         self.named_topology.as_deref(),
                         false,
-                        v >= 10,
+                        true,
                         "task_offset_sums[].named_topology",
                     )?;
                 }
@@ -2165,7 +2165,7 @@ pub mod owned {
                 w.opt_str(
                     self.named_topology.as_deref(),
                     false,
-                    v >= 10,
+                    true,
                     "task_offset_sums[].named_topology",
                 );
             }

@@ -143,62 +143,62 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
             let my_uuid = rt::read::uuid_at::<46, 22>(&r);
             let my_float64 = rt::read::f64_at::<46, 38>(&r);
             let my_string = if v <= 0 {
-                rt::read::str(c, v >= 1, "my_string")?
+                rt::read::str(c, false, "my_string")?
             } else {
                 "string"
             };
             let my_nullable_string = if v <= 0 {
-                rt::read::opt_str(c, v >= 1, v <= 0, "my_nullable_string")?
+                rt::read::opt_str(c, false, true, "my_nullable_string")?
             } else {
                 None
             };
             let my_compact_string = if v >= 1 {
-                rt::read::str(c, v >= 1, "my_compact_string")?
+                rt::read::str(c, true, "my_compact_string")?
             } else {
                 "compact string"
             };
             let my_compact_nullable_string = if v >= 1 {
-                rt::read::opt_str(c, v >= 1, v >= 1, "my_compact_nullable_string")?
+                rt::read::opt_str(c, true, true, "my_compact_nullable_string")?
             } else {
                 None
             };
             let my_bytes = if v <= 0 {
-                rt::read::bytes(c, v >= 1, "my_bytes")?
+                rt::read::bytes(c, false, "my_bytes")?
             } else {
                 &[] as &[u8]
             };
             let my_nullable_bytes = if v <= 0 {
-                rt::read::opt_bytes(c, v >= 1, v <= 0, "my_nullable_bytes")?
+                rt::read::opt_bytes(c, false, true, "my_nullable_bytes")?
             } else {
                 None
             };
             let my_compact_bytes = if v >= 1 {
-                rt::read::bytes(c, v >= 1, "my_compact_bytes")?
+                rt::read::bytes(c, true, "my_compact_bytes")?
             } else {
                 &[] as &[u8]
             };
             let my_compact_nullable_bytes = if v >= 1 {
-                rt::read::opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_bytes")?
+                rt::read::opt_bytes(c, true, true, "my_compact_nullable_bytes")?
             } else {
                 None
             };
             let my_records = if v <= 0 {
-                rt::read::opt_bytes(c, v >= 1, false, "my_records")?
+                rt::read::opt_bytes(c, false, false, "my_records")?
             } else {
                 None
             };
             let my_nullable_records = if v <= 0 {
-                rt::read::opt_bytes(c, v >= 1, v <= 0, "my_nullable_records")?
+                rt::read::opt_bytes(c, false, true, "my_nullable_records")?
             } else {
                 None
             };
             let my_compact_records = if v >= 1 {
-                rt::read::opt_bytes(c, v >= 1, false, "my_compact_records")?
+                rt::read::opt_bytes(c, true, false, "my_compact_records")?
             } else {
                 None
             };
             let my_compact_nullable_records = if v >= 1 {
-                rt::read::opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_records")?
+                rt::read::opt_bytes(c, true, true, "my_compact_nullable_records")?
             } else {
                 None
             };
@@ -258,66 +258,66 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
             vis.uuid(fields::MY_UUID, rt::read::uuid(c, "my_uuid")?);
             vis.f64(fields::MY_FLOAT64, rt::read::f64(c, "my_float64")?);
             if v <= 0 {
-                vis.str(fields::MY_STRING, Some(rt::read::str(c, v >= 1, "my_string")?));
+                vis.str(fields::MY_STRING, Some(rt::read::str(c, false, "my_string")?));
             }
             if v <= 0 {
                 vis.str(
                     fields::MY_NULLABLE_STRING,
-                    rt::read::opt_str(c, v >= 1, v <= 0, "my_nullable_string")?,
+                    rt::read::opt_str(c, false, true, "my_nullable_string")?,
                 );
             }
             if v >= 1 {
                 vis.str(
                     fields::MY_COMPACT_STRING,
-                    Some(rt::read::str(c, v >= 1, "my_compact_string")?),
+                    Some(rt::read::str(c, true, "my_compact_string")?),
                 );
             }
             if v >= 1 {
                 vis.str(
                     fields::MY_COMPACT_NULLABLE_STRING,
-                    rt::read::opt_str(c, v >= 1, v >= 1, "my_compact_nullable_string")?,
+                    rt::read::opt_str(c, true, true, "my_compact_nullable_string")?,
                 );
             }
             if v <= 0 {
-                vis.bytes(fields::MY_BYTES, Some(rt::read::bytes(c, v >= 1, "my_bytes")?));
+                vis.bytes(fields::MY_BYTES, Some(rt::read::bytes(c, false, "my_bytes")?));
             }
             if v <= 0 {
                 vis.bytes(
                     fields::MY_NULLABLE_BYTES,
-                    rt::read::opt_bytes(c, v >= 1, v <= 0, "my_nullable_bytes")?,
+                    rt::read::opt_bytes(c, false, true, "my_nullable_bytes")?,
                 );
             }
             if v >= 1 {
                 vis.bytes(
                     fields::MY_COMPACT_BYTES,
-                    Some(rt::read::bytes(c, v >= 1, "my_compact_bytes")?),
+                    Some(rt::read::bytes(c, true, "my_compact_bytes")?),
                 );
             }
             if v >= 1 {
                 vis.bytes(
                     fields::MY_COMPACT_NULLABLE_BYTES,
-                    rt::read::opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_bytes")?,
+                    rt::read::opt_bytes(c, true, true, "my_compact_nullable_bytes")?,
                 );
             }
             if v <= 0 {
-                vis.records(fields::MY_RECORDS, rt::read::opt_bytes(c, v >= 1, false, "my_records")?);
+                vis.records(fields::MY_RECORDS, rt::read::opt_bytes(c, false, false, "my_records")?);
             }
             if v <= 0 {
                 vis.records(
                     fields::MY_NULLABLE_RECORDS,
-                    rt::read::opt_bytes(c, v >= 1, v <= 0, "my_nullable_records")?,
+                    rt::read::opt_bytes(c, false, true, "my_nullable_records")?,
                 );
             }
             if v >= 1 {
                 vis.records(
                     fields::MY_COMPACT_RECORDS,
-                    rt::read::opt_bytes(c, v >= 1, false, "my_compact_records")?,
+                    rt::read::opt_bytes(c, true, false, "my_compact_records")?,
                 );
             }
             if v >= 1 {
                 vis.records(
                     fields::MY_COMPACT_NULLABLE_RECORDS,
-                    rt::read::opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_records")?,
+                    rt::read::opt_bytes(c, true, true, "my_compact_nullable_records")?,
                 );
             }
             rt::visit::array::<i32, V>(c, v >= 1, false, v, fields::MY_INT_ARRAY, vis, "my_int_array")?;
@@ -345,19 +345,19 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 46;
             if v <= 0 {
-                n += rt::write::str_size(self.my_string, v >= 1, "my_string")?;
+                n += rt::write::str_size(self.my_string, false, "my_string")?;
             }
             if v >= 1 && self.my_string != "string" {
                 return Err(rt::write::not_in_version("my_string"));
             }
             if v <= 0 {
-                n += rt::write::opt_str_size(self.my_nullable_string, v >= 1, v <= 0, "my_nullable_string")?;
+                n += rt::write::opt_str_size(self.my_nullable_string, false, true, "my_nullable_string")?;
             }
             if v >= 1 && self.my_nullable_string.is_some() {
                 return Err(rt::write::not_in_version("my_nullable_string"));
             }
             if v >= 1 {
-                n += rt::write::str_size(self.my_compact_string, v >= 1, "my_compact_string")?;
+                n += rt::write::str_size(self.my_compact_string, true, "my_compact_string")?;
             }
             if v <= 0 && self.my_compact_string != "compact string" {
                 return Err(rt::write::not_in_version("my_compact_string"));
@@ -365,8 +365,8 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
             if v >= 1 {
                 n += rt::write::opt_str_size(
                     self.my_compact_nullable_string,
-                    v >= 1,
-                    v >= 1,
+                    true,
+                    true,
                     "my_compact_nullable_string",
                 )?;
             }
@@ -374,48 +374,44 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
                 return Err(rt::write::not_in_version("my_compact_nullable_string"));
             }
             if v <= 0 {
-                n += rt::write::bytes_size(self.my_bytes, v >= 1, "my_bytes")?;
+                n += rt::write::bytes_size(self.my_bytes, false, "my_bytes")?;
             }
             if v >= 1 && !self.my_bytes.is_empty() {
                 return Err(rt::write::not_in_version("my_bytes"));
             }
             if v <= 0 {
-                n += rt::write::opt_bytes_size(self.my_nullable_bytes, v >= 1, v <= 0, "my_nullable_bytes")?;
+                n += rt::write::opt_bytes_size(self.my_nullable_bytes, false, true, "my_nullable_bytes")?;
             }
             if v >= 1 && self.my_nullable_bytes.is_some() {
                 return Err(rt::write::not_in_version("my_nullable_bytes"));
             }
             if v >= 1 {
-                n += rt::write::bytes_size(self.my_compact_bytes, v >= 1, "my_compact_bytes")?;
+                n += rt::write::bytes_size(self.my_compact_bytes, true, "my_compact_bytes")?;
             }
             if v <= 0 && !self.my_compact_bytes.is_empty() {
                 return Err(rt::write::not_in_version("my_compact_bytes"));
             }
             if v >= 1 {
-                n += rt::write::opt_bytes_size(
-                    self.my_compact_nullable_bytes,
-                    v >= 1,
-                    v >= 1,
-                    "my_compact_nullable_bytes",
-                )?;
+                n +=
+                    rt::write::opt_bytes_size(self.my_compact_nullable_bytes, true, true, "my_compact_nullable_bytes")?;
             }
             if v <= 0 && self.my_compact_nullable_bytes.is_some() {
                 return Err(rt::write::not_in_version("my_compact_nullable_bytes"));
             }
             if v <= 0 {
-                n += rt::write::opt_bytes_size(self.my_records, v >= 1, false, "my_records")?;
+                n += rt::write::opt_bytes_size(self.my_records, false, false, "my_records")?;
             }
             if v >= 1 && self.my_records.is_some() {
                 return Err(rt::write::not_in_version("my_records"));
             }
             if v <= 0 {
-                n += rt::write::opt_bytes_size(self.my_nullable_records, v >= 1, v <= 0, "my_nullable_records")?;
+                n += rt::write::opt_bytes_size(self.my_nullable_records, false, true, "my_nullable_records")?;
             }
             if v >= 1 && self.my_nullable_records.is_some() {
                 return Err(rt::write::not_in_version("my_nullable_records"));
             }
             if v >= 1 {
-                n += rt::write::opt_bytes_size(self.my_compact_records, v >= 1, false, "my_compact_records")?;
+                n += rt::write::opt_bytes_size(self.my_compact_records, true, false, "my_compact_records")?;
             }
             if v <= 0 && self.my_compact_records.is_some() {
                 return Err(rt::write::not_in_version("my_compact_records"));
@@ -423,8 +419,8 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
             if v >= 1 {
                 n += rt::write::opt_bytes_size(
                     self.my_compact_nullable_records,
-                    v >= 1,
-                    v >= 1,
+                    true,
+                    true,
                     "my_compact_nullable_records",
                 )?;
             }
@@ -497,53 +493,48 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
             w.uuid(self.my_uuid, "my_uuid");
             w.f64(self.my_float64, "my_float64");
             if v <= 0 {
-                w.str(self.my_string, v >= 1, "my_string");
+                w.str(self.my_string, false, "my_string");
             }
             if v <= 0 {
-                w.opt_str(self.my_nullable_string, v >= 1, v <= 0, "my_nullable_string");
+                w.opt_str(self.my_nullable_string, false, true, "my_nullable_string");
             }
             if v >= 1 {
-                w.str(self.my_compact_string, v >= 1, "my_compact_string");
+                w.str(self.my_compact_string, true, "my_compact_string");
             }
             if v >= 1 {
                 w.opt_str(
                     self.my_compact_nullable_string,
-                    v >= 1,
-                    v >= 1,
+                    true,
+                    true,
                     "my_compact_nullable_string",
                 );
             }
             if v <= 0 {
-                w.bytes(self.my_bytes, v >= 1, "my_bytes");
+                w.bytes(self.my_bytes, false, "my_bytes");
             }
             if v <= 0 {
-                w.opt_bytes(self.my_nullable_bytes, v >= 1, v <= 0, "my_nullable_bytes");
+                w.opt_bytes(self.my_nullable_bytes, false, true, "my_nullable_bytes");
             }
             if v >= 1 {
-                w.bytes(self.my_compact_bytes, v >= 1, "my_compact_bytes");
+                w.bytes(self.my_compact_bytes, true, "my_compact_bytes");
             }
             if v >= 1 {
-                w.opt_bytes(
-                    self.my_compact_nullable_bytes,
-                    v >= 1,
-                    v >= 1,
-                    "my_compact_nullable_bytes",
-                );
+                w.opt_bytes(self.my_compact_nullable_bytes, true, true, "my_compact_nullable_bytes");
             }
             if v <= 0 {
-                w.opt_bytes(self.my_records, v >= 1, false, "my_records");
+                w.opt_bytes(self.my_records, false, false, "my_records");
             }
             if v <= 0 {
-                w.opt_bytes(self.my_nullable_records, v >= 1, v <= 0, "my_nullable_records");
+                w.opt_bytes(self.my_nullable_records, false, true, "my_nullable_records");
             }
             if v >= 1 {
-                w.opt_bytes(self.my_compact_records, v >= 1, false, "my_compact_records");
+                w.opt_bytes(self.my_compact_records, true, false, "my_compact_records");
             }
             if v >= 1 {
                 w.opt_bytes(
                     self.my_compact_nullable_records,
-                    v >= 1,
-                    v >= 1,
+                    true,
+                    true,
                     "my_compact_nullable_records",
                 );
             }
@@ -1362,62 +1353,62 @@ pub mod owned {
             let my_uuid = rt::read::uuid_at::<46, 22>(&r);
             let my_float64 = rt::read::f64_at::<46, 38>(&r);
             let my_string = if v <= 0 {
-                rt::owned::read_str(c, v >= 1, "my_string")?
+                rt::owned::read_str(c, false, "my_string")?
             } else {
                 rt::OwnedStr::from_static("string")
             };
             let my_nullable_string = if v <= 0 {
-                rt::owned::read_opt_str(c, v >= 1, v <= 0, "my_nullable_string")?
+                rt::owned::read_opt_str(c, false, true, "my_nullable_string")?
             } else {
                 None
             };
             let my_compact_string = if v >= 1 {
-                rt::owned::read_str(c, v >= 1, "my_compact_string")?
+                rt::owned::read_str(c, true, "my_compact_string")?
             } else {
                 rt::OwnedStr::from_static("compact string")
             };
             let my_compact_nullable_string = if v >= 1 {
-                rt::owned::read_opt_str(c, v >= 1, v >= 1, "my_compact_nullable_string")?
+                rt::owned::read_opt_str(c, true, true, "my_compact_nullable_string")?
             } else {
                 None
             };
             let my_bytes = if v <= 0 {
-                rt::owned::read_bytes(c, v >= 1, "my_bytes")?
+                rt::owned::read_bytes(c, false, "my_bytes")?
             } else {
                 rt::OwnedBytes::new()
             };
             let my_nullable_bytes = if v <= 0 {
-                rt::owned::read_opt_bytes(c, v >= 1, v <= 0, "my_nullable_bytes")?
+                rt::owned::read_opt_bytes(c, false, true, "my_nullable_bytes")?
             } else {
                 None
             };
             let my_compact_bytes = if v >= 1 {
-                rt::owned::read_bytes(c, v >= 1, "my_compact_bytes")?
+                rt::owned::read_bytes(c, true, "my_compact_bytes")?
             } else {
                 rt::OwnedBytes::new()
             };
             let my_compact_nullable_bytes = if v >= 1 {
-                rt::owned::read_opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_bytes")?
+                rt::owned::read_opt_bytes(c, true, true, "my_compact_nullable_bytes")?
             } else {
                 None
             };
             let my_records = if v <= 0 {
-                rt::owned::read_opt_bytes(c, v >= 1, false, "my_records")?
+                rt::owned::read_opt_bytes(c, false, false, "my_records")?
             } else {
                 None
             };
             let my_nullable_records = if v <= 0 {
-                rt::owned::read_opt_bytes(c, v >= 1, v <= 0, "my_nullable_records")?
+                rt::owned::read_opt_bytes(c, false, true, "my_nullable_records")?
             } else {
                 None
             };
             let my_compact_records = if v >= 1 {
-                rt::owned::read_opt_bytes(c, v >= 1, false, "my_compact_records")?
+                rt::owned::read_opt_bytes(c, true, false, "my_compact_records")?
             } else {
                 None
             };
             let my_compact_nullable_records = if v >= 1 {
-                rt::owned::read_opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_records")?
+                rt::owned::read_opt_bytes(c, true, true, "my_compact_nullable_records")?
             } else {
                 None
             };
@@ -1465,24 +1456,20 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 46;
                 if v <= 0 {
-                    n += rt::write::str_size(&self.my_string, v >= 1, "my_string")?;
+                    n += rt::write::str_size(&self.my_string, false, "my_string")?;
                 }
                 if v >= 1 && self.my_string != "string" {
                     return Err(rt::write::not_in_version("my_string"));
                 }
                 if v <= 0 {
-                    n += rt::write::opt_str_size(
-                        self.my_nullable_string.as_deref(),
-                        v >= 1,
-                        v <= 0,
-                        "my_nullable_string",
-                    )?;
+                    n +=
+                        rt::write::opt_str_size(self.my_nullable_string.as_deref(), false, true, "my_nullable_string")?;
                 }
                 if v >= 1 && self.my_nullable_string.is_some() {
                     return Err(rt::write::not_in_version("my_nullable_string"));
                 }
                 if v >= 1 {
-                    n += rt::write::str_size(&self.my_compact_string, v >= 1, "my_compact_string")?;
+                    n += rt::write::str_size(&self.my_compact_string, true, "my_compact_string")?;
                 }
                 if v <= 0 && self.my_compact_string != "compact string" {
                     return Err(rt::write::not_in_version("my_compact_string"));
@@ -1490,8 +1477,8 @@ pub mod owned {
                 if v >= 1 {
                     n += rt::write::opt_str_size(
                         self.my_compact_nullable_string.as_deref(),
-                        v >= 1,
-                        v >= 1,
+                        true,
+                        true,
                         "my_compact_nullable_string",
                     )?;
                 }
@@ -1499,24 +1486,20 @@ pub mod owned {
                     return Err(rt::write::not_in_version("my_compact_nullable_string"));
                 }
                 if v <= 0 {
-                    n += rt::write::bytes_size(&self.my_bytes, v >= 1, "my_bytes")?;
+                    n += rt::write::bytes_size(&self.my_bytes, false, "my_bytes")?;
                 }
                 if v >= 1 && !self.my_bytes.is_empty() {
                     return Err(rt::write::not_in_version("my_bytes"));
                 }
                 if v <= 0 {
-                    n += rt::write::opt_bytes_size(
-                        self.my_nullable_bytes.as_deref(),
-                        v >= 1,
-                        v <= 0,
-                        "my_nullable_bytes",
-                    )?;
+                    n +=
+                        rt::write::opt_bytes_size(self.my_nullable_bytes.as_deref(), false, true, "my_nullable_bytes")?;
                 }
                 if v >= 1 && self.my_nullable_bytes.is_some() {
                     return Err(rt::write::not_in_version("my_nullable_bytes"));
                 }
                 if v >= 1 {
-                    n += rt::write::bytes_size(&self.my_compact_bytes, v >= 1, "my_compact_bytes")?;
+                    n += rt::write::bytes_size(&self.my_compact_bytes, true, "my_compact_bytes")?;
                 }
                 if v <= 0 && !self.my_compact_bytes.is_empty() {
                     return Err(rt::write::not_in_version("my_compact_bytes"));
@@ -1524,8 +1507,8 @@ pub mod owned {
                 if v >= 1 {
                     n += rt::write::opt_bytes_size(
                         self.my_compact_nullable_bytes.as_deref(),
-                        v >= 1,
-                        v >= 1,
+                        true,
+                        true,
                         "my_compact_nullable_bytes",
                     )?;
                 }
@@ -1533,7 +1516,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("my_compact_nullable_bytes"));
                 }
                 if v <= 0 {
-                    n += rt::write::opt_bytes_size(self.my_records.as_deref(), v >= 1, false, "my_records")?;
+                    n += rt::write::opt_bytes_size(self.my_records.as_deref(), false, false, "my_records")?;
                 }
                 if v >= 1 && self.my_records.is_some() {
                     return Err(rt::write::not_in_version("my_records"));
@@ -1541,8 +1524,8 @@ pub mod owned {
                 if v <= 0 {
                     n += rt::write::opt_bytes_size(
                         self.my_nullable_records.as_deref(),
-                        v >= 1,
-                        v <= 0,
+                        false,
+                        true,
                         "my_nullable_records",
                     )?;
                 }
@@ -1552,7 +1535,7 @@ pub mod owned {
                 if v >= 1 {
                     n += rt::write::opt_bytes_size(
                         self.my_compact_records.as_deref(),
-                        v >= 1,
+                        true,
                         false,
                         "my_compact_records",
                     )?;
@@ -1563,8 +1546,8 @@ pub mod owned {
                 if v >= 1 {
                     n += rt::write::opt_bytes_size(
                         self.my_compact_nullable_records.as_deref(),
-                        v >= 1,
-                        v >= 1,
+                        true,
+                        true,
                         "my_compact_nullable_records",
                     )?;
                 }
@@ -1645,58 +1628,53 @@ pub mod owned {
                     r[38..46].copy_from_slice(&self.my_float64.to_be_bytes());
                 }
                 if v <= 0 {
-                    w.str(&self.my_string, v >= 1, "my_string");
+                    w.str(&self.my_string, false, "my_string");
                 }
                 if v <= 0 {
-                    w.opt_str(self.my_nullable_string.as_deref(), v >= 1, v <= 0, "my_nullable_string");
+                    w.opt_str(self.my_nullable_string.as_deref(), false, true, "my_nullable_string");
                 }
                 if v >= 1 {
-                    w.str(&self.my_compact_string, v >= 1, "my_compact_string");
+                    w.str(&self.my_compact_string, true, "my_compact_string");
                 }
                 if v >= 1 {
                     w.opt_str(
                         self.my_compact_nullable_string.as_deref(),
-                        v >= 1,
-                        v >= 1,
+                        true,
+                        true,
                         "my_compact_nullable_string",
                     );
                 }
                 if v <= 0 {
-                    w.bytes(&self.my_bytes, v >= 1, "my_bytes");
+                    w.bytes(&self.my_bytes, false, "my_bytes");
                 }
                 if v <= 0 {
-                    w.opt_bytes(self.my_nullable_bytes.as_deref(), v >= 1, v <= 0, "my_nullable_bytes");
+                    w.opt_bytes(self.my_nullable_bytes.as_deref(), false, true, "my_nullable_bytes");
                 }
                 if v >= 1 {
-                    w.bytes(&self.my_compact_bytes, v >= 1, "my_compact_bytes");
+                    w.bytes(&self.my_compact_bytes, true, "my_compact_bytes");
                 }
                 if v >= 1 {
                     w.opt_bytes(
                         self.my_compact_nullable_bytes.as_deref(),
-                        v >= 1,
-                        v >= 1,
+                        true,
+                        true,
                         "my_compact_nullable_bytes",
                     );
                 }
                 if v <= 0 {
-                    w.opt_bytes(self.my_records.as_deref(), v >= 1, false, "my_records");
+                    w.opt_bytes(self.my_records.as_deref(), false, false, "my_records");
                 }
                 if v <= 0 {
-                    w.opt_bytes(
-                        self.my_nullable_records.as_deref(),
-                        v >= 1,
-                        v <= 0,
-                        "my_nullable_records",
-                    );
+                    w.opt_bytes(self.my_nullable_records.as_deref(), false, true, "my_nullable_records");
                 }
                 if v >= 1 {
-                    w.opt_bytes(self.my_compact_records.as_deref(), v >= 1, false, "my_compact_records");
+                    w.opt_bytes(self.my_compact_records.as_deref(), true, false, "my_compact_records");
                 }
                 if v >= 1 {
                     w.opt_bytes(
                         self.my_compact_nullable_records.as_deref(),
-                        v >= 1,
-                        v >= 1,
+                        true,
+                        true,
                         "my_compact_nullable_records",
                     );
                 }

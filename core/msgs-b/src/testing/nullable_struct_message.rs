@@ -81,13 +81,13 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                     match tag {
                         0 => {
                             nullable_struct3_tag =
-                                rt::read::opt_struct_tagged::<MyStruct3>(c, v >= 1, v, "nullable_struct3")?;
+                                rt::read::opt_struct_tagged::<MyStruct3>(c, true, v, "nullable_struct3")?;
                             rt::read::check_tag_size(c, before, size, tag, "nullable_struct3")?;
                             rt::read::tag_at_default(c, nullable_struct3_tag.is_none());
                         }
                         1 => {
                             nullable_struct4_tag =
-                                rt::read::opt_struct_tagged::<MyStruct4>(c, v >= 1, v, "nullable_struct4")?;
+                                rt::read::opt_struct_tagged::<MyStruct4>(c, true, v, "nullable_struct4")?;
                             rt::read::check_tag_size(c, before, size, tag, "nullable_struct4")?;
                             rt::read::tag_at_default(c, nullable_struct4_tag == Some(MyStruct4::DEFAULT));
                         }
@@ -131,12 +131,12 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                     let before = c.len();
                     match tag {
                         0 => {
-                            let present = rt::read::tagged_present(c, v >= 1, "nullable_struct3")?;
+                            let present = rt::read::tagged_present(c, true, "nullable_struct3")?;
                             rt::visit::struct_field::<MyStruct3<'a>, V>(c, present, v, fields::NULLABLE_STRUCT3, vis)?;
                             rt::read::check_tag_size(c, before, size, tag, "nullable_struct3")?;
                         }
                         1 => {
-                            let present = rt::read::tagged_present(c, v >= 1, "nullable_struct4")?;
+                            let present = rt::read::tagged_present(c, true, "nullable_struct4")?;
                             rt::visit::struct_field::<MyStruct4<'a>, V>(c, present, v, fields::NULLABLE_STRUCT4, vis)?;
                             rt::read::check_tag_size(c, before, size, tag, "nullable_struct4")?;
                         }
@@ -168,14 +168,14 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                     tags += 1;
                     n += rt::write::tagged_size(
                         0,
-                        rt::write::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?,
+                        rt::write::opt_struct_size(&self.nullable_struct3, true, v, "nullable_struct3")?,
                     );
                 }
                 if self.nullable_struct4 != Some(MyStruct4::DEFAULT) {
                     tags += 1;
                     n += rt::write::tagged_size(
                         1,
-                        rt::write::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?,
+                        rt::write::opt_struct_size(&self.nullable_struct4, true, v, "nullable_struct4")?,
                     );
                 }
                 n += rt::write::uvarint_size(tags as u32);
@@ -210,23 +210,23 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                 if has_nullable_struct3 {
                     let s = w.ok(rt::write::opt_struct_size(
                         &self.nullable_struct3,
-                        v >= 1,
+                        true,
                         v,
                         "nullable_struct3",
                     ));
                     w.tag_header(0, s, "nullable_struct3");
-                    w.opt_struct_tagged(&self.nullable_struct3, v >= 1, v, "nullable_struct3");
+                    w.opt_struct_tagged(&self.nullable_struct3, true, v, "nullable_struct3");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                 if has_nullable_struct4 {
                     let s = w.ok(rt::write::opt_struct_size(
                         &self.nullable_struct4,
-                        v >= 1,
+                        true,
                         v,
                         "nullable_struct4",
                     ));
                     w.tag_header(1, s, "nullable_struct4");
-                    w.opt_struct_tagged(&self.nullable_struct4, v >= 1, v, "nullable_struct4");
+                    w.opt_struct_tagged(&self.nullable_struct4, true, v, "nullable_struct4");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 1, u32::MAX);
             } else {
@@ -599,7 +599,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let my_string = if v >= 1 {
-                rt::read::str(c, v >= 1, "nullable_struct3.my_string")?
+                rt::read::str(c, true, "nullable_struct3.my_string")?
             } else {
                 ""
             };
@@ -626,7 +626,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
-                rt::read::str(c, v >= 1, "nullable_struct3.my_string")?;
+                rt::read::str(c, true, "nullable_struct3.my_string")?;
             }
             if v >= 1 {
                 rt::read::i32(c, "nullable_struct3.my_int")?;
@@ -643,7 +643,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v >= 1 {
-                rt::read::skip_str(c, v >= 1)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 1 {
                 rt::read::skip(c, 4)?;
@@ -666,7 +666,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
             if v >= 1 {
                 vis.str(
                     fields::NULLABLE_STRUCT3_MY_STRING,
-                    Some(rt::read::str(c, v >= 1, "nullable_struct3.my_string")?),
+                    Some(rt::read::str(c, true, "nullable_struct3.my_string")?),
                 );
             }
             if v >= 1 {
@@ -693,7 +693,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
-                n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct3.my_string")?;
+                n += rt::write::str_size(self.my_string, true, "nullable_struct3.my_string")?;
             }
             if v <= 0 && !self.my_string.is_empty() {
                 return Err(rt::write::not_in_version("nullable_struct3.my_string"));
@@ -728,7 +728,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
                 w.not_in_version("nullable_struct3.my_int");
             }
             if v >= 1 {
-                w.str(self.my_string, v >= 1, "nullable_struct3.my_string");
+                w.str(self.my_string, true, "nullable_struct3.my_string");
             }
             if v >= 1 {
                 w.i32(self.my_int, "nullable_struct3.my_int");
@@ -795,7 +795,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let my_string = if v >= 1 {
-                rt::read::str(c, v >= 1, "nullable_struct4.my_string")?
+                rt::read::str(c, true, "nullable_struct4.my_string")?
             } else {
                 ""
             };
@@ -822,7 +822,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
-                rt::read::str(c, v >= 1, "nullable_struct4.my_string")?;
+                rt::read::str(c, true, "nullable_struct4.my_string")?;
             }
             if v >= 1 {
                 rt::read::i32(c, "nullable_struct4.my_int")?;
@@ -839,7 +839,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v >= 1 {
-                rt::read::skip_str(c, v >= 1)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 1 {
                 rt::read::skip(c, 4)?;
@@ -862,7 +862,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
             if v >= 1 {
                 vis.str(
                     fields::NULLABLE_STRUCT4_MY_STRING,
-                    Some(rt::read::str(c, v >= 1, "nullable_struct4.my_string")?),
+                    Some(rt::read::str(c, true, "nullable_struct4.my_string")?),
                 );
             }
             if v >= 1 {
@@ -889,7 +889,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
-                n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct4.my_string")?;
+                n += rt::write::str_size(self.my_string, true, "nullable_struct4.my_string")?;
             }
             if v <= 0 && !self.my_string.is_empty() {
                 return Err(rt::write::not_in_version("nullable_struct4.my_string"));
@@ -924,7 +924,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
                 w.not_in_version("nullable_struct4.my_int");
             }
             if v >= 1 {
-                w.str(self.my_string, v >= 1, "nullable_struct4.my_string");
+                w.str(self.my_string, true, "nullable_struct4.my_string");
             }
             if v >= 1 {
                 w.i32(self.my_int, "nullable_struct4.my_int");
@@ -1300,13 +1300,13 @@ pub mod owned {
                     match tag {
                         0 => {
                             nullable_struct3_tag =
-                                rt::owned::read_opt_struct_tagged::<MyStruct3>(c, v >= 1, v, "nullable_struct3")?;
+                                rt::owned::read_opt_struct_tagged::<MyStruct3>(c, true, v, "nullable_struct3")?;
                             rt::read::check_tag_size(c, before, size, tag, "nullable_struct3")?;
                             rt::read::tag_at_default(c, nullable_struct3_tag.is_none());
                         }
                         1 => {
                             nullable_struct4_tag =
-                                rt::owned::read_opt_struct_tagged::<MyStruct4>(c, v >= 1, v, "nullable_struct4")?;
+                                rt::owned::read_opt_struct_tagged::<MyStruct4>(c, true, v, "nullable_struct4")?;
                             rt::read::check_tag_size(c, before, size, tag, "nullable_struct4")?;
                             rt::read::tag_at_default(c, nullable_struct4_tag == Some(MyStruct4::default()));
                         }
@@ -1349,14 +1349,14 @@ pub mod owned {
                         tags += 1;
                         n += rt::write::tagged_size(
                             0,
-                            rt::owned::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?,
+                            rt::owned::opt_struct_size(&self.nullable_struct3, true, v, "nullable_struct3")?,
                         );
                     }
                     if self.nullable_struct4 != Some(MyStruct4::default()) {
                         tags += 1;
                         n += rt::write::tagged_size(
                             1,
-                            rt::owned::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?,
+                            rt::owned::opt_struct_size(&self.nullable_struct4, true, v, "nullable_struct4")?,
                         );
                     }
                     n += rt::write::uvarint_size(tags as u32);
@@ -1391,23 +1391,23 @@ pub mod owned {
                     if has_nullable_struct3 {
                         let s = w.ok(rt::owned::opt_struct_size(
                             &self.nullable_struct3,
-                            v >= 1,
+                            true,
                             v,
                             "nullable_struct3",
                         ));
                         w.tag_header(0, s, "nullable_struct3");
-                        rt::owned::write_opt_struct_tagged(w, &self.nullable_struct3, v >= 1, v, "nullable_struct3");
+                        rt::owned::write_opt_struct_tagged(w, &self.nullable_struct3, true, v, "nullable_struct3");
                     }
                     w.unknown_tags_in(&self.unknown_tagged_fields, 0, 0);
                     if has_nullable_struct4 {
                         let s = w.ok(rt::owned::opt_struct_size(
                             &self.nullable_struct4,
-                            v >= 1,
+                            true,
                             v,
                             "nullable_struct4",
                         ));
                         w.tag_header(1, s, "nullable_struct4");
-                        rt::owned::write_opt_struct_tagged(w, &self.nullable_struct4, v >= 1, v, "nullable_struct4");
+                        rt::owned::write_opt_struct_tagged(w, &self.nullable_struct4, true, v, "nullable_struct4");
                     }
                     w.unknown_tags_in(&self.unknown_tagged_fields, 1, u32::MAX);
                 } else {
@@ -1651,7 +1651,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let my_string = if v >= 1 {
-                rt::owned::read_str(c, v >= 1, "nullable_struct3.my_string")?
+                rt::owned::read_str(c, true, "nullable_struct3.my_string")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -1680,7 +1680,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
-                    n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct3.my_string")?;
+                    n += rt::write::str_size(&self.my_string, true, "nullable_struct3.my_string")?;
                 }
                 if v <= 0 && !self.my_string.is_empty() {
                     return Err(rt::write::not_in_version("nullable_struct3.my_string"));
@@ -1714,7 +1714,7 @@ pub mod owned {
                 w.not_in_version("nullable_struct3.my_int");
             }
             if v >= 1 {
-                w.str(&self.my_string, v >= 1, "nullable_struct3.my_string");
+                w.str(&self.my_string, true, "nullable_struct3.my_string");
             }
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("nullable_struct3.my_int") {
@@ -1776,7 +1776,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let my_string = if v >= 1 {
-                rt::owned::read_str(c, v >= 1, "nullable_struct4.my_string")?
+                rt::owned::read_str(c, true, "nullable_struct4.my_string")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -1805,7 +1805,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
-                    n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct4.my_string")?;
+                    n += rt::write::str_size(&self.my_string, true, "nullable_struct4.my_string")?;
                 }
                 if v <= 0 && !self.my_string.is_empty() {
                     return Err(rt::write::not_in_version("nullable_struct4.my_string"));
@@ -1839,7 +1839,7 @@ pub mod owned {
                 w.not_in_version("nullable_struct4.my_int");
             }
             if v >= 1 {
-                w.str(&self.my_string, v >= 1, "nullable_struct4.my_string");
+                w.str(&self.my_string, true, "nullable_struct4.my_string");
             }
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("nullable_struct4.my_int") {

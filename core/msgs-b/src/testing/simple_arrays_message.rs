@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let goats = if v >= 1 {
-                rt::read::array::<StructArray<'a>>(c, v >= 1, v, "goats")?
+                rt::read::array::<StructArray<'a>>(c, true, v, "goats")?
             } else {
                 rt::Array::EMPTY
             };
@@ -95,7 +95,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 1 {
-                rt::visit::array::<StructArray<'a>, V>(c, v >= 1, false, v, fields::GOATS, vis, "goats")?;
+                rt::visit::array::<StructArray<'a>, V>(c, true, false, v, fields::GOATS, vis, "goats")?;
             }
             rt::visit::array::<i32, V>(c, v >= 1, false, v, fields::SHEEP, vis, "sheep")?;
             if v >= 1 {
@@ -111,7 +111,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 1 {
-                n += rt::write::array_size(&self.goats, v >= 1, v, "goats")?;
+                n += rt::write::array_size(&self.goats, true, v, "goats")?;
             }
             if v <= 0 && !self.goats.is_empty() {
                 return Err(rt::write::not_in_version("goats"));
@@ -138,7 +138,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
                 w.not_in_version("goats");
             }
             if v >= 1 {
-                w.array(&self.goats, v >= 1, v, "goats");
+                w.array(&self.goats, true, v, "goats");
             }
             w.array(&self.sheep, v >= 1, v, "sheep");
             if v >= 1 {
@@ -208,7 +208,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
                 0_i8
             };
             let name = if v >= 2 {
-                rt::read::str(c, v >= 1, "goats[].name")?
+                rt::read::str(c, true, "goats[].name")?
             } else {
                 ""
             };
@@ -233,7 +233,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
                 rt::read::i8(c, "goats[].color")?;
             }
             if v >= 2 {
-                rt::read::str(c, v >= 1, "goats[].name")?;
+                rt::read::str(c, true, "goats[].name")?;
             }
             if v >= 1 {
                 rt::read::check_tags(c, "goats[]._tagged_fields")?;
@@ -250,7 +250,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
                 rt::read::skip(c, 1)?;
             }
             if v >= 2 {
-                rt::read::skip_str(c, v >= 1)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 1 {
                 rt::read::skip_tags(c)?;
@@ -271,7 +271,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
                 vis.i8(fields::GOATS_COLOR, rt::read::i8(c, "goats[].color")?);
             }
             if v >= 2 {
-                vis.str(fields::GOATS_NAME, Some(rt::read::str(c, v >= 1, "goats[].name")?));
+                vis.str(fields::GOATS_NAME, Some(rt::read::str(c, true, "goats[].name")?));
             }
             if v >= 1 {
                 rt::visit::tags_only(c, fields::GOATS_TAGGED_FIELDS, vis, "goats[]._tagged_fields")?;
@@ -292,7 +292,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
                 return Err(rt::write::not_in_version("goats[].color"));
             }
             if v >= 2 {
-                n += rt::write::str_size(self.name, v >= 1, "goats[].name")?;
+                n += rt::write::str_size(self.name, true, "goats[].name")?;
             }
             if v <= 1 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("goats[].name"));
@@ -324,7 +324,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
                 w.i8(self.color, "goats[].color");
             }
             if v >= 2 {
-                w.str(self.name, v >= 1, "goats[].name");
+                w.str(self.name, true, "goats[].name");
             }
             if v >= 1 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -505,7 +505,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let goats = if v >= 1 {
-                rt::owned::read_array::<StructArray, _>(c, v >= 1, v, "goats")?
+                rt::owned::read_array::<StructArray, _>(c, true, v, "goats")?
             } else {
                 Vec::new()
             };
@@ -528,7 +528,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 1 {
-                    n += rt::owned::vec_size(&self.goats, v >= 1, v, "goats")?;
+                    n += rt::owned::vec_size(&self.goats, true, v, "goats")?;
                 }
                 if v <= 0 && !self.goats.is_empty() {
                     return Err(rt::write::not_in_version("goats"));
@@ -555,7 +555,7 @@ pub mod owned {
                     w.not_in_version("goats");
                 }
                 if v >= 1 {
-                    rt::owned::write_vec(w, &self.goats, v >= 1, v, "goats");
+                    rt::owned::write_vec(w, &self.goats, true, v, "goats");
                 }
                 rt::owned::write_vec(w, &self.sheep, v >= 1, v, "sheep");
                 if v >= 1 {
@@ -614,7 +614,7 @@ pub mod owned {
                 0_i8
             };
             let name = if v >= 2 {
-                rt::owned::read_str(c, v >= 1, "goats[].name")?
+                rt::owned::read_str(c, true, "goats[].name")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -644,7 +644,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("goats[].color"));
                 }
                 if v >= 2 {
-                    n += rt::write::str_size(&self.name, v >= 1, "goats[].name")?;
+                    n += rt::write::str_size(&self.name, true, "goats[].name")?;
                 }
                 if v <= 1 && !self.name.is_empty() {
                     return Err(rt::write::not_in_version("goats[].name"));
@@ -675,7 +675,7 @@ pub mod owned {
                 w.i8(self.color, "goats[].color");
             }
             if v >= 2 {
-                w.str(&self.name, v >= 1, "goats[].name");
+                w.str(&self.name, true, "goats[].name");
             }
             if v >= 1 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)

@@ -115,12 +115,12 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 rt::Uuid::nil()
             };
             let zero_copy_byte_buffer = if v == 1 {
-                rt::read::bytes(c, v >= 1, "zero_copy_byte_buffer")?
+                rt::read::bytes(c, true, "zero_copy_byte_buffer")?
             } else {
                 &[] as &[u8]
             };
             let nullable_zero_copy_byte_buffer = if v == 1 {
-                rt::read::opt_bytes(c, v >= 1, v == 1, "nullable_zero_copy_byte_buffer")?
+                rt::read::opt_bytes(c, true, true, "nullable_zero_copy_byte_buffer")?
             } else {
                 Some(&[] as &[u8])
             };
@@ -174,7 +174,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                             "my_tagged_int_array",
                         )?,
                         1 => {
-                            my_nullable_string_tag = rt::read::opt_str(c, true, v >= 1, "my_nullable_string")?;
+                            my_nullable_string_tag = rt::read::opt_str(c, true, true, "my_nullable_string")?;
                             rt::read::check_tag_size(c, before, size, tag, "my_nullable_string")?;
                             rt::read::tag_at_default(c, my_nullable_string_tag.is_none());
                         }
@@ -194,7 +194,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                             rt::read::tag_at_default(c, my_string_tag.is_empty());
                         }
                         5 => {
-                            my_bytes_tag = rt::read::opt_bytes(c, true, v >= 1, "my_bytes")?;
+                            my_bytes_tag = rt::read::opt_bytes(c, true, true, "my_bytes")?;
                             rt::read::check_tag_size(c, before, size, tag, "my_bytes")?;
                             rt::read::tag_at_default(c, my_bytes_tag.as_ref().is_some_and(|a| a.is_empty()));
                         }
@@ -277,13 +277,13 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
             if v == 1 {
                 vis.bytes(
                     fields::ZERO_COPY_BYTE_BUFFER,
-                    Some(rt::read::bytes(c, v >= 1, "zero_copy_byte_buffer")?),
+                    Some(rt::read::bytes(c, true, "zero_copy_byte_buffer")?),
                 );
             }
             if v == 1 {
                 vis.bytes(
                     fields::NULLABLE_ZERO_COPY_BYTE_BUFFER,
-                    rt::read::opt_bytes(c, v >= 1, v == 1, "nullable_zero_copy_byte_buffer")?,
+                    rt::read::opt_bytes(c, true, true, "nullable_zero_copy_byte_buffer")?,
                 );
             }
             if v >= 2 {
@@ -329,7 +329,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                         1 => {
                             vis.str(
                                 fields::MY_NULLABLE_STRING,
-                                rt::read::opt_str(c, true, v >= 1, "my_nullable_string")?,
+                                rt::read::opt_str(c, true, true, "my_nullable_string")?,
                             );
                             rt::read::check_tag_size(c, before, size, tag, "my_nullable_string")?;
                         }
@@ -346,7 +346,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                             rt::read::check_tag_size(c, before, size, tag, "my_string")?;
                         }
                         5 => {
-                            vis.bytes(fields::MY_BYTES, rt::read::opt_bytes(c, true, v >= 1, "my_bytes")?);
+                            vis.bytes(fields::MY_BYTES, rt::read::opt_bytes(c, true, true, "my_bytes")?);
                             rt::read::check_tag_size(c, before, size, tag, "my_bytes")?;
                         }
                         6 => {
@@ -427,7 +427,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 return Err(rt::write::not_in_version("tagged_long"));
             }
             if v == 1 {
-                n += rt::write::bytes_size(self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer")?;
+                n += rt::write::bytes_size(self.zero_copy_byte_buffer, true, "zero_copy_byte_buffer")?;
             }
             if (v <= 0 || v >= 2) && !self.zero_copy_byte_buffer.is_empty() {
                 return Err(rt::write::not_in_version("zero_copy_byte_buffer"));
@@ -435,8 +435,8 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
             if v == 1 {
                 n += rt::write::opt_bytes_size(
                     self.nullable_zero_copy_byte_buffer,
-                    v >= 1,
-                    v == 1,
+                    true,
+                    true,
                     "nullable_zero_copy_byte_buffer",
                 )?;
             }
@@ -486,7 +486,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                     tags += 1;
                     n += rt::write::tagged_size(
                         1,
-                        rt::write::opt_str_size(self.my_nullable_string, true, v >= 1, "my_nullable_string")?,
+                        rt::write::opt_str_size(self.my_nullable_string, true, true, "my_nullable_string")?,
                     );
                 }
                 if self.my_int16 != 123_i16 {
@@ -503,7 +503,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 }
                 if !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
                     tags += 1;
-                    n += rt::write::tagged_size(5, rt::write::opt_bytes_size(self.my_bytes, true, v >= 1, "my_bytes")?);
+                    n += rt::write::tagged_size(5, rt::write::opt_bytes_size(self.my_bytes, true, true, "my_bytes")?);
                 }
                 if self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
                     tags += 1;
@@ -589,13 +589,13 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 w.uuid(self.process_id, "process_id");
             }
             if v == 1 {
-                w.bytes(self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer");
+                w.bytes(self.zero_copy_byte_buffer, true, "zero_copy_byte_buffer");
             }
             if v == 1 {
                 w.opt_bytes(
                     self.nullable_zero_copy_byte_buffer,
-                    v >= 1,
-                    v == 1,
+                    true,
+                    true,
                     "nullable_zero_copy_byte_buffer",
                 );
             }
@@ -644,11 +644,11 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                     let s = w.ok(rt::write::opt_str_size(
                         self.my_nullable_string,
                         true,
-                        v >= 1,
+                        true,
                         "my_nullable_string",
                     ));
                     w.tag_header(1, s, "my_nullable_string");
-                    w.opt_str(self.my_nullable_string, true, v >= 1, "my_nullable_string");
+                    w.opt_str(self.my_nullable_string, true, true, "my_nullable_string");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                 if has_my_int16 {
@@ -668,9 +668,9 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 4, 4);
                 if has_my_bytes {
-                    let s = w.ok(rt::write::opt_bytes_size(self.my_bytes, true, v >= 1, "my_bytes"));
+                    let s = w.ok(rt::write::opt_bytes_size(self.my_bytes, true, true, "my_bytes"));
                     w.tag_header(5, s, "my_bytes");
-                    w.opt_bytes(self.my_bytes, true, v >= 1, "my_bytes");
+                    w.opt_bytes(self.my_bytes, true, true, "my_bytes");
                 }
                 w.unknown_tags_in(&self.unknown_tagged_fields, 5, 5);
                 if has_tagged_uuid {
@@ -762,7 +762,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
                 0_i32
             };
             let array_in_struct = if v >= 2 {
-                rt::read::array::<StructArray<'a>>(c, v >= 1, v, "my_struct.array_in_struct")?
+                rt::read::array::<StructArray<'a>>(c, true, v, "my_struct.array_in_struct")?
             } else {
                 rt::Array::EMPTY
             };
@@ -787,7 +787,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
                 rt::read::i32(c, "my_struct.struct_id")?;
             }
             if v >= 2 {
-                rt::read::check_array::<StructArray<'a>>(c, v >= 1, false, v, "my_struct.array_in_struct")?;
+                rt::read::check_array::<StructArray<'a>>(c, true, false, v, "my_struct.array_in_struct")?;
             }
             if v >= 1 {
                 rt::read::check_tags(c, "my_struct._tagged_fields")?;
@@ -804,7 +804,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
                 rt::read::skip(c, 4)?;
             }
             if v >= 2 {
-                rt::read::skip_array::<StructArray<'a>>(c, v >= 1, v)?;
+                rt::read::skip_array::<StructArray<'a>>(c, true, v)?;
             }
             if v >= 1 {
                 rt::read::skip_tags(c)?;
@@ -827,7 +827,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
             if v >= 2 {
                 rt::visit::array::<StructArray<'a>, V>(
                     c,
-                    v >= 1,
+                    true,
                     false,
                     v,
                     fields::MY_STRUCT_ARRAY_IN_STRUCT,
@@ -854,7 +854,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
                 return Err(rt::write::not_in_version("my_struct.struct_id"));
             }
             if v >= 2 {
-                n += rt::write::array_size(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct")?;
+                n += rt::write::array_size(&self.array_in_struct, true, v, "my_struct.array_in_struct")?;
             }
             if v <= 1 && !self.array_in_struct.is_empty() {
                 return Err(rt::write::not_in_version("my_struct.array_in_struct"));
@@ -886,7 +886,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
                 w.i32(self.struct_id, "my_struct.struct_id");
             }
             if v >= 2 {
-                w.array(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct");
+                w.array(&self.array_in_struct, true, v, "my_struct.array_in_struct");
             }
             if v >= 1 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -946,7 +946,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
         rt::outline_small(move || -> Result<Self, rt::Fail> {
             let v = rt::pin::or(PIN, v);
             let struct_id = if v >= 2 {
-                rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?
+                rt::read::str(c, true, "my_tagged_struct.struct_id")?
             } else {
                 ""
             };
@@ -967,7 +967,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
         let v = rt::pin::or(PIN, v);
         cur.forked(|c| {
             if v >= 2 {
-                rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?;
+                rt::read::str(c, true, "my_tagged_struct.struct_id")?;
             }
             if v >= 1 {
                 rt::read::check_tags(c, "my_tagged_struct._tagged_fields")?;
@@ -981,7 +981,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
         rt::outline(move || -> Option<()> {
             let v = rt::pin::or(PIN, v);
             if v >= 2 {
-                rt::read::skip_str(c, v >= 1)?;
+                rt::read::skip_str(c, true)?;
             }
             if v >= 1 {
                 rt::read::skip_tags(c)?;
@@ -1001,7 +1001,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
             if v >= 2 {
                 vis.str(
                     fields::MY_TAGGED_STRUCT_STRUCT_ID,
-                    Some(rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?),
+                    Some(rt::read::str(c, true, "my_tagged_struct.struct_id")?),
                 );
             }
             if v >= 1 {
@@ -1022,7 +1022,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
             let v = rt::pin::or(PIN, v);
             let mut n: usize = 0;
             if v >= 2 {
-                n += rt::write::str_size(self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
+                n += rt::write::str_size(self.struct_id, true, "my_tagged_struct.struct_id")?;
             }
             if v <= 1 && !self.struct_id.is_empty() {
                 return Err(rt::write::not_in_version("my_tagged_struct.struct_id"));
@@ -1048,7 +1048,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
                 w.not_in_version("my_tagged_struct.struct_id");
             }
             if v >= 2 {
-                w.str(self.struct_id, v >= 1, "my_tagged_struct.struct_id");
+                w.str(self.struct_id, true, "my_tagged_struct.struct_id");
             }
             if v >= 1 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -2053,12 +2053,12 @@ pub mod owned {
                     rt::Uuid::nil()
                 };
                 let zero_copy_byte_buffer = if v == 1 {
-                    rt::owned::read_bytes(c, v >= 1, "zero_copy_byte_buffer")?
+                    rt::owned::read_bytes(c, true, "zero_copy_byte_buffer")?
                 } else {
                     rt::OwnedBytes::new()
                 };
                 let nullable_zero_copy_byte_buffer = if v == 1 {
-                    rt::owned::read_opt_bytes(c, v >= 1, v == 1, "nullable_zero_copy_byte_buffer")?
+                    rt::owned::read_opt_bytes(c, true, true, "nullable_zero_copy_byte_buffer")?
                 } else {
                     Some(rt::OwnedBytes::new())
                 };
@@ -2110,8 +2110,7 @@ pub mod owned {
                                 rt::read::tag_at_default(c, my_tagged_int_array_tag.is_empty());
                             }
                             1 => {
-                                my_nullable_string_tag =
-                                    rt::owned::read_opt_str(c, true, v >= 1, "my_nullable_string")?;
+                                my_nullable_string_tag = rt::owned::read_opt_str(c, true, true, "my_nullable_string")?;
                                 rt::read::check_tag_size(c, before, size, tag, "my_nullable_string")?;
                                 rt::read::tag_at_default(c, my_nullable_string_tag.is_none());
                             }
@@ -2131,7 +2130,7 @@ pub mod owned {
                                 rt::read::tag_at_default(c, my_string_tag.is_empty());
                             }
                             5 => {
-                                my_bytes_tag = rt::owned::read_opt_bytes(c, true, v >= 1, "my_bytes")?;
+                                my_bytes_tag = rt::owned::read_opt_bytes(c, true, true, "my_bytes")?;
                                 rt::read::check_tag_size(c, before, size, tag, "my_bytes")?;
                                 rt::read::tag_at_default(c, my_bytes_tag.as_ref().is_some_and(|a| a.is_empty()));
                             }
@@ -2237,7 +2236,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("tagged_long"));
                 }
                 if v == 1 {
-                    n += rt::write::bytes_size(&self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer")?;
+                    n += rt::write::bytes_size(&self.zero_copy_byte_buffer, true, "zero_copy_byte_buffer")?;
                 }
                 if (v <= 0 || v >= 2) && !self.zero_copy_byte_buffer.is_empty() {
                     return Err(rt::write::not_in_version("zero_copy_byte_buffer"));
@@ -2245,8 +2244,8 @@ pub mod owned {
                 if v == 1 {
                     n += rt::write::opt_bytes_size(
                         self.nullable_zero_copy_byte_buffer.as_deref(),
-                        v >= 1,
-                        v == 1,
+                        true,
+                        true,
                         "nullable_zero_copy_byte_buffer",
                     )?;
                 }
@@ -2299,7 +2298,7 @@ pub mod owned {
                             rt::write::opt_str_size(
                                 self.my_nullable_string.as_deref(),
                                 true,
-                                v >= 1,
+                                true,
                                 "my_nullable_string",
                             )?,
                         );
@@ -2320,7 +2319,7 @@ pub mod owned {
                         tags += 1;
                         n += rt::write::tagged_size(
                             5,
-                            rt::write::opt_bytes_size(self.my_bytes.as_deref(), true, v >= 1, "my_bytes")?,
+                            rt::write::opt_bytes_size(self.my_bytes.as_deref(), true, true, "my_bytes")?,
                         );
                     }
                     if self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
@@ -2407,13 +2406,13 @@ pub mod owned {
                     w.uuid(self.process_id, "process_id");
                 }
                 if v == 1 {
-                    w.bytes(&self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer");
+                    w.bytes(&self.zero_copy_byte_buffer, true, "zero_copy_byte_buffer");
                 }
                 if v == 1 {
                     w.opt_bytes(
                         self.nullable_zero_copy_byte_buffer.as_deref(),
-                        v >= 1,
-                        v == 1,
+                        true,
+                        true,
                         "nullable_zero_copy_byte_buffer",
                     );
                 }
@@ -2469,11 +2468,11 @@ pub mod owned {
                         let s = w.ok(rt::write::opt_str_size(
                             self.my_nullable_string.as_deref(),
                             true,
-                            v >= 1,
+                            true,
                             "my_nullable_string",
                         ));
                         w.tag_header(1, s, "my_nullable_string");
-                        w.opt_str(self.my_nullable_string.as_deref(), true, v >= 1, "my_nullable_string");
+                        w.opt_str(self.my_nullable_string.as_deref(), true, true, "my_nullable_string");
                     }
                     w.unknown_tags_in(&self.unknown_tagged_fields, 1, 1);
                     if has_my_int16 {
@@ -2496,11 +2495,11 @@ pub mod owned {
                         let s = w.ok(rt::write::opt_bytes_size(
                             self.my_bytes.as_deref(),
                             true,
-                            v >= 1,
+                            true,
                             "my_bytes",
                         ));
                         w.tag_header(5, s, "my_bytes");
-                        w.opt_bytes(self.my_bytes.as_deref(), true, v >= 1, "my_bytes");
+                        w.opt_bytes(self.my_bytes.as_deref(), true, true, "my_bytes");
                     }
                     w.unknown_tags_in(&self.unknown_tagged_fields, 5, 5);
                     if has_tagged_uuid {
@@ -2581,7 +2580,7 @@ pub mod owned {
                 0_i32
             };
             let array_in_struct = if v >= 2 {
-                rt::owned::read_array::<StructArray, _>(c, v >= 1, v, "my_struct.array_in_struct")?
+                rt::owned::read_array::<StructArray, _>(c, true, v, "my_struct.array_in_struct")?
             } else {
                 rt::SmallVec::new()
             };
@@ -2611,7 +2610,7 @@ pub mod owned {
                     return Err(rt::write::not_in_version("my_struct.struct_id"));
                 }
                 if v >= 2 {
-                    n += rt::owned::vec_size(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct")?;
+                    n += rt::owned::vec_size(&self.array_in_struct, true, v, "my_struct.array_in_struct")?;
                 }
                 if v <= 1 && !self.array_in_struct.is_empty() {
                     return Err(rt::write::not_in_version("my_struct.array_in_struct"));
@@ -2642,7 +2641,7 @@ pub mod owned {
                 w.i32(self.struct_id, "my_struct.struct_id");
             }
             if v >= 2 {
-                rt::owned::write_vec(w, &self.array_in_struct, v >= 1, v, "my_struct.array_in_struct");
+                rt::owned::write_vec(w, &self.array_in_struct, true, v, "my_struct.array_in_struct");
             }
             if v >= 1 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
@@ -2690,7 +2689,7 @@ pub mod owned {
         fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::Fail> {
             let v = rt::pin::or(super::PIN, v);
             let struct_id = if v >= 2 {
-                rt::owned::read_str(c, v >= 1, "my_tagged_struct.struct_id")?
+                rt::owned::read_str(c, true, "my_tagged_struct.struct_id")?
             } else {
                 rt::OwnedStr::from_static("")
             };
@@ -2713,7 +2712,7 @@ pub mod owned {
                 let v = rt::pin::or(super::PIN, v);
                 let mut n: usize = 0;
                 if v >= 2 {
-                    n += rt::write::str_size(&self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
+                    n += rt::write::str_size(&self.struct_id, true, "my_tagged_struct.struct_id")?;
                 }
                 if v <= 1 && !self.struct_id.is_empty() {
                     return Err(rt::write::not_in_version("my_tagged_struct.struct_id"));
@@ -2738,7 +2737,7 @@ pub mod owned {
                 w.not_in_version("my_tagged_struct.struct_id");
             }
             if v >= 2 {
-                w.str(&self.struct_id, v >= 1, "my_tagged_struct.struct_id");
+                w.str(&self.struct_id, true, "my_tagged_struct.struct_id");
             }
             if v >= 1 {
                 w.unknown_tags_only(&self.unknown_tagged_fields)
