@@ -192,17 +192,36 @@ pub fn struct_skip<'a, T: Struct<'a>>(c: &mut Cursor<'a>, version: i16) -> Optio
 // Readers.
 
 macro_rules! readers {
-    ($($s:ident $k:ident $t:ident $at:ident $w:literal $d:literal,)*) => {$(
-        #[doc = concat!("`", stringify!($s), "`: one byte inline, wider ones through [`be`].")]
+    ($($s:ident $k:ident $t:ident $at:ident $w:tt $d:literal,)*) => {$(reader!($s $t $w);)*};
+}
+macro_rules! reader {
+    ($s:ident $t:ident 1) => {
+        #[doc = concat!("`", stringify!($s), "`: one byte, inline.")]
         #[inline(always)]
         pub fn $t<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<$t, C::Err> {
-            if $w == 1 {
-                Ok(<$t>::from_be_bytes(chunk::<$w, C>(c, f)?))
-            } else {
-                be(c, $w, f).map(|v| <$t>::from_be_bytes(low::<$w>(v)))
+            Ok(<$t>::from_be_bytes(chunk::<1, C>(c, f)?))
+        }
+    };
+    ($s:ident $t:ident 8) => {
+        #[doc = concat!("`", stringify!($s), "`, through [`be`].")]
+        #[inline(always)]
+        pub fn $t<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<$t, C::Err> {
+            match be(c, 8, f) {
+                Ok(v) => Ok(<$t>::from_be_bytes(v.to_be_bytes())),
+                Err(e) => Err(e),
             }
         }
-    )*};
+    };
+    ($s:ident $t:ident $w:tt) => {
+        #[doc = concat!("`", stringify!($s), "`, through [`be`].")]
+        #[inline(always)]
+        pub fn $t<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<$t, C::Err> {
+            match be(c, $w, f) {
+                Ok(v) => Ok(<$t>::from_be_bytes(low::<$w>(v))),
+                Err(e) => Err(e),
+            }
+        }
+    };
 }
 /// The readers of the fixed-width numbers, one per row of the table.
 pub mod numbers {
@@ -213,7 +232,10 @@ pub mod numbers {
 /// The low `N` bytes of `v`, big-endian.
 #[inline(always)]
 fn low<const N: usize>(v: u64) -> [u8; N] {
-    sub::<8, N>(&v.to_be_bytes(), 8usize.saturating_sub(N))
+    match v.to_be_bytes().last_chunk::<N>() {
+        Some(b) => *b,
+        None => [0; N],
+    }
 }
 
 /// A big-endian number of `n` bytes (at most 8): every fixed-width number wider than a byte is
