@@ -159,6 +159,11 @@ pub(crate) struct Conn {
     pub failures: u32,
     /// Connections opened so far (each SASL exchange's nonce differs by it).
     pub attempts: u64,
+    /// For the bootstrap connection: its address's place in the bootstrap list.
+    pub boot: usize,
+    /// Until when the broker throttles this client (KIP-219: it answered at once with a
+    /// `throttle_time_ms`, and nothing more is sent here before then); 0 when it does not.
+    pub throttled_until: u64,
     /// Why SASL authentication last failed on this connection.
     pub auth_error: Option<ErrorCode>,
     /// The SaslAuthenticate version negotiated.
@@ -190,6 +195,8 @@ impl Conn {
             close: None,
             failures: 0,
             attempts: 0,
+            boot: 0,
+            throttled_until: 0,
             auth_error: None,
             #[cfg(feature = "sasl")]
             auth_version: 0,
@@ -213,6 +220,7 @@ impl Conn {
     pub fn closed(&mut self, now: u64, t: Timing) {
         self.client.reset();
         self.close = None;
+        self.throttled_until = 0;
         let backoff = t
             .reconnect_backoff_ms
             .saturating_mul(1 << self.failures.min(16))
@@ -221,9 +229,18 @@ impl Conn {
         self.phase = Phase::Backoff { until: now + backoff };
     }
 
-    /// Ready, with room for another request.
+    /// Ready, not throttled, with room for another request.
     pub fn ready(&self, max_in_flight: usize) -> bool {
-        self.phase == Phase::Ready && self.client.in_flight() < max_in_flight
+        self.phase == Phase::Ready && self.throttled_until == 0 && self.client.in_flight() < max_in_flight
+    }
+
+    /// An answer's `throttle_time_ms`: as Kafka's clients do for the versions that came with
+    /// KIP-219 (every version this client negotiates), nothing more is sent on the connection
+    /// until that time has passed.
+    pub fn throttle(&mut self, now: u64, ms: i32) {
+        if let Ok(ms @ 1..) = u64::try_from(ms) {
+            self.throttled_until = self.throttled_until.max(now.saturating_add(ms));
+        }
     }
 
     /// Before a request is sent: a connection with nothing in flight starts its clock.
@@ -234,10 +251,13 @@ impl Conn {
     }
 }
 
-/// What falls due at `now` for each connection: backoffs end, unanswered requests and slow
-/// connects time out.
+/// What falls due at `now` for each connection: backoffs and throttles end, unanswered requests
+/// and slow connects time out.
 pub(crate) fn tick(conns: &mut [Conn], now: u64, t: Timing) {
     for c in conns {
+        if c.throttled_until != 0 && now >= c.throttled_until {
+            c.throttled_until = 0;
+        }
         match c.phase {
             Phase::Backoff { until } if now >= until => c.phase = Phase::Wanted,
             Phase::Connecting { since } if now >= since + t.request_timeout_ms && c.close.is_none() => {
@@ -256,6 +276,9 @@ pub(crate) fn tick(conns: &mut [Conn], now: u64, t: Timing) {
 /// The earliest moment a connection needs the client again.
 pub(crate) fn next_timeout(conns: &[Conn], t: Timing, at: &mut impl FnMut(u64)) {
     for c in conns {
+        if c.throttled_until != 0 {
+            at(c.throttled_until);
+        }
         match c.phase {
             Phase::Backoff { until } => at(until),
             Phase::Connecting { since } => at(since + t.request_timeout_ms),
@@ -467,6 +490,36 @@ pub(crate) fn on_auth(
         }
     }
     Ok(())
+}
+
+/// The first connection: to the first address of the bootstrap list (`Err` when the list is
+/// empty, `Ok(None)` when a host name is too long).
+pub(crate) fn bootstrap_conn(list: &[(&str, u16)]) -> Result<Option<Conn>, ()> {
+    let &(host, port) = list.first().ok_or(())?;
+    if list.iter().any(|(h, _)| h.len() > MAX_HOST) {
+        return Ok(None);
+    }
+    Ok(String::try_from(host).ok().map(|h| Conn::new(-1, h, port)))
+}
+
+/// After the bootstrap connection closed (before a Metadata answer named its broker): the next
+/// address of the list is tried at once; after the last one, the first again, once the
+/// reconnect backoff (which doubles with each round) has passed.
+pub(crate) fn next_bootstrap(c: &mut Conn, list: &[(&str, u16)]) {
+    if c.node >= 0 || list.len() < 2 {
+        return;
+    }
+    c.boot = (c.boot + 1) % list.len();
+    if let Some(&(h, p)) = list.get(c.boot) {
+        if let Ok(h) = String::try_from(h) {
+            c.host = h;
+            c.port = p;
+        }
+    }
+    if c.boot != 0 {
+        c.phase = Phase::Wanted;
+        c.failures = c.failures.saturating_sub(1);
+    }
 }
 
 /// The bootstrap connection is the broker at its address: it serves that broker's partitions

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use heapless::{String, Vec};
+use heapless::Vec;
 use kafka_wire::conn::InFlight;
 use kafka_wire::frame::{self, Mode};
 use kafka_wire::messages::fetch_request::{FetchPartition, FetchRequest, FetchTopic};
@@ -82,8 +82,9 @@ pub enum Reset {
 pub struct ConsumerConfig<'c> {
     /// The client id in every request header.
     pub client_id: &'c str,
-    /// The broker to ask first: host and port.
-    pub bootstrap: (&'c str, u16),
+    /// The brokers to ask first, host and port each, tried in turn until one answers (Kafka's
+    /// `bootstrap.servers`). Host names are at most [`MAX_HOST`](crate::MAX_HOST) bytes.
+    pub bootstrap: &'c [(&'c str, u16)],
     /// Which records a Fetch returns.
     pub isolation: Isolation,
     /// What to do when a position is out of range.
@@ -117,10 +118,10 @@ impl<'c> ConsumerConfig<'c> {
     /// offset, Fetch waits 500 ms for 1 byte, request timeout 30 s, retry backoff 100 ms,
     /// reconnect backoff 50 ms doubling up to 1 s; answers of at most 1 MiB (Kafka's per
     /// partition default, and a buffer a small host can hold).
-    pub const fn new(client_id: &'c str, host: &'c str, port: u16) -> Self {
+    pub const fn new(client_id: &'c str, bootstrap: &'c [(&'c str, u16)]) -> Self {
         ConsumerConfig {
             client_id,
-            bootstrap: (host, port),
+            bootstrap,
             isolation: Isolation::ReadUncommitted,
             reset: Reset::Latest,
             max_wait_ms: 500,
@@ -161,6 +162,8 @@ pub enum ConsumerError {
     Topics,
     /// A host name longer than [`MAX_HOST`](crate::MAX_HOST).
     HostTooLong,
+    /// An empty bootstrap list.
+    NoBootstrap,
     /// Fewer than two connections (`C`): the bootstrap broker and at least one leader.
     Connections,
     /// A topic the consumer was not given.
@@ -173,7 +176,8 @@ impl fmt::Display for ConsumerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             ConsumerError::Topics => "a consumer reads 1 to 16 topics",
-            ConsumerError::HostTooLong => "the bootstrap host name is longer than 64 bytes",
+            ConsumerError::HostTooLong => "a bootstrap host name is longer than 64 bytes",
+            ConsumerError::NoBootstrap => "the bootstrap list is empty",
             ConsumerError::Connections => "a consumer needs room for at least 2 connections",
             ConsumerError::NoSuchTopic => "a topic the consumer was not given",
             ConsumerError::TooManyPartitions => "more partitions than the consumer has room for",
@@ -291,9 +295,13 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
         if C < 2 {
             return Err(ConsumerError::Connections);
         }
-        let host = String::try_from(config.bootstrap.0).map_err(|_| ConsumerError::HostTooLong)?;
+        let first = match cluster::bootstrap_conn(config.bootstrap) {
+            Ok(Some(c)) => c,
+            Ok(None) => return Err(ConsumerError::HostTooLong),
+            Err(()) => return Err(ConsumerError::NoBootstrap),
+        };
         let mut conns = Vec::new();
-        let _ = conns.push(Conn::new(-1, host, config.bootstrap.1));
+        let _ = conns.push(first);
         let mut t = Vec::new();
         for _ in topics {
             let _ = t.push(Topic {
@@ -418,6 +426,7 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
             self.metadata_in_flight = false;
         }
         c.closed(now, self.config.timing());
+        cluster::next_bootstrap(c, self.config.bootstrap);
         self.need_metadata = true;
         let not_before = now + self.config.retry_backoff_ms;
         for p in self.parts.iter_mut() {
@@ -724,7 +733,7 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
         c.failures = 0;
         match f.api_key {
             ApiKey::ApiVersions => cluster::negotiate(c, f, frame, &APIS, auth).map(|()| Fetched::empty()),
-            ApiKey::Metadata => self.on_metadata(f, frame, now).map(|()| Fetched::empty()),
+            ApiKey::Metadata => self.on_metadata(ci, f, frame, now).map(|()| Fetched::empty()),
             ApiKey::ListOffsets => self.on_list_offsets(ci, f, frame, now).map(|()| Fetched::empty()),
             ApiKey::Fetch => self.on_fetch(ci, f, frame, now),
             #[cfg(feature = "sasl")]
@@ -736,11 +745,12 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
         }
     }
 
-    fn on_metadata(&mut self, f: InFlight, frame: &[u8], now: u64) -> Result<(), ProtocolError> {
+    fn on_metadata(&mut self, ci: usize, f: InFlight, frame: &[u8], now: u64) -> Result<(), ProtocolError> {
         self.metadata_in_flight = false;
         let answer = frame::parse_response_frame_to::<MetadataRequest<'_>>(frame, f.version, Mode::Lenient)
             .map_err(ProtocolError::Decode)?;
         let body = &answer.body;
+        self.throttled(ci, now, body.throttle_time_ms);
         let mut again = false;
         for t in body.topics.iter() {
             let Some(ti) = t.name.and_then(|n| self.names.iter().position(|m| *m == n)) else {
@@ -815,9 +825,17 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
         }
     }
 
+    /// The answer on connection `ci` was throttled for `ms`.
+    fn throttled(&mut self, ci: usize, now: u64, ms: i32) {
+        if let Some(c) = self.conns.get_mut(ci) {
+            c.throttle(now, ms);
+        }
+    }
+
     fn on_list_offsets(&mut self, ci: usize, f: InFlight, frame: &[u8], now: u64) -> Result<(), ProtocolError> {
         let answer = frame::parse_response_frame_to::<ListOffsetsRequest<'_>>(frame, f.version, Mode::Lenient)
             .map_err(ProtocolError::Decode)?;
+        self.throttled(ci, now, answer.body.throttle_time_ms);
         for t in answer.body.topics.iter() {
             for r in t.partitions.iter() {
                 let Some(pi) = self.answered_part((t.name, Uuid::nil()), r.partition_index, State::Resolving(ci as u8))
@@ -880,6 +898,7 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
         let answer = frame::parse_response_frame_to::<FetchRequest<'_>>(frame, f.version, Mode::Lenient)
             .map_err(ProtocolError::Decode)?;
         let body = answer.body;
+        self.throttled(ci, now, body.throttle_time_ms);
         let mut fetched = Fetched::empty();
         let top = ErrorCode::from_code(body.error_code);
         if !top.is_none() {

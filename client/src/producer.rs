@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use heapless::{String, Vec};
+use heapless::Vec;
 use kafka_wire::conn::InFlight;
 use kafka_wire::frame::{self, Mode};
 use kafka_wire::messages::init_producer_id_request::InitProducerIdRequest;
@@ -68,8 +68,9 @@ impl Acks {
 pub struct Config<'c> {
     /// The client id in every request header.
     pub client_id: &'c str,
-    /// The broker to ask first: host and port.
-    pub bootstrap: (&'c str, u16),
+    /// The brokers to ask first, host and port each, tried in turn until one answers (Kafka's
+    /// `bootstrap.servers`). Host names are at most [`MAX_HOST`] bytes.
+    pub bootstrap: &'c [(&'c str, u16)],
     /// What a Produce waits for.
     pub acks: Acks,
     /// Idempotent delivery (needs `Acks::All`): a producer id from the cluster, a sequence
@@ -103,10 +104,10 @@ impl<'c> Config<'c> {
     /// Kafka's producer defaults where they apply: acks all, idempotent, linger 5 ms, request
     /// timeout 30 s, delivery timeout 120 s, retry backoff 100 ms, reconnect backoff 50 ms
     /// doubling up to 1 s, 5 requests in flight.
-    pub const fn new(client_id: &'c str, host: &'c str, port: u16) -> Self {
+    pub const fn new(client_id: &'c str, bootstrap: &'c [(&'c str, u16)]) -> Self {
         Config {
             client_id,
-            bootstrap: (host, port),
+            bootstrap,
             acks: Acks::All,
             idempotent: true,
             linger_ms: 5,
@@ -159,6 +160,8 @@ pub enum ConfigError {
     Topics,
     /// A host name longer than [`MAX_HOST`].
     HostTooLong,
+    /// An empty bootstrap list.
+    NoBootstrap,
     /// `max_in_flight` outside 1 to [`MAX_IN_FLIGHT`].
     MaxInFlight,
     /// Fewer than two connections (`C`): the bootstrap broker and at least one leader.
@@ -172,7 +175,8 @@ impl fmt::Display for ConfigError {
         f.write_str(match self {
             ConfigError::IdempotenceNeedsAcksAll => "idempotence needs acks=all",
             ConfigError::Topics => "a producer writes to 1 to 16 topics",
-            ConfigError::HostTooLong => "the bootstrap host name is longer than 64 bytes",
+            ConfigError::HostTooLong => "a bootstrap host name is longer than 64 bytes",
+            ConfigError::NoBootstrap => "the bootstrap list is empty",
             ConfigError::MaxInFlight => "max_in_flight must be 1 to 5",
             ConfigError::Connections => "a producer needs room for at least 2 connections",
             ConfigError::BatchSize => "the batch buffer is smaller than 128 bytes",
@@ -472,9 +476,13 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
         if B < 128 {
             return Err(ConfigError::BatchSize);
         }
-        let host = String::try_from(config.bootstrap.0).map_err(|_| ConfigError::HostTooLong)?;
+        let first = match cluster::bootstrap_conn(config.bootstrap) {
+            Ok(Some(c)) => c,
+            Ok(None) => return Err(ConfigError::HostTooLong),
+            Err(()) => return Err(ConfigError::NoBootstrap),
+        };
         let mut conns = Vec::new();
-        let _ = conns.push(Conn::new(-1, host, config.bootstrap.1));
+        let _ = conns.push(first);
         let mut t = Vec::new();
         for _ in topics {
             let _ = t.push(Topic {
@@ -720,6 +728,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
             )
         });
         c.closed(now, self.config.timing());
+        cluster::next_bootstrap(c, self.config.bootstrap);
         if lost.0 {
             self.metadata_in_flight = false;
         }
@@ -1136,8 +1145,8 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
         c.failures = 0;
         match f.api_key {
             ApiKey::ApiVersions => self.on_api_versions(ci, f, frame),
-            ApiKey::Metadata => self.on_metadata(f, frame, now),
-            ApiKey::InitProducerId => self.on_init_producer_id(f, frame, now),
+            ApiKey::Metadata => self.on_metadata(ci, f, frame, now),
+            ApiKey::InitProducerId => self.on_init_producer_id(ci, f, frame, now),
             ApiKey::Produce => self.on_produce(ci, f, frame, now),
             #[cfg(feature = "sasl")]
             ApiKey::SaslHandshake | ApiKey::SaslAuthenticate => match sasl {
@@ -1145,6 +1154,13 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
                 None => Ok(()),
             },
             _ => Ok(()),
+        }
+    }
+
+    /// The answer on connection `ci` was throttled for `ms`.
+    fn throttled(&mut self, ci: usize, now: u64, ms: i32) {
+        if let Some(c) = self.conns.get_mut(ci) {
+            c.throttle(now, ms);
         }
     }
 
@@ -1156,11 +1172,12 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
         }
     }
 
-    fn on_metadata(&mut self, f: InFlight, frame: &[u8], now: u64) -> Result<(), ProtocolError> {
+    fn on_metadata(&mut self, ci: usize, f: InFlight, frame: &[u8], now: u64) -> Result<(), ProtocolError> {
         self.metadata_in_flight = false;
         let answer = frame::parse_response_frame_to::<MetadataRequest<'_>>(frame, f.version, Mode::Lenient)
             .map_err(ProtocolError::Decode)?;
         let body = &answer.body;
+        self.throttled(ci, now, body.throttle_time_ms);
         let mut again = false;
         for t in body.topics.iter() {
             let Some(ti) = t.name.and_then(|n| self.names.iter().position(|m| *m == n)) else {
@@ -1226,9 +1243,10 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
         Ok(())
     }
 
-    fn on_init_producer_id(&mut self, f: InFlight, frame: &[u8], now: u64) -> Result<(), ProtocolError> {
+    fn on_init_producer_id(&mut self, ci: usize, f: InFlight, frame: &[u8], now: u64) -> Result<(), ProtocolError> {
         let answer = frame::parse_response_frame_to::<InitProducerIdRequest<'_>>(frame, f.version, Mode::Lenient)
             .map_err(ProtocolError::Decode)?;
+        self.throttled(ci, now, answer.body.throttle_time_ms);
         let e = ErrorCode::from_code(answer.body.error_code);
         if e.is_none() {
             self.producer_id = answer.body.producer_id;
@@ -1266,6 +1284,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
     fn on_produce(&mut self, ci: usize, f: InFlight, frame: &[u8], now: u64) -> Result<(), ProtocolError> {
         let answer = frame::parse_response_frame_to::<ProduceRequest<'_>>(frame, f.version, Mode::Lenient)
             .map_err(ProtocolError::Decode)?;
+        self.throttled(ci, now, answer.body.throttle_time_ms);
         let id = f.correlation_id;
         let retry_at = now + self.config.retry_backoff_ms;
         for t in answer.body.responses.iter() {

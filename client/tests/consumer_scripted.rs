@@ -227,7 +227,7 @@ fn connects(c: &mut C) -> Vec<(ConnId, String)> {
 
 /// A consumer connected to broker 1, versions negotiated, Metadata answered.
 fn ready(reset: Reset) -> C {
-    let mut config = ConsumerConfig::new("test", "k1", 9092);
+    let mut config = ConsumerConfig::new("test", &[("k1", 9092)]);
     config.reset = reset;
     let mut c: C = Consumer::new(config, &[TOPIC]).unwrap();
     assert_eq!(connects(&mut c), [(ConnId(0), "k1".to_string())]);

@@ -14,7 +14,9 @@ use kafka_wire::messages::metadata_response::{
 use kafka_wire::messages::produce_response::{PartitionProduceResponse, ProduceResponse, TopicProduceResponse};
 use kafka_wire::records::RecordBatch;
 use kafka_wire::{ApiKey, Array, ErrorCode, RequestBody, ResponseBody, Uuid};
-use kafka_wire_client::{Acks, CloseReason, Config, ConnId, Delivery, DeliveryError, Event, Producer, Record, TopicId};
+use kafka_wire_client::{
+    Acks, CloseReason, Config, ConfigError, ConnId, Delivery, DeliveryError, Event, Producer, Record, TopicId,
+};
 
 mod common;
 
@@ -183,6 +185,10 @@ fn init_pid(p: &mut P, r: &Req, epoch: i16, now: u64) {
 }
 
 fn produce_answer(p: &mut P, r: &Req, results: &[(i32, ErrorCode, i64)], now: u64) {
+    throttled_produce_answer(p, r, results, 0, now);
+}
+
+fn throttled_produce_answer(p: &mut P, r: &Req, results: &[(i32, ErrorCode, i64)], throttle_ms: i32, now: u64) {
     assert_eq!(r.key, ApiKey::Produce);
     let parts: Vec<PartitionProduceResponse<'_>> = results
         .iter()
@@ -201,13 +207,14 @@ fn produce_answer(p: &mut P, r: &Req, results: &[(i32, ErrorCode, i64)], now: u6
     }];
     let body = ProduceResponse {
         responses: Array::from_slice(&topics),
+        throttle_time_ms: throttle_ms,
         ..ProduceResponse::DEFAULT
     };
     answer(p, r, ResponseBody::Produce(body), now);
 }
 
 fn config() -> Config<'static> {
-    Config::new("test", "k1", 9092)
+    Config::new("test", &[("k1", 9092)])
 }
 
 /// A producer connected to broker 1 (the bootstrap address), versions negotiated, Metadata
@@ -541,4 +548,54 @@ fn no_allocation_per_record() {
     let (allocs, calls) = common::client_allocations();
     assert!(calls > 10_000);
     assert_eq!(allocs, 0, "allocations in {calls} calls into the producer");
+}
+
+/// Kafka's `bootstrap.servers`: the addresses are tried in turn until one answers; after the
+/// last, the first again once the reconnect backoff has passed. An empty list is refused.
+#[test]
+fn bootstrap_addresses_are_tried_in_turn() {
+    let servers: &'static [(&'static str, u16)] = &[("k1", 9092), ("k2", 9093)];
+    let mut p: P = Producer::new(Config::new("test", servers), &[TOPIC]).unwrap();
+    assert_eq!(events(&mut p, 0), [Ev::Connect(ConnId(0), "k1".into(), 9092)]);
+    p.on_closed(ConnId(0), 0);
+    assert_eq!(
+        events(&mut p, 0),
+        [Ev::Connect(ConnId(0), "k2".into(), 9093)],
+        "the next address at once"
+    );
+    p.on_closed(ConnId(0), 1);
+    assert_eq!(
+        events(&mut p, 50),
+        [],
+        "the whole list failed: the reconnect backoff (50 ms)"
+    );
+    assert_eq!(events(&mut p, 51), [Ev::Connect(ConnId(0), "k1".into(), 9092)]);
+    p.on_closed(ConnId(0), 51);
+    assert_eq!(events(&mut p, 51), [Ev::Connect(ConnId(0), "k2".into(), 9093)]);
+    p.on_closed(ConnId(0), 52);
+    assert_eq!(events(&mut p, 151), [], "the second round backs off twice as long");
+    assert_eq!(events(&mut p, 152), [Ev::Connect(ConnId(0), "k1".into(), 9092)]);
+    assert_eq!(
+        P::new(Config::new("test", &[]), &[TOPIC]).err(),
+        Some(ConfigError::NoBootstrap)
+    );
+}
+
+/// KIP-219: a broker over a quota answers at once with `throttle_time_ms` and expects the client
+/// to send nothing more on that connection until the time has passed, as Kafka's clients do.
+#[test]
+fn a_throttled_connection_sends_nothing_until_the_throttle_ends() {
+    let mut p = ready(config());
+    p.send(TopicId(0), Some(0), &rec(b"a"), 1).unwrap();
+    let r = transmits(&mut p, 6);
+    assert_eq!(r.len(), 1);
+    throttled_produce_answer(&mut p, &r[0], &[(0, ErrorCode::None, 0)], 1000, 7);
+    p.send(TopicId(0), Some(0), &rec(b"b"), 8).unwrap();
+    assert_eq!(p.next_timeout(), Some(13), "the linger of the new record");
+    assert!(transmits(&mut p, 13).is_empty(), "throttled until 1007");
+    assert_eq!(p.next_timeout(), Some(1007), "the end of the throttle");
+    assert!(transmits(&mut p, 1006).is_empty());
+    let r = transmits(&mut p, 1007);
+    assert_eq!(r.len(), 1, "sent once the throttle has passed");
+    produce_answer(&mut p, &r[0], &[(0, ErrorCode::None, 1)], 1008);
 }

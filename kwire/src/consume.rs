@@ -39,7 +39,7 @@ pub enum IsolationArg {
 
 #[derive(Args)]
 pub struct ConsumeArgs {
-    /// The broker to ask first (host:port).
+    /// The brokers to ask first, tried in turn (host:port, comma-separated).
     #[arg(long, short = 'b')]
     bootstrap: String,
     /// The topic.
@@ -234,9 +234,9 @@ impl Printer<'_> {
 }
 
 pub fn run(a: &ConsumeArgs) -> Result<(), String> {
-    let (host, port) = crate::produce::split_addr(&a.bootstrap)?;
+    let bootstrap = crate::produce::split_addrs(&a.bootstrap)?;
     let from = parse_offset(&a.offset)?;
-    let mut config = ConsumerConfig::new(&a.client_id, host, port);
+    let mut config = ConsumerConfig::new(&a.client_id, &bootstrap);
     config.isolation = match a.isolation {
         IsolationArg::ReadUncommitted => Isolation::ReadUncommitted,
         IsolationArg::ReadCommitted => Isolation::ReadCommitted,

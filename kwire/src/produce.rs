@@ -41,7 +41,7 @@ pub enum Format {
 
 #[derive(Args)]
 pub struct ProduceArgs {
-    /// The broker to ask first (host:port).
+    /// The brokers to ask first, tried in turn (host:port, comma-separated).
     #[arg(long, short = 'b')]
     bootstrap: String,
     /// The topic.
@@ -205,12 +205,17 @@ impl<'c> Driven<'c> {
     }
 }
 
-pub(crate) fn split_addr(addr: &str) -> Result<(&str, u16), String> {
-    let (host, port) = addr
-        .rsplit_once(':')
-        .ok_or_else(|| format!("--bootstrap {addr}: expected HOST:PORT"))?;
-    let port = port.parse().map_err(|_| format!("--bootstrap {addr}: bad port"))?;
-    Ok((host, port))
+/// The addresses of `--bootstrap`: `host:port`, comma-separated.
+pub(crate) fn split_addrs(list: &str) -> Result<Vec<(&str, u16)>, String> {
+    list.split(',')
+        .map(|addr| {
+            let (host, port) = addr
+                .rsplit_once(':')
+                .ok_or_else(|| format!("--bootstrap {addr}: expected HOST:PORT"))?;
+            let port = port.parse().map_err(|_| format!("--bootstrap {addr}: bad port"))?;
+            Ok((host, port))
+        })
+        .collect()
 }
 
 /// Where `needle` first occurs in `hay`.
@@ -228,8 +233,8 @@ fn bytes_of(v: Option<&Value>) -> Option<Vec<u8>> {
 }
 
 pub fn run(a: &ProduceArgs) -> Result<(), String> {
-    let (host, port) = split_addr(&a.bootstrap)?;
-    let mut config = Config::new(&a.client_id, host, port);
+    let bootstrap = split_addrs(&a.bootstrap)?;
+    let mut config = Config::new(&a.client_id, &bootstrap);
     config.acks = match a.acks {
         AcksArg::Zero => Acks::None,
         AcksArg::One => Acks::Leader,

@@ -18,9 +18,10 @@ order); `-o OFFSET -c N` on one partition is compared with the Java consumer's r
 offset. Transactions: a transactional Java producer commits some transactions and aborts others;
 `KWIRE consume --isolation read-committed` must equal the Java consumer under read_committed, and
 read-uncommitted the Java consumer under read_uncommitted. Our producer compresses with each codec:
-Kafka's consumer reads the records back, and the broker's log segment holds batches of that codec. The idempotent produce and a zstd
-consume are run once more through the client's async driver on tokio (`--async`). With a broker
-started with `start.sh --sasl`, produce and consume over its SASL listener with PLAIN,
+Kafka's consumer reads the records back, and the broker's log segment holds batches of that
+codec. The idempotent produce and a zstd consume are run once more through the client's async
+driver on tokio (`--async`), and once more with a bootstrap list whose first address has nothing
+listening. With a broker started with `start.sh --sasl`, produce and consume over its SASL listener with PLAIN,
 SCRAM-SHA-256 and SCRAM-SHA-512, and a wrong password refused.
     tests/client/check.py KWIRE CLASSPATH_FILE --cluster CLUSTER_DIR [RECORDS]
 runs on a 3-node cluster (tests/broker/cluster.sh) instead: RECORDS records (default 50,000)
@@ -141,21 +142,36 @@ def kill(pid):
         time.sleep(0.05)
 
 
-def check_mode(kwire, classpath, bootstrap, acks, n, report, fault=None, tokio=False, codec=None, broker_dir=None):
+def dead_address():
+    """A local address where nothing listens: a port bound, then let go."""
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return f"127.0.0.1:{port}"
+
+
+def check_mode(kwire, classpath, bootstrap, acks, n, report, fault=None, tokio=False, codec=None, broker_dir=None,
+               dead_first=False):
     """Produces N records with acks ACKS and reads them back; with FAULT (restart_broker or
     kill_a_leader), the fault strikes once a tenth of the records are acknowledged; with TOKIO,
     through the client's async driver on tokio (`--async`); with CODEC, compressed with it, and
-    the broker's log segment (BROKER_DIR) read with `kwire dump-log` shows the codec kept."""
+    the broker's log segment (BROKER_DIR) read with `kwire dump-log` shows the codec kept; with
+    DEAD_FIRST, `--bootstrap` names an address where nothing listens before the broker's."""
     topic = (f"kwire-client-acks-{acks}-{os.getpid()}{'-fault' if fault else ''}{'-tokio' if tokio else ''}"
-             f"{'-' + codec if codec else ''}")
+             f"{'-' + codec if codec else ''}{'-dead-first' if dead_first else ''}")
     java(classpath, "create", bootstrap, topic, "3", str(fault.replicas if fault else 1))
     recs = records(n, seed=hash(acks) & 0xffff)
     lines = "".join(json.dumps({k: v for k, v in r.items() if k != "_i"}) + "\n" for r in recs)
     if fault:
         acks = f"all, {fault.label}"
     start = time.time()
-    cmd = [kwire, "produce", "-b", bootstrap.split(",")[0], "-t", topic, "--format", "json", "--acks",
-           acks.split(",")[0]]
+    first = bootstrap.split(",")[0]
+    if dead_first:
+        first = f"{dead_address()},{first}"
+        acks += ", a dead address first in --bootstrap"
+    cmd = [kwire, "produce", "-b", first, "-t", topic, "--format", "json", "--acks", acks.split(",")[0]]
     if tokio:
         cmd.append("--async")
         acks += ", tokio"
@@ -287,13 +303,18 @@ def first_difference(a, b):
     return f"{len(a)} records against Kafka's {len(b)}"
 
 
-def check_consume(kwire, classpath, bootstrap, codec, n, report, tokio=False):
+def check_consume(kwire, classpath, bootstrap, codec, n, report, tokio=False, dead_first=False):
     """Kafka's producer writes N records compressed with CODEC; kwire consume reads them (with
-    TOKIO, through the client's async driver on tokio)."""
-    topic = f"kwire-consume-{codec}-{os.getpid()}{'-tokio' if tokio else ''}"
+    TOKIO, through the client's async driver on tokio; with DEAD_FIRST, its `--bootstrap` names
+    an address where nothing listens before the broker's)."""
+    topic = f"kwire-consume-{codec}-{os.getpid()}{'-tokio' if tokio else ''}{'-dead-first' if dead_first else ''}"
     extra = ["--async"] if tokio else []
     if tokio:
         codec += ", tokio"
+    ours = bootstrap
+    if dead_first:
+        ours = f"{dead_address()},{bootstrap}"
+        codec += ", a dead address first in --bootstrap"
     java(classpath, "create", bootstrap, topic, "3")
     recs = records(n, seed=hash(codec) & 0xffff)
     for r in recs:
@@ -303,14 +324,14 @@ def check_consume(kwire, classpath, bootstrap, codec, n, report, tokio=False):
     report.check(sent == [str(n)], f"consume, {codec}: Kafka's producer wrote {sent} of {n} records")
     want = sorted(normal_java(java(classpath, "consume", bootstrap, topic, str(n), "read_uncommitted")),
                   key=lambda g: (g[0], g[1]))
-    got, took = kwire_consume(kwire, bootstrap, topic, "-e", *extra)
+    got, took = kwire_consume(kwire, ours, topic, "-e", *extra)
     report.check(got == want and len(want) == n,
                  f"consume, {codec}: kwire consume read every record as Kafka's consumer did, in order "
                  f"(partition, offset, key, value, headers; {len(got)} records, {took:.1f} s"
                  f"{'' if got == want else '; ' + first_difference(got, want)})")
     p0 = [g for g in want if g[0] == 0]
     start = p0[len(p0) // 2][1]
-    got, _ = kwire_consume(kwire, bootstrap, topic, "-p", "0", "-o", str(start), "-c", "10", *extra)
+    got, _ = kwire_consume(kwire, ours, topic, "-p", "0", "-o", str(start), "-c", "10", *extra)
     report.check(got == [g for g in p0 if g[1] >= start][:10],
                  f"consume, {codec}: -p 0 -o {start} -c 10 gives Kafka's records {start} to {start + 9}")
 
@@ -443,6 +464,15 @@ def main():
         check_consume(kwire, classpath, bootstrap, "zstd", n, report, tokio=True)
     except Exception as e:
         report.check(False, f"consume, zstd, tokio: {e}")
+    # A bootstrap list whose first address has nothing listening: the next one is tried.
+    try:
+        check_mode(kwire, classpath, bootstrap, "all", min(n, 1000), report, dead_first=True)
+    except Exception as e:
+        report.check(False, f"acks=all, a dead address first in --bootstrap: {e}")
+    try:
+        check_consume(kwire, classpath, bootstrap, "none", min(n, 1000), report, dead_first=True)
+    except Exception as e:
+        report.check(False, f"consume, none, a dead address first in --bootstrap: {e}")
     sasl_port = os.path.join(broker_dir, "sasl-port") if broker_dir else None
     if sasl_port and os.path.exists(sasl_port):
         try:

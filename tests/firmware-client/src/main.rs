@@ -187,7 +187,8 @@ fn main() -> ! {
         fail("usage: firmware PORT TOPIC COUNT (semihosting arguments)")
     };
     let topics = [topic];
-    let config = Config::new("kw-firmware", "127.0.0.1", port);
+    let bootstrap = [("127.0.0.1", port)];
+    let config = Config::new("kw-firmware", &bootstrap);
     let mut producer: FwProducer<'_> = match Producer::new(config, &topics) {
         Ok(p) => p,
         Err(_) => fail("the producer's configuration"),
