@@ -23,6 +23,8 @@
 //       HEADERS "-" or NAME=B64|-,... (NAME plain text). With tx, the producer is transactional:
 //       a transaction is open from the start, and a line COMMIT or ABORT ends it and opens the
 //       next. Prints the number of records sent.
+//   java -cp CLASSPATH ClientCheck.java quota BOOTSTRAP CLIENT_ID BYTES_PER_SECOND
+//       sets the produce quota (producer_byte_rate) of the client id with Kafka's Admin client
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -37,6 +39,8 @@ import java.util.TreeMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -73,6 +77,7 @@ public class ClientCheck {
             case "produce-records" -> produceRecords(args[1], args[2], args[3], args.length > 4 && args[4].equals("tx"));
             case "partition" -> partition(Integer.parseInt(args[1]));
             case "produce" -> produce(args[1], args[2]);
+            case "quota" -> quota(args[1], args[2], Double.parseDouble(args[3]));
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
@@ -90,6 +95,17 @@ public class ClientCheck {
                 Thread.sleep(100);
             }
             throw new IllegalStateException("no leader for every partition of " + topic);
+        }
+    }
+
+    /** A produce quota of `bytesPerSecond` on the client id `clientId`. */
+    static void quota(String bootstrap, String clientId, double bytesPerSecond) throws Exception {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        try (Admin admin = Admin.create(p)) {
+            ClientQuotaEntity who = new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, clientId));
+            ClientQuotaAlteration.Op op = new ClientQuotaAlteration.Op("producer_byte_rate", bytesPerSecond);
+            admin.alterClientQuotas(List.of(new ClientQuotaAlteration(who, List.of(op)))).all().get();
         }
     }
 

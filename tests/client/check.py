@@ -21,7 +21,8 @@ read-uncommitted the Java consumer under read_uncommitted. Our producer compress
 Kafka's consumer reads the records back, and the broker's log segment holds batches of that
 codec. The idempotent produce and a zstd consume are run once more through the client's async
 driver on tokio (`--async`), and once more with a bootstrap list whose first address has nothing
-listening. With a broker started with `start.sh --sasl`, produce and consume over its SASL listener with PLAIN,
+listening. A produce over a quota is captured: no request follows a throttled answer before the
+throttle has passed (KIP-219). With a broker started with `start.sh --sasl`, produce and consume over its SASL listener with PLAIN,
 SCRAM-SHA-256 and SCRAM-SHA-512, and a wrong password refused.
     tests/client/check.py KWIRE CLASSPATH_FILE --cluster CLUSTER_DIR [RECORDS]
 runs on a 3-node cluster (tests/broker/cluster.sh) instead: RECORDS records (default 50,000)
@@ -336,6 +337,70 @@ def check_consume(kwire, classpath, bootstrap, codec, n, report, tokio=False, de
                  f"consume, {codec}: -p 0 -o {start} -c 10 gives Kafka's records {start} to {start + 9}")
 
 
+def check_throttle(kwire, classpath, bootstrap, report):
+    """KIP-219: a produce quota of 20 kB/s on our client id (set with Kafka's Admin client);
+    `kwire produce` of 400 records of 1 kB while dumpcap captures the broker's port. The broker
+    answers a request over the quota at once, with `throttle_time_ms`, and mutes the connection
+    for that long; Kafka's clients send nothing on it in the meantime. In the capture (decoded by
+    `kwire pcap`), no request may follow a throttled answer on its connection before the throttle
+    has passed, and some answers must be throttled. Every record is then read back by Kafka's
+    consumer."""
+    import shutil
+    import tempfile
+    topic = f"kwire-throttled-{os.getpid()}"
+    client_id = f"kwire-throttled-{os.getpid()}"
+    port = bootstrap.split(",")[0].rsplit(":", 1)[1]
+    dumpcap = shutil.which("dumpcap")
+    if not report.check(dumpcap is not None, "throttle: dumpcap (from Debian's tshark) is installed"):
+        return
+    java(classpath, "create", bootstrap, topic, "1")
+    java(classpath, "quota", bootstrap, client_id, "20000")
+    work = tempfile.mkdtemp(prefix="kwire-throttle-")
+    cap = os.path.join(work, "throttle.pcapng")
+    dc = subprocess.Popen([dumpcap, "-q", "-i", "lo", "-f", f"tcp port {port}", "-w", cap],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(50):  # until the capture file exists: dumpcap is listening
+            if os.path.exists(cap) and os.path.getsize(cap) > 0:
+                break
+            time.sleep(0.1)
+        lines = "".join(json.dumps({"value": f"{i:05d}" + "x" * 995}) + "\n" for i in range(400))
+        p = subprocess.run([kwire, "produce", "-b", bootstrap.split(",")[0], "-t", topic, "--client-id", client_id,
+                            "--format", "json"], input=lines, capture_output=True, text=True, timeout=300)
+        time.sleep(0.5)
+    finally:
+        dc.terminate()
+        dc.wait(timeout=30)
+    if not report.check(p.returncode == 0, f"throttle: kwire produce exited {p.returncode}: "
+                                           f"{(p.stderr.strip().splitlines() or [''])[-1]}"):
+        return
+    out = subprocess.run([kwire, "pcap", "--port", port, "--api", "Produce", "--no-summary", cap],
+                         capture_output=True, text=True, timeout=120).stdout
+    shutil.rmtree(work, True)
+    frames = [json.loads(l) for l in out.splitlines() if l.strip()]
+    throttled = early = 0
+    until = {}  # connection -> (time the throttle ends, its length in ms)
+    worst = 0.0
+    for f in frames:
+        conn = f["connection"]
+        if f["direction"] == "response":
+            ms = f["body"].get("throttleTimeMs", 0)
+            if ms > 0:
+                throttled += 1
+                until[conn] = (f["time"] + ms / 1000.0, ms)
+        elif conn in until and f["time"] < until[conn][0] - 0.002:
+            early += 1
+            worst = max(worst, until[conn][0] - f["time"])
+    requests = sum(1 for f in frames if f["direction"] == "request")
+    report.check(throttled > 0 and early == 0,
+                 f"throttle: {throttled} of {requests} Produce answers throttled by the broker, "
+                 f"{early} requests sent before a throttle ended"
+                 f"{f' (the earliest {worst * 1000:.0f} ms early)' if early else ''}")
+    got = java(classpath, "consume", bootstrap, topic, "400").splitlines()
+    report.check(len([l for l in got if l.strip()]) == 400,
+                 f"throttle: Kafka's consumer read {len(got)} of the 400 records produced")
+
+
 def check_transactions(kwire, classpath, bootstrap, n, report):
     """A transactional Java producer commits and aborts; kwire consume under each isolation."""
     topic = f"kwire-consume-tx-{os.getpid()}"
@@ -464,6 +529,10 @@ def main():
         check_consume(kwire, classpath, bootstrap, "zstd", n, report, tokio=True)
     except Exception as e:
         report.check(False, f"consume, zstd, tokio: {e}")
+    try:
+        check_throttle(kwire, classpath, bootstrap, report)
+    except Exception as e:
+        report.check(False, f"throttle: {e}")
     # A bootstrap list whose first address has nothing listening: the next one is tried.
     try:
         check_mode(kwire, classpath, bootstrap, "all", min(n, 1000), report, dead_first=True)
