@@ -187,6 +187,10 @@ fn batch(base: i64, values: &[&[u8]]) -> Vec<u8> {
 }
 
 fn fetch_frame(r: &Req, results: &[(i32, ErrorCode, &[u8])]) -> Vec<u8> {
+    throttled_fetch_frame(r, results, 0)
+}
+
+fn throttled_fetch_frame(r: &Req, results: &[(i32, ErrorCode, &[u8])], throttle_ms: i32) -> Vec<u8> {
     assert_eq!(r.key, ApiKey::Fetch);
     let parts: Vec<_> = results
         .iter()
@@ -209,6 +213,7 @@ fn fetch_frame(r: &Req, results: &[(i32, ErrorCode, &[u8])]) -> Vec<u8> {
         r,
         &ResponseBody::Fetch(FetchResponse {
             responses: Array::from_slice(&topics),
+            throttle_time_ms: throttle_ms,
             ..FetchResponse::DEFAULT
         }),
     )
@@ -409,4 +414,24 @@ fn no_allocation_per_record() {
     let (allocs, calls) = common::client_allocations();
     assert!(calls > 100);
     assert_eq!(allocs, 0, "allocations in {calls} calls into the consumer");
+}
+
+/// KIP-219: after a Fetch answer with `throttle_time_ms`, nothing is sent on that connection
+/// until the throttle has passed, as Kafka's consumer does.
+#[test]
+fn a_throttled_fetch_waits_for_the_throttle_to_end() {
+    let mut c = ready(Reset::Latest);
+    c.assign(TopicId(0), 0, Offset::At(10)).unwrap();
+    let r = transmits(&mut c, 0);
+    metadata(&mut c, &r[0], 1);
+    let r = transmits(&mut c, 0);
+    assert_eq!(r[0].key, ApiKey::Fetch);
+    let f = throttled_fetch_frame(&r[0], &[(0, ErrorCode::None, &[])], 700);
+    c.on_frame(r[0].conn, &f, 5).unwrap();
+    assert!(transmits(&mut c, 5).is_empty(), "throttled until 705");
+    assert_eq!(c.next_timeout(), Some(705));
+    assert!(transmits(&mut c, 704).is_empty());
+    let r = transmits(&mut c, 705);
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].key, ApiKey::Fetch);
 }
