@@ -752,7 +752,7 @@ encoder_panics() {
     case "$name" in
       producer-small-*) what="the producer firmware with small-code (four requests encoded, their answers parsed)" ;;
       producer-*) what="the producer firmware (four requests encoded, their answers parsed)" ;;
-      alloc) what="the alloc firmware (owned values decoded and encoded, a `dynamic` value encoded)" ;;
+      alloc) what="the alloc firmware (owned values decoded and encoded, a dynamic value encoded)" ;;
       client-small) what="the client firmware (kafka-wire-client's producer and driver, small-code)" ;;
     esac
     panic_report "$name" "$what" ours

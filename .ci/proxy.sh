@@ -12,7 +12,10 @@
 #     to the broker's SASL_PLAINTEXT listener, passed through;
 #   - broker addresses were rewritten: no Metadata, DescribeCluster or FindCoordinator response
 #     reached the client with the broker's own port, and the client then connected through the
-#     proxy's listener for the broker (the JSON's connection label ends "via <listener>").
+#     proxy's listener for the broker (the JSON's connection label ends "via <listener>");
+#   - the fault suite's checks that need only an answering broker, against this one
+#     (tests/proxy/faults.py --real-broker: descriptors run out, 1,000 slow clients, 1,000
+#     hostile size prefixes, a stalled log).
 #
 #   bash .ci/proxy.sh
 #
@@ -204,6 +207,9 @@ for n in librdkafka-sasl-ssl java-4.4.0-sasl-ssl; do
     echo "FAILED: $n: no SASL exchange in the proxy's log" | tee -a "$work/out4"
   fi
 done
-passed=$((passed + $(cat "$work/out1" "$work/out2" "$work/out3" "$work/out4" | grep -c '^PASS:')))
-failed=$((failed + $(cat "$work/out1" "$work/out2" "$work/out3" "$work/out4" | grep -c '^FAILED:')))
+# The fault suite's checks that need only a broker that answers, against this broker
+# (tests/proxy/faults.py --real-broker; about 25 s).
+python3 tests/proxy/faults.py "$kwire" --real-broker "$port" 2>&1 | grep -v '^faults:' | tee "$work/out5"
+passed=$((passed + $(cat "$work/out1" "$work/out2" "$work/out3" "$work/out4" "$work/out5" | grep -c '^PASS:')))
+failed=$((failed + $(cat "$work/out1" "$work/out2" "$work/out3" "$work/out4" "$work/out5" | grep -c '^FAILED:')))
 finish

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The faults of a proxy under pressure, against `kwire proxy` as a process and a fake broker.
+"""The faults of a proxy under pressure, against `kwire proxy` as a process, with a fake broker
+or a real one.
 
 Each check starts its own proxy and prints one PASS:/FAILED: line; the last line is
 `faults: N passed, M failed`. The fake broker answers ApiVersions v0 (or stays silent, or
@@ -7,6 +8,11 @@ answers late); its frames are built here from the protocol's layout (request hea
 header v0), so kwire decodes every one strictly.
 
   python3 tests/proxy/faults.py target/debug/kwire
+  python3 tests/proxy/faults.py target/debug/kwire --real-broker PORT
+
+With `--real-broker`, the checks that need only a broker that answers (descriptors run out,
+1,000 slow clients, 1,000 hostile size prefixes, a stalled log) run against the Kafka broker on
+127.0.0.1:PORT instead; a broker that answers late or never is the fake one's alone.
 """
 import json, os, resource, signal, socket, struct, subprocess, sys, tempfile, threading, time
 
@@ -152,96 +158,107 @@ want = 20000 if hard == resource.RLIM_INFINITY else min(20000, hard)
 resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 broker = fake_broker()
 
-# 1. Out of file descriptors: clients are refused or lost one by one, the acceptor backs off
-#    instead of spinning, and the proxy serves again once descriptors are free.
-p = Proxy("nofile", broker, "--quiet", prefix=["prlimit", "--nofile=48:48", "--"])
-held = []
-for _ in range(60):
+def pressure(broker, tag):
+    """Checks 1 to 4 against the broker on port `broker`; `tag` starts every line."""
+    # 1. Out of file descriptors: clients are refused or lost one by one, the acceptor backs off
+    #    instead of spinning, and the proxy serves again once descriptors are free.
+    p = Proxy("nofile", broker, "--quiet", prefix=["prlimit", "--nofile=48:48", "--"])
+    held = []
+    for _ in range(60):
+        try:
+            held.append(p.connect())
+        except OSError:
+            pass
+    time.sleep(0.5)
+    cpu0 = p.cpu()
+    time.sleep(3)
+    spent = p.cpu() - cpu0
+    lost = len(p.faults("accept_failed")) + len(p.faults("upstream_refused"))
+    for s in held:
+        s.close()
+    time.sleep(1.5)
+    ok = p.alive() and lost > 0 and spent < 0.5 and p.healthy()
+    check(ok, tag + "out of descriptors (--nofile 48, 60 clients): %d faults logged (accept_failed, upstream_refused), "
+          "%.2f CPU-s in 3 s while exhausted, alive and serving afterwards: %s" % (lost, spent, p.alive() and p.healthy()))
+    p.stop()
+
+    # 2. 1,000 slow clients (two bytes of a size prefix each): tasks, not threads; closed when idle;
+    #    a healthy client is served meanwhile.
+    p = Proxy("slowloris", broker, "--quiet", "--idle-timeout", "3")
+    slow = []
+    for _ in range(1000):
+        s = p.connect()
+        s.sendall(b"\x00\x00")
+        slow.append(s)
+    time.sleep(0.5)
+    threads = p.status("Threads")
+    served = p.healthy()
+    time.sleep(4)
+    closed = 0
+    for s in slow:
+        s.settimeout(5)
+        try:
+            closed += s.recv(1) == b""
+        except OSError:
+            closed += 1
+        s.close()
+    idle = len(p.faults("idle_timeout"))
+    check(threads <= 12 and served and closed == 1000 and idle >= 1000,
+          tag + "1,000 slow clients: %d threads, healthy client served: %s, %d closed after --idle-timeout 3 (%d idle_timeout faults)"
+          % (threads, served, closed, idle))
+    p.stop()
+
+    # 3. 1,000 clients announcing 100 MiB frames and sending nothing else add at most 64 MiB.
+    p = Proxy("prefix", broker, "--quiet")
+    time.sleep(0.3)
+    rss0 = p.status("VmRSS")
+    hostile = []
+    for _ in range(1000):
+        s = p.connect()
+        s.sendall(struct.pack(">i", 100 << 20))
+        hostile.append(s)
+    time.sleep(1.5)
+    added = (p.status("VmRSS") - rss0) / 1024
+    served = p.healthy()
+    check(added <= 64 and served and p.alive(),
+          tag + "1,000 clients announcing 100 MiB each: RSS +%.1f MiB (bound 64), healthy client served: %s" % (added, served))
+    for s in hostile:
+        s.close()
+    p.stop()
+
+    # 4. A log nobody reads (a full pipe) never holds up forwarding; lines are dropped and counted;
+    #    SIGTERM still ends the proxy.
+    r, w = os.pipe()
+    p = Proxy("stalled", broker, "--log-queue", "1000", stdout=w)
+    s = p.connect()
+    t0 = time.time()
+    n = 0
     try:
-        held.append(p.connect())
-    except OSError:
+        for corr in range(20000):
+            s.sendall(request(corr))
+            read_frame(s)
+            n += 1
+    except (OSError, EOFError):
         pass
-time.sleep(0.5)
-cpu0 = p.cpu()
-time.sleep(3)
-spent = p.cpu() - cpu0
-lost = len(p.faults("accept_failed")) + len(p.faults("upstream_refused"))
-for s in held:
-    s.close()
-time.sleep(1.5)
-ok = p.alive() and lost > 0 and spent < 0.5 and p.healthy()
-check(ok, "out of descriptors (--nofile 48, 60 clients): %d faults logged (accept_failed, upstream_refused), "
-      "%.2f CPU-s in 3 s while exhausted, alive and serving afterwards: %s" % (lost, spent, p.alive() and p.healthy()))
-p.stop()
+    took = time.time() - t0
+    t0 = time.time()
+    rc = p.stop()
+    ended = time.time() - t0
+    dropped = [l for l in open(p.err) if "log lines dropped" in l]
+    check(n == 20000 and rc == 0 and ended < 10 and dropped,
+          tag + "a log pipe nobody reads: %d of 20,000 requests answered in %.1f s, exit %s %.1f s after SIGTERM; %s"
+          % (n, took, rc, ended, dropped[-1].strip()[-60:] if dropped else "no drop count printed"))
+    os.close(r)
+    os.close(w)
 
-# 2. 1,000 slow clients (two bytes of a size prefix each): tasks, not threads; closed when idle;
-#    a healthy client is served meanwhile.
-p = Proxy("slowloris", broker, "--quiet", "--idle-timeout", "3")
-slow = []
-for _ in range(1000):
-    s = p.connect()
-    s.sendall(b"\x00\x00")
-    slow.append(s)
-time.sleep(0.5)
-threads = p.status("Threads")
-served = p.healthy()
-time.sleep(4)
-closed = 0
-for s in slow:
-    s.settimeout(5)
-    try:
-        closed += s.recv(1) == b""
-    except OSError:
-        closed += 1
-    s.close()
-idle = len(p.faults("idle_timeout"))
-check(threads <= 12 and served and closed == 1000 and idle >= 1000,
-      "1,000 slow clients: %d threads, healthy client served: %s, %d closed after --idle-timeout 3 (%d idle_timeout faults)"
-      % (threads, served, closed, idle))
-p.stop()
 
-# 3. 1,000 clients announcing 100 MiB frames and sending nothing else add at most 64 MiB.
-p = Proxy("prefix", broker, "--quiet")
-time.sleep(0.3)
-rss0 = p.status("VmRSS")
-hostile = []
-for _ in range(1000):
-    s = p.connect()
-    s.sendall(struct.pack(">i", 100 << 20))
-    hostile.append(s)
-time.sleep(1.5)
-added = (p.status("VmRSS") - rss0) / 1024
-served = p.healthy()
-check(added <= 64 and served and p.alive(),
-      "1,000 clients announcing 100 MiB each: RSS +%.1f MiB (bound 64), healthy client served: %s" % (added, served))
-for s in hostile:
-    s.close()
-p.stop()
-
-# 4. A log nobody reads (a full pipe) never holds up forwarding; lines are dropped and counted;
-#    SIGTERM still ends the proxy.
-r, w = os.pipe()
-p = Proxy("stalled", broker, "--log-queue", "1000", stdout=w)
-s = p.connect()
-t0 = time.time()
-n = 0
-try:
-    for corr in range(20000):
-        s.sendall(request(corr))
-        read_frame(s)
-        n += 1
-except (OSError, EOFError):
-    pass
-took = time.time() - t0
-t0 = time.time()
-rc = p.stop()
-ended = time.time() - t0
-dropped = [l for l in open(p.err) if "log lines dropped" in l]
-check(n == 20000 and rc == 0 and ended < 10 and dropped,
-      "a log pipe nobody reads: %d of 20,000 requests answered in %.1f s, exit %s %.1f s after SIGTERM; %s"
-      % (n, took, rc, ended, dropped[-1].strip()[-60:] if dropped else "no drop count printed"))
-os.close(r)
-os.close(w)
+real = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--real-broker" else None
+if real:
+    pressure(int(real), "real broker: ")
+    passed = sum(results)
+    print("faults: %d passed, %d failed" % (passed, len(results) - passed))
+    sys.exit(0 if passed == len(results) and results else 1)
+pressure(broker, "")
 
 # 5. SIGTERM with a request in flight: it is answered, the log is flushed, exit 0, nothing
 #    listens afterwards.
