@@ -8,7 +8,7 @@ use crate::compound::write::unknown_between;
 use crate::error::{EncodeError, EncodeErrorKind as K};
 use crate::reflect::{DefaultValue, FieldDesc, Kind, StructDesc};
 use crate::types::RawTaggedField;
-use crate::write::{len_size, null_not_allowed, raw_tag_size, str_size, tagged_size, uvarint_size, Writer};
+use crate::write::{len_size, null_not_allowed, raw_tag_size, str_size, tagged_size, too_long, uvarint_size, Writer};
 
 /// A field's value (an array element's, for arrays).
 #[derive(Clone, Debug, PartialEq)]
@@ -114,7 +114,7 @@ impl Out for Count {
     }
     fn len_prefix(&mut self, len: usize, compact: bool, f: &'static str) -> Result<(), EncodeError> {
         if len > i32::MAX as usize - 1 {
-            return Err(EncodeError::new(K::TooLong { length: len }, f));
+            return Err(too_long(len, f));
         }
         self.0 += len_size(len, compact);
         Ok(())
@@ -198,7 +198,7 @@ fn emit_struct<O: Out>(o: &mut O, desc: &StructDesc, s: &Struct<'_>, v: i16) -> 
         .collect();
     known.sort_by_key(|(f, _)| f.tag);
     let n = known.len() + s.unknown_tags.len();
-    let count = i32::try_from(n).map_err(|_| EncodeError::new(K::TooLong { length: n }, "_tagged_fields"))?;
+    let count = i32::try_from(n).map_err(|_| too_long(n, "_tagged_fields"))?;
     o.uvarint(count.cast_unsigned(), "_tagged_fields");
     let unknown = || {
         s.unknown_tags

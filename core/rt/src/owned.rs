@@ -36,7 +36,7 @@ pub use smallvec::SmallVec;
 
 use crate::codec::{self, Message, MessageInfo};
 use crate::compound::read::array_count;
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Fail};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, Fail};
 use crate::read::{self, Cursor};
 use crate::sealed::Sealed;
 use crate::types::{RawTaggedField, TaggedFields};
@@ -556,7 +556,7 @@ pub fn vec_size<T: OwnedElem>(a: &[T], compact: bool, v: i16, f: &'static str) -
 
 fn vec_size_elems<T: OwnedElem>(a: &[T], compact: bool, v: i16, f: &'static str) -> Result<usize, EncodeError> {
     if a.len() > i32::MAX as usize - 1 {
-        return Err(EncodeError::new(EncodeErrorKind::TooLong { length: a.len() }, f));
+        return Err(write::too_long(a.len(), f));
     }
     // Fixed-width elements are summed by `vec_size` unless the length is too long (above).
     let mut n = write::len_size(a.len(), compact);

@@ -199,7 +199,7 @@ impl<'b> Writer<'b> {
     #[cold]
     #[inline(never)]
     fn too_long(&mut self, length: usize, f: &'static str) {
-        self.fail(EncodeError::new(K::TooLong { length }, f))
+        self.fail(too_long(length, f))
     }
 
     /// Records a write of `more` bytes that did not fit.
@@ -342,7 +342,7 @@ impl<'b> Writer<'b> {
         )]
         pub fn len_prefix(&mut self, len: usize, compact: bool, f: &'static str) {
             if len > i32::MAX as usize - 1 {
-                return self.fail(EncodeError::new(K::TooLong { length: len }, f));
+                return self.too_long(len, f);
             }
             if compact {
                 self.uvarint((len as u32).wrapping_add(1), f)
@@ -376,7 +376,7 @@ impl<'b> Writer<'b> {
         )]
         pub fn str(&mut self, s: &str, compact: bool, f: &'static str) {
             if s.len() > 0x7fff {
-                return self.fail(EncodeError::new(K::TooLong { length: s.len() }, f));
+                return self.too_long(s.len(), f);
             }
             if compact {
                 self.uvarint((s.len() as u32).wrapping_add(1), f);
@@ -450,7 +450,7 @@ pub const fn tagged_size(tag: u32, size: usize) -> usize {
 #[doc(hidden)]
 pub fn raw_tag_size(tag: u32, len: usize) -> Result<usize, EncodeError> {
     if len > 0x7fff_ffff {
-        return Err(EncodeError::new(K::TooLong { length: len }, "_tagged_fields"));
+        return Err(too_long(len, "_tagged_fields"));
     }
     Ok(tagged_size(tag, len))
 }
@@ -511,7 +511,7 @@ pub fn len_size(len: usize, compact: bool) -> usize {
 #[inline(always)]
 pub fn str_size(s: &str, compact: bool, f: &'static str) -> Result<usize, EncodeError> {
     if s.len() > 0x7fff {
-        return Err(EncodeError::new(K::TooLong { length: s.len() }, f));
+        return Err(too_long(s.len(), f));
     }
     #[allow(clippy::cast_possible_truncation, reason = "s.len() <= 0x7fff is checked above")]
     let len = s.len() as u32;
@@ -532,7 +532,7 @@ pub fn opt_str_size(s: Option<&str>, compact: bool, nullable: bool, f: &'static 
 #[inline(always)]
 pub fn bytes_size(b: &[u8], compact: bool, f: &'static str) -> Result<usize, EncodeError> {
     if b.len() > i32::MAX as usize - 1 {
-        return Err(EncodeError::new(K::TooLong { length: b.len() }, f));
+        return Err(too_long(b.len(), f));
     }
     Ok(len_size(b.len(), compact) + b.len())
 }
@@ -559,6 +559,14 @@ pub fn not_in_version(f: &'static str) -> EncodeError {
 #[inline(never)]
 pub fn null_not_allowed(f: &'static str) -> EncodeError {
     EncodeError::new(K::NullNotAllowed, f)
+}
+
+/// The error for a string, bytes, array or tagged field of `length` too long for its length
+/// prefix (32767 bytes for a string, `i32::MAX` otherwise).
+#[cold]
+#[inline(never)]
+pub fn too_long(length: usize, f: &'static str) -> EncodeError {
+    EncodeError::new(K::TooLong { length }, f)
 }
 
 /// The error for unknown tagged fields at a version without tagged fields.
