@@ -203,7 +203,7 @@ macro_rules! reader {
         }
     };
     ($s:ident $t:ident 8) => {
-        #[doc = concat!("`", stringify!($s), "`, through [`be`].")]
+        #[doc = concat!("`", stringify!($s), "`, through `be`.")]
         #[inline(always)]
         pub fn $t<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<$t, C::Err> {
             match be(c, 8, f) {
@@ -213,7 +213,7 @@ macro_rules! reader {
         }
     };
     ($s:ident $t:ident $w:tt) => {
-        #[doc = concat!("`", stringify!($s), "`, through [`be`].")]
+        #[doc = concat!("`", stringify!($s), "`, through `be`.")]
         #[inline(always)]
         pub fn $t<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<$t, C::Err> {
             match be(c, $w, f) {
