@@ -492,6 +492,13 @@ pub(crate) fn on_auth(
     Ok(())
 }
 
+/// The answer on connection `ci` carried `throttle_time_ms` `ms` ([`Conn::throttle`]).
+pub(crate) fn throttle(conns: &mut [Conn], ci: usize, now: u64, ms: i32) {
+    if let Some(c) = conns.get_mut(ci) {
+        c.throttle(now, ms);
+    }
+}
+
 /// The first connection: to the first address of the bootstrap list (`Err` when the list is
 /// empty, `Ok(None)` when a host name is too long).
 pub(crate) fn bootstrap_conn(list: &[(&str, u16)]) -> Result<Option<Conn>, ()> {

@@ -750,7 +750,7 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
         let answer = frame::parse_response_frame_to::<MetadataRequest<'_>>(frame, f.version, Mode::Lenient)
             .map_err(ProtocolError::Decode)?;
         let body = &answer.body;
-        self.throttled(ci, now, body.throttle_time_ms);
+        cluster::throttle(&mut self.conns, ci, now, body.throttle_time_ms);
         let mut again = false;
         for t in body.topics.iter() {
             let Some(ti) = t.name.and_then(|n| self.names.iter().position(|m| *m == n)) else {
@@ -825,17 +825,10 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
         }
     }
 
-    /// The answer on connection `ci` was throttled for `ms`.
-    fn throttled(&mut self, ci: usize, now: u64, ms: i32) {
-        if let Some(c) = self.conns.get_mut(ci) {
-            c.throttle(now, ms);
-        }
-    }
-
     fn on_list_offsets(&mut self, ci: usize, f: InFlight, frame: &[u8], now: u64) -> Result<(), ProtocolError> {
         let answer = frame::parse_response_frame_to::<ListOffsetsRequest<'_>>(frame, f.version, Mode::Lenient)
             .map_err(ProtocolError::Decode)?;
-        self.throttled(ci, now, answer.body.throttle_time_ms);
+        cluster::throttle(&mut self.conns, ci, now, answer.body.throttle_time_ms);
         for t in answer.body.topics.iter() {
             for r in t.partitions.iter() {
                 let Some(pi) = self.answered_part((t.name, Uuid::nil()), r.partition_index, State::Resolving(ci as u8))
@@ -898,7 +891,7 @@ impl<'c, const P: usize, const C: usize> Consumer<'c, P, C> {
         let answer = frame::parse_response_frame_to::<FetchRequest<'_>>(frame, f.version, Mode::Lenient)
             .map_err(ProtocolError::Decode)?;
         let body = answer.body;
-        self.throttled(ci, now, body.throttle_time_ms);
+        cluster::throttle(&mut self.conns, ci, now, body.throttle_time_ms);
         let mut fetched = Fetched::empty();
         let top = ErrorCode::from_code(body.error_code);
         if !top.is_none() {

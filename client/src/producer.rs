@@ -1157,13 +1157,6 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
         }
     }
 
-    /// The answer on connection `ci` was throttled for `ms`.
-    fn throttled(&mut self, ci: usize, now: u64, ms: i32) {
-        if let Some(c) = self.conns.get_mut(ci) {
-            c.throttle(now, ms);
-        }
-    }
-
     fn on_api_versions(&mut self, ci: usize, f: InFlight, frame: &[u8]) -> Result<(), ProtocolError> {
         let auth = self.config.auth();
         match self.conns.get_mut(ci) {
@@ -1177,7 +1170,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
         let answer = frame::parse_response_frame_to::<MetadataRequest<'_>>(frame, f.version, Mode::Lenient)
             .map_err(ProtocolError::Decode)?;
         let body = &answer.body;
-        self.throttled(ci, now, body.throttle_time_ms);
+        cluster::throttle(&mut self.conns, ci, now, body.throttle_time_ms);
         let mut again = false;
         for t in body.topics.iter() {
             let Some(ti) = t.name.and_then(|n| self.names.iter().position(|m| *m == n)) else {
@@ -1246,7 +1239,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
     fn on_init_producer_id(&mut self, ci: usize, f: InFlight, frame: &[u8], now: u64) -> Result<(), ProtocolError> {
         let answer = frame::parse_response_frame_to::<InitProducerIdRequest<'_>>(frame, f.version, Mode::Lenient)
             .map_err(ProtocolError::Decode)?;
-        self.throttled(ci, now, answer.body.throttle_time_ms);
+        cluster::throttle(&mut self.conns, ci, now, answer.body.throttle_time_ms);
         let e = ErrorCode::from_code(answer.body.error_code);
         if e.is_none() {
             self.producer_id = answer.body.producer_id;
@@ -1284,7 +1277,7 @@ impl<'c, const P: usize, const S: usize, const B: usize, const C: usize> Produce
     fn on_produce(&mut self, ci: usize, f: InFlight, frame: &[u8], now: u64) -> Result<(), ProtocolError> {
         let answer = frame::parse_response_frame_to::<ProduceRequest<'_>>(frame, f.version, Mode::Lenient)
             .map_err(ProtocolError::Decode)?;
-        self.throttled(ci, now, answer.body.throttle_time_ms);
+        cluster::throttle(&mut self.conns, ci, now, answer.body.throttle_time_ms);
         let id = f.correlation_id;
         let retry_at = now + self.config.retry_backoff_ms;
         for t in answer.body.responses.iter() {
