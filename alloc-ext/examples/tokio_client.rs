@@ -170,21 +170,30 @@ async fn main() -> Result<(), Error> {
         topic_data: Array::from_slice(&data),
         ..ProduceRequest::DEFAULT
     };
-    conn.send(Outgoing::new(produce, v)).await?;
-    let produced: ProduceResponse = answer(&mut conn).await?.parse()?;
-    let p = produced
-        .responses
-        .first()
-        .and_then(|t| t.partition_responses.first())
-        .ok_or("no partition in the Produce answer")?;
-    let e = ErrorCode::from_code(p.error_code);
-    if !e.is_none() {
-        return Err(format!("Produce v{v}: {e}").into());
+    // A new topic's leader may not take writes yet (NOT_LEADER_OR_FOLLOWER): a retriable error
+    // is sent again after a pause, as Kafka's producer does.
+    for _ in 0..40 {
+        conn.send(Outgoing::new(produce, v)).await?;
+        let produced: ProduceResponse = answer(&mut conn).await?.parse()?;
+        let p = produced
+            .responses
+            .first()
+            .and_then(|t| t.partition_responses.first())
+            .ok_or("no partition in the Produce answer")?;
+        let e = ErrorCode::from_code(p.error_code);
+        if e.is_retriable() {
+            tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+            continue;
+        }
+        if !e.is_none() {
+            return Err(format!("Produce v{v}: {e}").into());
+        }
+        println!(
+            "tokio_client: produced {} records to {topic} partition 0 at offset {} (Produce v{v})",
+            records.len(),
+            p.base_offset
+        );
+        return Ok(());
     }
-    println!(
-        "tokio_client: produced {} records to {topic} partition 0 at offset {} (Produce v{v})",
-        records.len(),
-        p.base_offset
-    );
-    Ok(())
+    Err(format!("Produce v{v}: still a retriable error after 40 tries").into())
 }
